@@ -1,0 +1,22 @@
+"""vmaplab's frontend: trace numpy-style code for one example into a graph, batch it with
+vmap, compile it with jit (lowered to StableHLO by ``lowering``).
+
+>>> import frontend as fe, frontend.numpy as fnp
+>>> fe.vmap(lambda x, y: x @ y)(fnp.ones((3, 5)), fnp.ones((3, 5)))
+Array([5., 5., 5.], dtype=float32)
+"""
+from . import primitives  # noqa: F401  (registers every primitive)
+from . import array_methods as _am
+from .array import Array, device_put
+from .core import ConcretizationTypeError, Graph, Tracer, UnexpectedTracerError  # noqa: F401
+from .dtypes import config
+from .api import Lowered, devices, jit, make_graph, vmap  # noqa: F401
+
+_am.install(Array)
+_am.install(Tracer)
+
+from . import numpy  # noqa: E402
+from . import lax  # noqa: E402
+
+numpy.ndarray = Array
+__all__ = ["Array", "config", "device_put", "devices", "jit", "lax", "make_graph", "numpy", "vmap"]

@@ -1,0 +1,501 @@
+"""The graph IR (Aval, Var, Literal, Eqn, Graph), primitives, and the trace machinery.
+
+The current trace is a context variable; every trace knows its parent. ``bind`` hands a
+primitive application to the current trace. A trace that needs to compute with plain values
+(the batching trace, say) sets its parent as current and binds again.
+"""
+from __future__ import annotations
+
+import contextvars
+import itertools
+from dataclasses import dataclass
+from typing import Any, Callable
+
+import numpy as np
+
+from . import dtypes
+
+# ----------------------------------------------------------------------------- avals
+
+
+class Aval:
+    """Abstract value: shape, dtype and weak type. Frozen and hashable (cache key material)."""
+
+    __slots__ = ("shape", "dtype", "weak_type", "_hash")
+
+    def __init__(self, shape, dtype, weak_type: bool = False):
+        object.__setattr__(self, "shape", tuple(int(d) for d in shape))
+        object.__setattr__(self, "dtype", np.dtype(dtype))
+        object.__setattr__(self, "weak_type", bool(weak_type))
+        object.__setattr__(self, "_hash", hash((self.shape, self.dtype, self.weak_type)))
+
+    def __setattr__(self, k, v):
+        raise AttributeError("Aval is immutable")
+
+    @property
+    def ndim(self) -> int:
+        return len(self.shape)
+
+    @property
+    def size(self) -> int:
+        return int(np.prod(self.shape, dtype=np.int64))
+
+    def update(self, shape=None, dtype=None, weak_type=None) -> "Aval":
+        return Aval(self.shape if shape is None else shape,
+                    self.dtype if dtype is None else dtype,
+                    self.weak_type if weak_type is None else weak_type)
+
+    def strip_weak(self) -> "Aval":
+        return self if not self.weak_type else Aval(self.shape, self.dtype, False)
+
+    def __eq__(self, other):
+        return (isinstance(other, Aval) and self._hash == other._hash and self.shape == other.shape
+                and self.dtype == other.dtype and self.weak_type == other.weak_type)
+
+    def __hash__(self):
+        return self._hash
+
+    def str_short(self) -> str:
+        return f"{dtypes.short_name(self.dtype)}[{','.join(map(str, self.shape))}]"
+
+    def __repr__(self):
+        return self.str_short() + ("{weak}" if self.weak_type else "")
+
+
+def aval_of(x) -> Aval:
+    """The aval of a concrete value or tracer (Python scalars are weakly typed)."""
+    a = getattr(x, "aval", None)
+    if a is not None:
+        return a
+    if isinstance(x, (bool, int, float, complex)):
+        d, w = dtypes.dtype_and_weak(x)
+        return Aval((), d, w)
+    if isinstance(x, (np.ndarray, np.generic)):
+        return Aval(np.shape(x), dtypes.canonicalize(x.dtype), False)
+    raise TypeError(f"Value {x!r} of type {type(x).__name__} is not a valid array type")
+
+
+# ----------------------------------------------------------------------------- graph IR
+
+
+class Var:
+    """A graph variable. Identity equality; names are given when printing."""
+
+    __slots__ = ("aval",)
+
+    def __init__(self, aval: Aval):
+        self.aval = aval
+
+    def __repr__(self):
+        return f"Var({self.aval})"
+
+
+class Literal:
+    """A scalar constant written inline in an equation."""
+
+    __slots__ = ("val", "aval")
+
+    def __init__(self, val, aval: Aval):
+        self.val = val
+        self.aval = aval
+
+    def __repr__(self):
+        return f"{_literal_str(self.val, self.aval)}:{self.aval.str_short()}"
+
+
+def _literal_str(val, aval) -> str:
+    if dtypes.is_bool(aval.dtype):
+        return str(bool(val))
+    if dtypes.is_int(aval.dtype):
+        return str(int(val))
+    return repr(float(val)) if not dtypes.is_complex(aval.dtype) else repr(complex(val))
+
+
+@dataclass(frozen=True, eq=False)
+class Eqn:
+    prim: "Primitive"
+    inputs: tuple  # of Var | Literal
+    params: dict
+    outs: tuple  # of Var
+
+
+@dataclass(frozen=True, eq=False)
+class Graph:
+    """invars: arguments; constvars + consts: captured constants; eqns; outvars."""
+
+    invars: tuple
+    constvars: tuple
+    consts: tuple
+    eqns: tuple
+    outvars: tuple  # of Var | Literal
+
+    @property
+    def in_avals(self):
+        return tuple(v.aval for v in self.invars)
+
+    @property
+    def out_avals(self):
+        return tuple(v.aval for v in self.outvars)
+
+    def __str__(self):
+        return pp_graph(self)
+
+    __repr__ = __str__
+
+    def typecheck(self) -> "Graph":
+        """Re-run abstract evaluation on every equation; raise TypeError on a mismatch."""
+        typecheck(self)
+        return self
+
+
+def _names():
+    for n in itertools.count():
+        s = ""
+        n += 1
+        while n:
+            n, r = divmod(n - 1, 26)
+            s = chr(97 + r) + s
+        yield s
+
+
+def _fmt_param(v, names, indent) -> str:
+    if isinstance(v, Graph):
+        return "\n" + pp_graph(v, indent + 4)
+    if isinstance(v, np.dtype):
+        return str(v)
+    if isinstance(v, tuple) and v and all(isinstance(g, Graph) for g in v):
+        return "(" + ", ".join("\n" + pp_graph(g, indent + 4) for g in v) + ")"
+    return repr(v) if not isinstance(v, str) else v
+
+
+def pp_graph(g: Graph, indent: int = 0) -> str:
+    """Print like a jaxpr: ``{ lambda a:f32[3]; b:f32[3,5]. let c:f32[3] = ... in (c,) }``."""
+    gen = _names()
+    names: dict = {}
+
+    def name(v):
+        if isinstance(v, Literal):
+            return repr(v)
+        n = names.get(id(v))
+        if n is None:
+            n = names[id(v)] = next(gen)
+        return n
+
+    def decl(v):
+        return f"{name(v)}:{v.aval.str_short()}"
+
+    pad = " " * indent
+    consts = " ".join(decl(v) for v in g.constvars)
+    args = " ".join(decl(v) for v in g.invars)
+    lines = [f"{pad}{{ lambda {consts}; {args}. let"]
+    for e in g.eqns:
+        outs = " ".join(decl(v) for v in e.outs)
+        params = ""
+        if e.params:
+            params = "[" + " ".join(f"{k}={_fmt_param(v, names, indent)}"
+                                    for k, v in sorted(e.params.items())) + "]"
+        ins = " ".join(name(v) for v in e.inputs)
+        lines.append(f"{pad}    {outs} = {e.prim.name}{params} {ins}".rstrip())
+    outs = ", ".join(name(v) for v in g.outvars)
+    lines.append(f"{pad}  in ({outs}{',' if len(g.outvars) == 1 else ''}) }}")
+    return "\n".join(lines)
+
+
+def typecheck(g: Graph) -> None:
+    env = set(map(id, g.invars)) | set(map(id, g.constvars))
+    for v, c in zip(g.constvars, g.consts, strict=True):
+        if aval_of(c).shape != v.aval.shape:
+            raise TypeError(f"constant of shape {np.shape(c)} bound to {v.aval}")
+    for e in g.eqns:
+        for x in e.inputs:
+            if isinstance(x, Var) and id(x) not in env:
+                raise TypeError(f"{e.prim.name}: input {x} used before it is defined")
+        outs = e.prim.abstract_eval(*(x.aval for x in e.inputs), **e.params)
+        outs = outs if e.prim.multiple_results else (outs,)
+        got = tuple(v.aval for v in e.outs)
+        if tuple(a.strip_weak() for a in outs) != tuple(a.strip_weak() for a in got):
+            raise TypeError(f"{e.prim.name}: equation declares {got}, abstract eval gives {tuple(outs)}")
+        env.update(map(id, e.outs))
+    for v in g.outvars:
+        if isinstance(v, Var) and id(v) not in env:
+            raise TypeError(f"graph output {v} is not defined")
+
+
+# ----------------------------------------------------------------------------- primitives
+
+PRIMITIVES: dict = {}
+
+
+class Primitive:
+    """A primitive: one row. Subclasses (or factories) give ``abstract_eval`` and ``batch``;
+    ``lowering/`` registers its StableHLO emitter under the same name.
+
+    Arrays are positional, static params keyword-only and hashable.
+    """
+
+    name: str = ""
+    multiple_results: bool = False
+
+    def __init__(self, name: str | None = None):
+        if name is not None:
+            self.name = name
+        if self.name in PRIMITIVES:
+            raise ValueError(f"primitive {self.name} declared twice")
+        PRIMITIVES[self.name] = self
+
+    def __repr__(self):
+        return self.name
+
+    def abstract_eval(self, *avals: Aval, **params):  # -> Aval | tuple[Aval]
+        raise NotImplementedError(f"{self.name}: no abstract evaluation")
+
+    def batch(self, axis_size: int, args: tuple, dims: tuple, **params):  # -> (out, out_dim)
+        raise NotImplementedError(f"{self.name}: no batching rule")
+
+    def bind(self, *args, **params):
+        return current_trace().process(self, args, params)
+
+    __call__ = bind
+
+    def has_batch_rule(self) -> bool:
+        return type(self).batch is not Primitive.batch
+
+
+def primitive(cls):
+    """Class decorator: instantiate (and so register) a Primitive subclass; the instance
+    replaces the class, so ``add_p`` is the primitive itself."""
+    return cls()
+
+
+# ----------------------------------------------------------------------------- traces
+
+_trace_var: contextvars.ContextVar = contextvars.ContextVar("vmaplab_trace")
+
+
+class Trace:
+    """Base trace. ``parent`` is the trace a value of this one is computed with."""
+
+    def __init__(self, parent: "Trace | None"):
+        self.parent = parent
+        self.depth = 0 if parent is None else parent.depth + 1
+        self._tokens: list = []
+
+    def process(self, prim: Primitive, args: tuple, params: dict):
+        raise NotImplementedError
+
+    def __enter__(self):
+        self._tokens.append(_trace_var.set(self))
+        return self
+
+    def __exit__(self, *exc):
+        _trace_var.reset(self._tokens.pop())
+
+    def is_ancestor_of(self, other: "Trace") -> bool:
+        t = other
+        while t is not None:
+            if t is self:
+                return True
+            t = t.parent
+        return False
+
+
+class EvalTrace(Trace):
+    """The outermost trace: runs each primitive on the device (see frontend.eager)."""
+
+    def process(self, prim, args, params):
+        for a in args:
+            if isinstance(a, Tracer):
+                raise escaped_tracer_error(a)
+        return _eager_apply(prim, args, params)
+
+
+def escaped_tracer_error(t) -> Exception:
+    return UnexpectedTracerError(
+        f"Encountered a traced value {t.aval.str_short()} outside the transformation that "
+        "created it (it was stored somewhere and used after the function returned). "
+        "Return it as an output instead of keeping it in a global or closure.")
+
+
+class UnexpectedTracerError(TypeError):
+    pass
+
+
+_eager_apply: Callable = None  # set by frontend.eager
+
+
+def set_eager_apply(fn) -> None:
+    global _eager_apply
+    _eager_apply = fn
+
+
+EVAL = EvalTrace(None)
+_trace_var.set(EVAL)
+
+
+def current_trace() -> Trace:
+    return _trace_var.get()
+
+
+def new_trace(cls, *a, **kw) -> Trace:
+    return cls(current_trace(), *a, **kw)
+
+
+class Tracer:
+    """A value under a trace. Operators and methods come from frontend.numpy (see
+    frontend.array_methods), shared with the eager Array."""
+
+    __slots__ = ("_trace",)
+    __array_priority__ = 1000
+
+    @property
+    def aval(self) -> Aval:
+        raise NotImplementedError
+
+    shape = property(lambda self: self.aval.shape)
+    dtype = property(lambda self: self.aval.dtype)
+    ndim = property(lambda self: self.aval.ndim)
+    size = property(lambda self: self.aval.size)
+    weak_type = property(lambda self: self.aval.weak_type)
+
+    def __len__(self):
+        if not self.shape:
+            raise TypeError("len() of unsized object")
+        return self.shape[0]
+
+    def _concrete_error(self, what: str):
+        return ConcretizationTypeError(
+            f"Abstract tracer value encountered where concrete value is expected: {what} was "
+            f"called on a traced {self.aval.str_short()} value. Inside jit, vmap and make_graph "
+            "values are abstract (only shape and dtype are known) while the function is traced, "
+            "so Python control flow cannot depend on them. Use fnp.where or lax.cond / "
+            "lax.while_loop instead, or mark the argument static with jit(static_argnums=...).")
+
+    def __bool__(self):
+        raise self._concrete_error("bool()")
+
+    def __int__(self):
+        raise self._concrete_error("int()")
+
+    def __float__(self):
+        raise self._concrete_error("float()")
+
+    def __index__(self):
+        raise self._concrete_error("__index__()")
+
+    def __complex__(self):
+        raise self._concrete_error("complex()")
+
+    def __array__(self, *a, **k):
+        raise self._concrete_error("numpy.asarray()")
+
+    def __iter__(self):
+        if not self.shape:
+            raise TypeError("iteration over a 0-d array")
+        return (self[i] for i in range(self.shape[0]))
+
+    def __hash__(self):
+        raise TypeError("unhashable type: traced array")
+
+
+class ConcretizationTypeError(TypeError):
+    pass
+
+
+# ----------------------------------------------------------------------------- graph tracing
+
+
+class GraphTracer(Tracer):
+    __slots__ = ("var",)
+
+    def __init__(self, trace, var):
+        self._trace = trace
+        self.var = var
+
+    @property
+    def aval(self):
+        return self.var.aval
+
+    def __repr__(self):
+        return f"Traced<{self.aval.str_short()}>"
+
+
+class GraphTrace(Trace):
+    """Records equations. Values from outside (numpy arrays, eager Arrays, tracers of an
+    ancestor trace) become constvars; Python scalars become Literals."""
+
+    def __init__(self, parent):
+        super().__init__(parent)
+        self.eqns: list = []
+        self.constvars: list = []
+        self.consts: list = []
+        self._const_ids: dict = {}
+
+    def new_arg(self, aval: Aval) -> GraphTracer:
+        return GraphTracer(self, Var(aval))
+
+    def to_atom(self, x):
+        if isinstance(x, GraphTracer) and x._trace is self:
+            return x.var
+        if isinstance(x, Literal):
+            return x
+        if isinstance(x, (bool, int, float, complex)):
+            return Literal(x, aval_of(x))
+        if isinstance(x, Tracer) and not x._trace.is_ancestor_of(self):
+            raise escaped_tracer_error(x)
+        key = id(x)
+        v = self._const_ids.get(key)
+        if v is None:
+            if isinstance(x, np.generic):
+                x = np.asarray(x)
+            if isinstance(x, np.ndarray) and x.dtype != dtypes.canonicalize(x.dtype):
+                x = x.astype(dtypes.canonicalize(x.dtype))
+            v = Var(aval_of(x))
+            self._const_ids[key] = v
+            self.constvars.append(v)
+            self.consts.append(x)
+        return v
+
+    def process(self, prim, args, params):
+        atoms = tuple(self.to_atom(a) for a in args)
+        out_avals = prim.abstract_eval(*(a.aval for a in atoms), **params)
+        if prim.multiple_results:
+            outs = tuple(Var(a) for a in out_avals)
+            self.eqns.append(Eqn(prim, atoms, params, outs))
+            return [GraphTracer(self, v) for v in outs]
+        out = Var(out_avals)
+        self.eqns.append(Eqn(prim, atoms, params, (out,)))
+        return GraphTracer(self, out)
+
+    def to_graph(self, in_tracers, out_vals) -> Graph:
+        outvars = tuple(self.to_atom(o) for o in out_vals)
+        invars = tuple(t.var for t in in_tracers)
+        return Graph(invars, tuple(self.constvars), tuple(self.consts), tuple(self.eqns), outvars)
+
+
+def trace_to_graph(fn: Callable, in_avals) -> Graph:
+    """Trace ``fn`` (flat arrays in, flat list out) on abstract inputs into a Graph."""
+    with new_trace(GraphTrace) as tr:
+        args = [tr.new_arg(a) for a in in_avals]
+        outs = fn(*args)
+    return tr.to_graph(args, outs)
+
+
+def eval_graph(g: Graph, consts, args) -> list:
+    """Re-bind every equation of ``g`` under the current trace (inlining)."""
+    env = {}
+    for v, x in zip(g.constvars, consts, strict=True):
+        env[id(v)] = x
+    for v, x in zip(g.invars, args, strict=True):
+        env[id(v)] = x
+
+    def read(a):
+        return a.val if isinstance(a, Literal) else env[id(a)]
+
+    for e in g.eqns:
+        out = e.prim.bind(*map(read, e.inputs), **e.params)
+        if e.prim.multiple_results:
+            for v, o in zip(e.outs, out, strict=True):
+                env[id(v)] = o
+        else:
+            env[id(e.outs[0])] = out
+    return [read(v) for v in g.outvars]

@@ -1,0 +1,200 @@
+"""Dtypes as jax.numpy has them: 32-bit defaults, weakly typed Python scalars, the same
+promotion lattice (``result_type``) and the 64-bit switch (``config.enable_x64``)."""
+from __future__ import annotations
+
+import functools
+
+import ml_dtypes
+import numpy as np
+
+bool_ = np.dtype(np.bool_)
+int8, int16, int32, int64 = (np.dtype(t) for t in (np.int8, np.int16, np.int32, np.int64))
+uint8, uint16, uint32, uint64 = (np.dtype(t) for t in (np.uint8, np.uint16, np.uint32, np.uint64))
+float16, float32, float64 = (np.dtype(t) for t in (np.float16, np.float32, np.float64))
+bfloat16 = np.dtype(ml_dtypes.bfloat16)
+complex64, complex128 = np.dtype(np.complex64), np.dtype(np.complex128)
+
+
+class _Config:
+    """Global switches. ``enable_x64`` turns on 64-bit default dtypes, as ``jax_enable_x64``."""
+
+    def __init__(self):
+        self.enable_x64 = False
+
+    def update(self, name: str, value) -> None:
+        if name in ("enable_x64", "jax_enable_x64"):
+            self.enable_x64 = bool(value)
+            _canon_cache.clear()
+        else:
+            raise ValueError(f"unknown config option {name!r}")
+
+
+config = _Config()
+_canon_cache: dict = {}
+
+_NARROW = {int64: int32, uint64: uint32, float64: float32, complex128: complex64}
+
+
+def canonicalize(dtype) -> np.dtype:
+    """The dtype an array of ``dtype`` gets: 64-bit types narrow to 32 bits unless x64 is on."""
+    try:
+        return _canon_cache[dtype]
+    except (KeyError, TypeError):
+        pass
+    d = np.dtype(dtype)
+    out = d if config.enable_x64 else _NARROW.get(d, d)
+    try:
+        _canon_cache[dtype] = out
+    except TypeError:
+        pass
+    return out
+
+
+def default_int() -> np.dtype:
+    return int64 if config.enable_x64 else int32
+
+
+def default_float() -> np.dtype:
+    return float64 if config.enable_x64 else float32
+
+
+def default_complex() -> np.dtype:
+    return complex128 if config.enable_x64 else complex64
+
+
+def is_float(d) -> bool:
+    d = np.dtype(d)
+    return d.kind == "f" or d == bfloat16
+
+
+def is_int(d) -> bool:
+    return np.dtype(d).kind in "iu"
+
+
+def is_unsigned(d) -> bool:
+    return np.dtype(d).kind == "u"
+
+
+def is_complex(d) -> bool:
+    return np.dtype(d).kind == "c"
+
+
+def is_bool(d) -> bool:
+    return np.dtype(d) == bool_
+
+
+def is_inexact(d) -> bool:
+    return is_float(d) or is_complex(d)
+
+
+# The promotion lattice of jax.numpy: an edge a -> b means b is the next type up from a.
+# "i*", "f*", "c*" are the weakly typed Python int, float and complex.
+_EDGES = {
+    "b1": ["i*"],
+    "i*": ["u8", "i8"],
+    "u8": ["i16", "u16"], "u16": ["i32", "u32"], "u32": ["i64", "u64"], "u64": ["f*"],
+    "i8": ["i16"], "i16": ["i32"], "i32": ["i64"], "i64": ["f*"],
+    "f*": ["bf16", "f16", "c*"],
+    "bf16": ["f32"], "f16": ["f32"], "f32": ["f64", "c64"], "f64": ["c128"],
+    "c*": ["c64"], "c64": ["c128"], "c128": [],
+}
+_NODE_OF = {bool_: "b1", int8: "i8", int16: "i16", int32: "i32", int64: "i64", uint8: "u8",
+            uint16: "u16", uint32: "u32", uint64: "u64", bfloat16: "bf16", float16: "f16",
+            float32: "f32", float64: "f64", complex64: "c64", complex128: "c128"}
+_DTYPE_OF = {v: k for k, v in _NODE_OF.items()}
+
+
+def _upper_sets() -> dict:
+    ups = {}
+
+    def walk(n):
+        if n not in ups:
+            s = {n}
+            for m in _EDGES[n]:
+                s |= walk(m)
+            ups[n] = frozenset(s)
+        return ups[n]
+
+    for n in _EDGES:
+        walk(n)
+    return ups
+
+
+_UP = _upper_sets()
+
+
+def _node(dtype, weak: bool) -> str:
+    dtype = np.dtype(dtype)
+    if weak:
+        if is_bool(dtype):
+            return "b1"
+        if is_int(dtype):
+            return "i*"
+        if is_float(dtype):
+            return "f*"
+        if is_complex(dtype):
+            return "c*"
+    try:
+        return _NODE_OF[dtype]
+    except KeyError:
+        raise TypeError(f"dtype {dtype} is not a valid vmaplab array type") from None
+
+
+@functools.lru_cache(maxsize=4096)
+def _join(nodes: tuple) -> str:
+    common = frozenset.intersection(*(_UP[n] for n in nodes))
+    # the least upper bound: the element of `common` that every other element is above
+    for c in common:
+        if all(o in _UP[c] for o in common):
+            return c
+    raise TypeError(f"no common type for {nodes}")
+
+
+def promote(*typed: tuple) -> tuple:
+    """(dtype, weak) pairs -> the (dtype, weak) jax.numpy gives their combination."""
+    n = _join(tuple(sorted({_node(d, w) for d, w in typed})))
+    if n == "i*":
+        return default_int(), True
+    if n == "f*":
+        return default_float(), True
+    if n == "c*":
+        return default_complex(), True
+    return canonicalize(_DTYPE_OF[n]), False
+
+
+def dtype_and_weak(x) -> tuple:
+    """The (dtype, weak_type) of a value: arrays, tracers, numpy scalars, Python scalars."""
+    aval = getattr(x, "aval", None)
+    if aval is not None:
+        return aval.dtype, aval.weak_type
+    if isinstance(x, bool):
+        return bool_, False
+    if isinstance(x, int):
+        return default_int(), True
+    if isinstance(x, float):
+        return default_float(), True
+    if isinstance(x, complex):
+        return default_complex(), True
+    if isinstance(x, (np.ndarray, np.generic)):
+        return canonicalize(x.dtype), False
+    if isinstance(x, (type, np.dtype, str)):
+        return canonicalize(np.dtype(x)), False
+    raise TypeError(f"Cannot determine dtype of {type(x).__name__} value {x!r}")
+
+
+def result_type(*args, return_weak_type: bool = False):
+    """jax.numpy.result_type: the promoted dtype of values and dtypes."""
+    if not args:
+        raise ValueError("at least one array or dtype is required")
+    d, w = promote(*(dtype_and_weak(a) for a in args))
+    return (d, w) if return_weak_type else d
+
+
+def short_name(dtype) -> str:
+    """f32, i32, bf16, bool ... as in the graph printer."""
+    d = np.dtype(dtype)
+    if d == bool_:
+        return "bool"
+    if d == bfloat16:
+        return "bf16"
+    return {"f": "f", "i": "i", "u": "u", "c": "c"}[d.kind] + str(d.itemsize * 8)

@@ -1,0 +1,41 @@
+"""frontend.numpy: a jax.numpy-compatible subset (same names, same semantics).
+
+>>> import frontend.numpy as fnp
+>>> fnp.tanh(fnp.ones(2) * 0.5)
+Array([0.46211717, 0.46211717], dtype=float32)
+"""
+import numpy as _onp
+
+from .. import dtypes as _dtypes
+from ._core import asarray, astype, broadcast_shapes  # noqa: F401
+from ._creation import *  # noqa: F401,F403
+from ._creation import array, arange, eye, full, full_like, identity, linspace, ones, ones_like, zeros, zeros_like  # noqa: F401
+from ._elementwise import *  # noqa: F401,F403
+from ._elementwise import abs, round  # noqa: F401,A004
+from ._shape import *  # noqa: F401,F403
+from ._indexing import *  # noqa: F401,F403
+from ._indexing import _getitem, _IndexUpdateHelper  # noqa: F401
+from ._reductions import *  # noqa: F401,F403
+from ._linalg import *  # noqa: F401,F403
+
+bool_ = _dtypes.bool_
+int8, int16, int32, int64 = _dtypes.int8, _dtypes.int16, _dtypes.int32, _dtypes.int64
+uint8, uint16, uint32, uint64 = _dtypes.uint8, _dtypes.uint16, _dtypes.uint32, _dtypes.uint64
+float16, float32, float64, bfloat16 = _dtypes.float16, _dtypes.float32, _dtypes.float64, _dtypes.bfloat16
+complex64, complex128 = _dtypes.complex64, _dtypes.complex128
+result_type = _dtypes.result_type
+dtype = _onp.dtype
+pi, e, inf, nan, newaxis = _onp.pi, _onp.e, _onp.inf, _onp.nan, None
+ndarray = None  # set in frontend/__init__ (Array)
+
+
+def shape(a):
+    return a.shape if hasattr(a, "shape") else _onp.shape(a)
+
+
+def ndim(a):
+    return len(shape(a))
+
+
+def size(a):
+    return int(_onp.prod(shape(a)))

@@ -1,0 +1,186 @@
+"""What every jax.numpy-style function needs: asarray, dtype promotion, numpy broadcasting."""
+from __future__ import annotations
+
+import numpy as np
+
+from .. import dtypes
+from ..array import Array, device_put
+from ..core import Aval, Literal, Tracer, aval_of
+from ..primitives.elementwise import convert_element_type_p
+from ..primitives.shape import broadcast_in_dim_p
+
+_SCALARS = (bool, int, float, complex)
+ArrayLike = (Array, Tracer, np.ndarray, np.generic, Literal) + _SCALARS
+
+
+def is_array(x) -> bool:
+    return isinstance(x, (Array, Tracer))
+
+
+def check_arraylike(name: str, *args, argnames=None):
+    for i, a in enumerate(args):
+        if not isinstance(a, ArrayLike):
+            which = argnames[i] if argnames else f"argument {i}"
+            raise TypeError(f"{name} requires ndarray or scalar arguments, got {type(a).__name__} "
+                            f"at {which}.")
+
+
+def _check_int_range(v, dtype):
+    if isinstance(v, int) and not isinstance(v, bool) and np.dtype(dtype).kind in "iu":
+        info = np.iinfo(dtype)
+        if not info.min <= v <= info.max:
+            raise OverflowError(f"Python int {v} too large to convert to {np.dtype(dtype).name}")
+
+
+def literal(v, dtype, weak: bool) -> Literal:
+    """A Python scalar as a typed literal of ``dtype``."""
+    _check_int_range(v, dtype)
+    d = np.dtype(dtype)
+    if d.kind == "b":
+        v = bool(v)
+    elif d.kind in "iu":
+        v = int(v)
+    elif d.kind == "c":
+        v = complex(v)
+    else:
+        v = float(np.asarray(v).real) if not isinstance(v, complex) else float(v.real)
+    return Literal(v, Aval((), d, weak))
+
+
+def asarray(a, dtype=None, copy=None) -> "Array | Tracer":
+    """jax.numpy.asarray: arrays pass through (converted when ``dtype`` differs); Python
+    scalars, lists and numpy arrays become device Arrays (Python scalars weakly typed)."""
+    if dtype is not None:
+        dtype = dtypes.canonicalize(np.dtype(dtype))
+    if isinstance(a, (Array, Tracer)):
+        return a if dtype is None or a.dtype == dtype else astype(a, dtype)
+    if isinstance(a, Literal):
+        return convert(a, dtype or a.aval.dtype, a.aval.weak_type and dtype is None)
+    if isinstance(a, _SCALARS):
+        d, weak = dtypes.dtype_and_weak(a)
+        if dtype is not None:
+            d, weak = dtype, False
+        _check_int_range(a, d)
+        return device_put(np.asarray(a, d), weak_type=weak)
+    if isinstance(a, (list, tuple)):
+        leaves = [x for x in _flat(a)]
+        if any(isinstance(x, (Array, Tracer)) for x in leaves):
+            from ._shape import stack
+            return stack([asarray(x, dtype) for x in a])
+        if not leaves:
+            return device_put(np.asarray(a, dtype or dtypes.default_float()))
+        if all(isinstance(x, _SCALARS) for x in leaves):
+            d, weak = dtypes.promote(*(dtypes.dtype_and_weak(x) for x in leaves))
+            return device_put(np.asarray(a, dtype or d))
+        a = np.asarray(a)
+    if isinstance(a, (np.ndarray, np.generic)):
+        d = dtypes.canonicalize(dtype or a.dtype)
+        return device_put(np.asarray(a, d))
+    if hasattr(a, "__array__"):
+        return asarray(np.asarray(a), dtype)
+    raise TypeError(f"Value {a!r} of type {type(a).__name__} is not a valid array type")
+
+
+def _flat(a):
+    for x in a:
+        if isinstance(x, (list, tuple)):
+            yield from _flat(x)
+        else:
+            yield x
+
+
+def convert(x, dtype, weak: bool = False):
+    """x as ``dtype`` (a convert_element_type only when the dtype or weak type changes)."""
+    dtype = np.dtype(dtype)
+    if isinstance(x, _SCALARS):
+        return literal(x, dtype, weak)
+    if isinstance(x, Literal):
+        if x.aval.dtype == dtype and x.aval.weak_type == weak:
+            return x
+        return literal(x.val, dtype, weak)
+    if isinstance(x, (np.ndarray, np.generic)):
+        return np.asarray(x, dtype)
+    a = x.aval
+    if a.dtype == dtype and a.weak_type == weak:
+        return x
+    return convert_element_type_p.bind(x, new_dtype=dtype, weak_type=weak)
+
+
+def astype(x, dtype):
+    return convert(x, dtypes.canonicalize(np.dtype(dtype)), False)
+
+
+def broadcast_shapes(name: str, *shapes) -> tuple:
+    """numpy broadcasting of shapes; JAX's error wording on a mismatch."""
+    nd = max((len(s) for s in shapes), default=0)
+    out = []
+    for i in range(nd):
+        dims = {s[len(s) - nd + i] for s in shapes if len(s) - nd + i >= 0} - {1}
+        if len(dims) > 1:
+            raise TypeError(f"{name} got incompatible shapes for broadcasting: "
+                            + ", ".join(map(str, shapes)) + ".")
+        out.append(dims.pop() if dims else 1)
+    return tuple(out)
+
+
+def broadcast_to_shape(x, shape: tuple):
+    """numpy broadcasting of x to ``shape`` with one broadcast_in_dim (none when equal)."""
+    a = aval_of(x)
+    if a.shape == tuple(shape):
+        return x
+    nd = len(shape)
+    lead = nd - a.ndim
+    if lead < 0 or any(s not in (1, t) for s, t in zip(a.shape, shape[lead:])):
+        raise ValueError(f"Incompatible shapes for broadcasting: {a.shape} and requested shape "
+                         f"{tuple(shape)}")
+    if any(s == 1 and t != 1 for s, t in zip(a.shape, shape[lead:])):
+        # size-1 dims that stretch: drop them first with a reshape
+        from ..primitives.shape import reshape_p
+        keep = [i for i, (s, t) in enumerate(zip(a.shape, shape[lead:])) if not (s == 1 and t != 1)]
+        x = reshape_p.bind(x, new_sizes=tuple(a.shape[i] for i in keep), dimensions=None)
+        dims = tuple(lead + i for i in keep)
+    else:
+        dims = tuple(range(lead, nd))
+    return broadcast_in_dim_p.bind(x, shape=tuple(shape), broadcast_dimensions=dims)
+
+
+def promote_args(name: str, *args, broadcast: bool = True):
+    """jax.numpy promotion: one common dtype (weak scalars follow arrays) and, with
+    ``broadcast``, one common shape (rank-0 operands stay rank 0: primitives broadcast them)."""
+    check_arraylike(name, *args)
+    typed = [dtypes.dtype_and_weak(a) for a in args]
+    d, weak = dtypes.promote(*typed)
+    out = [convert(a, d, weak) for a in args]
+    out = [a if not isinstance(a, (np.ndarray, np.generic)) else asarray(a) for a in out]
+    if broadcast:
+        shapes = [aval_of(a).shape for a in out]
+        shp = broadcast_shapes(name, *shapes)
+        out = [a if aval_of(a).shape in ((), shp) else broadcast_to_shape(a, shp) for a in out]
+    return out
+
+
+def promote_dtypes_inexact(name: str, *args):
+    """Promote, then to the default float when the common type is not inexact."""
+    out = promote_args(name, *args)
+    d = aval_of(out[0]).dtype
+    if not dtypes.is_inexact(d):
+        weak = all(aval_of(a).weak_type for a in out)
+        out = [convert(a, dtypes.default_float(), weak) for a in out]
+    return out
+
+
+def canonical_axis(axis: int, ndim: int, name: str = "axis") -> int:
+    if not -ndim <= axis < ndim:
+        raise ValueError(f"{name} {axis} is out of bounds for array of dimension {ndim}")
+    return axis % ndim
+
+
+def canonical_axes(axis, ndim: int, name: str = "axis") -> tuple:
+    if axis is None:
+        return tuple(range(ndim))
+    if isinstance(axis, (int, np.integer)):
+        axis = (int(axis),)
+    axes = tuple(canonical_axis(int(a), ndim, name) for a in axis)
+    if len(set(axes)) != len(axes):
+        raise ValueError(f"repeated axis in {name}: {axis}")
+    return axes

@@ -1,0 +1,130 @@
+"""Array creation: array, asarray, zeros, ones, full, *_like, arange, linspace, eye."""
+from __future__ import annotations
+
+import operator
+
+import numpy as np
+
+from .. import dtypes
+from ..core import Tracer, aval_of
+from ..primitives.shape import broadcast_in_dim_p
+from ._core import _SCALARS, asarray, convert
+
+
+def array(object, dtype=None, copy=True):  # noqa: A002
+    """jax.numpy.array: like asarray; a Python scalar gives a weakly typed 0-d array."""
+    return asarray(object, dtype)
+
+
+def _shape(shape) -> tuple:
+    if isinstance(shape, (int, np.integer)):
+        shape = (shape,)
+    try:
+        out = tuple(operator.index(s) for s in shape)
+    except TypeError:
+        raise TypeError(f"Shapes must be 1D sequences of concrete values of integer type, got "
+                        f"{shape!r}.") from None
+    if any(s < 0 for s in out):
+        raise ValueError(f"negative dimensions are not allowed, got shape {out}")
+    return out
+
+
+def full(shape, fill_value, dtype=None):
+    """An array of ``shape`` filled with ``fill_value`` (one broadcast_in_dim)."""
+    shape = _shape(shape)
+    if dtype is None:
+        d, weak = dtypes.dtype_and_weak(fill_value)
+    else:
+        d, weak = dtypes.canonicalize(np.dtype(dtype)), False
+    v = convert(fill_value if isinstance(fill_value, _SCALARS) else asarray(fill_value), d, weak)
+    nd = aval_of(v).ndim
+    return broadcast_in_dim_p.bind(v, shape=shape,
+                                   broadcast_dimensions=tuple(range(len(shape) - nd, len(shape))))
+
+
+def zeros(shape, dtype=None):
+    return full(shape, 0, dtype or dtypes.default_float())
+
+
+def ones(shape, dtype=None):
+    return full(shape, 1, dtype or dtypes.default_float())
+
+
+def _like(a, dtype, shape):
+    av = aval_of(asarray(a)) if not hasattr(a, "aval") else a.aval
+    return (av.shape if shape is None else _shape(shape)), (av.dtype if dtype is None else dtype), \
+        (av.weak_type and dtype is None)
+
+
+def full_like(a, fill_value, dtype=None, shape=None):
+    shp, d, weak = _like(a, dtype, shape)
+    out = full(shp, fill_value, d)
+    return convert(out, d, True) if weak else out
+
+
+def zeros_like(a, dtype=None, shape=None):
+    return full_like(a, 0, dtype, shape)
+
+
+def ones_like(a, dtype=None, shape=None):
+    return full_like(a, 1, dtype, shape)
+
+
+def _concrete(x, name):
+    if isinstance(x, Tracer):
+        raise x._concrete_error(f"jnp.{name}")
+    return x
+
+
+def arange(start, stop=None, step=None, dtype=None):
+    """Evenly spaced values (computed on the host: the bounds must be concrete)."""
+    for v in (start, stop, step):
+        _concrete(v, "arange")
+    if dtype is None:
+        vals = [v for v in (start, stop, step) if v is not None]
+        dtype = dtypes.result_type(*vals)
+        if all(isinstance(v, (int, np.integer)) for v in vals):
+            dtype = dtypes.default_int()
+    dtype = dtypes.canonicalize(np.dtype(dtype))
+    if stop is None:
+        out = np.arange(start, dtype=dtype) if step is None else np.arange(0, start, step, dtype=dtype)
+    else:
+        out = np.arange(start, stop, step if step is not None else 1, dtype=dtype)
+    return asarray(out, dtype)
+
+
+def linspace(start, stop, num: int = 50, endpoint: bool = True, retstep: bool = False,
+             dtype=None, axis: int = 0):
+    """``num`` evenly spaced samples over [start, stop] (computed as jax.numpy does:
+    start + step * i, with the end point exact)."""
+    _concrete(start, "linspace"), _concrete(stop, "linspace")
+    num = operator.index(num)
+    if num < 0:
+        raise ValueError(f"Number of samples, {num}, must be non-negative.")
+    dt = dtypes.canonicalize(np.dtype(dtype)) if dtype is not None else \
+        dtypes.promote(dtypes.dtype_and_weak(start), dtypes.dtype_and_weak(stop),
+                       (dtypes.default_float(), True))[0]
+    compute = np.float64 if not dtypes.is_complex(dt) else np.complex128
+    s = np.asarray(start, compute)
+    e = np.asarray(stop, compute)
+    div = (num - 1) if endpoint else num
+    step = (e - s) / div if div > 0 else np.nan * (e - s)
+    i = np.arange(num, dtype=compute).reshape((-1,) + (1,) * s.ndim)
+    out = s + i * (e - s) / div if div > 0 else np.broadcast_to(s, (num,) + s.shape).copy()
+    if endpoint and num > 1:
+        out[-1] = e
+    if axis != 0:
+        out = np.moveaxis(out, 0, axis)
+    if dtypes.is_int(dt):
+        out = np.floor(out)
+    res = asarray(out.astype(dt), dt)
+    return (res, asarray(step.astype(dt) if dtypes.is_inexact(dt) else step, dt)) if retstep else res
+
+
+def eye(N: int, M: int | None = None, k: int = 0, dtype=None):
+    M = N if M is None else M
+    return asarray(np.eye(N, M, k, dtype=dtypes.canonicalize(np.dtype(dtype or dtypes.default_float()))))
+
+
+def identity(n: int, dtype=None):
+    return eye(n, dtype=dtype)

@@ -1,0 +1,246 @@
+"""jax.numpy elementwise functions: promotion + broadcasting, then one primitive."""
+from __future__ import annotations
+
+from .. import dtypes
+from ..core import aval_of
+from ..primitives import elementwise as ew
+from ._core import convert, promote_args, promote_dtypes_inexact
+
+
+def _unary(name, prim, inexact):
+    def fn(x, /):
+        (x,) = (promote_dtypes_inexact if inexact else promote_args)(name, x)
+        return prim.bind(x)
+    fn.__name__ = name
+    fn.__doc__ = f"Elementwise ``{name}`` (jax.numpy semantics)."
+    return fn
+
+
+def _binary(name, prim, inexact=False):
+    def fn(x, y, /):
+        x, y = (promote_dtypes_inexact if inexact else promote_args)(name, x, y)
+        return prim.bind(x, y)
+    fn.__name__ = name
+    fn.__doc__ = f"Elementwise ``{name}`` with numpy broadcasting and jax.numpy promotion."
+    return fn
+
+
+_U = ew.UNARY
+negative = _unary("negative", _U["neg"], False)
+absolute = abs = _unary("absolute", _U["abs"], False)
+exp = _unary("exp", _U["exp"], True)
+log = _unary("log", _U["log"], True)
+log1p = _unary("log1p", _U["log1p"], True)
+expm1 = _unary("expm1", _U["expm1"], True)
+tanh = _unary("tanh", _U["tanh"], True)
+sin = _unary("sin", _U["sin"], True)
+cos = _unary("cos", _U["cos"], True)
+tan = _unary("tan", _U["tan"], True)
+sqrt = _unary("sqrt", _U["sqrt"], True)
+
+
+def sign(x, /):
+    (x,) = promote_args("sign", x)
+    if dtypes.is_bool(aval_of(x).dtype):
+        return x
+    return _U["sign"].bind(x)
+
+
+def _float_or_int(name, prim):
+    def fn(x, /):
+        (x,) = promote_args(name, x)
+        if not dtypes.is_inexact(aval_of(x).dtype):
+            return x  # floor/ceil/round of an integer array is the array
+        return prim.bind(x)
+    fn.__name__ = name
+    return fn
+
+
+floor = _float_or_int("floor", _U["floor"])
+ceil = _float_or_int("ceil", _U["ceil"])
+
+
+def round(a, decimals: int = 0):  # noqa: A001
+    """Round half to even, as numpy."""
+    (a,) = promote_args("round", a)
+    if not dtypes.is_inexact(aval_of(a).dtype):
+        return a
+    if decimals == 0:
+        return _U["round"].bind(a)
+    f = 10.0 ** decimals
+    return _U["round"].bind(a * f) / f
+
+
+around = round
+
+
+def logical_not(x, /):
+    return ew.UNARY["not"].bind(convert(x, dtypes.bool_) if not _is_bool(x) else x)
+
+
+def invert(x, /):
+    (x,) = promote_args("invert", x)
+    if not dtypes.is_int(aval_of(x).dtype) and not dtypes.is_bool(aval_of(x).dtype):
+        raise TypeError(f"invert does not accept dtype {aval_of(x).dtype.name}; it takes "
+                        "integer or boolean arrays")
+    return _U["not"].bind(x)
+
+
+bitwise_not = invert
+
+
+def _is_bool(x):
+    return dtypes.is_bool(dtypes.dtype_and_weak(x)[0])
+
+
+_B = ew.BINARY
+add = _binary("add", _B["add"])
+subtract = _binary("subtract", _B["sub"])
+multiply = _binary("multiply", _B["mul"])
+maximum = _binary("maximum", _B["max"])
+minimum = _binary("minimum", _B["min"])
+arctan2 = _binary("arctan2", _B["atan2"], inexact=True)
+power_float = _binary("power", _B["pow"], inexact=True)
+equal = _binary("equal", ew.COMPARE["eq"])
+not_equal = _binary("not_equal", ew.COMPARE["ne"])
+less = _binary("less", ew.COMPARE["lt"])
+less_equal = _binary("less_equal", ew.COMPARE["le"])
+greater = _binary("greater", ew.COMPARE["gt"])
+greater_equal = _binary("greater_equal", ew.COMPARE["ge"])
+
+
+def _bitwise(name, prim):
+    def fn(x, y, /):
+        x, y = promote_args(name, x, y)
+        d = aval_of(x).dtype
+        if not (dtypes.is_int(d) or dtypes.is_bool(d)):
+            raise TypeError(f"{name} does not accept dtype {d.name}; it takes integer or "
+                            "boolean arrays")
+        return prim.bind(x, y)
+    fn.__name__ = name
+    return fn
+
+
+bitwise_and = _bitwise("bitwise_and", _B["and"])
+bitwise_or = _bitwise("bitwise_or", _B["or"])
+bitwise_xor = _bitwise("bitwise_xor", _B["xor"])
+
+
+def _logical(name, prim):
+    def fn(x, y, /):
+        return prim.bind(*promote_args(name, convert(x, dtypes.bool_) if not _is_bool(x) else x,
+                                       convert(y, dtypes.bool_) if not _is_bool(y) else y))
+    fn.__name__ = name
+    return fn
+
+
+logical_and = _logical("logical_and", _B["and"])
+logical_or = _logical("logical_or", _B["or"])
+logical_xor = _logical("logical_xor", _B["xor"])
+
+
+def true_divide(x, y, /):
+    x, y = promote_dtypes_inexact("true_divide", x, y)
+    return _B["div"].bind(x, y)
+
+
+divide = true_divide
+
+
+def floor_divide(x, y, /):
+    """numpy floor division (rounds toward -inf; integer division by zero gives 0 as JAX's)."""
+    x, y = promote_args("floor_divide", x, y)
+    d = aval_of(x).dtype
+    if dtypes.is_bool(d):
+        raise TypeError("floor_divide does not accept boolean arrays")
+    if dtypes.is_int(d):
+        q = _B["div"].bind(x, y)
+        if dtypes.is_unsigned(d):
+            return q
+        # truncated quotient -> floor: subtract 1 where signs differ and there is a remainder
+        r = _B["rem"].bind(x, y)
+        zero = convert(0, d, False)
+        fix = logical_and(not_equal(r, zero), not_equal(less(r, zero), less(y, zero)))
+        return ew.select_p.bind(fix, _B["sub"].bind(q, convert(1, d, False)), q)
+    return _U["floor"].bind(_B["div"].bind(x, y))
+
+
+def remainder(x, y, /):
+    """numpy remainder: the result takes the sign of the divisor."""
+    x, y = promote_args("remainder", x, y)
+    d = aval_of(x).dtype
+    if dtypes.is_bool(d):
+        raise TypeError("remainder does not accept boolean arrays")
+    r = _B["rem"].bind(x, y)
+    if dtypes.is_unsigned(d):
+        return r
+    zero = convert(0, d, False)
+    fix = logical_and(not_equal(r, zero), not_equal(less(r, zero), less(y, zero)))
+    return ew.select_p.bind(fix, _B["add"].bind(r, y), r)
+
+
+mod = remainder
+
+
+def power(x, y, /):
+    """x ** y. Integer arrays raised to integer powers stay integer (as jax.numpy)."""
+    x, y = promote_args("power", x, y)
+    d = aval_of(x).dtype
+    if dtypes.is_inexact(d):
+        return _B["pow"].bind(x, y)
+    if dtypes.is_bool(d):
+        raise TypeError("power does not accept boolean arrays")
+    # square-and-multiply over the bits of the exponent
+    one = convert(1, d, False)
+    acc = _B["add"].bind(_B["mul"].bind(x, convert(0, d, False)), one)  # ones of x's shape
+    base, e = x, y
+    for _ in range(d.itemsize * 8 - 1):
+        bit_set = ew.COMPARE["eq"].bind(_B["and"].bind(e, one), one)
+        acc = ew.select_p.bind(bit_set, _B["mul"].bind(acc, base), acc)
+        base = _B["mul"].bind(base, base)
+        e = _B["div"].bind(e, convert(2, d, False))
+    return acc
+
+
+def square(x, /):
+    (x,) = promote_args("square", x)
+    return _B["mul"].bind(x, x)
+
+
+def reciprocal(x, /):
+    (x,) = promote_dtypes_inexact("reciprocal", x)
+    return _B["div"].bind(convert(1, aval_of(x).dtype, aval_of(x).weak_type), x)
+
+
+def positive(x, /):
+    (x,) = promote_args("positive", x)
+    return x
+
+
+def clip(a, a_min=None, a_max=None):
+    """Clip values into [a_min, a_max] (either bound may be None)."""
+    if a_min is not None:
+        a = maximum(a, a_min)
+    if a_max is not None:
+        a = minimum(a, a_max)
+    return a
+
+
+def where(condition, x=None, y=None):
+    """Elementwise choice between x and y by ``condition`` (the 1-argument form needs a
+    concrete array and is not supported under tracing)."""
+    if x is None or y is None:
+        raise ValueError("where with one argument (nonzero) is not supported: pass x and y")
+    from ._core import broadcast_shapes, broadcast_to_shape
+    c = condition if _is_bool(condition) else convert(condition, dtypes.bool_)
+    x, y = promote_args("where", x, y, broadcast=False)
+    shp = broadcast_shapes("where", aval_of(c).shape, aval_of(x).shape, aval_of(y).shape)
+    if shp == ():
+        return ew.select_p.bind(c, x, y)
+    c, x, y = (a if aval_of(a).shape in ((), shp) else broadcast_to_shape(a, shp) for a in (c, x, y))
+    return ew.select_p.bind(c, x, y)
+
+
+def logistic(x, /):
+    (x,) = promote_dtypes_inexact("logistic", x)
+    return _U["logistic"].bind(x)

@@ -1,0 +1,55 @@
+"""What the frontend needs from a backend: compile a Graph, move buffers, name devices."""
+from __future__ import annotations
+
+import numpy as np
+
+from frontend.core import Graph
+
+from . import emit  # noqa: F401  (registers the emitters)
+from . import runtime
+from .hlo import lower_graph
+
+to_host = runtime.to_host
+is_buffer = runtime.is_device_buffer
+
+
+def devices(platform=None):
+    return runtime.devices(platform)
+
+
+def default_device():
+    return runtime.default_device()
+
+
+def to_device(x: np.ndarray, device=None):
+    return runtime.to_device(x, device)
+
+
+def lower(graph: Graph) -> str:
+    return lower_graph(graph)
+
+
+class Compiled:
+    """A graph compiled for one device: call with a list of device buffers."""
+
+    __slots__ = ("text", "exe", "device", "graph")
+
+    def __init__(self, graph: Graph, text: str, device):
+        self.graph = graph
+        self.text = text
+        self.device = device
+        self.exe = runtime.compile_text(text, device, len(graph.outvars))
+
+    def __call__(self, bufs):
+        return self.exe.loaded.execute(bufs)
+
+    def as_text(self) -> str:
+        return self.exe.hlo_text()
+
+    def cost_analysis(self):
+        return self.exe.cost_analysis()
+
+
+def compile_graph(graph: Graph, device=None, text: str | None = None) -> Compiled:
+    return Compiled(graph, lower_graph(graph) if text is None else text,
+                    runtime.default_device() if device is None else device)

@@ -1,0 +1,93 @@
+"""XLA client access: backends and devices, compiling StableHLO text, executing, transfers."""
+from __future__ import annotations
+
+import functools
+import threading
+
+import numpy as np
+from jax._src.lib import xla_client as _xc
+from jax.extend import backend as _jex_backend
+
+_lock = threading.Lock()
+_ArrayImpl = None
+
+
+@functools.lru_cache(maxsize=None)
+def backend(platform: str | None = None):
+    """The XLA client of ``platform`` ('cpu', 'gpu', 'tpu'; None: the default one)."""
+    try:
+        return _jex_backend.get_backend(platform)
+    except RuntimeError as e:
+        raise ValueError(f"no XLA backend for platform {platform!r}: {e}") from None
+
+
+def devices(platform: str | None = None) -> list:
+    return list(backend(platform).devices())
+
+
+@functools.lru_cache(maxsize=None)
+def default_device():
+    return devices()[0]
+
+
+def _device_list(device):
+    return _xc.DeviceList((device,))
+
+
+class Executable:
+    """A compiled module on one device."""
+
+    __slots__ = ("loaded", "device", "text", "n_out", "_devlist")
+
+    def __init__(self, loaded, device, text: str, n_out: int):
+        self.loaded = loaded
+        self.device = device
+        self.text = text
+        self.n_out = n_out
+
+    def __call__(self, bufs: list) -> list:
+        return self.loaded.execute(bufs)
+
+    def hlo_text(self) -> str:
+        return self.loaded.hlo_modules()[0].to_string()
+
+    def cost_analysis(self):
+        return self.loaded.cost_analysis()
+
+
+def compile_text(text: str, device=None, n_out: int = 1) -> Executable:
+    """Compile StableHLO text for one device."""
+    device = default_device() if device is None else device
+    opts = _xc.CompileOptions()
+    loaded = device.client.compile_and_load(text, _device_list(device), opts)
+    return Executable(loaded, device, text, n_out)
+
+
+def execute(exe: Executable, bufs: list) -> list:
+    return exe.loaded.execute(bufs)
+
+
+@functools.lru_cache(maxsize=4096)
+def _placement(shape, dtype, device):
+    from jax._src import core as _core
+    from jax.sharding import SingleDeviceSharding
+    return _core.ShapedArray(shape, dtype), SingleDeviceSharding(device), [device]
+
+
+def to_device(x: np.ndarray, device=None):
+    """A device buffer holding ``x`` (numpy array of a canonical dtype)."""
+    device = default_device() if device is None else device
+    aval, sharding, devs = _placement(x.shape, x.dtype, device)
+    return _xc.batched_device_put(aval, sharding, [x], devs, True)
+
+
+def to_host(buf) -> np.ndarray:
+    return np.asarray(buf)
+
+
+def is_device_buffer(x) -> bool:
+    global _ArrayImpl
+    if _ArrayImpl is None:
+        from jax._src.lib import _jax
+        _ArrayImpl = _jax.ArrayImpl
+    return isinstance(x, _ArrayImpl)
