@@ -17,6 +17,11 @@ from . import dtypes
 
 # ----------------------------------------------------------------------------- avals
 
+_DTYPE_TYPES = {type(np.dtype(t)) for t in (np.bool_, np.int8, np.int16, np.int32, np.int64, np.uint8,
+                                             np.uint16, np.uint32, np.uint64, np.float16, np.float32,
+                                             np.float64, np.complex64, np.complex128)}
+_DTYPE_TYPES.add(type(dtypes.bfloat16))
+
 
 class Aval:
     """Abstract value: shape, dtype and weak type. Frozen and hashable (cache key material)."""
@@ -24,8 +29,8 @@ class Aval:
     __slots__ = ("shape", "dtype", "weak_type", "_hash")
 
     def __init__(self, shape, dtype, weak_type: bool = False):
-        object.__setattr__(self, "shape", tuple(int(d) for d in shape))
-        object.__setattr__(self, "dtype", np.dtype(dtype))
+        object.__setattr__(self, "shape", tuple(map(int, shape)))
+        object.__setattr__(self, "dtype", dtype if type(dtype) in _DTYPE_TYPES else np.dtype(dtype))
         object.__setattr__(self, "weak_type", bool(weak_type))
         object.__setattr__(self, "_hash", hash((self.shape, self.dtype, self.weak_type)))
 

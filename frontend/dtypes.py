@@ -62,29 +62,46 @@ def default_complex() -> np.dtype:
     return complex128 if config.enable_x64 else complex64
 
 
+_KIND_CACHE: dict = {}
+
+
+def _kind(d) -> str:
+    """'b', 'i', 'u', 'f' (bfloat16 included) or 'c', cached per dtype."""
+    try:
+        return _KIND_CACHE[d]
+    except (KeyError, TypeError):
+        pass
+    dt = np.dtype(d)
+    k = "f" if dt == bfloat16 else dt.kind
+    try:
+        _KIND_CACHE[d] = k
+    except TypeError:
+        pass
+    return k
+
+
 def is_float(d) -> bool:
-    d = np.dtype(d)
-    return d.kind == "f" or d == bfloat16
+    return _kind(d) == "f"
 
 
 def is_int(d) -> bool:
-    return np.dtype(d).kind in "iu"
+    return _kind(d) in "iu"
 
 
 def is_unsigned(d) -> bool:
-    return np.dtype(d).kind == "u"
+    return _kind(d) == "u"
 
 
 def is_complex(d) -> bool:
-    return np.dtype(d).kind == "c"
+    return _kind(d) == "c"
 
 
 def is_bool(d) -> bool:
-    return np.dtype(d) == bool_
+    return _kind(d) == "b"
 
 
 def is_inexact(d) -> bool:
-    return is_float(d) or is_complex(d)
+    return _kind(d) in "fc"
 
 
 # The promotion lattice of jax.numpy: an edge a -> b means b is the next type up from a.

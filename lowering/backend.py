@@ -53,3 +53,7 @@ class Compiled:
 def compile_graph(graph: Graph, device=None, text: str | None = None) -> Compiled:
     return Compiled(graph, lower_graph(graph) if text is None else text,
                     runtime.default_device() if device is None else device)
+
+
+def host_putter(shape, dtype, device=None):
+    return runtime.host_putter(shape, dtype, device)

@@ -147,6 +147,10 @@ def broadcast_to_shape(x, shape: tuple):
 def promote_args(name: str, *args, broadcast: bool = True):
     """jax.numpy promotion: one common dtype (weak scalars follow arrays) and, with
     ``broadcast``, one common shape (rank-0 operands stay rank 0: primitives broadcast them)."""
+    if len(args) == 2:
+        fast = _promote_pair_fast(args[0], args[1])
+        if fast is not None:
+            return fast
     check_arraylike(name, *args)
     typed = [dtypes.dtype_and_weak(a) for a in args]
     d, weak = dtypes.promote(*typed)
@@ -157,6 +161,28 @@ def promote_args(name: str, *args, broadcast: bool = True):
         shp = broadcast_shapes(name, *shapes)
         out = [a if aval_of(a).shape in ((), shp) else broadcast_to_shape(a, shp) for a in out]
     return out
+
+
+def _promote_pair_fast(x, y):
+    """The common cases of binary ops: two arrays of one aval shape/dtype, or an array and a
+    Python scalar of a kind that does not change the array's dtype."""
+    ax = getattr(x, "aval", None)
+    ay = getattr(y, "aval", None)
+    if ax is not None and ay is not None:
+        if ax.dtype == ay.dtype and ax.weak_type == ay.weak_type and ax.shape == ay.shape \
+                and not isinstance(x, Literal) and not isinstance(y, Literal):
+            return [x, y]
+        return None
+    arr, sc, first = (x, y, True) if ax is not None else (y, x, False)
+    a = ax if ax is not None else ay
+    if a is None or isinstance(arr, Literal) or a.weak_type:
+        return None
+    t = type(sc)
+    k = dtypes._kind(a.dtype)
+    if (t is float and k in "fc") or (t is int and k in "iufc") or (t is bool and k == "b"):
+        lit = literal(sc, a.dtype, False)
+        return [arr, lit] if first else [lit, arr]
+    return None
 
 
 def promote_dtypes_inexact(name: str, *args):
