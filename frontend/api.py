@@ -172,16 +172,10 @@ class Jitted:
         leaves, td = tree_flatten((dyn, kwargs))
         sig = []
         for x in leaves:
-            t = type(x)
-            if t is Array:
-                sig.append(x.aval)
-            elif t is np.ndarray:
-                sig.append((x.shape, x.dtype))
-            else:
-                try:
-                    sig.append(_abstractify(x, "", self.fun))
-                except TypeError:
-                    sig.append(None)  # reported with its path by _specialize
+            try:
+                sig.append(_abstractify(x, "", self.fun))
+            except TypeError:
+                sig.append(None)  # reported with its path by _specialize
         return dyn, static, leaves, td, sig
 
     def _specialize(self, dyn, static, leaves, td, kwargs):

@@ -99,7 +99,7 @@ def convert(x, dtype, weak: bool = False):
             return x
         return literal(x.val, dtype, weak)
     if isinstance(x, (np.ndarray, np.generic)):
-        return np.asarray(x, dtype)
+        x = asarray(x)
     a = x.aval
     if a.dtype == dtype and a.weak_type == weak:
         return x
@@ -154,8 +154,8 @@ def promote_args(name: str, *args, broadcast: bool = True):
     check_arraylike(name, *args)
     typed = [dtypes.dtype_and_weak(a) for a in args]
     d, weak = dtypes.promote(*typed)
-    out = [convert(a, d, weak) for a in args]
-    out = [a if not isinstance(a, (np.ndarray, np.generic)) else asarray(a) for a in out]
+    out = [convert(asarray(a) if isinstance(a, (np.ndarray, np.generic)) else a, d, weak)
+           for a in args]
     if broadcast:
         shapes = [aval_of(a).shape for a in out]
         shp = broadcast_shapes(name, *shapes)

@@ -16,9 +16,11 @@ def _unary(name, prim, inexact):
     return fn
 
 
-def _binary(name, prim, inexact=False):
+def _binary(name, prim, inexact=False, bool_prim=None):
     def fn(x, y, /):
         x, y = (promote_dtypes_inexact if inexact else promote_args)(name, x, y)
+        if bool_prim is not None and dtypes.is_bool(aval_of(x).dtype):
+            return bool_prim.bind(x, y)  # numpy: add/multiply of booleans are or/and
         return prim.bind(x, y)
     fn.__name__ = name
     fn.__doc__ = f"Elementwise ``{name}`` with numpy broadcasting and jax.numpy promotion."
@@ -94,9 +96,9 @@ def _is_bool(x):
 
 
 _B = ew.BINARY
-add = _binary("add", _B["add"])
+add = _binary("add", _B["add"], bool_prim=_B["or"])
 subtract = _binary("subtract", _B["sub"])
-multiply = _binary("multiply", _B["mul"])
+multiply = _binary("multiply", _B["mul"], bool_prim=_B["and"])
 maximum = _binary("maximum", _B["max"])
 minimum = _binary("minimum", _B["min"])
 arctan2 = _binary("arctan2", _B["atan2"], inexact=True)
