@@ -1,2 +1,427 @@
-"""(in progress)"""
-__all__ = []
+"""jax.numpy reductions: sum, prod, max, min, mean, var, std, argmax, argmin, all, any,
+cumsum, cumprod, count_nonzero. Same names, arguments, dtype rules and errors as jax.numpy.
+
+Dtype rules (as jax.numpy): results are never weakly typed; ``sum``/``prod`` of bool and of
+integers narrower than the default int give the default (u)int; ``mean``/``var``/``std`` of
+bool and integers give the default float; float16/bfloat16 sums are computed in float32 and
+rounded back (unless ``dtype`` is given); ``var`` of complex is real.
+
+>>> import frontend.numpy as fnp
+>>> fnp.sum(fnp.ones((2, 3)), axis=1)
+Array([3., 3.], dtype=float32)
+"""
+from __future__ import annotations
+
+import operator
+
+import numpy as np
+
+from .. import dtypes
+from ..core import aval_of
+from ..primitives import elementwise as ew
+from ..primitives import reductions as red
+from ..primitives.shape import broadcast_in_dim_p, reshape_p
+from ._core import asarray, broadcast_to_shape, canonical_axis, check_arraylike, convert, literal
+
+__all__ = ["sum", "prod", "max", "min", "amax", "amin", "mean", "var", "std", "argmax",
+           "argmin", "all", "any", "cumsum", "cumprod", "count_nonzero"]
+
+_builtin_any = any
+
+# ----------------------------------------------------------------------------- helpers
+
+
+def _arg(name, a):
+    check_arraylike(name, a)
+    return asarray(a)
+
+
+def _check_out(name, out):
+    if out is not None:
+        raise NotImplementedError(f"The 'out' argument to jnp.{name} is not supported.")
+
+
+def _check_where(name, where):
+    if where is None:
+        return None
+    where = _arg(name, where)
+    if where.dtype != dtypes.bool_:
+        raise ValueError(f"jnp.{name}: where must be None or a boolean array; got "
+                         f"where.dtype={where.dtype!r}.")
+    return where
+
+
+def _reduction_axes(axis, ndim) -> tuple:
+    """Canonical (non-negative) reduced axes; numpy/JAX errors for bad ones."""
+    if axis is None:
+        return tuple(range(ndim))
+    axes = tuple(axis) if isinstance(axis, (tuple, list, np.ndarray)) else (axis,)
+    canon = tuple(canonical_axis(operator.index(a), ndim) for a in axes)
+    if len(set(canon)) != len(canon):
+        raise ValueError(f"duplicate value in 'axis': {axis}")
+    return canon
+
+
+def _user_dtype(dtype) -> np.dtype:
+    return dtypes.canonicalize(np.dtype(dtype))
+
+
+def _promote_integer(d) -> np.dtype:
+    """bool and integers narrower than the default become the default (u)int."""
+    d = np.dtype(d)
+    if dtypes.is_bool(d):
+        return dtypes.default_int()
+    if dtypes.is_unsigned(d):
+        du = dtypes.uint64 if dtypes.config.enable_x64 else dtypes.uint32
+        return du if d.itemsize < du.itemsize else d
+    if dtypes.is_int(d):
+        di = dtypes.default_int()
+        return di if d.itemsize < di.itemsize else d
+    return d
+
+
+def _upcast_f16(d) -> np.dtype:
+    d = np.dtype(d)
+    return dtypes.float32 if d in (dtypes.float16, dtypes.bfloat16) else d
+
+
+def _to_inexact(d) -> np.dtype:
+    return np.dtype(d) if dtypes.is_inexact(d) else dtypes.default_float()
+
+
+def _expand(x, axes, ndim):
+    """Put size-1 dims back at the reduced ``axes`` (keepdims), one broadcast_in_dim."""
+    if not axes:
+        return x
+    kept = [i for i in range(ndim) if i not in axes]
+    shape = list(aval_of(x).shape)
+    full = [1] * ndim
+    for i, s in zip(kept, shape, strict=True):
+        full[i] = s
+    return broadcast_in_dim_p.bind(x, shape=tuple(full), broadcast_dimensions=tuple(kept))
+
+
+def _flatten(x):
+    a = aval_of(x)
+    return x if a.shape == (a.size,) else reshape_p.bind(x, new_sizes=(a.size,), dimensions=None)
+
+
+def _mask(x, where, fill):
+    """x where ``where`` else the scalar ``fill`` (where broadcast to x's shape)."""
+    a = aval_of(x)
+    where = broadcast_to_shape(where, a.shape)
+    return ew.select_p.bind(where, x, literal(fill, a.dtype, False))
+
+
+# reduce primitive -> the binary op of its monoid (to apply ``initial``)
+_COMBINE = {"reduce_sum": ew.add_p, "reduce_prod": ew.mul_p, "reduce_max": ew.max_p,
+            "reduce_min": ew.min_p, "reduce_and": ew.and_p, "reduce_or": ew.or_p}
+
+
+def _reduction(name, prim, a, axis, dtype, out, keepdims, initial, where, *, bool_prim=None,
+               has_identity=True, promote_integers=False, upcast_f16=False, preproc=None):
+    _check_out(name, out)
+    a = _arg(name, a)
+    where = _check_where(name, where)
+    if initial is None and not has_identity and where is not None:
+        raise ValueError(f"reduction operation {name} does not have an identity, so to use a "
+                         f"where mask one has to specify 'initial'")
+    if preproc is not None:
+        a = preproc(a)
+    av = aval_of(a)
+    axes = _reduction_axes(axis, av.ndim)
+    if initial is None and not has_identity and _builtin_any(av.shape[d] == 0 for d in axes):
+        raise ValueError(f"zero-size array to reduction operation {name} which has no identity")
+    if dtype is None:
+        result = _promote_integer(av.dtype) if promote_integers else av.dtype
+    else:
+        result = _user_dtype(dtype)
+    comp = _upcast_f16(result) if upcast_f16 and dtypes.is_inexact(result) else result
+    a = convert(a, comp, False)
+    if dtypes.is_bool(comp) and bool_prim is not None:
+        prim = bool_prim
+    if where is not None:
+        a = _mask(a, where, prim.identity(comp))
+    r = prim.bind(a, axes=axes)
+    if initial is not None:
+        if np.ndim(initial) != 0:
+            raise ValueError(f"initial value must be a scalar. Got array of shape "
+                             f"{np.shape(initial)}")
+        init = convert(initial if isinstance(initial, (bool, int, float, complex)) else asarray(initial),
+                       comp, False)
+        r = _COMBINE[prim.name].bind(init, r)
+    if keepdims:
+        r = _expand(r, axes, av.ndim)
+    return convert(r, result, False)
+
+
+def _as_bool(a):
+    return convert(a, dtypes.bool_, False)
+
+
+# ----------------------------------------------------------------------------- reductions
+
+
+def sum(a, axis=None, dtype=None, out=None, keepdims=False, initial=None, where=None,  # noqa: A001
+        promote_integers=True):
+    """Sum of elements over ``axis`` (jax.numpy.sum).
+
+    >>> fnp.sum(fnp.array([[1, 2], [3, 4]]), axis=0)
+    Array([4, 6], dtype=int32)
+    """
+    return _reduction("sum", red.reduce_sum_p, a, axis, dtype, out, keepdims, initial, where,
+                      bool_prim=red.reduce_or_p, promote_integers=promote_integers,
+                      upcast_f16=dtype is None)
+
+
+def prod(a, axis=None, dtype=None, out=None, keepdims=False, initial=None, where=None,
+         promote_integers=True):
+    """Product of elements over ``axis`` (jax.numpy.prod).
+
+    >>> fnp.prod(fnp.array([1., 2., 3.]))
+    Array(6., dtype=float32)
+    """
+    return _reduction("prod", red.reduce_prod_p, a, axis, dtype, out, keepdims, initial, where,
+                      bool_prim=red.reduce_and_p, promote_integers=promote_integers,
+                      upcast_f16=dtype is None)
+
+
+def max(a, axis=None, out=None, keepdims=False, initial=None, where=None):  # noqa: A001
+    """Maximum over ``axis`` (jax.numpy.max); NaN propagates.
+
+    >>> fnp.max(fnp.array([[1, 5], [3, 4]]), axis=1)
+    Array([5, 4], dtype=int32)
+    """
+    return _reduction("max", red.reduce_max_p, a, axis, None, out, keepdims, initial, where,
+                      has_identity=False)
+
+
+def min(a, axis=None, out=None, keepdims=False, initial=None, where=None):  # noqa: A001
+    """Minimum over ``axis`` (jax.numpy.min); NaN propagates.
+
+    >>> fnp.min(fnp.array([[1, 5], [3, 4]]), axis=1)
+    Array([1, 3], dtype=int32)
+    """
+    return _reduction("min", red.reduce_min_p, a, axis, None, out, keepdims, initial, where,
+                      has_identity=False)
+
+
+amax = max
+amin = min
+
+
+def all(a, axis=None, out=None, keepdims=False, *, where=None):  # noqa: A001
+    """True where every element over ``axis`` is nonzero (jax.numpy.all).
+
+    >>> fnp.all(fnp.array([[1, 0], [2, 3]]), axis=1)
+    Array([False,  True], dtype=bool)
+    """
+    return _reduction("all", red.reduce_and_p, a, axis, None, out, keepdims, None, where,
+                      preproc=_as_bool)
+
+
+def any(a, axis=None, out=None, keepdims=False, *, where=None):  # noqa: A001
+    """True where some element over ``axis`` is nonzero (jax.numpy.any).
+
+    >>> fnp.any(fnp.array([[1, 0], [0, 0]]), axis=1)
+    Array([ True, False], dtype=bool)
+    """
+    return _reduction("any", red.reduce_or_p, a, axis, None, out, keepdims, None, where,
+                      preproc=_as_bool)
+
+
+def _count(a, axes, keepdims, where, dtype):
+    """The number of elements reduced: a Python number, or an array when ``where`` is given."""
+    av = aval_of(a)
+    if where is None:
+        return int(np.prod([av.shape[d] for d in axes], dtype=np.int64))
+    return sum(broadcast_to_shape(where, av.shape), axis=axes, dtype=dtype, keepdims=keepdims)
+
+
+def mean(a, axis=None, dtype=None, out=None, keepdims=False, *, where=None):
+    """Arithmetic mean over ``axis`` (jax.numpy.mean); integers give the default float.
+
+    >>> fnp.mean(fnp.array([1, 2, 3, 4]))
+    Array(2.5, dtype=float32)
+    """
+    _check_out("mean", out)
+    a = _arg("mean", a)
+    where = _check_where("mean", where)
+    av = aval_of(a)
+    axes = _reduction_axes(axis, av.ndim)
+    result = _to_inexact(av.dtype) if dtype is None else _user_dtype(dtype)
+    comp = _upcast_f16(result) if dtypes.is_inexact(result) else result
+    s = sum(a, axes, dtype=comp, keepdims=keepdims, where=where)
+    n = _count(a, axes, keepdims, where, comp)
+    if isinstance(n, int):
+        n = literal(n, comp, False)
+    return convert(ew.div_p.bind(s, n), result, False)
+
+
+def _var_types(a_dtype, dtype):
+    if dtype is not None:
+        dtype = _user_dtype(dtype)
+        if dtypes.is_complex(a_dtype) and not dtypes.is_complex(dtype):
+            raise ValueError("jax.numpy.var does not yet support real dtype parameters when "
+                             "computing the variance of an array of complex values.")
+        comp = dtype
+    elif not dtypes.is_inexact(a_dtype):
+        dtype = comp = dtypes.default_float()
+    else:
+        comp = np.dtype(a_dtype)
+        dtype = np.dtype(np.finfo(a_dtype).dtype) if dtypes.is_complex(a_dtype) else comp
+    return _upcast_f16(comp), np.dtype(dtype)
+
+
+def var(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=None,
+        correction=None):
+    """Variance over ``axis`` with ``ddof`` (or ``correction``) degrees of freedom removed
+    (jax.numpy.var). NaN where the count minus ddof is not positive.
+
+    >>> fnp.var(fnp.array([1., 2., 3., 4.]), ddof=1)
+    Array(1.6666666, dtype=float32)
+    """
+    _check_out("var", out)
+    if correction is None:
+        correction = ddof
+    elif ddof != 0:
+        raise ValueError("ddof and correction can't be provided simultaneously.")
+    a = _arg("var", a)
+    where = _check_where("var", where)
+    av = aval_of(a)
+    axes = _reduction_axes(axis, av.ndim)
+    comp, result = _var_types(av.dtype, dtype)
+    a = convert(a, comp, False)
+    kept = tuple(i for i in range(av.ndim) if i not in axes)
+    m = mean(a, axes, dtype=comp, where=where)
+    m = broadcast_in_dim_p.bind(m, shape=av.shape, broadcast_dimensions=kept)
+    c = ew.sub_p.bind(a, m)
+    if dtypes.is_complex(comp):
+        c = ew.abs_p.bind(c)
+        comp = aval_of(c).dtype
+    sq = ew.mul_p.bind(c, c)
+    r = sum(sq, axes, dtype=comp, keepdims=keepdims, where=where)
+    n = _count(a, axes, keepdims, where, comp)
+    if isinstance(n, int):
+        k = n - correction
+        r = ew.div_p.bind(r, literal(k, comp, False))
+        if k <= 0:
+            r = ew.mul_p.bind(r, literal(np.nan, comp, False))
+    else:
+        k = ew.sub_p.bind(n, literal(correction, comp, False))
+        r = ew.div_p.bind(r, k)
+        r = ew.select_p.bind(ew.gt_p.bind(k, literal(0, comp, False)), r,
+                             literal(np.nan, comp, False))
+    if not dtypes.is_inexact(result):
+        # jax.numpy's final where(count > 0, r, nan) promotes with a weak float
+        return convert(convert(r, result, False), dtypes.default_float(), True)
+    return convert(r, result, False)
+
+
+def std(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=None,
+        correction=None):
+    """Standard deviation over ``axis`` (jax.numpy.std): the square root of ``var``.
+
+    >>> fnp.std(fnp.array([1., 3.]))
+    Array(1., dtype=float32)
+    """
+    _check_out("std", out)
+    v = var(a, axis, dtype, None, ddof, keepdims, where=where, correction=correction)
+    return ew.sqrt_p.bind(v)
+
+
+def count_nonzero(a, axis=None, keepdims=False):
+    """Number of nonzero elements over ``axis`` (default int).
+
+    >>> fnp.count_nonzero(fnp.array([0, 1, 2]))
+    Array(2, dtype=int32)
+    """
+    a = _as_bool(_arg("count_nonzero", a))
+    return sum(convert(a, dtypes.default_int(), False), axis=axis, keepdims=keepdims)
+
+
+# ----------------------------------------------------------------------------- arg reductions
+
+
+def _argreduce(name, prim, a, axis, out, keepdims):
+    _check_out(name, out)
+    a = _arg(name, a)
+    av = aval_of(a)
+    if axis is None:
+        x, k = _flatten(a), 0
+    else:
+        k = canonical_axis(operator.index(axis), av.ndim)
+        x = a
+    if aval_of(x).shape[k] == 0:
+        raise ValueError(f"attempt to get {name} of an empty sequence")
+    r = prim.bind(x, axes=(k,), index_dtype=dtypes.default_int())
+    if keepdims:
+        if axis is None:
+            r = reshape_p.bind(r, new_sizes=(1,) * av.ndim, dimensions=None)
+        else:
+            r = _expand(r, (k,), av.ndim)
+    return r
+
+
+def argmax(a, axis=None, out=None, keepdims=None):
+    """Index of the largest element over ``axis`` (flattened when None); the first one on
+    ties, the first NaN if any (jax.numpy.argmax).
+
+    >>> fnp.argmax(fnp.array([1, 3, 3]))
+    Array(1, dtype=int32)
+    """
+    return _argreduce("argmax", red.argmax_p, a, axis, out, keepdims)
+
+
+def argmin(a, axis=None, out=None, keepdims=None):
+    """Index of the smallest element over ``axis`` (flattened when None); the first one on
+    ties, the first NaN if any (jax.numpy.argmin).
+
+    >>> fnp.argmin(fnp.array([3, 1, 1]))
+    Array(1, dtype=int32)
+    """
+    return _argreduce("argmin", red.argmin_p, a, axis, out, keepdims)
+
+
+# ----------------------------------------------------------------------------- cumulative
+
+
+def _cumulative(name, prim, a, axis, dtype, out):
+    if out is not None:
+        raise NotImplementedError(f"The 'out' argument to jnp.{name} is not supported")
+    a = _arg(name, a)
+    if axis is None or aval_of(a).ndim == 0:
+        a = _flatten(a)
+    k = canonical_axis(operator.index(0 if axis is None else axis), aval_of(a).ndim)
+    d = aval_of(a).dtype
+    if dtype is None:
+        result = _promote_integer(d) if dtypes.is_bool(d) else d
+        comp = result
+    elif np.dtype(dtype) == dtypes.bool_:
+        # accumulate nonzero-ness in the default int, then back to bool
+        result = dtypes.bool_
+        if d != result:
+            a = _as_bool(a)
+        comp = _promote_integer(result)
+    else:
+        result = comp = _user_dtype(dtype)
+    a = convert(a, comp, False)
+    return convert(prim.bind(a, axis=k, reverse=False), result, False)
+
+
+def cumsum(a, axis=None, dtype=None, out=None):
+    """Inclusive cumulative sum along ``axis`` (flattened when None) (jax.numpy.cumsum).
+
+    >>> fnp.cumsum(fnp.array([1, 2, 3]))
+    Array([1, 3, 6], dtype=int32)
+    """
+    return _cumulative("cumsum", red.cumsum_p, a, axis, dtype, out)
+
+
+def cumprod(a, axis=None, dtype=None, out=None):
+    """Inclusive cumulative product along ``axis`` (flattened when None) (jax.numpy.cumprod).
+
+    >>> fnp.cumprod(fnp.array([1, 2, 3]))
+    Array([1, 2, 6], dtype=int32)
+    """
+    return _cumulative("cumprod", red.cumprod_p, a, axis, dtype, out)
