@@ -43,3 +43,62 @@ def x64():
     finally:
         fe.config.update("enable_x64", False)
         jax.config.update("jax_enable_x64", False)
+
+
+# ----------------------------------------------------------------------------- coverage
+# Every primitive must be lowered (emitter) and batched (batching rule) by the test suite.
+# Recorded here, checked at the end of a full run (no file or -k selection).
+
+import frontend  # noqa: E402,F401
+from frontend.core import PRIMITIVES  # noqa: E402
+from lowering.hlo import EMITTERS  # noqa: E402
+
+EXERCISED = {"emitted": set(), "batched": set()}
+
+
+def _record_emit(name, fn):
+    def wrapped(ctx, eqn, *a):
+        EXERCISED["emitted"].add(eqn.prim.name)
+        return fn(ctx, eqn, *a)
+    wrapped.__wrapped__ = fn
+    return wrapped
+
+
+def _record_batch(p):
+    orig = p.batch
+
+    def wrapped(*a, **k):
+        EXERCISED["batched"].add(p.name)
+        return orig(*a, **k)
+    return wrapped
+
+
+for _n, _fn in list(EMITTERS.items()):
+    EMITTERS[_n] = _record_emit(_n, _fn)
+for _p in PRIMITIVES.values():
+    if _p.has_batch_rule():
+        _p.batch = _record_batch(_p)
+
+
+def _full_run(config) -> bool:
+    args = [a for a in config.args if a not in ("tests", "tests/", str(config.rootpath / "tests"))]
+    return not args and not config.getoption("keyword") and not config.getoption("exitfirst") \
+        and config.getoption("markexpr") in ("not slow", "")
+
+
+def pytest_sessionfinish(session, exitstatus):
+    if exitstatus != 0 or not _full_run(session.config):
+        return
+    ours = {n for n, p in PRIMITIVES.items() if type(p).__module__.startswith("frontend.")}
+    missing_e = sorted(ours - EXERCISED["emitted"])
+    missing_b = sorted(ours - EXERCISED["batched"])
+    if missing_e or missing_b:
+        session.config._coverage_msg = (f"primitives never lowered by the tests: {missing_e}; "
+                                        f"never batched by the tests: {missing_b}")
+        session.exitstatus = 1
+
+
+def pytest_unconfigure(config):
+    msg = getattr(config, "_coverage_msg", None)
+    if msg:
+        print("\nOP-TABLE COVERAGE FAILURE: " + msg)
