@@ -1,1 +1,231 @@
-"""(family in progress)"""
+"""Linear-algebra primitives: dot_general (and the lax.dot convenience wrapper).
+
+``dot_general`` is StableHLO's: result dims are the batch dims, then the lhs free dims, then
+the rhs free dims, each group in increasing operand-axis order.
+"""
+from __future__ import annotations
+
+import ml_dtypes
+import numpy as np
+
+from .. import dtypes
+from ..core import Aval, Primitive, aval_of, primitive
+
+_PRECISIONS = {"DEFAULT": "DEFAULT", "BFLOAT16": "DEFAULT", "FASTEST": "DEFAULT",
+               "HIGH": "HIGH", "TENSORFLOAT32": "HIGH",
+               "HIGHEST": "HIGHEST", "FLOAT32": "HIGHEST"}
+
+
+def canonicalize_precision(precision):
+    """None, a string ('highest', 'float32', ...), an enum with a ``name`` (lax.Precision) or
+    a pair of those -> None or a pair of StableHLO precision names (hashable)."""
+    if precision is None:
+        return None
+
+    def one(p):
+        name = p if isinstance(p, str) else getattr(p, "name", None)
+        if isinstance(name, str) and name.upper() in _PRECISIONS:
+            return _PRECISIONS[name.upper()]
+        raise ValueError(f"Precision argument must be None, a string in "
+                         f"{sorted(k.lower() for k in _PRECISIONS)}, a lax.Precision value or "
+                         f"a tuple of two of these; got {precision!r}.")
+
+    if isinstance(precision, (tuple, list)):
+        if len(precision) != 2:
+            one(object())
+        return (one(precision[0]), one(precision[1]))
+    p = one(precision)
+    return (p, p)
+
+
+def _type_rank(d) -> tuple:
+    """XLA's 'higher precision type' order of a dtype: complex first, then float range and
+    mantissa, then bit width, then signed over unsigned."""
+    d = np.dtype(d)
+    c = np.dtype(np.finfo(d).dtype) if dtypes.is_complex(d) else d
+    if dtypes.is_float(c):
+        fi = ml_dtypes.finfo(c)
+        maxexp, nmant = int(fi.maxexp), int(fi.nmant)
+    else:
+        maxexp = nmant = -1
+    bits = 1 if dtypes.is_bool(c) else c.itemsize * 8
+    return (dtypes.is_complex(d), maxexp, nmant, bits, not dtypes.is_unsigned(c))
+
+
+def dot_operand_dtype(ld, rd) -> np.dtype:
+    """The dtype both operands are computed in (the 'higher' one when they differ)."""
+    lr, rr = _type_rank(ld), _type_rank(rd)
+    if lr > rr:
+        return np.dtype(ld)
+    if rr > lr:
+        return np.dtype(rd)
+    if np.dtype(ld) != np.dtype(rd):
+        raise TypeError(f"lax.dot_general argument type error: {np.dtype(ld)}, {np.dtype(rd)}")
+    return np.dtype(ld)
+
+
+def _free(ndim, contract, batch) -> list:
+    used = set(contract) | set(batch)
+    return [i for i in range(ndim) if i not in used]
+
+
+def _check_dims(lhs, rhs, dn):
+    (lc, rc), (lb, rb) = dn
+    if not all(0 <= d < lhs.ndim for d in lc + lb):
+        raise TypeError("dot_general requires lhs dimension numbers to be nonnegative and less "
+                        f"than the number of axes of the lhs value, got lhs_batch of {lb} and "
+                        f"lhs_contracting of {lc} for lhs of rank {lhs.ndim}")
+    if not all(0 <= d < rhs.ndim for d in rc + rb):
+        raise TypeError("dot_general requires rhs dimension numbers to be nonnegative and less "
+                        f"than the number of axes of the rhs value, got rhs_batch of {rb} and "
+                        f"rhs_contracting of {rc} for rhs of rank {rhs.ndim}")
+    if len(lb) != len(rb):
+        raise TypeError("dot_general requires equal numbers of lhs_batch and rhs_batch "
+                        f"dimensions, got lhs_batch {lb} and rhs_batch {rb}.")
+    for side, dims, what in (("lhs", lb, "batch"), ("rhs", rb, "batch"),
+                             ("lhs", lc, "contracting"), ("rhs", rc, "contracting")):
+        if len(set(dims)) != len(dims):
+            key = f"{side}_{'batch' if what == 'batch' else 'contracting'}"
+            raise TypeError(f"dot_general requires {side} {what} dimensions to be distinct, got "
+                            f"{key} {dims}.")
+    if set(lb) & set(lc):
+        raise TypeError("dot_general requires lhs batch dimensions to be disjoint from "
+                        f"contracting dimensions, got lhs_batch {lb} and lhs_contracting {lc}.")
+    if set(rb) & set(rc):
+        raise TypeError("dot_general requires rhs batch dimensions to be disjoint from "
+                        f"contracting dimensions, got rhs_batch {rb} and rhs_contracting {rc}.")
+    lbs = tuple(lhs.shape[i] for i in lb)
+    rbs = tuple(rhs.shape[i] for i in rb)
+    if lbs != rbs:
+        raise TypeError("dot_general requires lhs batch dimensions and rhs batch dimensions to "
+                        f"have the same shape, got {lbs} and {rbs}.")
+    lcs = tuple(lhs.shape[i] for i in lc)
+    rcs = tuple(rhs.shape[i] for i in rc)
+    if lcs != rcs:
+        raise TypeError("dot_general requires contracting dimensions to have the same shape, "
+                        f"got {lcs} and {rcs}.")
+
+
+def _bits(d) -> int:
+    d = np.dtype(d)
+    return 1 if dtypes.is_bool(d) else d.itemsize * 8
+
+
+def _shift(dims, bdim) -> tuple:
+    """Per-example axis numbers -> axis numbers of the operand with a batch axis at bdim."""
+    return tuple(d + (d >= bdim) for d in dims)
+
+
+@primitive
+class dot_general_p(Primitive):
+    """dot_general(lhs, rhs, dimension_numbers=((lhs_contract, rhs_contract), (lhs_batch,
+    rhs_batch)), precision, preferred_element_type). Result dims: batch dims, then lhs free
+    dims, then rhs free dims (StableHLO order). Operands of different dtypes are computed in
+    the 'higher' one (as XLA); ``preferred_element_type`` sets the result dtype."""
+
+    name = "dot_general"
+
+    def abstract_eval(self, lhs, rhs, *, dimension_numbers, precision=None,
+                      preferred_element_type=None):
+        _check_dims(lhs, rhs, dimension_numbers)
+        (lc, rc), (lb, rb) = dimension_numbers
+        out_dtype = dot_operand_dtype(lhs.dtype, rhs.dtype)
+        if preferred_element_type is not None and np.dtype(preferred_element_type) != out_dtype:
+            pref = np.dtype(preferred_element_type)
+            if not dtypes.is_float(out_dtype) and _bits(pref) < _bits(out_dtype):
+                raise TypeError("`preferred_element_type` must not be narrower than the original "
+                                f"type, got preferred_element_type of {pref} for result type of "
+                                f"{out_dtype}.")
+            out_dtype = pref
+        shape = (tuple(lhs.shape[i] for i in lb)
+                 + tuple(lhs.shape[i] for i in _free(lhs.ndim, lc, lb))
+                 + tuple(rhs.shape[i] for i in _free(rhs.ndim, rc, rb)))
+        return Aval(shape, out_dtype, lhs.weak_type and rhs.weak_type)
+
+    def batch(self, axis_size, args, dims, *, dimension_numbers, precision=None,
+              preferred_element_type=None):
+        # Both batched: the two batch axes become a new leading batching dimension (out dim 0).
+        # One batched: its batch axis becomes a free dimension of that operand; the batch axis
+        # of the result is wherever dot_general puts that free dim (after the batch dims, among
+        # that operand's free dims in axis order). When only rhs is batched and it has no other
+        # free dims, the operands are swapped so that free dim lands right after the batch
+        # dims (x @ W.T rather than (W @ x.T).T). Never a broadcast, never a transpose.
+        (lhs, rhs), (ld, rd) = args, dims
+        (lc, rc), (lb, rb) = dimension_numbers
+        params = dict(precision=precision, preferred_element_type=preferred_element_type)
+        nb = len(lb)
+        if ld is not None and rd is not None:
+            dn = ((_shift(lc, ld), _shift(rc, rd)), ((ld,) + _shift(lb, ld), (rd,) + _shift(rb, rd)))
+            return self.bind(lhs, rhs, dimension_numbers=dn, **params), 0
+        if ld is not None:
+            lfree = _free(aval_of(lhs).ndim - 1, lc, lb)
+            dn = ((_shift(lc, ld), rc), (_shift(lb, ld), rb))
+            return self.bind(lhs, rhs, dimension_numbers=dn, **params), nb + sum(i < ld for i in lfree)
+        r_nd = aval_of(rhs).ndim - 1
+        rfree = _free(r_nd, rc, rb)
+        lfree = _free(aval_of(lhs).ndim, lc, lb)
+        if not rfree and lfree:
+            dn = ((_shift(rc, rd), lc), (_shift(rb, rd), lb))
+            sw = None if precision is None else (precision[1], precision[0])
+            out = self.bind(rhs, lhs, dimension_numbers=dn, precision=sw,
+                            preferred_element_type=preferred_element_type)
+            return out, nb
+        dn = ((lc, _shift(rc, rd)), (lb, _shift(rb, rd)))
+        return (self.bind(lhs, rhs, dimension_numbers=dn, **params),
+                nb + len(lfree) + sum(i < rd for i in rfree))
+
+
+def _dims_tuple(ds, what) -> tuple:
+    if isinstance(ds, (int, np.integer)):
+        return (int(ds),)
+    try:
+        return tuple(int(d) for d in ds)
+    except TypeError:
+        raise TypeError(f"dot_general {what} dimension numbers must be a sequence of ints, "
+                        f"got {ds!r}.") from None
+
+
+def _as_operand(x):
+    if isinstance(x, (bool, int, float, complex)) or isinstance(x, (list, tuple)):
+        from ..numpy._core import asarray
+        return asarray(x)
+    return x
+
+
+def dot_general(lhs, rhs, dimension_numbers, precision=None, preferred_element_type=None):
+    """General tensor contraction (``stablehlo.dot_general``).
+
+    ``dimension_numbers = ((lhs_contracting, rhs_contracting), (lhs_batch, rhs_batch))``.
+    Result dims: batch dims, then lhs free dims, then rhs free dims.
+
+    >>> dot_general(ones((2, 3, 4)), ones((2, 4, 5)), (((2,), (1,)), ((0,), (0,)))).shape
+    (2, 3, 5)
+    """
+    try:
+        (lc, rc), (lb, rb) = dimension_numbers
+    except (TypeError, ValueError):
+        raise TypeError("dot_general dimension_numbers must be ((lhs_contracting, "
+                        "rhs_contracting), (lhs_batch, rhs_batch)), got "
+                        f"{dimension_numbers!r}.") from None
+    dn = ((_dims_tuple(lc, "lhs contracting"), _dims_tuple(rc, "rhs contracting")),
+          (_dims_tuple(lb, "lhs batch"), _dims_tuple(rb, "rhs batch")))
+    pref = None if preferred_element_type is None else dtypes.canonicalize(np.dtype(preferred_element_type))
+    return dot_general_p.bind(_as_operand(lhs), _as_operand(rhs), dimension_numbers=dn,
+                              precision=canonicalize_precision(precision),
+                              preferred_element_type=pref)
+
+
+def dot(lhs, rhs, *, dimension_numbers=None, precision=None, preferred_element_type=None):
+    """lax.dot: vector/matrix products (``dimension_numbers`` optional, as in jax.lax.dot)."""
+    if dimension_numbers is None:
+        ls, rs = aval_of(_as_operand(lhs)).shape, aval_of(_as_operand(rhs)).shape
+        if 1 <= len(ls) <= 2 and 1 <= len(rs) <= 2 and ls[-1] == rs[0]:
+            dimension_numbers = (((len(ls) - 1,), (0,)), ((), ()))
+        else:
+            raise ValueError("jax.lax.dot: dimension_numbers must be specified when not "
+                             "performing simple un-batched matrix-matrix, matrix-vector, or "
+                             f"vector-vector products; got lhs_shape={ls} rhs_shape={rs}")
+    return dot_general(lhs, rhs, dimension_numbers, precision, preferred_element_type)
+
+
+__all__ = ["dot_general", "dot"]
