@@ -11,7 +11,7 @@ import sys
 import numpy as np
 
 sys.path.insert(0, os.path.dirname(__file__))
-from common import median_time, row  # noqa: E402
+from common import paired, row_paired  # noqa: E402
 
 import jax  # noqa: E402
 import jax.numpy as jnp  # noqa: E402
@@ -36,24 +36,22 @@ def main():
     results = []
 
     # a fresh function every time, so that no trace or lowering cache can answer
-    t_ours = median_time(lambda: fe.jit(chain(fnp)).lower(x, y).as_text(), repeat=5)
-    t_jax = median_time(lambda: jax.jit(chain(jnp)).lower(x, y).as_text(), repeat=5)
-    results.append(row("trace+lower, 1000-op chain", t_ours, t_jax, "(target <= 0.2)"))
+    r = paired(lambda: fe.jit(chain(fnp)).lower(x, y).as_text(),
+               lambda: jax.jit(chain(jnp)).lower(x, y).as_text(), repeat=9)
+    results.append(row_paired("trace+lower, 1000-op chain", r, "(target <= 0.2)"))
 
     g = fe.jit(lambda a, b: a * b + 1.0)
     gj = jax.jit(lambda a, b: a * b + 1.0)
     a = np.ones((8,), np.float32)
     b = np.ones((8,), np.float32)
     np.testing.assert_allclose(np.asarray(g(a, b)), np.asarray(gj(a, b)))
-    t_ours = median_time(lambda: g(a, b), repeat=9, number=2000)
-    t_jax = median_time(lambda: gj(a, b), repeat=9, number=2000)
-    results.append(row("jit dispatch, numpy args (cached)", t_ours, t_jax, "(target <= 1.5)"))
+    r = paired(lambda: g(a, b), lambda: gj(a, b), repeat=15, number=2000)
+    results.append(row_paired("jit dispatch, numpy args (cached)", r, "(target <= 1.5)"))
 
     da, db = fe.device_put(a), fe.device_put(b)
     ja, jb = jax.device_put(a), jax.device_put(b)
-    t_ours = median_time(lambda: g(da, db), repeat=9, number=2000)
-    t_jax = median_time(lambda: gj(ja, jb), repeat=9, number=2000)
-    results.append(row("jit dispatch, device args (cached)", t_ours, t_jax))
+    r = paired(lambda: g(da, db), lambda: gj(ja, jb), repeat=15, number=2000)
+    results.append(row_paired("jit dispatch, device args (cached)", r))
 
     print("\n".join(results))
 

@@ -28,3 +28,26 @@ def fmt(t: float) -> str:
 def row(name: str, ours: float, jax_t: float, target: str = "") -> str:
     r = ours / jax_t
     return f"{name:<44} ours {fmt(ours)}  jax {fmt(jax_t)}  ratio {r:6.3f} {target}"
+
+
+def paired(ours, theirs, repeat: int = 9, number: int = 1):
+    """Alternate the two measurements so machine noise hits both alike; return the medians
+    of ours, of theirs, and of the per-pair ratios."""
+    ours(), theirs()
+    to, tt, rs = [], [], []
+    for _ in range(repeat):
+        t0 = time.perf_counter()
+        for _ in range(number):
+            ours()
+        a = (time.perf_counter() - t0) / number
+        t0 = time.perf_counter()
+        for _ in range(number):
+            theirs()
+        b = (time.perf_counter() - t0) / number
+        to.append(a), tt.append(b), rs.append(a / b)
+    return statistics.median(to), statistics.median(tt), statistics.median(rs)
+
+
+def row_paired(name: str, result, target: str = "") -> str:
+    o, t, r = result
+    return f"{name:<44} ours {fmt(o)}  jax {fmt(t)}  ratio {r:6.3f} {target}"

@@ -105,23 +105,8 @@ def _split_static(args, static_argnums):
     return dyn, static
 
 
-def _np_sig(a):
-    return (a.shape, a.dtype)
-
-
-_FAST_SIG = {np.ndarray: _np_sig, Array: lambda a: a.aval, float: type, int: type, bool: type,
-             complex: type}
-
-
-def _putter(t, aval: Aval, device):
-    """Per-argument converter to a device buffer, built once per signature."""
-    if t is Array:
-        return lambda a: a._buf
-    put = _backend.get().host_putter(aval.shape, aval.dtype, device)
-    dt = aval.dtype
-    if t is np.ndarray:
-        return lambda a: put(a if a.dtype == dt else a.astype(dt))
-    return lambda a: put(np.asarray(a, dt))
+# argument types the C++ call path handles exactly as our own path does
+_FAST_TYPES = {np.ndarray, Array, float, int, bool, complex}
 
 
 class Lowered:
@@ -164,8 +149,8 @@ class Jitted:
         self.static_argnums = tuple(static_argnums)
         self.device = device
         self._cache: dict = {}
-        self._fast: dict = {}
         functools.update_wrapper(self, fun)
+        self._cpp = self._make_cpp()
 
     def _signature(self, args, kwargs):
         dyn, static = _split_static(args, self.static_argnums)
@@ -194,33 +179,31 @@ class Jitted:
         if _trace_var.get() is not EVAL:
             # under another transformation: trace the function inline
             return self.fun(*args, **kwargs)
-        if not kwargs and not self.static_argnums:
-            # fast path: flat positional arrays/scalars, signature from types and shapes only
-            try:
-                key = (dtypes.config.enable_x64, *[_FAST_SIG[type(a)](a) for a in args])
-            except KeyError:
-                key = None
-            if key is not None:
-                entry = self._fast.get(key)
-                if entry is None:
-                    entry = self._fast[key] = self._fast_entry(args)
-                run, putters, out_avals, single = entry
-                bufs = run([p(a) for p, a in zip(putters, args)])
-                if single is not None:
-                    return Array(bufs[0], single)
-                return self._wrap_out(bufs, out_avals)
-        return self._call_slow(args, kwargs)
+        if self._cpp is not None and not dtypes.config.enable_x64 and not self._jax_x64():
+            # the C++ call path: signature check, transfers and execution without Python
+            return self._cpp(*args, **kwargs)
+        return self._cache_miss(*args, **kwargs)[0]
 
-    def _fast_entry(self, args):
-        compiled, in_avals, out_avals, out_td = self._entry(*self._signature(args, {}), {})
-        putters = [_putter(type(a), av, self.device) for a, av in zip(args, in_avals)]
-        single = out_avals[0] if out_td == _LEAF else None
-        return compiled.exe.loaded.execute, putters, (out_avals, out_td), single
+    def _make_cpp(self):
+        be = _backend.get()
+        if any(i < 0 for i in self.static_argnums):
+            return None
+        self._jax_x64 = be.jax_x64_enabled
+        be.register_once(Array)
+        return be.dispatcher(getattr(self.fun, "__name__", "fun"), self.fun, self._cache_miss,
+                             self.static_argnums)
 
-    @staticmethod
-    def _wrap_out(bufs, out_avals_td):
-        out_avals, out_td = out_avals_td
-        return tree_unflatten(out_td, [Array(b, a) for b, a in zip(bufs, out_avals)])
+    def _cache_miss(self, *args, **kwargs):
+        """Our own path: trace, lower, compile (once per signature) and run; the compiled
+        executable is handed to the C++ path for later calls with the same signature."""
+        dyn, static, leaves, td, sig = self._signature(args, kwargs)
+        compiled, in_avals, out_avals, out_td = self._entry(dyn, static, leaves, td, sig, kwargs)
+        bufs = compiled([to_buffer(x, a, self.device) for x, a in zip(leaves, in_avals)])
+        outs = tree_unflatten(out_td, [Array(b, a) for b, a in zip(bufs, out_avals)])
+        fast = None
+        if not dtypes.config.enable_x64 and all(type(x) in _FAST_TYPES for x in leaves):
+            fast = _backend.get().fastpath_data(compiled, len(leaves), outs, out_avals)
+        return outs, fast, False
 
     def _entry(self, dyn, static, leaves, td, sig, kwargs):
         key = (dtypes.config.enable_x64, td, tuple(sig), tuple(static.items()))
@@ -230,12 +213,6 @@ class Jitted:
             compiled = _backend.get().compile_graph(graph, self.device)
             entry = self._cache[key] = (compiled, graph.in_avals, graph.out_avals, out_td)
         return entry
-
-    def _call_slow(self, args, kwargs):
-        dyn, static, leaves, td, sig = self._signature(args, kwargs)
-        compiled, in_avals, out_avals, out_td = self._entry(dyn, static, leaves, td, sig, kwargs)
-        bufs = compiled([to_buffer(x, a, self.device) for x, a in zip(leaves, in_avals)])
-        return tree_unflatten(out_td, [Array(b, a) for b, a in zip(bufs, out_avals)])
 
     def lower(self, *args, **kwargs) -> Lowered:
         dyn, static, leaves, td, _ = self._signature(args, kwargs)

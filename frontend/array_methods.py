@@ -3,9 +3,15 @@ forwards to the frontend.numpy function of the same meaning."""
 from __future__ import annotations
 
 
+_fnp = None
+
+
 def _np():
-    from . import numpy as fnp
-    return fnp
+    global _fnp
+    if _fnp is None:
+        from . import numpy as fnp
+        _fnp = fnp
+    return _fnp
 
 
 def _binop(name, reflected=False):

@@ -116,12 +116,20 @@ def _literal_str(val, aval) -> str:
     return repr(float(val)) if not dtypes.is_complex(aval.dtype) else repr(complex(val))
 
 
-@dataclass(frozen=True, eq=False)
 class Eqn:
-    prim: "Primitive"
-    inputs: tuple  # of Var | Literal
-    params: dict
-    outs: tuple  # of Var
+    """One primitive application: ``outs = prim[params](*inputs)``. Not mutated after
+    construction (passes build new equations)."""
+
+    __slots__ = ("prim", "inputs", "params", "outs")
+
+    def __init__(self, prim: "Primitive", inputs: tuple, params: dict, outs: tuple):
+        self.prim = prim
+        self.inputs = inputs  # of Var | Literal
+        self.params = params
+        self.outs = outs  # of Var
+
+    def __repr__(self):
+        return f"Eqn({self.prim.name}, {self.inputs}, {self.params}, {self.outs})"
 
 
 @dataclass(frozen=True, eq=False)
@@ -461,7 +469,8 @@ class GraphTrace(Trace):
         return v
 
     def process(self, prim, args, params):
-        atoms = tuple(self.to_atom(a) for a in args)
+        atoms = tuple([a.var if type(a) is GraphTracer and a._trace is self else self.to_atom(a)
+                       for a in args])
         out_avals = prim.abstract_eval(*(a.aval for a in atoms), **params)
         if prim.multiple_results:
             outs = tuple(Var(a) for a in out_avals)

@@ -55,5 +55,24 @@ def compile_graph(graph: Graph, device=None, text: str | None = None) -> Compile
                     runtime.default_device() if device is None else device)
 
 
-def host_putter(shape, dtype, device=None):
-    return runtime.host_putter(shape, dtype, device)
+# the C++ dispatch path (see runtime/dispatch.py)
+dispatcher = runtime.dispatch.dispatcher
+register_array_type = runtime.dispatch.register_array_type
+jax_x64_enabled = runtime.dispatch.jax_x64_enabled
+
+
+def fastpath_data(compiled: Compiled, n_in: int, outs, out_avals):
+    return runtime.dispatch.fastpath_data(compiled.exe.loaded, compiled.device, n_in, outs, out_avals)
+
+
+_registered: set = set()
+
+
+def register_once(array_cls) -> None:
+    """Register the frontend's Array with the C++ dispatcher: one child (the device buffer),
+    the aval as auxiliary data."""
+    if array_cls in _registered:
+        return
+    register_array_type(array_cls, lambda a: ((a._buf,), a.aval),
+                        lambda aval, children: array_cls(children[0], aval))
+    _registered.add(array_cls)

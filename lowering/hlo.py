@@ -42,9 +42,16 @@ def elem_type(dtype) -> str:
     raise TypeError(f"no StableHLO type for dtype {d}")
 
 
+_TYPE_CACHE: dict = {}
+
+
 def tensor_type(aval: Aval) -> str:
-    dims = "x".join(map(str, aval.shape))
-    return f"tensor<{dims}{'x' if dims else ''}{elem_type(aval.dtype)}>"
+    """``tensor<3x5xf32>`` (cached per aval)."""
+    t = _TYPE_CACHE.get(aval)
+    if t is None:
+        dims = "x".join(map(str, aval.shape))
+        t = _TYPE_CACHE[aval] = f"tensor<{dims}{'x' if dims else ''}{elem_type(aval.dtype)}>"
+    return t
 
 
 def _scalar_text(v, dtype) -> str:
@@ -125,7 +132,7 @@ class FuncCtx:
             env[id(v)] = n
 
         def read(a):
-            if isinstance(a, Literal):
+            if type(a) is Literal:
                 return self.constant(a.val, a.aval)
             return env[id(a)]
 
@@ -134,7 +141,7 @@ class FuncCtx:
                 emit = EMITTERS[e.prim.name]
             except KeyError:
                 raise NotImplementedError(f"no StableHLO emitter for primitive {e.prim.name}") from None
-            outs = emit(self, e, *[read(a) for a in e.inputs])
+            outs = emit(self, e, *[env[id(a)] if type(a) is not Literal else read(a) for a in e.inputs])
             for v, n in zip(e.outs, outs, strict=True):
                 env[id(v)] = n
         return [read(v) for v in g.outvars]
@@ -165,3 +172,45 @@ def lower_graph(g: Graph, name: str = "main", consts_as_args: bool = False) -> s
             f"  func.func public @main({args}) -> ({', '.join(res_types)}) {{")
     return "\n".join([head, *mod.funcs, *f.lines, ret, "  }", "}", ""]) if not mod.funcs else \
         "\n".join([head, *f.lines, ret, "  }", *mod.funcs, "}", ""])
+
+
+# ----------------------------------------------------------------------------- regions
+# (control flow: stablehlo.if / case / while bodies are emitted inside the current function,
+# sharing its SSA counter so every name stays unique.)
+
+
+def emit_region(ctx: FuncCtx, body, arg_avals=()) -> str:
+    """A region ``{ ^bb0(args): ... "stablehlo.return"(...) }`` for an op of the current
+    function. ``body(arg_names) -> (result_names, result_avals)`` emits the ops of the region
+    with ``ctx`` (values of the enclosing scope may be used directly). Scalar constants
+    emitted inside stay inside (the constant cache is scoped)."""
+    saved_lines, saved_consts = ctx.lines, ctx._consts
+    ctx.lines, ctx._consts = [], dict(saved_consts)
+    try:
+        args = [ctx.fresh() for _ in arg_avals]
+        outs, out_avals = body(args)
+        types = ", ".join(tensor_type(a) for a in out_avals)
+        ctx.lines.append(f'    "stablehlo.return"({", ".join(outs)}) : ({types}) -> ()')
+        inner = ctx.lines
+    finally:
+        ctx.lines, ctx._consts = saved_lines, saved_consts
+    lines = ["{"]
+    if arg_avals:
+        lines.append("    ^bb0(" + ", ".join(f"{n}: {tensor_type(a)}" for n, a in zip(args, arg_avals)) + "):")
+    lines += ["  " + ln for ln in "\n".join(inner).split("\n")]
+    lines.append("    }")
+    return "\n".join(lines)
+
+
+def op_results(ctx: FuncCtx, rhs: str, n: int, indent: str = "    ") -> list:
+    """Emit an op with ``n`` results (``%k:n = rhs``); return ``[%k#0, ...]`` (``[%k]`` for
+    one result, ``[]`` for none)."""
+    if n == 0:
+        ctx.lines.append(indent + rhs)
+        return []
+    name = ctx.fresh()
+    if n == 1:
+        ctx.lines.append(f"{indent}{name} = {rhs}")
+        return [name]
+    ctx.lines.append(f"{indent}{name}:{n} = {rhs}")
+    return [f"{name}#{i}" for i in range(n)]

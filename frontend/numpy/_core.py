@@ -25,26 +25,32 @@ def check_arraylike(name: str, *args, argnames=None):
                             f"at {which}.")
 
 
+_INT_RANGE: dict = {}
+
+
 def _check_int_range(v, dtype):
-    if isinstance(v, int) and not isinstance(v, bool) and np.dtype(dtype).kind in "iu":
-        info = np.iinfo(dtype)
-        if not info.min <= v <= info.max:
+    if type(v) is int and dtypes._kind(dtype) in "iu":
+        r = _INT_RANGE.get(dtype)
+        if r is None:
+            info = np.iinfo(dtype)
+            r = _INT_RANGE[dtype] = (int(info.min), int(info.max))
+        if not r[0] <= v <= r[1]:
             raise OverflowError(f"Python int {v} too large to convert to {np.dtype(dtype).name}")
 
 
 def literal(v, dtype, weak: bool) -> Literal:
     """A Python scalar as a typed literal of ``dtype``."""
     _check_int_range(v, dtype)
-    d = np.dtype(dtype)
-    if d.kind == "b":
+    k = dtypes._kind(dtype)
+    if k == "b":
         v = bool(v)
-    elif d.kind in "iu":
+    elif k in "iu":
         v = int(v)
-    elif d.kind == "c":
+    elif k == "c":
         v = complex(v)
     else:
-        v = float(np.asarray(v).real) if not isinstance(v, complex) else float(v.real)
-    return Literal(v, Aval((), d, weak))
+        v = float(v.real) if isinstance(v, complex) else float(v)
+    return Literal(v, Aval((), dtype, weak))
 
 
 def asarray(a, dtype=None, copy=None) -> "Array | Tracer":
@@ -151,6 +157,8 @@ def promote_args(name: str, *args, broadcast: bool = True):
         fast = _promote_pair_fast(args[0], args[1])
         if fast is not None:
             return fast
+    elif len(args) == 1 and hasattr(args[0], "aval") and not isinstance(args[0], Literal):
+        return list(args)
     check_arraylike(name, *args)
     typed = [dtypes.dtype_and_weak(a) for a in args]
     d, weak = dtypes.promote(*typed)
@@ -187,6 +195,10 @@ def _promote_pair_fast(x, y):
 
 def promote_dtypes_inexact(name: str, *args):
     """Promote, then to the default float when the common type is not inexact."""
+    if len(args) == 1:
+        a = getattr(args[0], "aval", None)
+        if a is not None and dtypes._kind(a.dtype) in "fc" and not isinstance(args[0], Literal):
+            return list(args)
     out = promote_args(name, *args)
     d = aval_of(out[0]).dtype
     if not dtypes.is_inexact(d):

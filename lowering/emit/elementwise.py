@@ -3,6 +3,7 @@ rank-0 operands of a higher-rank op are broadcast first."""
 from __future__ import annotations
 
 from frontend import dtypes
+from frontend.core import Aval
 from frontend.primitives import elementwise as ew
 
 from ..hlo import emitter, tensor_type
@@ -10,6 +11,8 @@ from ..hlo import emitter, tensor_type
 
 def _operands(ctx, eqn, names):
     out = eqn.outs[0].aval
+    if all(a.aval.shape == out.shape for a in eqn.inputs):
+        return names
     res = []
     for a, n in zip(eqn.inputs, names, strict=True):
         if a.aval.ndim == 0 and out.ndim > 0:
@@ -22,9 +25,10 @@ def _operands(ctx, eqn, names):
 def _elementwise(ctx, eqn, *names):
     ops = _operands(ctx, eqn, names)
     out = eqn.outs[0].aval
-    in_t = tensor_type(eqn.inputs[0].aval.update(shape=out.shape))
-    if eqn.prim.name == "abs" and in_t != tensor_type(out):
-        return [ctx.op(f"stablehlo.abs {ops[0]} : ({in_t}) -> {tensor_type(out)}")]
+    a = eqn.inputs[0].aval
+    if a.dtype != out.dtype:  # abs of complex
+        in_t = tensor_type(Aval(out.shape, a.dtype))
+        return [ctx.op(f"stablehlo.{eqn.prim.hlo} {ops[0]} : ({in_t}) -> {tensor_type(out)}")]
     return [ctx.op(f"stablehlo.{eqn.prim.hlo} {', '.join(ops)} : {tensor_type(out)}")]
 
 

@@ -92,15 +92,3 @@ def is_device_buffer(x) -> bool:
         _ArrayImpl = _jax.ArrayImpl
     return isinstance(x, _ArrayImpl)
 
-
-def host_putter(shape: tuple, dtype, device=None):
-    """A fast function numpy array -> device buffer for one (shape, dtype, device); the
-    placement objects are built once."""
-    device = default_device() if device is None else device
-    aval, sharding, devs = _placement(tuple(shape), np.dtype(dtype), device)
-    put = _xc.batched_device_put
-
-    def putter(x):
-        return put(aval, sharding, [x], devs, True)
-
-    return putter
