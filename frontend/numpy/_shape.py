@@ -1,2 +1,668 @@
-"""(in progress)"""
-__all__ = []
+"""Shape functions of frontend.numpy: reshape, transpose, squeeze, expand_dims, concatenate,
+stack, pad, flip, tile, repeat, split, meshgrid, ... (jax.numpy names and semantics). Each
+lowers to the shape primitives (frontend/primitives/shape.py)."""
+from __future__ import annotations
+
+import builtins
+import operator
+
+import numpy as np
+
+from .. import dtypes
+from ..array import Array
+from ..core import Tracer, aval_of
+from ..primitives import shape as _ps
+from ._core import asarray, broadcast_to_shape, canonical_axes, canonical_axis, convert, promote_args
+
+__all__ = [
+    "reshape", "ravel", "flatten", "transpose", "permute_dims", "matrix_transpose", "swapaxes",
+    "moveaxis", "expand_dims", "squeeze", "broadcast_to", "broadcast_arrays", "concatenate",
+    "concat", "stack", "hstack", "vstack", "dstack", "column_stack", "meshgrid", "flip", "fliplr",
+    "flipud", "tile", "repeat", "atleast_1d", "atleast_2d", "atleast_3d", "pad", "split",
+    "array_split", "roll", "rot90",
+]
+
+
+def _arr(a):
+    return a if isinstance(a, (Array, Tracer)) else asarray(a)
+
+
+def _shape_arg(shape, name="shape") -> tuple:
+    if isinstance(shape, (int, np.integer)):
+        return (int(shape),)
+    try:
+        return tuple(operator.index(s) for s in shape)
+    except TypeError:
+        raise TypeError(f"Shapes must be 1D sequences of concrete values of integer type, got "
+                        f"{shape!r}.") from None
+
+
+# ----------------------------------------------------------------------------- reshape & co
+
+
+def _resolve_shape(size: int, shape: tuple) -> tuple:
+    unknown = [i for i, s in enumerate(shape) if s == -1]
+    if len(unknown) > 1:
+        raise ValueError("can only specify one unknown dimension")
+    if any(s < -1 for s in shape):
+        raise ValueError(f"negative dimensions not allowed, got shape {shape}")
+    if unknown:
+        known = int(np.prod([s for s in shape if s != -1], dtype=np.int64))
+        if known == 0 or size % known:
+            raise ValueError(f"cannot reshape array of size {size} into shape {shape}")
+        shape = tuple(size // known if s == -1 else s for s in shape)
+    if int(np.prod(shape, dtype=np.int64)) != size:
+        raise ValueError(f"cannot reshape array of size {size} into shape {shape}")
+    return shape
+
+
+def reshape(a, shape=None, order="C", *, newshape=None, copy=None):
+    """Gives a new shape to an array (one -1 entry is inferred); order 'C' or 'F'.
+
+    >>> fnp.reshape(fnp.arange(6), (2, -1)).shape
+    (2, 3)
+    """
+    if shape is None:
+        if newshape is None:
+            raise TypeError("reshape() missing required argument 'shape'")
+        shape = newshape
+    a = _arr(a)
+    shape = _resolve_shape(a.size, _shape_arg(shape))
+    if order == "C":
+        return _ps.reshape(a, shape)
+    if order == "F":
+        nd = a.ndim
+        t = _ps.transpose(a, tuple(reversed(range(nd))))
+        r = _ps.reshape(t, tuple(reversed(shape)))
+        return _ps.transpose(r, tuple(reversed(range(len(shape)))))
+    if order == "A":
+        raise NotImplementedError("np.reshape order=A is not implemented.")
+    raise ValueError(f"order must be one of 'C', 'F', 'A', or 'K' (got {order!r})")
+
+
+def ravel(a, order="C"):
+    """The array flattened to 1-D (row-major for order 'C')."""
+    a = _arr(a)
+    return reshape(a, (a.size,), order=order)
+
+
+def flatten(a, order="C"):
+    """``a.flatten()`` (the method; same as ravel)."""
+    return ravel(a, order=order)
+
+
+def transpose(a, axes=None):
+    """Permutes the axes (reverses them when ``axes`` is None).
+
+    >>> fnp.transpose(fnp.zeros((2, 3))).shape
+    (3, 2)
+    """
+    a = _arr(a)
+    nd = a.ndim
+    if axes is None:
+        perm = tuple(reversed(range(nd)))
+    else:
+        perm = tuple(canonical_axis(int(p), nd) for p in axes)
+    return _ps.transpose(a, perm)
+
+
+def permute_dims(a, /, axes):
+    """Array API alias of transpose."""
+    return transpose(a, axes)
+
+
+def matrix_transpose(x, /):
+    """Swaps the last two axes."""
+    x = _arr(x)
+    if x.ndim < 2:
+        raise ValueError(f"x must be at least two-dimensional for matrix_transpose; got "
+                         f"ndim={x.ndim}")
+    return swapaxes(x, -1, -2)
+
+
+def swapaxes(a, axis1, axis2):
+    """Interchanges two axes."""
+    a = _arr(a)
+    nd = a.ndim
+    i, j = canonical_axis(int(axis1), nd), canonical_axis(int(axis2), nd)
+    perm = list(range(nd))
+    perm[i], perm[j] = perm[j], perm[i]
+    return _ps.transpose(a, perm)
+
+
+def moveaxis(a, source, destination):
+    """Moves axes ``source`` to positions ``destination`` (others keep their order)."""
+    a = _arr(a)
+    nd = a.ndim
+    src = (source,) if isinstance(source, (int, np.integer)) else tuple(source)
+    dst = (destination,) if isinstance(destination, (int, np.integer)) else tuple(destination)
+    if len(src) != len(dst):
+        raise ValueError(f"Inconsistent number of elements: {len(src)} vs {len(dst)}")
+    src = canonical_axes(src, nd, "source")
+    dst = canonical_axes(dst, nd, "destination")
+    perm = [i for i in range(nd) if i not in src]
+    for d, s in sorted(zip(dst, src)):
+        perm.insert(d, s)
+    return _ps.transpose(a, perm)
+
+
+def expand_dims(a, axis):
+    """Inserts size-1 axes at ``axis`` (an int or a tuple; positions in the result)."""
+    a = _arr(a)
+    axes = (axis,) if isinstance(axis, (int, np.integer)) else tuple(axis)
+    nd = a.ndim + len(axes)
+    for k in axes:
+        canonical_axis(int(k), nd)
+    return _ps.expand_dims(a, axes)
+
+
+def squeeze(a, axis=None):
+    """Removes size-1 axes (all of them when ``axis`` is None).
+
+    >>> fnp.squeeze(fnp.zeros((1, 3, 1))).shape
+    (3,)
+    """
+    a = _arr(a)
+    if axis is None:
+        dims = tuple(i for i, s in enumerate(a.shape) if s == 1)
+    else:
+        axes = (axis,) if isinstance(axis, (int, np.integer)) else tuple(axis)
+        dims = tuple(canonical_axis(int(k), a.ndim) for k in axes)
+        if len(set(dims)) != len(dims):
+            raise ValueError(f"dimensions are not unique: {dims}")
+    return _ps.squeeze(a, dims)
+
+
+# ----------------------------------------------------------------------------- broadcasting
+
+
+def broadcast_to(array, shape):
+    """``array`` broadcast (numpy rules) to ``shape``."""
+    a = _arr(array)
+    shape = _shape_arg(shape)
+    av = aval_of(a)
+    if av.shape == shape:
+        return a
+    lead = len(shape) - av.ndim
+    if lead < 0:
+        raise ValueError(f"Cannot broadcast to shape with fewer dimensions: arr_shape={av.shape} "
+                         f"shape={shape}")
+    if any(s < 0 for s in shape) or any(s not in (1, t) for s, t in zip(av.shape, shape[lead:])):
+        def ty(shp):
+            return f"{av.dtype.name}[{','.join(map(str, shp))}]"
+        raise ValueError(f"Incompatible types for broadcasting: input type={ty(av.shape)} and "
+                         f"requested type={ty(shape)}")
+    return broadcast_to_shape(a, shape)
+
+
+def _broadcast_shapes(shapes) -> tuple:
+    nd = builtins.max((len(s) for s in shapes), default=0)
+    out = []
+    for i in range(nd):
+        sizes = {s[len(s) - nd + i] for s in shapes if len(s) - nd + i >= 0} - {1}
+        if len(sizes) > 1:
+            raise ValueError(f"Incompatible shapes for broadcasting: shapes={list(shapes)}")
+        out.append(sizes.pop() if sizes else 1)
+    return tuple(out)
+
+
+def broadcast_arrays(*args):
+    """The arguments broadcast against each other (a list)."""
+    arrs = [_arr(a) for a in args]
+    shp = _broadcast_shapes([a.shape for a in arrs])
+    return [broadcast_to_shape(a, shp) for a in arrs]
+
+
+# ----------------------------------------------------------------------------- joining
+
+
+def _as_list(arrays, what):
+    if isinstance(arrays, (Array, Tracer, np.ndarray)):
+        return None
+    arrays = list(arrays)
+    if not arrays:
+        raise ValueError(f"Need at least one array to {what}.")
+    return arrays
+
+
+def concatenate(arrays, axis=0, dtype=None):
+    """Joins arrays along an existing axis (``axis=None``: of the flattened arrays).
+
+    >>> fnp.concatenate([fnp.zeros((2, 3)), fnp.ones((1, 3))]).shape
+    (3, 3)
+    """
+    lst = _as_list(arrays, "concatenate")
+    if lst is None:  # one array: its leading axis is the sequence
+        a = _arr(arrays)
+        if a.ndim == 0:
+            raise ValueError("Zero-dimensional arrays cannot be concatenated.")
+        if axis is None:
+            out = ravel(a)
+        else:
+            if a.ndim < 2:
+                raise ValueError("Zero-dimensional arrays cannot be concatenated.")
+            ax = canonical_axis(int(axis), a.ndim - 1)
+            m = moveaxis(a, 0, ax)
+            s = m.shape
+            out = _ps.reshape(m, s[:ax] + (s[ax] * s[ax + 1],) + s[ax + 2:])
+        return out if dtype is None else convert(out, dtypes.canonicalize(np.dtype(dtype)))
+    arrs = [_arr(a) for a in lst]
+    if axis is None:
+        arrs = [ravel(a) for a in arrs]
+        axis = 0
+    if any(a.ndim == 0 for a in arrs):
+        raise ValueError("Zero-dimensional arrays cannot be concatenated.")
+    ax = canonical_axis(int(axis), arrs[0].ndim)
+    arrs = promote_args("concatenate", *arrs, broadcast=False)
+    if dtype is not None:
+        arrs = [convert(a, dtypes.canonicalize(np.dtype(dtype))) for a in arrs]
+    return _ps.concatenate(arrs, ax)
+
+
+def concat(arrays, /, *, axis=0):
+    """Array API alias of concatenate."""
+    return concatenate(arrays, axis=axis)
+
+
+def stack(arrays, axis=0, out=None, dtype=None):
+    """Joins same-shape arrays along a new axis (negative ``axis`` counts from the end of
+    the result).
+
+    >>> fnp.stack([fnp.zeros(3), fnp.ones(3)], axis=-1).shape
+    (3, 2)
+    """
+    if out is not None:
+        raise NotImplementedError("The 'out' argument to jnp.stack is not supported.")
+    lst = _as_list(arrays, "stack")
+    if lst is None:  # one array: its leading axis is the sequence
+        a = _arr(arrays)
+        if a.ndim == 0:
+            raise ValueError("Need at least one array to stack.")
+        ax = canonical_axis(int(axis), a.ndim)
+        out = moveaxis(a, 0, ax)
+        return out if dtype is None else convert(out, dtypes.canonicalize(np.dtype(dtype)))
+    arrs = [_arr(a) for a in lst]
+    shapes = {a.shape for a in arrs}
+    if len(shapes) != 1:
+        raise ValueError("All input arrays must have the same shape. Got "
+                         + ", ".join(str(a.shape) for a in arrs) + ".")
+    ax = canonical_axis(int(axis), arrs[0].ndim + 1)
+    arrs = promote_args("stack", *arrs, broadcast=False)
+    if dtype is not None:
+        arrs = [convert(a, dtypes.canonicalize(np.dtype(dtype))) for a in arrs]
+    return _ps.concatenate([_ps.expand_dims(a, (ax,)) for a in arrs], ax)
+
+
+def _seq(tup, name):
+    if isinstance(tup, (Array, Tracer, np.ndarray)):
+        a = _arr(tup)
+        return [_ps.index_in_dim(a, i, 0, False) for i in range(a.shape[0])] if a.ndim else [a]
+    tup = list(tup)
+    if not tup:
+        raise ValueError(f"Need at least one array to {name}.")
+    return tup
+
+
+def hstack(tup, dtype=None):
+    """Stacks horizontally: along axis 1 (axis 0 for 1-D arrays)."""
+    arrs = atleast_1d(*_seq(tup, "concatenate"))
+    arrs = arrs if isinstance(arrs, list) else [arrs]
+    return concatenate(arrs, axis=0 if arrs[0].ndim == 1 else 1, dtype=dtype)
+
+
+def vstack(tup, dtype=None):
+    """Stacks vertically: along axis 0, after making every array at least 2-D."""
+    arrs = atleast_2d(*_seq(tup, "concatenate"))
+    arrs = arrs if isinstance(arrs, list) else [arrs]
+    return concatenate(arrs, axis=0, dtype=dtype)
+
+
+def dstack(tup, dtype=None):
+    """Stacks along axis 2, after making every array at least 3-D."""
+    arrs = atleast_3d(*_seq(tup, "concatenate"))
+    arrs = arrs if isinstance(arrs, list) else [arrs]
+    return concatenate(arrs, axis=2, dtype=dtype)
+
+
+def column_stack(tup):
+    """1-D arrays become columns; 2-D arrays are joined along axis 1."""
+    arrs = []
+    for a in _seq(tup, "concatenate"):
+        a = _arr(a)
+        arrs.append(_ps.reshape(a, (a.size, 1)) if a.ndim < 2 else a)
+    return concatenate(arrs, axis=1)
+
+
+def atleast_1d(*arys):
+    """Each argument as an array of rank >= 1 (one array, or a list of them)."""
+    out = [_ps.reshape(a, (1,)) if a.ndim == 0 else a for a in map(_arr, arys)]
+    return out[0] if len(out) == 1 else out
+
+
+def atleast_2d(*arys):
+    """Each argument as an array of rank >= 2 (new axes lead)."""
+    out = []
+    for a in map(_arr, arys):
+        out.append(a if a.ndim >= 2 else _ps.reshape(a, (1,) * (2 - a.ndim) + a.shape))
+    return out[0] if len(out) == 1 else out
+
+
+def atleast_3d(*arys):
+    """Each argument as an array of rank >= 3: (1,1,1), (1,N,1) or (M,N,1)."""
+    out = []
+    for a in map(_arr, arys):
+        if a.ndim == 0:
+            a = _ps.reshape(a, (1, 1, 1))
+        elif a.ndim == 1:
+            a = _ps.reshape(a, (1, a.shape[0], 1))
+        elif a.ndim == 2:
+            a = _ps.reshape(a, a.shape + (1,))
+        out.append(a)
+    return out[0] if len(out) == 1 else out
+
+
+def meshgrid(*xi, copy=True, sparse=False, indexing="xy"):
+    """Coordinate grids from 1-D arrays ('xy': the first two output axes swapped).
+
+    >>> [g.shape for g in fnp.meshgrid(fnp.arange(3), fnp.arange(2))]
+    [(2, 3), (2, 3)]
+    """
+    if indexing not in ("xy", "ij"):
+        raise ValueError(f"Valid values for indexing are 'xy' and 'ij', got {indexing}")
+    arrs = [_arr(x) for x in xi]
+    if any(a.ndim != 1 for a in arrs):
+        raise ValueError(f"Arguments to jax.numpy.meshgrid must be 1D, got shapes "
+                         f"{[a.shape for a in arrs]}")
+    n = len(arrs)
+    pos = list(range(n))  # output axis of each input
+    if indexing == "xy" and n >= 2:
+        pos[0], pos[1] = 1, 0
+    shape = [0] * n
+    for a, p in zip(arrs, pos):
+        shape[p] = a.shape[0]
+    out = []
+    for a, p in zip(arrs, pos):
+        if sparse:
+            s = [1] * n
+            s[p] = a.shape[0]
+            out.append(_ps.reshape(a, s))
+        else:
+            out.append(_ps.broadcast_in_dim(a, shape, (p,)))
+    return out
+
+
+# ----------------------------------------------------------------------------- flip & co
+
+
+def flip(m, axis=None):
+    """Reverses the order of elements along ``axis`` (all axes when None)."""
+    m = _arr(m)
+    axes = canonical_axes(axis, m.ndim)
+    return _ps.rev(m, axes) if axes else m
+
+
+def fliplr(m):
+    """Reverses along axis 1."""
+    return flip(m, 1)
+
+
+def flipud(m):
+    """Reverses along axis 0."""
+    return flip(m, 0)
+
+
+def rot90(m, k=1, axes=(0, 1)):
+    """Rotates by 90 degrees ``k`` times in the plane of ``axes``."""
+    m = _arr(m)
+    if len(axes) != 2:
+        raise ValueError("len(axes) must be 2.")
+    a0, a1 = canonical_axis(int(axes[0]), m.ndim), canonical_axis(int(axes[1]), m.ndim)
+    if a0 == a1:
+        raise ValueError("Axes must be different")
+    k = int(k) % 4
+    if k == 0:
+        return m
+    if k == 2:
+        return flip(m, (a0, a1))
+    if k == 1:
+        return swapaxes(flip(m, a1), a0, a1)
+    return flip(swapaxes(m, a0, a1), a1)
+
+
+def roll(a, shift, axis=None):
+    """Rolls elements along ``axis`` by static ``shift`` (the flattened array if None)."""
+    a = _arr(a)
+    if axis is None:
+        return reshape(roll(ravel(a), shift, 0), a.shape)
+    shifts = (shift,) if isinstance(shift, (int, np.integer)) else tuple(shift)
+    axes = (axis,) if isinstance(axis, (int, np.integer)) else tuple(axis)
+    if len(shifts) == 1 and len(axes) > 1:
+        shifts = shifts * len(axes)
+    if len(axes) == 1 and len(shifts) > 1:
+        axes = axes * len(shifts)
+    if len(shifts) != len(axes):
+        raise ValueError("shift and axis must have the same length")
+    for s, ax in zip(shifts, axes):
+        ax = canonical_axis(int(ax), a.ndim)
+        n = a.shape[ax]
+        s = operator.index(s) % n if n else 0
+        if s:
+            a = _ps.concatenate([_ps.slice_in_dim(a, n - s, n, 1, ax),
+                                 _ps.slice_in_dim(a, 0, n - s, 1, ax)], ax)
+    return a
+
+
+def tile(A, reps):
+    """``A`` repeated ``reps`` times along each axis (one broadcast_in_dim + reshape)."""
+    a = _arr(A)
+    reps = (reps,) if isinstance(reps, (int, np.integer)) else tuple(reps)
+    reps = tuple(operator.index(r) for r in reps)
+    if any(r < 0 for r in reps):
+        raise ValueError(f"negative dimensions are not allowed, got reps {reps}")
+    nd = builtins.max(len(reps), a.ndim)
+    reps = (1,) * (nd - len(reps)) + reps
+    shp = (1,) * (nd - a.ndim) + a.shape
+    if all(r == 1 for r in reps):
+        return _ps.reshape(a, shp)
+    big = []
+    for r, s in zip(reps, shp):
+        big += [r, s]
+    dims = tuple(range(2 * nd - a.ndim * 2 + 1, 2 * nd, 2)) if a.ndim else ()
+    b = _ps.broadcast_in_dim(a, big, dims)
+    return _ps.reshape(b, tuple(r * s for r, s in zip(reps, shp)))
+
+
+def repeat(a, repeats, axis=None, *, total_repeat_length=None):
+    """Repeats each element ``repeats`` times along ``axis`` (the flattened array if None);
+    ``repeats`` is an int or a concrete 1-D array of per-element counts."""
+    a = _arr(a)
+    if axis is None:
+        a = ravel(a)
+        axis = 0
+    ax = canonical_axis(int(axis), a.ndim)
+    if isinstance(repeats, Tracer):
+        raise NotImplementedError("repeat with traced repeats is not supported")
+    if isinstance(repeats, (tuple, list)):
+        raise TypeError(f"repeat requires ndarray or scalar arguments, got {type(repeats)} at "
+                        f"position 1.")
+    reps = np.asarray(repeats)
+    if reps.ndim == 0 or reps.size == 1:
+        r = int(reps.reshape(()))
+        if r < 0:
+            raise ValueError(f"repeats may not contain negative values, got {r}")
+        s = a.shape
+        b = _ps.broadcast_in_dim(a, s[:ax + 1] + (r,) + s[ax + 1:],
+                                 tuple(range(ax + 1)) + tuple(range(ax + 2, a.ndim + 1)))
+        out = _ps.reshape(b, s[:ax] + (s[ax] * r,) + s[ax + 1:])
+    else:
+        n = a.shape[ax]
+        if reps.shape != (n,):
+            raise ValueError(f"repeats shape {reps.shape} does not match the length {n} of axis "
+                             f"{ax}")
+        pieces = []
+        for i, r in enumerate(reps.tolist()):
+            if r:
+                piece = _ps.slice_in_dim(a, i, i + 1, 1, ax)
+                s = list(piece.shape)
+                s[ax] = r
+                pieces.append(broadcast_to_shape(piece, tuple(s)))
+        if not pieces:
+            s = list(a.shape)
+            s[ax] = 0
+            out = _ps.slice_in_dim(a, 0, 0, 1, ax)
+        else:
+            out = _ps.concatenate(pieces, ax)
+    if total_repeat_length is not None:
+        m = out.shape[ax]
+        t = int(total_repeat_length)
+        if t <= m:
+            out = _ps.slice_in_dim(out, 0, t, 1, ax)
+        else:  # pad with copies of the last element, as jax.numpy does
+            last = _ps.slice_in_dim(out, m - 1, m, 1, ax)
+            s = list(last.shape)
+            s[ax] = t - m
+            out = _ps.concatenate([out, broadcast_to_shape(last, tuple(s))], ax)
+    return out
+
+
+# ----------------------------------------------------------------------------- split
+
+
+def _split_points(n: int, indices_or_sections, even: bool):
+    if isinstance(indices_or_sections, (int, np.integer)) or np.ndim(indices_or_sections) == 0:
+        k = operator.index(indices_or_sections)
+        if k <= 0:
+            raise ValueError("number sections must be larger than 0.")
+        if even and n % k:
+            raise ValueError(f"array split does not result in an equal division: rest is {n % k}")
+        q, r = divmod(n, k)
+        sizes = [q + 1] * r + [q] * (k - r)
+        return list(np.cumsum([0] + sizes))
+    idx = [operator.index(i) for i in indices_or_sections]
+    pts = [0] + [builtins.min(builtins.max(i + n if i < 0 else i, 0), n) for i in idx] + [n]
+    return pts
+
+
+def split(ary, indices_or_sections, axis=0):
+    """Splits into equal sections (an int) or at the given indices (a sequence)."""
+    a = _arr(ary)
+    ax = canonical_axis(int(axis), a.ndim)
+    pts = _split_points(a.shape[ax], indices_or_sections, even=True)
+    return [_ps.slice_in_dim(a, s, builtins.max(s, e), 1, ax) for s, e in zip(pts[:-1], pts[1:])]
+
+
+def array_split(ary, indices_or_sections, axis=0):
+    """Like split, but the sections may differ in size by one."""
+    a = _arr(ary)
+    ax = canonical_axis(int(axis), a.ndim)
+    pts = _split_points(a.shape[ax], indices_or_sections, even=False)
+    return [_ps.slice_in_dim(a, s, builtins.max(s, e), 1, ax) for s, e in zip(pts[:-1], pts[1:])]
+
+
+# ----------------------------------------------------------------------------- pad
+
+
+def _pad_width(pad_width, nd):
+    if isinstance(pad_width, (Tracer,)):
+        raise TypeError("`pad_width` must be concrete (static) for jnp.pad")
+    pw = np.asarray(pad_width.__array__() if isinstance(pad_width, Array) else pad_width)
+    if pw.dtype.kind not in "iub":
+        raise TypeError("`pad_width` must be of integral type.")
+    if pw.shape not in ((nd, 2), (1, 2), (2,), (1,), ()):
+        raise ValueError(f"jnp.pad: pad_width with nd={nd} has unsupported shape {pw.shape}. "
+                         f"Valid shapes are ({nd}, 2), (1, 2), (2,), (1,), or ().")
+    pw = np.broadcast_to(pw.astype(np.int64), (nd, 2))
+    if (pw < 0).any():
+        raise ValueError("index can't contain negative values")
+    return [(int(lo), int(hi)) for lo, hi in pw]
+
+
+def pad(array, pad_width, mode="constant", **kwargs):
+    """Pads an array (mode 'constant' with ``constant_values``, default 0; also 'edge' and
+    'wrap').
+
+    >>> fnp.pad(fnp.ones(2), 1)
+    Array([0., 1., 1., 0.], dtype=float32)
+    """
+    a = _arr(array)
+    nd = a.ndim
+    pw = _pad_width(pad_width, nd)
+    if mode == "constant":
+        cv = kwargs.pop("constant_values", 0)
+        _no_kwargs(kwargs, mode)
+        return _pad_constant(a, pw, cv)
+    if mode in ("edge", "wrap"):
+        _no_kwargs(kwargs, mode)
+        for ax, (lo, hi) in enumerate(pw):
+            n = a.shape[ax]
+            if (lo or hi) and n == 0:
+                raise ValueError(f"can't extend empty axis {ax} using modes other than "
+                                 f"'constant' or 'empty'")
+            parts = []
+            if mode == "edge":
+                if lo:
+                    parts.append(_repeat_slice(a, ax, 0, lo))
+                parts.append(a)
+                if hi:
+                    parts.append(_repeat_slice(a, ax, n - 1, hi))
+            else:
+                if lo:
+                    parts.append(_tile_along(a, ax, lo, from_end=True))
+                parts.append(a)
+                if hi:
+                    parts.append(_tile_along(a, ax, hi, from_end=False))
+            if len(parts) > 1:
+                a = _ps.concatenate(parts, ax)
+        return a
+    raise NotImplementedError(f"Unimplemented padding mode '{mode}' for np.pad.")
+
+
+def _no_kwargs(kwargs, mode):
+    if kwargs:
+        raise ValueError(f"unsupported keyword arguments for mode '{mode}': {set(kwargs)}")
+
+
+def _repeat_slice(a, ax, i, count):
+    piece = _ps.slice_in_dim(a, i, i + 1, 1, ax)
+    s = list(piece.shape)
+    s[ax] = count
+    return broadcast_to_shape(piece, tuple(s))
+
+
+def _tile_along(a, ax, count, from_end):
+    n = a.shape[ax]
+    reps = -(-count // n)
+    t = _ps.concatenate([a] * reps, ax) if reps > 1 else a
+    m = t.shape[ax]
+    return _ps.slice_in_dim(t, m - count, m, 1, ax) if from_end else _ps.slice_in_dim(t, 0, count, 1, ax)
+
+
+def _pad_constant(a, pw, cv):
+    av = aval_of(a)
+    nd = av.ndim
+    if isinstance(cv, (list, tuple)):
+        cv = np.asarray(cv)
+    if np.ndim(cv) == 0:  # one padding value: one pad
+        weak = dtypes.dtype_and_weak(cv)[1]
+        pv = convert(cv if isinstance(cv, (bool, int, float, complex, Array, Tracer)) else asarray(cv),
+                     av.dtype, av.weak_type and weak)
+        return _ps.pad(a, pv, [(lo, hi, 0) for lo, hi in pw])
+    if np.shape(cv) not in ((nd, 2), (1, 2), (2,), (1,)):
+        raise ValueError(f"jnp.pad: constant_values with nd={nd} has unsupported shape "
+                         f"{np.shape(cv)}. Valid shapes are ({nd}, 2), (1, 2), (2,), (1,), or ().")
+    if not isinstance(cv, (Array, Tracer)):
+        c = np.broadcast_to(np.asarray(cv), (nd, 2))
+        if (c == c.flat[0]).all():
+            return _pad_constant(a, pw, c.flat[0])
+        vals = [[convert(asarray(c[i, j]), av.dtype, False) for j in range(2)] for i in range(nd)]
+    else:  # traced values: one scalar slice each
+        c = convert(broadcast_to(cv, (nd, 2)), av.dtype, False)
+        vals = [[_ps.reshape(_ps.slice(c, (i, j), (i + 1, j + 1)), ()) for j in range(2)]
+                for i in range(nd)]
+    for i, (lo, hi) in enumerate(pw):
+        for j, w in enumerate((lo, hi)):
+            if w:
+                cfg = [(0, 0, 0)] * nd
+                cfg[i] = (w, 0, 0) if j == 0 else (0, w, 0)
+                a = _ps.pad(a, vals[i][j], cfg)
+    return a
