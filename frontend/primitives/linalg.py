@@ -145,34 +145,40 @@ class dot_general_p(Primitive):
     def batch(self, axis_size, args, dims, *, dimension_numbers, precision=None,
               preferred_element_type=None):
         # Both batched: the two batch axes become a new leading batching dimension (out dim 0).
-        # One batched: its batch axis becomes a free dimension of that operand; the batch axis
-        # of the result is wherever dot_general puts that free dim (after the batch dims, among
-        # that operand's free dims in axis order). When only rhs is batched and it has no other
-        # free dims, the operands are swapped so that free dim lands right after the batch
-        # dims (x @ W.T rather than (W @ x.T).T). Never a broadcast, never a transpose.
+        # One batched: its batch axis becomes a free dimension of that operand, and the result
+        # batch axis is wherever dot_general puts that free dim: after the batch dims, among
+        # the lhs free dims in axis order (lhs batched) or after all lhs free dims, among the
+        # rhs free dims (rhs batched). When the batch axis is the batched operand's only free
+        # dim, the operands may be swapped so that the batch axis keeps its side: not last in
+        # the operand -> that operand goes first (out dim = #batch dims, as ``V @ M.T``); last
+        # -> it goes second (out dim last, as ``M @ V``). Never a broadcast, never a transpose.
         (lhs, rhs), (ld, rd) = args, dims
         (lc, rc), (lb, rb) = dimension_numbers
-        params = dict(precision=precision, preferred_element_type=preferred_element_type)
         nb = len(lb)
         if ld is not None and rd is not None:
             dn = ((_shift(lc, ld), _shift(rc, rd)), ((ld,) + _shift(lb, ld), (rd,) + _shift(rb, rd)))
-            return self.bind(lhs, rhs, dimension_numbers=dn, **params), 0
+            return self.bind(lhs, rhs, dimension_numbers=dn, precision=precision,
+                             preferred_element_type=preferred_element_type), 0
+        lfree = _free(aval_of(lhs).ndim - (ld is not None), lc, lb)
+        rfree = _free(aval_of(rhs).ndim - (rd is not None), rc, rb)
+        swap = False
+        if ld is not None and not lfree and rfree:
+            swap = ld == aval_of(lhs).ndim - 1
+        elif rd is not None and not rfree and lfree:
+            swap = rd != aval_of(rhs).ndim - 1
         if ld is not None:
-            lfree = _free(aval_of(lhs).ndim - 1, lc, lb)
-            dn = ((_shift(lc, ld), rc), (_shift(lb, ld), rb))
-            return self.bind(lhs, rhs, dimension_numbers=dn, **params), nb + sum(i < ld for i in lfree)
-        r_nd = aval_of(rhs).ndim - 1
-        rfree = _free(r_nd, rc, rb)
-        lfree = _free(aval_of(lhs).ndim, lc, lb)
-        if not rfree and lfree:
-            dn = ((_shift(rc, rd), lc), (_shift(rb, rd), lb))
-            sw = None if precision is None else (precision[1], precision[0])
-            out = self.bind(rhs, lhs, dimension_numbers=dn, precision=sw,
-                            preferred_element_type=preferred_element_type)
-            return out, nb
-        dn = ((lc, _shift(rc, rd)), (lb, _shift(rb, rd)))
-        return (self.bind(lhs, rhs, dimension_numbers=dn, **params),
-                nb + len(lfree) + sum(i < rd for i in rfree))
+            lc, lb = _shift(lc, ld), _shift(lb, ld)
+        else:
+            rc, rb = _shift(rc, rd), _shift(rb, rd)
+        if swap:
+            (lhs, rhs), (lc, rc), (lb, rb) = (rhs, lhs), (rc, lc), (rb, lb)
+            precision = None if precision is None else (precision[1], precision[0])
+            ld, rd, lfree, rfree = rd, ld, rfree, lfree
+        out = self.bind(lhs, rhs, dimension_numbers=((lc, rc), (lb, rb)), precision=precision,
+                        preferred_element_type=preferred_element_type)
+        if ld is not None:
+            return out, nb + sum(i < ld for i in lfree)
+        return out, nb + len(lfree) + sum(i < rd for i in rfree)
 
 
 def _dims_tuple(ds, what) -> tuple:
