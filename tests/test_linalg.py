@@ -318,3 +318,23 @@ def test_graph_shows_one_primitive():
     g = fe.make_graph(lambda a, b: a @ b)(rand((2, 3)), rand((3,)))
     assert [e.prim.name for e in g.eqns] == ["dot_general"]
     assert "dot_general[dimension_numbers=(((1,), (0,)), ((), ()))" in str(g)
+
+
+@pytest.mark.parametrize("spec,shapes", [
+    ("ij,ij->", [(2, 3), (2, 3)]), ("iij->j", [(3, 3, 2)]), ("ii,i->i", [(3, 3), (3,)]),
+    ("a...,a...->...", [(2, 1, 3), (2, 4, 1)]), ("ijk,kji->", [(2, 3, 4), (4, 3, 2)]),
+    ("Ab,bC->CA", [(2, 3), (3, 4)]), ("ij,jk,kl,lm->mi", [(2, 3), (3, 4), (4, 5), (5, 2)]),
+])
+def test_einsum_edge_cases(spec, shapes):
+    check_vs_jax(lambda *a: fnp.einsum(spec, *a), lambda *a: jnp.einsum(spec, *a),
+                 *[rand(s) for s in shapes])
+
+
+def test_einsum_interleaved_bool_and_left_to_right():
+    a, b = rand((2, 3)), rand((3,))
+    check_vs_jax(lambda x, y: fnp.einsum(x, [0, 1], y, [1], [0]),
+                 lambda x, y: jnp.einsum(x, [0, 1], y, [1], [0]), a, b)
+    check_vs_jax(lambda x, y: fnp.einsum("ij,j", x, y, optimize=False),
+                 lambda x, y: jnp.einsum("ij,j", x, y, optimize=False), a, b)
+    bs = [rand((2, 3), bool), rand((3, 4), bool), rand((4,), bool)]
+    check_vs_jax(lambda *x: fnp.einsum("ij,jk,k->i", *x), lambda *x: jnp.einsum("ij,jk,k->i", *x), *bs)
