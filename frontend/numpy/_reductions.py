@@ -86,7 +86,11 @@ def _upcast_f16(d) -> np.dtype:
 
 
 def _to_inexact(d) -> np.dtype:
-    return np.dtype(d) if dtypes.is_inexact(d) else dtypes.default_float()
+    """jax.numpy's float for a non-float dtype: float32, float64 only for 64-bit integers."""
+    d = np.dtype(d)
+    if dtypes.is_inexact(d):
+        return d
+    return dtypes.canonicalize(dtypes.float64) if d.itemsize == 8 and dtypes.is_int(d) else dtypes.float32
 
 
 def _expand(x, axes, ndim):
@@ -266,7 +270,7 @@ def _var_types(a_dtype, dtype):
                              "computing the variance of an array of complex values.")
         comp = dtype
     elif not dtypes.is_inexact(a_dtype):
-        dtype = comp = dtypes.default_float()
+        dtype = comp = _to_inexact(a_dtype)
     else:
         comp = np.dtype(a_dtype)
         dtype = np.dtype(np.finfo(a_dtype).dtype) if dtypes.is_complex(a_dtype) else comp

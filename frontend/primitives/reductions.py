@@ -39,7 +39,7 @@ def _check_axes(name, x: Aval, axes) -> tuple:
         raise ValueError(f"duplicate value in 'axes' of reduction: {axes}")
     if any(not isinstance(a, (int, np.integer)) or not 0 <= a < x.ndim for a in axes):
         raise ValueError(f"reduction axes {axes} contains out-of-bounds indices for "
-                         f"{x.dtype.name}{list(x.shape)}.")
+                         f"{x.dtype.name}[{','.join(map(str, x.shape))}].")
     return axes
 
 
