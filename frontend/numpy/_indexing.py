@@ -1,4 +1,591 @@
-"""(in progress)"""
-__all__ = []
-def _getitem(x, idx): raise NotImplementedError
-class _IndexUpdateHelper: pass
+"""numpy indexing as jax.numpy does it: ``x[idx]``, ``take``, ``take_along_axis`` and
+``x.at[idx].set/add/multiply/min/max/get``.
+
+Lowering choices: static slices and static ints become one ``slice`` (+ ``rev`` for negative
+steps) and a ``reshape``; traced scalar ints one ``dynamic_slice`` (negative indices wrapped,
+then clamped); integer arrays one ``gather`` (negative indices wrapped, then clamped);
+``.at[...]`` updates one ``scatter`` (out-of-bounds updates dropped).
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from .. import dtypes
+from ..array import Array
+from ..core import PRIMITIVES, Aval, Literal, Tracer, aval_of
+from ..primitives import indexing as _ix
+from ._core import asarray, broadcast_to_shape, canonical_axis, convert, is_array
+
+__all__ = ["take", "take_along_axis", "NonConcreteBooleanIndexError"]
+
+
+def _p(name):
+    return PRIMITIVES[name]
+
+
+class NonConcreteBooleanIndexError(IndexError):
+    """A boolean mask index whose value is not known while tracing."""
+
+    def __init__(self, aval):
+        super().__init__(
+            f"Array boolean indices must be concrete; got {aval.str_short()}\n\n"
+            "Boolean indexing selects a data-dependent number of elements, so the mask must be "
+            "known when the function is traced (not an argument of jit or vmap). Use "
+            "fnp.where(mask, x, fill) to keep the shape static instead.")
+
+
+_INT = np.dtype(np.int32)
+
+
+# ----------------------------------------------------------------------------- index parsing
+# An index becomes a list of entries, one per index element after Ellipsis expansion:
+#   ("none",)                      newaxis
+#   ("slice", dim, start, m, step) static slice: m elements from start by step
+#   ("int", dim, v)                static int (wrapped, bounds-checked)
+#   ("dyn", dim, t)                traced scalar integer
+#   ("adv", dim, a)                integer array (numpy or traced), any rank
+
+
+def _float_index_error(dt):
+    return TypeError(f"Indexer must have integer or boolean type, got indexer with type "
+                     f"{np.dtype(dt).name}")
+
+
+def _expand(i):
+    """One index element -> list of raw entries (a bool mask can become several)."""
+    if i is None or i is Ellipsis or isinstance(i, slice):
+        return [i]
+    if isinstance(i, str):
+        raise TypeError(f"JAX does not support string indexing; got idx={i!r}")
+    if isinstance(i, (bool, np.bool_)):
+        raise TypeError("boolean scalar indices (x[True]) are not supported; use x[None] to "
+                        "add an axis")
+    if isinstance(i, (int, np.integer)):
+        return [int(i)]
+    if isinstance(i, float):
+        raise _float_index_error(np.float64)
+    if isinstance(i, (list, tuple)):
+        if len(i) == 0:
+            return [np.zeros((0,), _INT)]
+        i = asarray(i) if any(is_array(v) for v in _leaves(i)) else np.asarray(i)
+    if isinstance(i, np.generic):
+        i = np.asarray(i)
+    if isinstance(i, (np.ndarray, Array, Tracer)):
+        dt = i.dtype
+        if dtypes.is_bool(dt):
+            if isinstance(i, Tracer):
+                raise NonConcreteBooleanIndexError(i.aval)
+            return [np.asarray(k, _INT) for k in np.nonzero(np.asarray(i))]
+        if not dtypes.is_int(dt):
+            raise _float_index_error(dt)
+        if isinstance(i, np.ndarray) and i.ndim == 0:
+            return [int(i)]
+        return [i]
+    raise TypeError(f"Indexer must have integer or boolean type, got indexer of type "
+                    f"{type(i).__name__}")
+
+
+def _leaves(xs):
+    for x in xs:
+        if isinstance(x, (list, tuple)):
+            yield from _leaves(x)
+        else:
+            yield x
+
+
+def _static_int(v, what):
+    if v is None or isinstance(v, (int, np.integer)):
+        return None if v is None else int(v)
+    if isinstance(v, Array) and v.ndim == 0 and dtypes.is_int(v.dtype):
+        return int(v)
+    raise IndexError(f"Array slice indices must have static start/stop/step to be used with NumPy "
+                     f"indexing syntax. Found slice {what}. To index a statically sized array at "
+                     "a dynamic position, try lax.dynamic_slice / lax.dynamic_update_slice.")
+
+
+def _parse(shape, idx):
+    if isinstance(idx, list):
+        raise TypeError("Using a non-tuple sequence for multidimensional indexing is not allowed; "
+                        "use `arr[array(seq)]` instead of `arr[seq]`.")
+    if not isinstance(idx, tuple):
+        idx = (idx,)
+    raw = [e for i in idx for e in _expand(i)]
+    n_ell = sum(1 for e in raw if e is Ellipsis)
+    if n_ell > 1:
+        raise IndexError("an index can only have a single ellipsis ('...')")
+    used = sum(1 for e in raw if e is not None and e is not Ellipsis)
+    nd = len(shape)
+    if used > nd:
+        raise IndexError(f"Too many indices: array is {nd}-dimensional, but {used} were indexed")
+    if n_ell == 0:
+        raw.append(Ellipsis)
+    entries = []
+    dim = 0
+    for e in raw:
+        if e is None:
+            entries.append(("none",))
+        elif e is Ellipsis:
+            for _ in range(nd - used):
+                entries.append(("slice", dim, 0, shape[dim], 1))
+                dim += 1
+        elif isinstance(e, slice):
+            s = slice(_static_int(e.start, e), _static_int(e.stop, e), _static_int(e.step, e))
+            start, stop, step = s.indices(shape[dim])
+            entries.append(("slice", dim, start, len(range(start, stop, step)), step))
+            dim += 1
+        elif isinstance(e, int):
+            n = shape[dim]
+            if not -n <= e < n:
+                raise IndexError(f"index {e} is out of bounds for axis {dim} with size {n}")
+            entries.append(("int", dim, e % n))
+            dim += 1
+        elif isinstance(e, (Array, Tracer)) and e.ndim == 0:
+            entries.append(("dyn", dim, e))
+            dim += 1
+        else:
+            entries.append(("adv", dim, e))
+            dim += 1
+    return entries
+
+
+def _wrap_index(i, n):
+    """An integer index array as int32 with negative entries counting from the end."""
+    if isinstance(i, (np.ndarray, int)):
+        i = np.asarray(i)
+        return np.where(i < 0, i + n, i).astype(_INT)
+    i = convert(i, _INT, False)
+    neg = _p("lt").bind(i, Literal(0, Aval((), _INT)))
+    return _p("select").bind(neg, _p("add").bind(i, Literal(int(n), Aval((), _INT))), i)
+
+
+def _static_slicing(x, entries):
+    """Apply the static slices (one ``slice``, one ``rev`` for negative steps); int entries are
+    sliced to size 1 when ``ints_too``. Returns the new x."""
+    shp = aval_of(x).shape
+    st, lim, strides, rev = list(0 for _ in shp), list(shp), [1] * len(shp), []
+    for e in entries:
+        if e[0] == "slice":
+            _, d, start, m, step = e
+            if m == 0:
+                st[d], lim[d] = 0, 0
+            elif step > 0:
+                st[d], lim[d], strides[d] = start, start + (m - 1) * step + 1, step
+            else:
+                last = start + (m - 1) * step
+                st[d], lim[d], strides[d] = last, start + 1, -step
+                if m > 1:
+                    rev.append(d)
+            if m == 1:
+                strides[d] = 1
+        elif e[0] == "int":
+            _, d, v = e
+            st[d], lim[d] = v, v + 1
+    if st != [0] * len(shp) or lim != list(shp) or strides != [1] * len(shp):
+        x = _p("slice").bind(x, start_indices=tuple(st), limit_indices=tuple(lim),
+                             strides=None if strides == [1] * len(shp) else tuple(strides))
+    if rev:
+        x = _p("rev").bind(x, dimensions=tuple(rev))
+    return x
+
+
+def _reshape(x, shape):
+    shape = tuple(shape)
+    return x if aval_of(x).shape == shape else _p("reshape").bind(x, new_sizes=shape, dimensions=None)
+
+
+def _broadcast_index_shapes(arrs) -> tuple:
+    shapes = [tuple(np.shape(a)) if not is_array(a) else a.shape for a in arrs]
+    try:
+        return tuple(np.broadcast_shapes(*shapes))
+    except ValueError:
+        raise ValueError(f"Incompatible shapes for broadcasting: shapes={list(shapes)}") from None
+
+
+def _bcast_index(i, shape):
+    if isinstance(i, np.ndarray):
+        return np.broadcast_to(i, shape)
+    return broadcast_to_shape(i, tuple(shape))
+
+
+def _adv_positions(entries):
+    pos = [k for k, e in enumerate(entries) if e[0] in ("adv", "int", "dyn")]
+    return pos, bool(pos) and pos[-1] - pos[0] + 1 == len(pos)
+
+
+def _result_layout(entries, bshape):
+    """numpy's result shape (with None dims) and the gather-output position of the index
+    batch block (dims without None)."""
+    pos, contiguous = _adv_positions(entries)
+    out, batch_at = [], 0
+    if not contiguous:
+        out.extend(bshape)
+    n_slices = 0
+    for k, e in enumerate(entries):
+        if e[0] == "none":
+            out.append(1)
+        elif e[0] == "slice":
+            out.append(e[3])
+            n_slices += 1
+        elif contiguous and k == pos[0]:
+            out.extend(bshape)
+            batch_at = n_slices
+    return out, batch_at
+
+
+def _stack_columns(cols, bshape):
+    """Index arrays of shape bshape -> one (*bshape, k) index array."""
+    if all(isinstance(c, np.ndarray) for c in cols):
+        return np.stack(cols, axis=-1).astype(_INT)
+    parts = [_reshape(c if not isinstance(c, np.ndarray) else asarray(c), tuple(bshape) + (1,))
+             for c in cols]
+    return _p("concatenate").bind(*parts, dimension=len(bshape))
+
+
+def _gather_index(x, entries, mode=None, fill_value=None):
+    """Integer-array indexing (ints and traced scalars join the advanced indices)."""
+    x = _static_slicing(x, [e for e in entries if e[0] == "slice"])
+    shp = aval_of(x).shape
+    adv = [(e[1], e[2]) for e in entries if e[0] in ("adv", "int", "dyn")]
+    cols = [_wrap_index(i, shp[d]) for d, i in adv]
+    bshape = _broadcast_index_shapes(cols)
+    cols = [_bcast_index(c, bshape) for c in cols]
+    out_shape, batch_at = _result_layout(entries, bshape)
+    adv_dims = tuple(d for d, _ in adv)
+    if len(cols) == 1:
+        idx, ivd = cols[0], len(bshape)
+        if isinstance(idx, np.ndarray):
+            idx = np.ascontiguousarray(idx, _INT)
+    else:
+        idx, ivd = _stack_columns(cols, bshape), len(bshape)
+    n_off = len(shp) - len(adv_dims)
+    offset_dims = tuple(range(batch_at)) + tuple(range(batch_at + len(bshape),
+                                                       len(bshape) + n_off))
+    sizes = tuple(1 if d in adv_dims else s for d, s in enumerate(shp))
+    out = _ix.gather_p.bind(x, idx, offset_dims=offset_dims,
+                            collapsed_slice_dims=tuple(sorted(adv_dims)),
+                            start_index_map=adv_dims, operand_batching_dims=(),
+                            start_indices_batching_dims=(), index_vector_dim=ivd,
+                            slice_sizes=sizes, indices_are_sorted=False, mode="clip")
+    if mode == "fill":
+        mask = None
+        for (d, _), c in zip(adv, cols):
+            c = c if not isinstance(c, np.ndarray) else asarray(c)
+            ok = _p("and").bind(_p("ge").bind(c, Literal(0, Aval((), _INT))),
+                                _p("lt").bind(c, Literal(int(shp[d]), Aval((), _INT))))
+            mask = ok if mask is None else _p("and").bind(mask, ok)
+        oa = aval_of(out)
+        mask = _p("broadcast_in_dim").bind(mask, shape=oa.shape, broadcast_dimensions=tuple(
+            range(batch_at, batch_at + len(bshape))))
+        fv = _ix.default_fill_value(oa.dtype) if fill_value is None else fill_value
+        fill = _p("broadcast_in_dim").bind(convert(fv, oa.dtype, False), shape=oa.shape,
+                                           broadcast_dimensions=())
+        out = _p("select").bind(mask, out, fill)
+    return _reshape(out, out_shape)
+
+
+def _getitem(x, idx, mode=None, fill_value=None):
+    """``x[idx]`` with numpy's basic and advanced indexing, as jax.numpy does it."""
+    if not is_array(x):
+        x = asarray(x)
+    entries = _parse(aval_of(x).shape, idx)
+    has_adv = any(e[0] == "adv" for e in entries)
+    has_dyn = any(e[0] == "dyn" for e in entries)
+    if has_adv or (has_dyn and mode == "fill"):
+        return _gather_index(x, entries, mode, fill_value)
+    # basic indexing: slice (+ rev), dynamic_slice for traced scalars, reshape
+    x = _static_slicing(x, entries)
+    if has_dyn:
+        shp = aval_of(x).shape
+        starts, sizes = [0] * len(shp), list(shp)
+        for e in entries:
+            if e[0] == "dyn":
+                starts[e[1]] = convert(e[2], _INT, False)
+                sizes[e[1]] = 1
+        x = _ix.dynamic_slice(x, starts, sizes)
+    out_shape = []
+    for e in entries:
+        if e[0] == "none":
+            out_shape.append(1)
+        elif e[0] == "slice":
+            out_shape.append(e[3])
+    return _reshape(x, out_shape)
+
+
+# ----------------------------------------------------------------------------- take
+
+
+def take(a, indices, axis=None, out=None, mode=None, unique_indices=False,
+         indices_are_sorted=False, fill_value=None):
+    """Elements of ``a`` at ``indices`` along ``axis`` (flattened ``a`` when None).
+
+    ``mode``: 'fill' (default, as jax.numpy: out-of-bounds indices give ``fill_value``, NaN
+    for floats), 'clip' (clamp) or 'wrap' (modulo). Negative indices count from the end.
+
+    >>> take(fnp.arange(5.0), fnp.array([4, 0, 7]))
+    Array([ 4.,  0., nan], dtype=float32)
+    """
+    if out is not None:
+        raise NotImplementedError("The 'out' argument to jnp.take is not supported.")
+    a = asarray(a) if not is_array(a) else a
+    indices = asarray(indices) if not is_array(indices) else indices
+    if not dtypes.is_int(indices.dtype):
+        raise TypeError(f"take: indices must have an integer dtype, got {indices.dtype.name}")
+    if axis is None:
+        a = _reshape(a, (aval_of(a).size,))
+        axis = 0
+    shp = aval_of(a).shape
+    axis = canonical_axis(axis, len(shp))
+    n = shp[axis]
+    m = mode or "fill"
+    if m == "raise":
+        raise NotImplementedError("The 'raise' mode to jnp.take is not supported.")
+    if m not in ("fill", "clip", "wrap"):
+        raise ValueError(f"Invalid mode value '{mode}'")
+    i = convert(indices, _INT, False)
+    if m == "wrap":
+        from ._elementwise import remainder
+        i = remainder(i, Literal(int(n), Aval((), _INT)))
+    elif m == "fill":  # negative indices count from the end ('clip' clamps them to 0)
+        i = _wrap_index(i, n)
+    ishape = aval_of(i).shape
+    offset_dims = tuple(range(axis)) + tuple(range(axis + len(ishape), len(shp) - 1 + len(ishape)))
+    sizes = tuple(1 if d == axis else s for d, s in enumerate(shp))
+    res = _ix.gather_p.bind(a, i, offset_dims=offset_dims, collapsed_slice_dims=(axis,),
+                            start_index_map=(axis,), operand_batching_dims=(),
+                            start_indices_batching_dims=(), index_vector_dim=len(ishape),
+                            slice_sizes=sizes, indices_are_sorted=bool(indices_are_sorted),
+                            mode="clip")
+    if m != "fill":
+        return res
+    ra = aval_of(res)
+    ok = _p("and").bind(_p("ge").bind(i, Literal(0, Aval((), _INT))),
+                        _p("lt").bind(i, Literal(int(n), Aval((), _INT))))
+    ok = _p("broadcast_in_dim").bind(ok, shape=ra.shape,
+                                     broadcast_dimensions=tuple(range(axis, axis + len(ishape))))
+    fv = _ix.default_fill_value(ra.dtype) if fill_value is None else fill_value
+    fill = _p("broadcast_in_dim").bind(convert(fv, ra.dtype, False), shape=ra.shape,
+                                       broadcast_dimensions=())
+    return _p("select").bind(ok, res, fill)
+
+
+def take_along_axis(arr, indices, axis, mode=None, fill_value=None):
+    """``out[..., j, ...] = arr[..., indices[..., j, ...], ...]`` along ``axis`` (the other
+    dims broadcast). One gather whose other dims are batching dims.
+
+    >>> take_along_axis(fnp.array([[10, 20], [30, 40]]), fnp.array([[1], [0]]), axis=1)
+    Array([[20],
+           [30]], dtype=int32)
+    """
+    arr = asarray(arr) if not is_array(arr) else arr
+    indices = asarray(indices) if not is_array(indices) else indices
+    if not dtypes.is_int(indices.dtype):
+        raise TypeError(f"take_along_axis indices must be of integer type, got {indices.dtype.name}")
+    if axis is None:
+        arr = _reshape(arr, (aval_of(arr).size,))
+        indices = _reshape(indices, (aval_of(indices).size,))
+        axis = 0
+    ashp, ishp = aval_of(arr).shape, aval_of(indices).shape
+    if len(ashp) != len(ishp):
+        raise ValueError("indices and arr must have the same number of dimensions; "
+                         f"{len(ishp)} vs. {len(ashp)}")
+    axis = canonical_axis(axis, len(ashp))
+    nd = len(ashp)
+    # the non-axis dims broadcast against each other
+    bshape = []
+    for d in range(nd):
+        if d == axis:
+            continue
+        a_, i_ = ashp[d], ishp[d]
+        if a_ != i_ and 1 not in (a_, i_):
+            raise ValueError(f"Incompatible shapes for broadcasting: {ashp} and {ishp}")
+        bshape.append(max(a_, i_) if 0 not in (a_, i_) else 0)
+    a_target = tuple(ashp[d] if d == axis else bshape[d - (d > axis)] for d in range(nd))
+    i_target = tuple(ishp[d] if d == axis else bshape[d - (d > axis)] for d in range(nd))
+    arr = broadcast_to_shape(arr, a_target) if a_target != ashp else arr
+    indices = broadcast_to_shape(indices, i_target) if i_target != ishp else indices
+    n = ashp[axis]
+    m = mode or "fill"
+    if m not in ("fill", "clip", "promise_in_bounds"):
+        raise ValueError(f"Invalid mode value '{mode}'")
+    i = _wrap_index(indices, n)
+    others = tuple(d for d in range(nd) if d != axis)
+    res = _ix.gather_p.bind(arr, i, offset_dims=(), collapsed_slice_dims=(axis,),
+                            start_index_map=(axis,), operand_batching_dims=others,
+                            start_indices_batching_dims=others, index_vector_dim=nd,
+                            slice_sizes=tuple(1 for _ in range(nd)), indices_are_sorted=False,
+                            mode="clip")
+    if m != "fill":
+        return res
+    ok = _p("and").bind(_p("ge").bind(i, Literal(0, Aval((), _INT))),
+                        _p("lt").bind(i, Literal(int(n), Aval((), _INT))))
+    ra = aval_of(res)
+    fv = _ix.default_fill_value(ra.dtype) if fill_value is None else fill_value
+    fill = _p("broadcast_in_dim").bind(convert(fv, ra.dtype, False), shape=ra.shape,
+                                       broadcast_dimensions=())
+    return _p("select").bind(ok, res, fill)
+
+
+# ----------------------------------------------------------------------------- x.at[idx]
+
+
+def _scatter_index(x, idx, values, prim, mode):
+    """x.at[idx].<op>(values) as one scatter. Window dims: step-1 slices (and Ellipsis);
+    inserted dims: ints, traced scalars, integer arrays; strided slices become index arrays
+    of their own scatter dim. Updates keep numpy's indexing-result layout."""
+    xa = aval_of(x)
+    shp = xa.shape
+    entries = _parse(shp, idx)
+    values = values if is_array(values) else asarray(values) if not isinstance(
+        values, (bool, int, float, complex)) else values
+    values = convert(values, xa.dtype, xa.weak_type)
+    pos, contiguous = _adv_positions(entries)
+    advs = [e for e in entries if e[0] in ("adv", "int", "dyn")]
+    cols = [_wrap_index(e[2], shp[e[1]]) for e in advs]
+    bshape = _broadcast_index_shapes(cols) if cols else ()
+    # labels of the result (no None dims), in numpy's order
+    labels = []
+    if not contiguous and advs:
+        labels += [("adv", k) for k in range(len(bshape))]
+    for k, e in enumerate(entries):
+        if e[0] == "slice":
+            labels.append(("win" if e[4] == 1 or e[3] <= 1 else "strided", e))
+        elif contiguous and advs and k == pos[0]:
+            labels += [("adv", j) for j in range(len(bshape))]
+    res_shape = [bshape[lab[1]] if lab[0] == "adv" else lab[1][3] for lab in labels]
+    full_shape, _ = _result_layout(entries, bshape)
+    # values broadcast to the indexing result (with None dims), then None dims dropped
+    va = aval_of(values)
+    try:
+        np.broadcast_shapes(va.shape, tuple(full_shape))
+        if len(va.shape) > len(full_shape):
+            raise ValueError
+    except ValueError:
+        raise ValueError(f"shape mismatch: value array of shape {va.shape} could not be broadcast "
+                         f"to indexing result of shape {tuple(full_shape)}") from None
+    upd = broadcast_to_shape(values, tuple(full_shape))
+    upd = _reshape(upd, res_shape)
+    # the scatter grid: the non-window result dims, in order
+    grid_pos = [p for p, lab in enumerate(labels) if lab[0] != "win"]
+    grid = tuple(res_shape[p] for p in grid_pos)
+    comps, sdod = [], []
+    adv_grid = [grid_pos.index(p) for p, lab in enumerate(labels) if lab[0] == "adv"]
+    for e, c in zip(advs, cols):
+        c = _bcast_index(c, bshape)
+        sdod.append(e[1])
+        comps.append(c if len(bshape) == len(grid) else _grid(c, grid, adv_grid))
+    for p, lab in enumerate(labels):
+        if lab[0] == "win" and lab[1][2] != 0:
+            sdod.append(lab[1][1])
+            comps.append(np.full(grid, lab[1][2], _INT))
+        elif lab[0] == "strided":
+            _, d, start, m, step = lab[1]
+            sdod.append(d)
+            comps.append(_grid(np.arange(start, start + m * step, step, dtype=_INT)[:m], grid,
+                               [grid_pos.index(p)]))
+    if not comps:
+        if not shp:  # a 0-d x: the op is elementwise
+            return _combine_scalar(prim, x, upd)
+        sdod.append(0)
+        comps.append(np.zeros(grid, _INT))
+    if mode == "clip":
+        win_sizes = {lab[1][1]: lab[1][3] for lab in labels if lab[0] == "win"}
+        comps = [_clip(c, shp[d] - win_sizes.get(d, 1)) for c, d in zip(comps, sdod)]
+    indices = _stack_columns([c if isinstance(c, np.ndarray) else c for c in comps], grid) \
+        if len(comps) > 1 else comps[0]
+    ivd = len(grid)
+    win_dims = [lab[1][1] for lab in labels if lab[0] == "win"]
+    inserted = tuple(sorted(d for d in range(len(shp)) if d not in win_dims))
+    uwd = tuple(p for p, lab in enumerate(labels) if lab[0] == "win")
+    # window updates must cover the whole window dim of the operand in size: windows start at
+    # the slice start (in sdod) or 0
+    return prim.bind(x, indices, upd, update_window_dims=uwd, inserted_window_dims=inserted,
+                     input_batching_dims=(), scatter_indices_batching_dims=(),
+                     scatter_dims_to_operand_dims=tuple(sdod), index_vector_dim=ivd,
+                     indices_are_sorted=False, unique_indices=False)
+
+
+def _grid(c, grid, positions):
+    """Index array c (dims = grid dims at ``positions``) broadcast over the whole grid."""
+    if isinstance(c, np.ndarray):
+        shape = [1] * len(grid)
+        for k, p in enumerate(positions):
+            shape[p] = c.shape[k]
+        return np.broadcast_to(c.reshape(shape), grid)
+    return _p("broadcast_in_dim").bind(c, shape=tuple(grid), broadcast_dimensions=tuple(positions))
+
+
+def _clip(c, hi):
+    if isinstance(c, np.ndarray):
+        return np.clip(c, 0, hi).astype(_INT)
+    c = _p("max").bind(c, Literal(0, Aval((), _INT)))
+    return _p("min").bind(c, Literal(int(hi), Aval((), _INT)))
+
+
+def _combine_scalar(prim, x, upd):
+    name = {"scatter": None, "scatter_add": "add", "scatter_mul": "mul", "scatter_min": "min",
+            "scatter_max": "max"}[prim.name]
+    if name is None:
+        return upd if is_array(upd) else asarray(upd)
+    return _p(name).bind(x, upd)
+
+
+class _IndexUpdateHelper:
+    """``x.at``: ``x.at[idx].set(v)``, ``.add``, ``.multiply``, ``.min``, ``.max``, ``.get``.
+    Functional updates (a new array); out-of-bounds updates are dropped.
+
+    >>> fnp.zeros(3).at[1].set(5.0)
+    Array([0., 5., 0.], dtype=float32)
+    """
+
+    __slots__ = ("array",)
+
+    def __init__(self, array):
+        self.array = array
+
+    def __getitem__(self, index):
+        return _IndexUpdateRef(self.array, index)
+
+    def __repr__(self):
+        return f"_IndexUpdateHelper({self.array!r})"
+
+
+class _IndexUpdateRef:
+    __slots__ = ("array", "index")
+
+    def __init__(self, array, index):
+        self.array = array
+        self.index = index
+
+    def __repr__(self):
+        return f"_IndexUpdateRef({self.array!r}, {self.index!r})"
+
+    def get(self, *, indices_are_sorted=False, unique_indices=False, mode=None, fill_value=None):
+        """``x[idx]``; ``mode='fill'`` gives ``fill_value`` at out-of-bounds indices."""
+        m = _ix._mode_name(mode)
+        return _getitem(self.array, self.index, mode=m, fill_value=fill_value)
+
+    def _update(self, prim, values, mode):
+        x = self.array if is_array(self.array) else asarray(self.array)
+        return _scatter_index(x, self.index, values, prim, _ix._mode_name(mode))
+
+    def set(self, values, *, indices_are_sorted=False, unique_indices=False, mode=None):
+        """x with ``x[idx] = values``."""
+        return self._update(_ix.scatter_p, values, mode)
+
+    def add(self, values, *, indices_are_sorted=False, unique_indices=False, mode=None):
+        """x with ``x[idx] += values`` (repeated indices accumulate)."""
+        return self._update(_ix.scatter_add_p, values, mode)
+
+    def multiply(self, values, *, indices_are_sorted=False, unique_indices=False, mode=None):
+        """x with ``x[idx] *= values``."""
+        return self._update(_ix.scatter_mul_p, values, mode)
+
+    mul = multiply
+
+    def min(self, values, *, indices_are_sorted=False, unique_indices=False, mode=None):
+        """x with ``x[idx] = minimum(x[idx], values)``."""
+        return self._update(_ix.scatter_min_p, values, mode)
+
+    def max(self, values, *, indices_are_sorted=False, unique_indices=False, mode=None):
+        """x with ``x[idx] = maximum(x[idx], values)``."""
+        return self._update(_ix.scatter_max_p, values, mode)
