@@ -186,8 +186,8 @@ class Jitted:
 
     def _make_cpp(self):
         be = _backend.get()
-        if any(i < 0 for i in self.static_argnums):
-            return None
+        if any(i < 0 for i in self.static_argnums) or isinstance(self.device, str):
+            return None  # negative static argnums, or a named non-XLA device (interpreter)
         self._jax_x64 = be.jax_x64_enabled
         be.register_once(Array)
         return be.dispatcher(getattr(self.fun, "__name__", "fun"), self.fun, self._cache_miss,

@@ -191,8 +191,11 @@ def test_hlo_unbatched_weight_is_not_broadcast():
     txt = stablehlo(fe.vmap(lambda v: M @ v), rand((5, 3)))
     assert txt.count("stablehlo.dot_general") == 1
     assert "contracting_dims = [1] x [1]" in txt and "batching_dims" not in txt
-    assert "broadcast_in_dim" not in txt and "stablehlo.transpose" not in txt
-    # batch axis in the middle / at the end of v: still one dot, nothing moved
+    assert "broadcast_in_dim" not in txt
+    # operand order kept (as JAX): M @ V^T gives the batch axis last; out_axes=0 then needs
+    # exactly one transpose, the one JAX emits too
+    assert "(tensor<2x3xf32>, tensor<5x3xf32>) -> tensor<2x5xf32>" in txt
+    assert op_names(txt) == ["stablehlo.dot_general", "stablehlo.transpose"]
     # batch axis at the end of v (columns are examples): M @ V, the batch axis stays last
     txt = stablehlo(fe.vmap(lambda v: M @ v, in_axes=1, out_axes=1), rand((3, 5)))
     assert op_names(txt) == ["stablehlo.dot_general"]
@@ -204,7 +207,7 @@ def test_hlo_nested_vmap_unbatched_weight():
     a = rand((4, 5, 3))
     f = fe.vmap(fe.vmap(lambda v: w @ v))
     txt = stablehlo(f, a)
-    assert op_names(txt) == ["stablehlo.dot_general"]
+    assert op_names(txt) == ["stablehlo.dot_general", "stablehlo.transpose"]
     assert "broadcast_in_dim" not in txt and "batching_dims" not in txt
     np.testing.assert_allclose(np.asarray(f(a)), np.einsum("kj,abj->abk", w, a), rtol=1e-5, atol=1e-5)
     # batch axes at the end: still one dot, with the batch axes last (w @ A)
