@@ -262,14 +262,17 @@ class pad_p(Primitive):
         if dv is None:
             cfg = cfg[:d] + ((0, 0, 0),) + cfg[d:]
             return self.bind(x, pv, padding_config=cfg), d
-        per_shape = _shape(x) if d is None else _shape(x)[:d] + _shape(x)[d + 1:]
         d0 = 0 if d is None else d
-        xb = bdim_at(x, d, axis_size, d0)
-        dtype = aval_of(xb).dtype
-        full_cfg = cfg[:d0] + ((0, 0, 0),) + cfg[d0:]
-        zero = _scalar_literal(0, dtype)
-        zero = Literal(zero.val, zero.aval.update(weak_type=aval_of(xb).weak_type))
-        padded = self.bind(xb, zero, padding_config=full_cfg)
+        xa = aval_of(x)
+        zero = _scalar_literal(0, xa.dtype)
+        zero = Literal(zero.val, zero.aval.update(weak_type=xa.weak_type))
+        if d is None:  # pad the one operand, then broadcast it
+            padded = bdim_at(self.bind(x, zero, padding_config=cfg), None, axis_size, 0)
+            per_shape = xa.shape
+        else:
+            full_cfg = cfg[:d] + ((0, 0, 0),) + cfg[d:]
+            padded = self.bind(x, zero, padding_config=full_cfg)
+            per_shape = xa.shape[:d] + xa.shape[d + 1:]
         out_shape = _shape(padded)
         ones = broadcast_in_dim_p.bind(_scalar_literal(True, dtypes.bool_), shape=per_shape,
                                        broadcast_dimensions=())
@@ -317,9 +320,11 @@ class concatenate_p(Primitive):
         return Aval(tuple(s), xs[0].dtype, all(x.weak_type for x in xs))
 
     def batch(self, axis_size, args, dims, *, dimension):
-        # batched operands share the first batched operand's batch axis (others moved there);
-        # unbatched ones are broadcast along it (concatenate needs equal ranks)
-        d0 = next(d for d in dims if d is not None)
+        # batched operands share the batch axis position most of them already have (the first
+        # one's on a tie; the others are moved there); unbatched ones are broadcast along it
+        # (concatenate needs equal ranks)
+        batched = [d for d in dims if d is not None]
+        d0 = max(batched, key=lambda d: (batched.count(d), -batched.index(d)))
         new = [bdim_at(x, d, axis_size, d0) for x, d in zip(args, dims, strict=True)]
         return self.bind(*new, dimension=dimension + (dimension >= d0)), d0
 
