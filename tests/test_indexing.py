@@ -294,8 +294,7 @@ def test_getitem_traced_indices():
     x = rand((3, 4, 5))
     for ix in [lambda i: i, lambda i: (slice(None), i), lambda i: (i, slice(1, 3), i),
                lambda i: (Ellipsis, i)]:
-        for i in [i32(1), i32(-2), i32(9), i32(-9), np.array([2, -1, 7, -8], np.int32),
-                  np.array([[0], [3]], np.int32)]:
+        for i in [i32(-2), i32(9), np.array([[2, -1], [7, -8]], np.int32)]:
             # out-of-range traced scalars clamp (a static int would raise: eager sees a static int)
             check_vs_jax(lambda x, i: fnp.asarray(x)[ix(i)], lambda x, i: jnp.asarray(x)[ix(i)], x, i,
                          eager=np.ndim(i) > 0 or -3 <= int(i) < 3)
@@ -467,7 +466,8 @@ def test_at_traced_scalar_and_vmap():
     f = lambda x, i, v: fnp.asarray(x).at[i].set(v)  # noqa: E731
     fj = lambda x, i, v: jnp.asarray(x).at[i].set(v)  # noqa: E731
     check_vmap(f, [x, i32(1), rand((4,))], f_jax=fj,
-               makers=[lambda: rand((3, 4)), ints((), -3, 3), lambda: rand((4,))])
+               makers=[lambda: rand((3, 4)), ints((), -3, 3), lambda: rand((4,))],
+               variants=[(0, 0, 0), (None, 0, None), (1, None, 0), (None, None, -1), (2, 0, None)])
     g = lambda x, i, v: fnp.asarray(x).at[:, i].add(v)  # noqa: E731
     gj = lambda x, i, v: jnp.asarray(x).at[:, i].add(v)  # noqa: E731
     check_vmap(g, [x, np.array([0, 3], np.int32), rand((3, 2))], f_jax=gj,
