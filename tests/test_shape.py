@@ -1,9 +1,9 @@
 """Shape family: primitives (broadcast_in_dim, reshape, transpose, squeeze, slice, pad,
 concatenate, iota, rev) and the numpy shape functions, against JAX (jit and eager), vmap
 against the per-example loop with the batch axis everywhere, errors, and StableHLO checks."""
+import inspect
 import re
 
-import jax
 import jax.lax as jlax
 import jax.numpy as jnp
 import numpy as np
@@ -33,7 +33,6 @@ def test_primitive_row_complete(name):
     assert p.has_batch_rule()
     assert name in EMITTERS
     doc = type(p).batch.__doc__ or ""
-    import inspect
     src = inspect.getsource(type(p).batch)
     assert "#" in src or doc, f"{name}: batching rule must say where the batch axis ends up"
 
@@ -133,6 +132,9 @@ def test_iota_alone():
     # an iota inside vmap is not batched
     out = fe.vmap(lambda x: lax.iota(np.int32, 3) + x)(np.arange(2, dtype=np.int32))
     np.testing.assert_array_equal(np.asarray(out), [[0, 1, 2], [1, 2, 3]])
+    # its (trivial) batching rule: the result stays unbatched
+    out, d = shape_prims.iota_p.batch(5, (), (), dtype=np.dtype(np.int32), shape=(3,), dimension=0)
+    assert d is None and out.shape == (3,)
 
 
 def test_rank0_slice_and_rev():
@@ -493,8 +495,8 @@ def test_vmap_concatenate_broadcasts_only_unbatched():
                      rand((2, 4, 5)))
     assert _count(text, "broadcast_in_dim") == 0 and _count(text, "transpose") == 1
     # three batched operands, two with the batch axis last: the odd one out moves
-    text = stablehlo(fe.vmap(lambda a, b, c: fnp.concatenate([a, b, c], 1), in_axes=(0, 2, 2),
-                              out_axes=2),
+    text = stablehlo(fe.vmap(lambda a, b, c: fnp.concatenate([a, b, c], 1),
+                              in_axes=(0, 2, 2), out_axes=2),
                      a, rand((2, 4, 5)), rand((2, 1, 5)))
     assert _count(text, "transpose") == 1
     assert "stablehlo.transpose %arg0, dims = [1, 2, 0]" in text
