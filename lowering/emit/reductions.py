@@ -13,6 +13,8 @@ outside the region.
 """
 from __future__ import annotations
 
+import numpy as np
+
 from frontend import dtypes
 from frontend.core import Aval
 from frontend.primitives import reductions as red
@@ -28,13 +30,24 @@ def _scalar(aval: Aval) -> Aval:
     return Aval((), aval.dtype)
 
 
+def _init(ctx, value, dtype) -> str:
+    """A scalar init value. Complex infinities (max/min identities, lexicographic order) are
+    built from real parts, as hlo's scalar text covers only finite complex values."""
+    d = np.dtype(dtype)
+    if dtypes.is_complex(d) and not np.isfinite(value):
+        part = Aval((), np.finfo(d).dtype)
+        r = ctx.constant(value, part)
+        return ctx.op(f"stablehlo.complex {r}, {r} : {tensor_type(Aval((), d))}")
+    return ctx.constant(value, Aval((), d))
+
+
 @emitter(*red.REDUCE)
 def _reduce(ctx, eqn, x):
     a, out = eqn.inputs[0].aval, eqn.outs[0].aval
     axes = tuple(eqn.params["axes"])
     if not axes:
         return [x]
-    init = ctx.constant(eqn.prim.identity(a.dtype), _scalar(a))
+    init = _init(ctx, eqn.prim.identity(a.dtype), a.dtype)
     return [ctx.op(f"stablehlo.reduce({x} init: {init}) applies stablehlo.{eqn.prim.hlo} "
                    f"across dimensions = [{_ints(axes)}] : ({tensor_type(a)}, "
                    f"{tensor_type(_scalar(a))}) -> {tensor_type(out)}")]
@@ -107,7 +120,7 @@ def _cumulative(ctx, eqn, x):
     if n <= 1:
         return [x]
     monoid = eqn.prim.monoid
-    init = ctx.constant(monoid.identity(a.dtype), _scalar(a))
+    init = _init(ctx, monoid.identity(a.dtype), a.dtype)
     window = [n if i == axis else 1 for i in range(a.ndim)]
     before_after = [0, n - 1] if reverse else [n - 1, 0]
     pad = [before_after if i == axis else [0, 0] for i in range(a.ndim)]
