@@ -10,7 +10,7 @@ from . import _backend, dtypes
 from .array import Array, to_buffer
 from .batching import BatchTrace, BatchTracer, bdim_at, moveaxis
 from .core import EVAL, Aval, Graph, GraphTrace, Literal, Tracer, _trace_var, aval_of, new_trace
-from .tree import LEAF as _LEAF
+from .passes import simplify
 from .tree import broadcast_prefix, key_paths, tree_flatten, tree_unflatten
 
 _SCALARS = (bool, int, float, complex)
@@ -173,7 +173,7 @@ class Jitted:
                 paths = paths or _leaf_paths(self.fun, dyn, kwargs, td)
                 _abstractify(x, paths[i] if i < len(paths) else f"leaf {i}", self.fun)
         graph, out_td = _trace_flat(self.fun, dyn, kwargs, static, avals, td)
-        return graph, out_td
+        return simplify(graph), out_td
 
     def __call__(self, *args, **kwargs):
         if _trace_var.get() is not EVAL:

@@ -46,7 +46,7 @@ _COMPARE = {"eq": "equal", "ne": "not_equal", "lt": "less", "le": "less_equal",
             "gt": "greater", "ge": "greater_equal"}
 _METHODS = ["sum", "mean", "max", "min", "prod", "argmax", "argmin", "dot", "squeeze",
             "transpose", "astype", "clip", "cumsum", "swapaxes", "all", "any", "var", "std",
-            "round", "flatten", "ravel", "conj"]
+            "round", "ravel", "conj"]
 
 
 def install(cls) -> None:
@@ -67,5 +67,6 @@ def install(cls) -> None:
     cls.transpose = lambda self, *axes: _np().transpose(
         self, None if not axes else axes[0] if len(axes) == 1 and not isinstance(axes[0], int) else axes)
     cls.T = property(lambda self: _np().transpose(self))
-    cls.mT = property(lambda self: _np().swapaxes(self, -1, -2))
+    cls.mT = property(lambda self: _np().matrix_transpose(self))
+    cls.flatten = lambda self, order="C": _np().ravel(self, order=order)
     cls.at = property(lambda self: _np()._IndexUpdateHelper(self))

@@ -418,15 +418,15 @@ class ConcretizationTypeError(TypeError):
 
 
 class GraphTracer(Tracer):
-    __slots__ = ("var",)
+    __slots__ = ("_var",)  # not ``var``: that name is the numpy method x.var()
 
     def __init__(self, trace, var):
         self._trace = trace
-        self.var = var
+        self._var = var
 
     @property
     def aval(self):
-        return self.var.aval
+        return self._var.aval
 
     def __repr__(self):
         return f"Traced<{self.aval.str_short()}>"
@@ -448,7 +448,7 @@ class GraphTrace(Trace):
 
     def to_atom(self, x):
         if isinstance(x, GraphTracer) and x._trace is self:
-            return x.var
+            return x._var
         if isinstance(x, Literal):
             return x
         if isinstance(x, (bool, int, float, complex)):
@@ -469,7 +469,7 @@ class GraphTrace(Trace):
         return v
 
     def process(self, prim, args, params):
-        atoms = tuple([a.var if type(a) is GraphTracer and a._trace is self else self.to_atom(a)
+        atoms = tuple([a._var if type(a) is GraphTracer and a._trace is self else self.to_atom(a)
                        for a in args])
         out_avals = prim.abstract_eval(*(a.aval for a in atoms), **params)
         if prim.multiple_results:
@@ -482,7 +482,7 @@ class GraphTrace(Trace):
 
     def to_graph(self, in_tracers, out_vals) -> Graph:
         outvars = tuple(self.to_atom(o) for o in out_vals)
-        invars = tuple(t.var for t in in_tracers)
+        invars = tuple(t._var for t in in_tracers)
         return Graph(invars, tuple(self.constvars), tuple(self.consts), tuple(self.eqns), outvars)
 
 

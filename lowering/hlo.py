@@ -62,7 +62,8 @@ def _scalar_text(v, dtype) -> str:
         return str(int(v))
     if d.kind == "c":
         c = complex(v)
-        return f"({_scalar_text(c.real, np.float64)}, {_scalar_text(c.imag, np.float64)})"
+        part = np.float32 if d == dtypes.complex64 else np.float64
+        return f"({_scalar_text(c.real, part)}, {_scalar_text(c.imag, part)})"
     f = float(v)
     if np.isfinite(f) and d not in (dtypes.bfloat16, dtypes.float16):
         return repr(f)

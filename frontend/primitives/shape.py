@@ -127,11 +127,13 @@ class transpose_p(Primitive):
         return Aval(tuple(x.shape[p] for p in perm), x.dtype, x.weak_type)
 
     def batch(self, axis_size, args, dims, *, permutation):
-        # the batch axis stays where it is; the permutation moves the other axes around it
+        # the batch axis goes to the front: free, since the op transposes anyway, and a
+        # following out_axes=0 (or an outer vmap's) then needs no second transpose
         (x,), (d,) = args, dims
-        perm = [p + (p >= d) for p in permutation]
-        perm.insert(d, d)
-        return self.bind(x, permutation=tuple(perm)), d
+        perm = (d,) + tuple(p + (p >= d) for p in permutation)
+        if perm == tuple(range(len(perm))):
+            return x, 0
+        return self.bind(x, permutation=perm), 0
 
 
 # ----------------------------------------------------------------------------- squeeze
