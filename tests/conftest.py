@@ -82,8 +82,8 @@ for _p in PRIMITIVES.values():
 
 def _full_run(config) -> bool:
     args = [a for a in config.args if a not in ("tests", "tests/", str(config.rootpath / "tests"))]
-    return not args and not config.getoption("keyword") and not config.getoption("exitfirst") \
-        and config.getoption("markexpr") in ("not slow", "")
+    return not args and not config.getoption("keyword") and not config.getoption("maxfail") \
+        and not config.getoption("ignore") and config.getoption("markexpr") in ("not slow", "")
 
 
 def pytest_sessionfinish(session, exitstatus):

@@ -150,33 +150,49 @@ divide = true_divide
 
 
 def floor_divide(x, y, /):
-    """numpy floor division (rounds toward -inf; integer division by zero gives 0 as JAX's)."""
+    """numpy floor division (rounds toward -inf), with jax.numpy's results for a zero divisor."""
     x, y = promote_args("floor_divide", x, y)
     d = aval_of(x).dtype
     if dtypes.is_bool(d):
         raise TypeError("floor_divide does not accept boolean arrays")
+    zero = convert(0, d, False)
+    if dtypes.is_unsigned(d):
+        return _B["div"].bind(x, y)
     if dtypes.is_int(d):
+        # truncated quotient, minus one where the signs differ and the division is inexact
         q = _B["div"].bind(x, y)
-        if dtypes.is_unsigned(d):
-            return q
-        # truncated quotient -> floor: subtract 1 where signs differ and there is a remainder
-        r = _B["rem"].bind(x, y)
-        zero = convert(0, d, False)
-        fix = logical_and(not_equal(r, zero), not_equal(less(r, zero), less(y, zero)))
+        fix = logical_and(not_equal(_U["sign"].bind(x), _U["sign"].bind(y)),
+                          not_equal(_B["rem"].bind(x, y), zero))
         return ew.select_p.bind(fix, _B["sub"].bind(q, convert(1, d, False)), q)
-    return _U["floor"].bind(_B["div"].bind(x, y))
+    return _float_divmod(x, y)[0]
+
+
+def _float_divmod(x, y):
+    """(floor quotient, remainder with the divisor's sign) of floats, exact at the edges:
+    the quotient comes from (x - mod) / y, rounded."""
+    d = aval_of(x).dtype
+    zero = convert(0, d, False)
+    mod = _B["rem"].bind(x, y)
+    div = _B["div"].bind(_B["sub"].bind(x, mod), y)
+    ind = logical_and(not_equal(mod, zero), not_equal(_U["sign"].bind(y), _U["sign"].bind(mod)))
+    mod = ew.select_p.bind(ind, _B["add"].bind(mod, y), mod)
+    div = ew.select_p.bind(ind, _B["sub"].bind(div, convert(1, d, False)), div)
+    return _U["round"].bind(div), mod
 
 
 def remainder(x, y, /):
-    """numpy remainder: the result takes the sign of the divisor."""
+    """numpy remainder: the result takes the sign of the divisor (integer x % 0 is 0, as in
+    jax.numpy)."""
     x, y = promote_args("remainder", x, y)
     d = aval_of(x).dtype
     if dtypes.is_bool(d):
         raise TypeError("remainder does not accept boolean arrays")
+    zero = convert(0, d, False)
+    if dtypes.is_int(d):
+        y = ew.select_p.bind(equal(y, zero), convert(1, d, False), y)
     r = _B["rem"].bind(x, y)
     if dtypes.is_unsigned(d):
         return r
-    zero = convert(0, d, False)
     fix = logical_and(not_equal(r, zero), not_equal(less(r, zero), less(y, zero)))
     return ew.select_p.bind(fix, _B["add"].bind(r, y), r)
 
@@ -186,6 +202,27 @@ mod = remainder
 
 def power(x, y, /):
     """x ** y. Integer arrays raised to integer powers stay integer (as jax.numpy)."""
+    if type(y) is int:
+        # a Python int exponent keeps x's dtype and weak type (bool -> default int), as
+        # jax.numpy's integer_pow path: power(bool_array, 2) is a strong int32
+        (x,) = promote_args("power", x)
+        ax = aval_of(x)
+        if dtypes.is_bool(ax.dtype):
+            x = convert(x, dtypes.default_int(), ax.weak_type)
+        d = aval_of(x).dtype
+        if not dtypes.is_inexact(d) and y >= 0:
+            # square-and-multiply over the bits of the static exponent (x's weak type kept)
+            acc, base, e = None, x, y
+            while e:
+                if e & 1:
+                    acc = base if acc is None else _B["mul"].bind(acc, base)
+                e >>= 1
+                if e:
+                    base = _B["mul"].bind(base, base)
+            if acc is None:  # y == 0: ones of x's shape
+                acc = _B["add"].bind(_B["mul"].bind(x, convert(0, d, True)), convert(1, d, True))
+            return acc
+        y = convert(y, d, True)
     x, y = promote_args("power", x, y)
     d = aval_of(x).dtype
     if dtypes.is_inexact(d):
@@ -193,7 +230,7 @@ def power(x, y, /):
     if dtypes.is_bool(d):
         raise TypeError("power does not accept boolean arrays")
     # square-and-multiply over the bits of the exponent
-    one = convert(1, d, False)
+    one = convert(1, d, False)  # (general integer path: strong result, as jax.numpy)
     acc = _B["add"].bind(_B["mul"].bind(x, convert(0, d, False)), one)  # ones of x's shape
     base, e = x, y
     for _ in range(d.itemsize * 8 - 1):

@@ -1,0 +1,132 @@
+"""Op table of the elementwise family: every unary/binary/compare primitive, select and
+convert_element_type, through frontend.numpy and frontend.lax, against jax.numpy / jax.lax
+(jit and eager), and vmap against the per-example loop and jax.vmap."""
+import jax
+import jax.numpy as jnp
+import ml_dtypes
+import numpy as np
+import pytest
+from jax import lax as jlax
+
+import frontend as fe
+import frontend.numpy as fnp
+from frontend import lax
+from harness import check_vmap, check_vs_jax, rand, stablehlo
+
+POS = lambda s, d=np.float32: (np.abs(rand(s, d)) + 0.5).astype(d)  # noqa: E731
+
+# name, inputs maker (shape -> list of arrays)
+UNARY_NP = [
+    ("negative", lambda s: [rand(s)]), ("abs", lambda s: [rand(s)]), ("exp", lambda s: [rand(s)]),
+    ("log", lambda s: [POS(s)]), ("log1p", lambda s: [POS(s)]), ("expm1", lambda s: [rand(s)]),
+    ("tanh", lambda s: [rand(s)]), ("sin", lambda s: [rand(s)]), ("cos", lambda s: [rand(s)]),
+    ("tan", lambda s: [rand(s) * 0.5]), ("sqrt", lambda s: [POS(s)]), ("sign", lambda s: [rand(s)]),
+    ("floor", lambda s: [rand(s) * 3]), ("ceil", lambda s: [rand(s) * 3]), ("round", lambda s: [rand(s) * 3]),
+    ("logical_not", lambda s: [rand(s, np.bool_)]), ("invert", lambda s: [rand(s, np.int32)]),
+    ("square", lambda s: [rand(s)]), ("reciprocal", lambda s: [POS(s)]),
+    ("negative", lambda s: [rand(s, np.int32)]), ("abs", lambda s: [rand(s, np.int32)]),
+    ("exp", lambda s: [rand(s, np.int32)]), ("tanh", lambda s: [rand(s, ml_dtypes.bfloat16)]),
+]
+BINARY_NP = [
+    ("add", lambda s: [rand(s), rand(s)]), ("subtract", lambda s: [rand(s), rand(s)]),
+    ("multiply", lambda s: [rand(s), rand(s)]), ("divide", lambda s: [rand(s), POS(s)]),
+    ("maximum", lambda s: [rand(s), rand(s)]), ("minimum", lambda s: [rand(s), rand(s)]),
+    ("arctan2", lambda s: [rand(s), rand(s)]), ("power", lambda s: [POS(s), rand(s)]),
+    ("power", lambda s: [rand(s, np.int32), np.abs(rand(s, np.int32))]),
+    ("remainder", lambda s: [rand(s) * 4, POS(s)]), ("remainder", lambda s: [rand(s, np.int32, high=9), POS(s, np.int32)]),
+    ("floor_divide", lambda s: [rand(s, np.int32, low=-9, high=9), POS(s, np.int32)]),
+    ("floor_divide", lambda s: [rand(s) * 5, POS(s)]),
+    ("bitwise_and", lambda s: [rand(s, np.int32), rand(s, np.int32)]),
+    ("bitwise_or", lambda s: [rand(s, np.int32), rand(s, np.int32)]),
+    ("bitwise_xor", lambda s: [rand(s, np.int32), rand(s, np.int32)]),
+    ("logical_and", lambda s: [rand(s, np.bool_), rand(s, np.bool_)]),
+    ("logical_or", lambda s: [rand(s, np.bool_), rand(s, np.bool_)]),
+    ("logical_xor", lambda s: [rand(s, np.bool_), rand(s, np.bool_)]),
+    ("equal", lambda s: [rand(s, np.int32), rand(s, np.int32)]),
+    ("not_equal", lambda s: [rand(s), rand(s)]), ("less", lambda s: [rand(s), rand(s)]),
+    ("less_equal", lambda s: [rand(s, np.int32), rand(s, np.int32)]),
+    ("greater", lambda s: [rand(s, np.uint8), rand(s, np.uint8)]),
+    ("greater_equal", lambda s: [rand(s), rand(s)]),
+    ("add", lambda s: [rand(s, np.int8), rand(s, np.float16)]),
+    ("multiply", lambda s: [rand(s, np.bool_), rand(s, np.bool_)]),
+]
+OTHER_NP = [
+    ("where", lambda s: [rand(s, np.bool_), rand(s), rand(s)]),
+    ("clip", lambda s: [rand(s) * 3, -np.ones(s, np.float32), np.ones(s, np.float32)]),
+]
+
+
+def _id(case):
+    name, mk = case
+    return f"{name}-{mk((2,))[0].dtype}"
+
+
+@pytest.mark.parametrize("case", UNARY_NP + BINARY_NP + OTHER_NP, ids=_id)
+def test_numpy_vs_jax(case):
+    name, mk = case
+    check_vs_jax(getattr(fnp, name), getattr(jnp, name), *mk((3, 4)))
+
+
+@pytest.mark.parametrize("case", UNARY_NP[:18] + BINARY_NP[:22] + OTHER_NP, ids=_id)
+def test_vmap(case):
+    name, mk = case
+    args = mk((2, 3))
+    makers = [(lambda a=a: mk((2, 3))[i]) for i, a in enumerate(args)]
+    check_vmap(getattr(fnp, name), args, f_jax=getattr(jnp, name), makers=makers)
+
+
+LAX = [
+    ("rsqrt", [POS((3,))]), ("logistic", [rand((3,))]), ("rem", [rand((3,)) * 4, POS((3,))]),
+    ("pow", [POS((3,)), rand((3,))]), ("not_", [rand((3,), np.bool_)]),
+    ("and_", [rand((3,), np.int32), rand((3,), np.int32)]), ("or_", [rand((3,), np.bool_), rand((3,), np.bool_)]),
+    ("xor", [rand((3,), np.int32), rand((3,), np.int32)]), ("max", [rand((3,)), rand((3,))]),
+    ("eq", [rand((3,)), rand((3,))]), ("ne", [rand((3,), np.int32), rand((3,), np.int32)]),
+    ("lt", [rand((3,)), rand((3,))]), ("le", [rand((3,)), rand((3,))]), ("gt", [rand((3,)), rand((3,))]),
+    ("ge", [rand((3,)), rand((3,))]), ("div", [rand((3,), np.int32, low=-9, high=9), POS((3,), np.int32)]),
+    ("sub", [rand((3,)), rand((3,))]), ("atan2", [rand((3,)), rand((3,))]), ("tan", [rand((3,))]),
+]
+
+
+@pytest.mark.parametrize("name,args", LAX, ids=[c[0] for c in LAX])
+def test_lax_vs_jax(name, args):
+    jname = {"not_": "bitwise_not", "and_": "bitwise_and", "or_": "bitwise_or", "xor": "bitwise_xor"}.get(name, name)
+    check_vs_jax(getattr(lax, name), getattr(jlax, jname), *args)
+    check_vmap(getattr(lax, name), args, f_jax=getattr(jlax, jname), nested=False,
+               makers=[(lambda a=a: rand(a.shape, a.dtype) if a.dtype != np.float32 else POS(a.shape)) for a in args])
+
+
+def test_select_and_convert_primitives():
+    p, x, y = rand((2, 3), np.bool_), rand((2, 3)), rand((2, 3))
+    check_vs_jax(lax.select, jlax.select, p, x, y)
+    check_vmap(lax.select, [p, x, y], f_jax=jlax.select)
+    check_vmap(lax.select, [np.bool_(True), x, y], variants=[(None, 0, 0), (None, 1, None)], nested=False)
+    for d in (np.int32, np.bool_, ml_dtypes.bfloat16, np.float16, np.uint8):
+        check_vs_jax(lambda a: lax.convert_element_type(a, d), lambda a: jlax.convert_element_type(a, d), x * 3)
+        check_vs_jax(lambda a: a.astype(d), lambda a: a.astype(d), x * 3)
+    check_vmap(lambda a: a.astype(np.int32), [x * 3], f_jax=lambda a: a.astype(np.int32))
+
+
+def test_scalar_operands_stay_scalars_under_vmap():
+    text = stablehlo(fe.vmap(lambda x: x * 2.0 + 1), rand((4, 3)))
+    # the literals broadcast once each to the batched shape, no batch-size broadcast of weights
+    assert text.count("stablehlo.multiply") == 1 and "tensor<4x3xf32>" in text
+
+
+def test_unbatched_operand_is_broadcast_only_as_stablehlo_requires():
+    w = rand((3,))
+    text = stablehlo(fe.vmap(lambda x: x * w), rand((5, 3)))
+    assert "stablehlo.broadcast_in_dim" in text and "stablehlo.transpose" not in text
+
+
+def test_batched_scalar_against_unbatched_array():
+    f = lambda s, x: s * x  # noqa: E731
+    check_vmap(f, [np.float32(2.0), rand((3,))], variants=[(0, None), (0, 1)], nested=False, f_jax=f)
+
+
+def test_incompatible_shapes_error():
+    with pytest.raises(TypeError, match=r"add got incompatible shapes for broadcasting: \(3, 2\), \(4, 5\)\."):
+        fnp.add(np.ones((3, 2)), np.ones((4, 5)))
+    with pytest.raises(TypeError, match="add requires arguments to have the same dtypes"):
+        lax.add(np.ones(2, np.float32), np.ones(2, np.int32))
+    with pytest.raises(TypeError, match="does not accept dtype"):
+        fnp.bitwise_and(np.ones(2), np.ones(2))
