@@ -81,7 +81,7 @@ class Nary(Primitive):
         a0 = avals[0]
         if len(avals) == 2 and a0 == avals[1] and _OK[self.kind](a0.dtype):
             # the common case: identical operands
-            return Aval(a0.shape, self.out_dtype, False) if self.out_dtype is not None else a0
+            return Aval(a0.shape, self.out_dtype, a0.weak_type) if self.out_dtype is not None else a0
         d = a0.dtype
         for a in avals:
             _check_dtype(self.name, self.kind, a.dtype)
@@ -90,8 +90,8 @@ class Nary(Primitive):
                             + ", ".join(a.dtype.name for a in avals) + ".")
         shape = broadcast_shapes_nary(self.name, avals)
         weak = all(a.weak_type for a in avals)
-        if self.out_dtype is not None:
-            return Aval(shape, self.out_dtype, False)
+        if self.out_dtype is not None:  # weak when every operand is (as JAX's comparisons)
+            return Aval(shape, self.out_dtype, weak)
         return Aval(shape, d, weak)
 
     def batch(self, axis_size, args, dims):

@@ -1,0 +1,44 @@
+"""Regression tests for bugs found by the differential fuzzer (tests/test_fuzz.py) and the
+other trust checks. Each test names the bug; the fix is in the commit named alike."""
+import numpy as np
+import jax
+import jax.numpy as jnp
+
+import frontend as fe
+import frontend.numpy as fnp
+from frontend import lax
+
+from harness import assert_same
+
+
+def test_power_python_int_exponent_keeps_weak_type():
+    # bug: power(3, 2) was a strong int32 (the square-and-multiply path); jax.numpy takes its
+    # integer_pow path for a Python int exponent, which keeps x's (weak) type
+    assert_same(fnp.power(3, 2), jnp.power(3, 2))
+    assert_same(fe.jit(lambda: fnp.power(3, 2))(), jnp.power(3, 2))
+    for args in [(3, 2), (np.int32(3), 2), (3.0, 2.0)]:  # traced exponent: general path
+        assert_same(fe.jit(fnp.power)(*args), jax.jit(jnp.power)(*args), str(args))
+    out = fe.vmap(lambda x: (x, fnp.power(3, 2)), out_axes=(0, 0))(np.ones(3, np.float32))
+    assert_same(out, jax.vmap(lambda x: (x, jnp.power(3, 2)))(np.ones(3, np.float32)))
+
+
+def test_power_bool_array_python_int_exponent_is_strong_int():
+    # bug: power(bool_array, 2) promoted with the weak exponent to a weak int32; jax.numpy's
+    # integer_pow path gives x's numeric dtype (strong int32)
+    x = np.array([True, False])
+    for args in [(x, 2), (np.array([2], np.int8), 2), (np.float32(2), 3), (x, 2.0)]:
+        assert_same(fnp.power(*args), jnp.power(*args), str(args))
+        assert_same(fe.jit(lambda x: fnp.power(x, args[1]))(args[0]),
+                    jax.jit(lambda x: jnp.power(x, args[1]))(args[0]), str(args))
+
+
+def test_comparison_of_weak_operands_is_weak():
+    # bug: comparisons always returned a strong bool; JAX's is weak when every (promoted)
+    # operand is weak, e.g. less(bool_array, -1) compares two weak int32 values
+    cases = [(np.array([True, False]), -1), (2, 3), (2, 3.0), (np.float32(1), 2.0)]
+    for a, b in cases:
+        for op in ("less", "equal", "greater_equal", "not_equal"):
+            assert_same(getattr(fnp, op)(a, b), getattr(jnp, op)(a, b), f"{op}{(a, b)}")
+    f = lambda x: fnp.less(fnp.invert(x), -1)
+    assert_same(fe.vmap(fe.vmap(f))(np.ones((2, 3), bool)),
+                jax.vmap(jax.vmap(lambda x: jnp.less(jnp.invert(x), -1)))(np.ones((2, 3), bool)))
