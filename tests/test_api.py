@@ -258,3 +258,23 @@ def test_vmap_inside_jit_with_closure():
         return fe.vmap(lambda x: x * w * s)(xs)
 
     np.testing.assert_allclose(f(np.ones((4, 3), np.float32), 2.0), np.tile(w * 2, (4, 1)))
+
+
+def _operators(x, y, i, j):
+    return [x + y, x - y, x * y, x / y, x // y, x % y, x ** 2, -x, abs(x), +x,
+            x < y, x <= y, x > y, x >= y, x == y, x != y, i & j, i | j, i ^ j, ~i,
+            2.0 * x, 1 - x, 3 / y, 2 ** x, x @ y.T, x.T, x.shape[0] * x, x.ndim + x, x.size + x,
+            x.reshape(-1), x.reshape(3, 2), x.transpose(), x.sum(), x.mean(axis=0), x.max(1),
+            x.min(), x.prod(0), x.argmax(), x.argmin(1), x.astype(np.int32), x.dot(y.T),
+            x[None].squeeze(0), x[1], x[:, ::-1], x[..., 1:], x[np.array([1, 0])]]
+
+
+def test_tracer_operators_and_methods_match_jax():
+    r = np.random.default_rng(3)
+    x = r.normal(size=(2, 3)).astype(np.float32)
+    y = (np.abs(r.normal(size=(2, 3))) + 0.5).astype(np.float32)
+    i = r.integers(-5, 5, size=(2, 3)).astype(np.int32)
+    j = r.integers(-5, 5, size=(2, 3)).astype(np.int32)
+    assert_same(fe.jit(_operators)(x, y, i, j), jax.jit(_operators)(x, y, i, j), "jit")
+    assert_same(_operators(fnp.asarray(x), fnp.asarray(y), fnp.asarray(i), fnp.asarray(j)),
+                _operators(jnp.asarray(x), jnp.asarray(y), jnp.asarray(i), jnp.asarray(j)), "eager")
