@@ -29,10 +29,12 @@ class Aval:
     __slots__ = ("shape", "dtype", "weak_type", "_hash")
 
     def __init__(self, shape, dtype, weak_type: bool = False):
-        object.__setattr__(self, "shape", tuple(map(int, shape)))
-        object.__setattr__(self, "dtype", dtype if type(dtype) in _DTYPE_TYPES else np.dtype(dtype))
-        object.__setattr__(self, "weak_type", bool(weak_type))
-        object.__setattr__(self, "_hash", hash((self.shape, self.dtype, self.weak_type)))
+        sa = object.__setattr__
+        sa(self, "shape", shape if type(shape) is tuple and all(type(d) is int for d in shape)
+           else tuple(map(int, shape)))
+        sa(self, "dtype", dtype if type(dtype) in _DTYPE_TYPES else np.dtype(dtype))
+        sa(self, "weak_type", bool(weak_type))
+        sa(self, "_hash", None)
 
     def __setattr__(self, k, v):
         raise AttributeError("Aval is immutable")
@@ -54,11 +56,15 @@ class Aval:
         return self if not self.weak_type else Aval(self.shape, self.dtype, False)
 
     def __eq__(self, other):
-        return (isinstance(other, Aval) and self._hash == other._hash and self.shape == other.shape
-                and self.dtype == other.dtype and self.weak_type == other.weak_type)
+        return self is other or (isinstance(other, Aval) and self.shape == other.shape
+                                 and self.dtype == other.dtype and self.weak_type == other.weak_type)
 
     def __hash__(self):
-        return self._hash
+        h = self._hash
+        if h is None:
+            h = hash((self.shape, self.dtype, self.weak_type))
+            object.__setattr__(self, "_hash", h)
+        return h
 
     def str_short(self) -> str:
         return f"{dtypes.short_name(self.dtype)}[{','.join(map(str, self.shape))}]"

@@ -50,7 +50,14 @@ def literal(v, dtype, weak: bool) -> Literal:
         v = complex(v)
     else:
         v = float(v.real) if isinstance(v, complex) else float(v)
-    return Literal(v, Aval((), dtype, weak))
+    key = (dtype, weak)
+    a = _SCALAR_AVALS.get(key)
+    if a is None:
+        a = _SCALAR_AVALS[key] = Aval((), dtype, weak)
+    return Literal(v, a)
+
+
+_SCALAR_AVALS: dict = {}
 
 
 def asarray(a, dtype=None, copy=None) -> "Array | Tracer":
