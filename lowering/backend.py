@@ -51,6 +51,8 @@ class Compiled:
 
 
 def compile_graph(graph: Graph, device=None, text: str | None = None) -> Compiled:
+    if isinstance(device, str):
+        return compile_named(graph, device, text)  # e.g. "interpreter" (see the end of file)
     return Compiled(graph, lower_graph(graph) if text is None else text,
                     runtime.default_device() if device is None else device)
 
@@ -76,3 +78,53 @@ def register_once(array_cls) -> None:
     register_array_type(array_cls, lambda a: ((a._buf,), a.aval),
                         lambda aval, children: array_cls(children[0], aval))
     _registered.add(array_cls)
+
+
+# ----------------------------------------------------------------------------- named devices
+# ``device="interpreter"``: the StableHLO reference interpreter instead of XLA. Arguments and
+# results live on the default XLA device, so the frontend sees ordinary Arrays.
+
+INTERPRETER = runtime.interpreter.INTERPRETER
+
+
+class InterpretedCompiled:
+    """A graph run by the StableHLO reference interpreter (same interface as Compiled)."""
+
+    __slots__ = ("text", "exe", "device", "graph")
+
+    def __init__(self, graph: Graph, text: str):
+        self.graph = graph
+        self.text = text
+        self.device = INTERPRETER
+        self.exe = runtime.interpreter.InterpretedExecutable(
+            text, graph.in_avals, graph.out_avals, runtime.default_device())
+
+    def __call__(self, bufs):
+        return self.exe(bufs)
+
+    def as_text(self) -> str:
+        return self.exe.hlo_text()
+
+    def cost_analysis(self):
+        return self.exe.cost_analysis()
+
+
+def compile_named(graph: Graph, device: str, text: str | None = None):
+    if device != INTERPRETER:
+        raise ValueError(f"unknown device {device!r}: pass an XLA device (frontend.devices()) "
+                         f"or {INTERPRETER!r}")
+    return InterpretedCompiled(graph, lower_graph(graph) if text is None else text)
+
+
+_xla_to_device = to_device
+_xla_fastpath_data = fastpath_data
+
+
+def to_device(x: np.ndarray, device=None):  # noqa: F811  (named devices keep data on XLA's)
+    return _xla_to_device(x, None if isinstance(device, str) else device)
+
+
+def fastpath_data(compiled, n_in: int, outs, out_avals):  # noqa: F811
+    if isinstance(compiled, InterpretedCompiled):
+        return None  # the interpreter never takes the C++ call path
+    return _xla_fastpath_data(compiled, n_in, outs, out_avals)

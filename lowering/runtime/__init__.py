@@ -7,3 +7,4 @@ from .xla import (  # noqa: F401
 )
 from .mlir import verify, parse_module  # noqa: F401
 from . import dispatch  # noqa: F401
+from . import interpreter  # noqa: F401,E402  (device="interpreter")
