@@ -349,6 +349,8 @@ def set_eager_apply(fn) -> None:
 
 EVAL = EvalTrace(None)
 _trace_var.set(EVAL)
+# new threads start from an empty context: give the variable EVAL as its default there too
+_trace_var = contextvars.ContextVar("vmaplab_trace", default=EVAL)
 
 
 def current_trace() -> Trace:

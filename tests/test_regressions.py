@@ -42,3 +42,25 @@ def test_comparison_of_weak_operands_is_weak():
     f = lambda x: fnp.less(fnp.invert(x), -1)
     assert_same(fe.vmap(fe.vmap(f))(np.ones((2, 3), bool)),
                 jax.vmap(jax.vmap(lambda x: jnp.less(jnp.invert(x), -1)))(np.ones((2, 3), bool)))
+
+
+def test_new_threads_start_in_the_eval_trace():
+    # bug: the current-trace context variable had no default, so any op or jitted call in a
+    # new thread raised LookupError(<ContextVar name='vmaplab_trace'>)
+    import threading
+    out = {}
+
+    def work():
+        try:
+            out["eager"] = np.asarray(fnp.sin(np.zeros(2, np.float32)) + 1)
+            out["jit"] = np.asarray(fe.jit(lambda x: x * 2)(np.ones(2, np.float32)))
+            out["vmap"] = np.asarray(fe.vmap(lambda x: x.sum())(np.ones((2, 3), np.float32)))
+        except BaseException as e:  # noqa: BLE001
+            out["error"] = e
+
+    t = threading.Thread(target=work)
+    t.start()
+    t.join()
+    assert "error" not in out, out.get("error")
+    assert out["eager"].tolist() == [1, 1] and out["jit"].tolist() == [2, 2]
+    assert out["vmap"].tolist() == [3, 3]
