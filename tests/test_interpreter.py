@@ -221,3 +221,56 @@ def test_interpreter_is_right_where_xla_cpu_miscompiles():
     import jax.numpy as jnp
     jf = lambda x, a, c: jnp.take(jax.lax.dynamic_slice(x, (a, 0), (2, 1)), c, axis=0)
     assert np.asarray(jax.jit(jf)(x, np.int32(2), np.int32(0))).tolist() == xla.tolist()
+
+
+# ----------------------------------------------------------------------------- verifier hook
+# tests/conftest.py wraps lowering.runtime.compile_text so that every module compiled in the
+# test session is parsed and verified by the MLIR StableHLO verifier first. These tests prove
+# the hook sits on every compile path and that a broken module is caught before XLA.
+
+import conftest  # noqa: E402
+from lowering import runtime as _rt  # noqa: E402
+from lowering.hlo import EMITTERS  # noqa: E402
+from lowering.runtime.mlir import StableHLOVerificationError  # noqa: E402
+
+
+def test_verifier_hook_is_installed_on_the_compile_entry_points():
+    assert _rt.compile_text is conftest._verifying_compile_text
+    assert _rt.xla.compile_text is conftest._verifying_compile_text
+
+
+def _verified_after(fn) -> int:
+    n0 = conftest.VERIFIED["modules"]
+    fn()
+    return conftest.VERIFIED["modules"] - n0
+
+
+def test_verifier_sees_eager_jit_and_cpp_cache_miss_compiles():
+    shape = (7, 13, 3)  # a signature no other test compiles
+    x = np.full(shape, 0.5, np.float32)
+    assert _verified_after(lambda: fnp.tanh(x)) == 1                       # eager single primitive
+    j = fe.jit(lambda a: fnp.cos(a) * 3.0 + 1.0)
+    assert j._cpp is not None                                               # C++ dispatch path
+    assert _verified_after(lambda: j(x)) == 1                               # its cache miss
+    assert _verified_after(lambda: j(x)) == 0                               # C++ hit: no compile
+    assert _verified_after(lambda: j(x[:2])) == 1                           # new signature
+    assert _verified_after(lambda: fe.jit(lambda a: a - 1, device="interpreter")(x)) == 0
+    assert _verified_after(lambda: fe.jit(lambda a: a * 7).lower(x).compile()) == 1  # AOT
+
+
+def test_a_broken_module_is_caught_by_the_verifier(monkeypatch):
+    """An emitter that writes an ill-typed op (a result type that disagrees with its operand)
+    must fail in the verifier hook with the module printed, not reach XLA."""
+    def broken_sin(ctx, eqn, x):
+        # well-formed text, but reverse's dimensions must be unique: only the verifier knows
+        t = tensor_type(eqn.inputs[0].aval)
+        r = ctx.op(f"stablehlo.reverse {x}, dims = [0, 0] : {t}")
+        return [ctx.op(f"stablehlo.sine {r} : {t}")]
+
+    from lowering.hlo import tensor_type
+    monkeypatch.setitem(EMITTERS, "sin", broken_sin)
+    x = np.ones((5, 9, 2), np.float32)
+    with pytest.raises(StableHLOVerificationError, match=r"(?s)should be unique.*--- module ---.*stablehlo\.reverse"):
+        fe.jit(lambda a: fnp.sin(a) + 1)(x)
+    with pytest.raises(StableHLOVerificationError):
+        fnp.sin(np.ones((5, 9, 4), np.float32))  # eager path

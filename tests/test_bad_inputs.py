@@ -1,0 +1,204 @@
+"""Bad-input catalogue: wrong argument types, shapes, dtypes, axes, pytree structures,
+non-array leaves, traced values used as Python bools or shapes, mismatched branch/carry types,
+across the public entry points. Each case must raise a clear TypeError/ValueError/IndexError
+whose message names the problem, never crash the process or surface an XLA error. A
+subprocess runs the whole catalogue once to prove the process survives."""
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+import frontend as fe
+import frontend.numpy as fnp
+from frontend import lax
+
+X = np.ones((3, 4), np.float32)
+V = np.ones((4,), np.float32)
+I = np.ones((3,), np.int32)
+
+
+class Opaque:
+    pass
+
+
+def _jit(f, *a, **kw):
+    return fe.jit(f)(*a, **kw)
+
+
+# (id, thunk, exception type(s), regex the message must match)
+CASES = [
+    # --- jit / vmap / make_graph / device_put
+    ("jit-not-callable", lambda: fe.jit(3), TypeError, r"jit expects a callable"),
+    ("jit-object-arg", lambda: _jit(lambda x: x, Opaque()), TypeError, r"Opaque.*path x|x.*Opaque"),
+    ("jit-string-arg", lambda: _jit(lambda x: x, "abc"), TypeError, r"str"),
+    ("jit-none-leaf-in-dict", lambda: _jit(lambda d: d["a"], {"a": X, "b": Opaque()}), TypeError,
+     r"Opaque.*\['b'\]|\['b'\].*Opaque"),
+    ("jit-static-unhashable", lambda: fe.jit(lambda x, n: x, static_argnums=1)(X, [1, 2]), ValueError,
+     r"[Nn]on-hashable static"),
+    ("jit-static-out-of-range", lambda: fe.jit(lambda x: x, static_argnums=3)(X), ValueError,
+     r"static_argnums"),
+    ("jit-return-object", lambda: _jit(lambda x: Opaque(), X), TypeError, r"Opaque"),
+    ("jit-bool-of-tracer", lambda: _jit(lambda x: 1 if x.sum() > 0 else 2, X), TypeError,
+     r"[Aa]bstract tracer|concrete"),
+    ("jit-int-of-tracer", lambda: _jit(lambda x: int(x[0, 0]), X), TypeError, r"[Aa]bstract tracer|concrete"),
+    ("jit-shape-from-tracer", lambda: _jit(lambda x, n: fnp.zeros(n), X, 3), TypeError,
+     r"[Aa]bstract tracer|concrete|shape"),
+    ("jit-numpy-on-tracer", lambda: _jit(lambda x: np.asarray(x), X), TypeError, r"[Aa]bstract tracer|concrete"),
+    ("vmap-not-callable", lambda: fe.vmap(None), TypeError, r"vmap expects a callable"),
+    ("vmap-bad-in-axes-type", lambda: fe.vmap(lambda x: x, in_axes="0")(X), TypeError, r"in_axes"),
+    ("vmap-float-in-axes", lambda: fe.vmap(lambda x: x, in_axes=0.5)(X), TypeError, r"in_axes"),
+    ("vmap-axis-out-of-range", lambda: fe.vmap(lambda x: x, in_axes=2)(X), ValueError,
+     r"axis 2.*rank.*2|rank"),
+    ("vmap-negative-axis-out-of-range", lambda: fe.vmap(lambda x: x, in_axes=-3)(X), ValueError, r"rank"),
+    ("vmap-scalar-mapped", lambda: fe.vmap(lambda x: x)(np.float32(1)), ValueError, r"rank"),
+    ("vmap-inconsistent-sizes", lambda: fe.vmap(lambda x, y: x + y)(X, V), ValueError,
+     r"inconsistent sizes.*argument"),
+    ("vmap-in-axes-length", lambda: fe.vmap(lambda x, y: x, in_axes=(0,))(X, X), ValueError,
+     r"len\(in_axes\)=1, len\(args\)=2"),
+    ("vmap-in-axes-tree-mismatch", lambda: fe.vmap(lambda d: d["a"], in_axes=({"b": 0},))({"a": X}),
+     ValueError, r"in_axes"),
+    ("vmap-all-none", lambda: fe.vmap(lambda x: x, in_axes=None)(X), ValueError, r"non-None|axis_size"),
+    ("vmap-out-axes-none-mapped", lambda: fe.vmap(lambda x: x, out_axes=None)(X), ValueError,
+     r"out_axes is None"),
+    ("vmap-out-axes-out-of-range", lambda: fe.vmap(lambda x: x, out_axes=5)(X), ValueError, r"out_axes"),
+    ("vmap-object-arg", lambda: fe.vmap(lambda x: x)(Opaque()), TypeError, r"Opaque"),
+    ("vmap-bool-of-tracer", lambda: fe.vmap(lambda x: x if x.sum() > 0 else -x)(X), TypeError,
+     r"[Aa]bstract tracer|concrete|bool"),
+    ("make-graph-object-arg", lambda: fe.make_graph(lambda x: x)(Opaque()), TypeError, r"Opaque"),
+    ("device-put-object", lambda: fe.device_put(Opaque()), TypeError, r"Opaque"),
+    ("device-put-string", lambda: fe.device_put("abc"), TypeError, r"str|dtype"),
+    ("device-put-ragged", lambda: fe.device_put([[1, 2], [3]]), (TypeError, ValueError), r"shape|inhomogeneous|ragged"),
+    # --- numpy functions
+    ("add-shapes", lambda: fnp.add(X, V[:3]), (TypeError, ValueError), r"shapes.*\(3, 4\).*\(3,\)|broadcast"),
+    ("add-object", lambda: fnp.add(X, Opaque()), TypeError, r"Opaque|not a valid JAX type|array"),
+    ("add-string", lambda: fnp.add(X, "a"), TypeError, r"str"),
+    ("sum-axis-range", lambda: fnp.sum(X, axis=2), ValueError, r"axis 2.*out of bounds|axis"),
+    ("sum-axis-float", lambda: fnp.sum(X, axis=1.5), TypeError, r"axis|float|integer"),
+    ("sum-axis-dup", lambda: fnp.sum(X, axis=(0, 0)), ValueError, r"duplicate|repeated"),
+    ("mean-axis-range-jit", lambda: _jit(lambda x: fnp.mean(x, axis=-3), X), ValueError, r"axis"),
+    ("argmax-axis-range", lambda: fnp.argmax(X, axis=5), ValueError, r"axis"),
+    ("reshape-size", lambda: fnp.reshape(X, (5, 5)), (TypeError, ValueError), r"reshape.*12|size"),
+    ("reshape-two-minus-one", lambda: fnp.reshape(X, (-1, -1)), ValueError, r"-1|one unknown dimension"),
+    ("transpose-perm", lambda: fnp.transpose(X, (0, 0)), (TypeError, ValueError), r"perm|permutation|axes"),
+    ("transpose-perm-len", lambda: fnp.transpose(X, (0, 1, 2)), ValueError, r"perm|axes|axis 2 is out of bounds"),
+    ("expand-dims-axis", lambda: fnp.expand_dims(X, 4), ValueError, r"axis"),
+    ("squeeze-non-one", lambda: fnp.squeeze(X, axis=0), ValueError, r"squeeze|size 1|axis"),
+    ("concatenate-shapes", lambda: fnp.concatenate([X, V], axis=0), (TypeError, ValueError), r"rank|shape|dimension"),
+    ("concatenate-empty", lambda: fnp.concatenate([]), ValueError, r"at least one|empty|need"),
+    ("stack-shapes", lambda: fnp.stack([X, X[:2]]), ValueError, r"same shape|shape"),
+    ("matmul-shapes", lambda: fnp.matmul(X, X), (TypeError, ValueError), r"\(3, 4\).*\(3, 4\)|contracting|shape"),
+    ("matmul-scalar", lambda: fnp.matmul(X, np.float32(2)), (TypeError, ValueError), r"scalar|0-d|rank|dimension|ndim"),
+    ("dot-shapes", lambda: fnp.dot(V, I), (TypeError, ValueError), r"shape|contracting|\(4,\).*\(3,\)"),
+    ("einsum-bad-spec", lambda: fnp.einsum("ij,jk->ik", X, X), ValueError, r"size|dimension|shape|j"),
+    ("einsum-bad-operands", lambda: fnp.einsum("ij->ij", X, X), ValueError, r"operand|spec|subscript"),
+    ("where-shapes", lambda: fnp.where(X > 0, X, V[:3]), (TypeError, ValueError), r"shape|broadcast"),
+    ("getitem-out-of-range", lambda: X[5], IndexError, r"index 5.*size 3|out of bounds"),
+    ("getitem-too-many", lambda: X[0, 0, 0], IndexError, r"[Tt]oo many indices"),
+    ("getitem-float-index", lambda: X[1.5], (TypeError, IndexError), r"float|integer|index"),
+    ("getitem-bool-mask-jit", lambda: _jit(lambda x: x[x > 0], X), (TypeError, IndexError), r"[Bb]oolean|concrete|shape"),
+    ("take-float-indices", lambda: fnp.take(X, np.array([0.5]), axis=0), TypeError, r"integer|indices|float"),
+    ("astype-bad-dtype", lambda: fnp.asarray(X).astype("nonsense"), TypeError, r"nonsense|dtype"),
+    ("zeros-bad-shape", lambda: fnp.zeros((2, -1)), (TypeError, ValueError), r"negative|shape|-1"),
+    ("zeros-float-shape", lambda: fnp.zeros((2.5,)), TypeError, r"shape|integer|float"),
+    ("cumsum-axis", lambda: fnp.cumsum(X, axis=3), ValueError, r"axis"),
+    ("power-bool", lambda: fnp.power(np.array([True]), np.array([True])), TypeError, r"bool"),
+    ("bitwise-float", lambda: fnp.bitwise_and(X, X), TypeError, r"bitwise|float|and"),
+    # --- lax functions
+    ("lax-add-dtypes", lambda: lax.add(X, X.astype(np.int32)), TypeError, r"same dtypes.*float32.*int32"),
+    ("lax-add-shapes", lambda: lax.add(X, V), (TypeError, ValueError), r"shape|\(3, 4\).*\(4,\)"),
+    ("lax-dot-general-contract", lambda: lax.dot_general(X, V[:3], (((1,), (0,)), ((), ()))), TypeError,
+     r"contracting dimensions to have the same shape, got \(4,\) and \(3,\)"),
+    ("lax-dot-general-dup", lambda: lax.dot_general(X, X, (((1, 1), (1, 1)), ((), ()))), (TypeError, ValueError),
+     r"repeated|duplicate|unique|distinct"),
+    ("lax-dot-general-range", lambda: lax.dot_general(X, X, (((2,), (1,)), ((), ()))), (TypeError, ValueError),
+     r"out of bounds|range|dimension"),
+    ("lax-dynamic-slice-size", lambda: lax.dynamic_slice(X, (0, 0), (5, 1)), TypeError, r"slice_sizes|size|shape"),
+    ("lax-dynamic-slice-nstarts", lambda: lax.dynamic_slice(X, (0,), (1, 1)), TypeError, r"start|indices|length"),
+    ("lax-dynamic-slice-float-start", lambda: lax.dynamic_slice(X, (0.5, 0), (1, 1)), TypeError, r"integer|int|float"),
+    ("lax-slice-range", lambda: lax.slice(X, (0, 0), (4, 4)), (TypeError, ValueError), r"limit|shape|bound"),
+    ("lax-reshape-size", lambda: lax.reshape(X, (5,)), TypeError, r"reshape|size"),
+    ("lax-transpose-perm", lambda: lax.transpose(X, (1,)), (TypeError, ValueError), r"permutation|perm"),
+    ("lax-select-pred-dtype", lambda: lax.select(X, X, X), TypeError, r"pred|bool"),
+    ("lax-select-shapes", lambda: lax.select(X > 0, X, V), (TypeError, ValueError), r"shape"),
+    ("lax-broadcast-in-dim", lambda: lax.broadcast_in_dim(V, (3, 5), (1,)), (TypeError, ValueError),
+     r"broadcast|shape|operand"),
+    ("lax-pad-config", lambda: lax.pad(X, np.float32(0), ((1, 1, 0),)), (TypeError, ValueError), r"pad|config|rank"),
+    ("lax-concatenate-dim", lambda: lax.concatenate([X, X], 2), (TypeError, ValueError), r"dimension|axis|rank"),
+    ("lax-reduce-axes", lambda: lax.reduce_sum(X, (2,)), (TypeError, ValueError), r"axes|out of bounds|dimension"),
+    ("lax-gather-dnums", lambda: lax.gather(X, I[:, None], lax.GatherDimensionNumbers(
+        offset_dims=(1,), collapsed_slice_dims=(0,), start_index_map=(0,)), (1, 9)), (TypeError, ValueError),
+     r"[Ss]lice.?size.*out of range|slice_sizes"),
+]
+
+CONTROL_CASES = [
+    ("cond-branch-types", lambda: lax.cond(True, lambda x: x, lambda x: x.astype(np.int32), X), TypeError,
+     r"branch|type|dtype|output"),
+    ("cond-branch-shapes", lambda: lax.cond(True, lambda x: x, lambda x: x[0], X), TypeError,
+     r"branch|shape|output"),
+    ("cond-pred-shape", lambda: lax.cond(X > 0, lambda x: x, lambda x: x, X), TypeError, r"pred|scalar|shape"),
+    ("while-carry-type", lambda: lax.while_loop(lambda c: c < 3, lambda c: (c + 1).astype(np.float32), np.int32(0)), TypeError,
+     r"carry|body|type|dtype"),
+    ("while-cond-not-bool", lambda: lax.while_loop(lambda c: c, lambda c: c + 1, 0), TypeError,
+     r"cond|bool|boolean"),
+    ("fori-carry-shape", lambda: lax.fori_loop(0, 3, lambda i, c: fnp.stack([c, c]), V), TypeError,
+     r"carry|body|shape|type"),
+    ("scan-carry-type", lambda: lax.scan(lambda c, x: (c.astype(np.int32), x), np.float32(0), V), TypeError,
+     r"carry|type|dtype"),
+    ("scan-xs-scalar", lambda: lax.scan(lambda c, x: (c, x), np.float32(0), np.float32(1)), (TypeError, ValueError),
+     r"scan|axis|leading|rank|scalar"),
+    ("map-scalar", lambda: lax.map(lambda x: x, np.float32(1)), (TypeError, ValueError), r"map|axis|leading|rank|scalar"),
+    ("cond-bool-of-tracer", lambda: _jit(lambda x: lax.cond(x, lambda y: y, lambda y: y, x), X), TypeError,
+     r"pred|scalar|shape"),
+]
+
+try:
+    CONTROL = all(hasattr(lax, n) for n in ("cond", "while_loop", "fori_loop", "scan", "map"))
+except Exception:  # pragma: no cover
+    CONTROL = False
+ALL = CASES + (CONTROL_CASES if CONTROL else [])
+
+_XLA_WORDS = re.compile(r"XlaRuntimeError|INVALID_ARGUMENT|INTERNAL:|mlir|stablehlo|StableHLO|HloModule")
+
+
+def run_case(thunk, exc, pattern):
+    """Returns None when the case behaves, else a description of what went wrong."""
+    try:
+        thunk()
+    except exc as e:
+        msg = str(e)
+        if _XLA_WORDS.search(type(e).__name__ + msg):
+            return f"leaked a backend error: {type(e).__name__}: {msg[:300]}"
+        if not re.search(pattern, msg, re.S):
+            return f"message does not name the problem ({pattern!r}): {type(e).__name__}: {msg[:300]}"
+        return None
+    except Exception as e:  # noqa: BLE001
+        return f"wrong exception type {type(e).__name__} (wanted {exc}): {str(e)[:300]}"
+    return "no error raised"
+
+
+@pytest.mark.parametrize("case", ALL, ids=[c[0] for c in ALL])
+def test_bad_input(case):
+    name, thunk, exc, pattern = case
+    problem = run_case(thunk, exc, pattern)
+    assert problem is None, f"{name}: {problem}"
+
+
+def test_catalogue_size():
+    assert len(ALL) >= 80 if CONTROL else len(CASES) >= 70
+
+
+def test_whole_catalogue_in_a_subprocess_survives():
+    """Every case back to back in one fresh process: it exits normally (no crash/abort)."""
+    here = os.path.dirname(__file__)
+    code = ("import sys; sys.path[:0] = [%r, %r]\n"
+            "import test_bad_inputs as t\n"
+            "bad = [c[0] for c in t.ALL if t.run_case(*c[1:]) is not None]\n"
+            "print('CASES', len(t.ALL), 'BAD', bad)\n") % (here, os.path.dirname(here))
+    p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=600)
+    assert p.returncode == 0, f"process died with {p.returncode}: {p.stderr[-2000:]}"
+    assert "CASES" in p.stdout, p.stdout[-2000:]
