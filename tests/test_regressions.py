@@ -64,3 +64,16 @@ def test_new_threads_start_in_the_eval_trace():
     assert "error" not in out, out.get("error")
     assert out["eager"].tolist() == [1, 1] and out["jit"].tolist() == [2, 2]
     assert out["vmap"].tolist() == [3, 3]
+
+
+def test_logical_ops_of_weak_bools_are_strong():
+    # bug (exposed once comparisons became weak): logical_and/or/xor of weak bool arrays
+    # stayed weak; jax.numpy treats bool operands as strong (non-bool ones become x != 0)
+    for m_ours, m_jax in [(fnp, jnp)]:
+        w_ours = m_ours.not_equal(m_ours.broadcast_to(2.0, (2,)), 0.0)
+        w_jax = m_jax.not_equal(m_jax.broadcast_to(2.0, (2,)), 0.0)
+        for n in ("logical_and", "logical_or", "logical_xor"):
+            assert_same(getattr(m_ours, n)(w_ours, w_ours), getattr(m_jax, n)(w_jax, w_jax), n)
+    a = np.array([1, 0], np.int32)
+    assert_same(fnp.logical_or(a, 1.5), jnp.logical_or(a, 1.5))
+    assert_same(fnp.logical_and(np.array([True, False]), 1), jnp.logical_and(np.array([True, False]), 1))

@@ -129,9 +129,12 @@ bitwise_xor = _bitwise("bitwise_xor", _B["xor"])
 
 
 def _logical(name, prim):
+    def as_bool(v):
+        # as jax.numpy: bool operands count as strong; others become (x != 0), weak if x is
+        return convert(v, dtypes.bool_, False if _is_bool(v) else aval_of(v).weak_type)
+
     def fn(x, y, /):
-        return prim.bind(*promote_args(name, convert(x, dtypes.bool_) if not _is_bool(x) else x,
-                                       convert(y, dtypes.bool_) if not _is_bool(y) else y))
+        return prim.bind(*promote_args(name, as_bool(x), as_bool(y)))
     fn.__name__ = name
     return fn
 
