@@ -107,8 +107,10 @@ def run_ours(prog, args):
     f = prog.function(fnp, lax)
     g = _nest(f, prog, fe.vmap)
     if prog.jit:
-        g = fe.jit(g)
-    return g(*args)
+        return fe.jit(g)(*args)
+    # eagerly, unmapped inputs are frontend Arrays (JAX's oracle runs under jit, where they are
+    # arrays too; a raw numpy array indexed by a tracer fails in both systems alike)
+    return g(*[fnp.asarray(a) for a in args])
 
 
 def run_loop(prog, args):
