@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import functools
 import inspect
+import threading
 
 import numpy as np
 
@@ -149,6 +150,7 @@ class Jitted:
         self.static_argnums = tuple(static_argnums)
         self.device = device
         self._cache: dict = {}
+        self._lock = threading.RLock()
         functools.update_wrapper(self, fun)
         self._cpp = self._make_cpp()
 
@@ -209,9 +211,12 @@ class Jitted:
         key = (dtypes.config.enable_x64, td, tuple(sig), tuple(static.items()))
         entry = self._cache.get(key)
         if entry is None:
-            graph, out_td = self._specialize(dyn, static, leaves, td, kwargs)
-            compiled = _backend.get().compile_graph(graph, self.device)
-            entry = self._cache[key] = (compiled, graph.in_avals, graph.out_avals, out_td)
+            with self._lock:  # one trace and compile per signature, also across threads
+                entry = self._cache.get(key)
+                if entry is None:
+                    graph, out_td = self._specialize(dyn, static, leaves, td, kwargs)
+                    compiled = _backend.get().compile_graph(graph, self.device)
+                    entry = self._cache[key] = (compiled, graph.in_avals, graph.out_avals, out_td)
         return entry
 
     def lower(self, *args, **kwargs) -> Lowered:

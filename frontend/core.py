@@ -287,8 +287,8 @@ def primitive(cls):
 
 
 # ----------------------------------------------------------------------------- traces
-
-_trace_var: contextvars.ContextVar = contextvars.ContextVar("vmaplab_trace")
+# The current trace lives in ``_trace_var`` (defined below, once EVAL exists, so that every
+# thread starts at EVAL).
 
 
 class Trace:
@@ -348,9 +348,7 @@ def set_eager_apply(fn) -> None:
 
 
 EVAL = EvalTrace(None)
-_trace_var.set(EVAL)
-# new threads start from an empty context: give the variable EVAL as its default there too
-_trace_var = contextvars.ContextVar("vmaplab_trace", default=EVAL)
+_trace_var: contextvars.ContextVar = contextvars.ContextVar("vmaplab_trace", default=EVAL)
 
 
 def current_trace() -> Trace:
