@@ -55,7 +55,11 @@ class BatchTrace(Trace):
         with self.parent:
             if all(d is None for d in dims):
                 return prim.bind(*vals, **params)
-            out, out_dim = prim.batch(self.axis_size, tuple(vals), tuple(dims), **params)
+            if prim.has_batch_rule():
+                out, out_dim = prim.batch(self.axis_size, tuple(vals), tuple(dims), **params)
+            else:  # generic fallback: a sequential loop over the lanes (frontend.control)
+                from .control import batch_fallback
+                out, out_dim = batch_fallback(self, prim, tuple(vals), tuple(dims), params)
         if prim.multiple_results:
             return [BatchTracer(self, o, d) for o, d in zip(out, out_dim, strict=True)]
         return BatchTracer(self, out, out_dim)

@@ -52,3 +52,5 @@ def convert_element_type(x, new_dtype):
     from . import dtypes
     import numpy as np
     return convert(x, dtypes.canonicalize(np.dtype(new_dtype)), False)
+from .primitives.control import *  # noqa: F401,F403,E402
+from .primitives.control import cond, fori_loop, map, scan, switch, while_loop  # noqa: F401,E402,A004

@@ -5,3 +5,4 @@ from . import shape  # noqa: F401
 from . import indexing  # noqa: F401
 from . import reductions  # noqa: F401
 from . import linalg  # noqa: F401
+from . import control  # noqa: F401
