@@ -509,7 +509,7 @@ def eval_graph(g: Graph, consts, args) -> list:
         env[id(v)] = x
 
     def read(a):
-        return a.val if isinstance(a, Literal) else env[id(a)]
+        return a if type(a) is Literal else env[id(a)]  # Literals keep their dtype
 
     for e in g.eqns:
         out = e.prim.bind(*map(read, e.inputs), **e.params)

@@ -137,7 +137,8 @@ def _prims_in(graph) -> set:
 
 
 def test_every_primitive_has_an_interpreter_row():
-    missing = sorted(set(PRIMITIVES) - set(TABLE) - set(INTERPRETER_LACKS))
+    ours = {n for n, p in PRIMITIVES.items() if type(p).__module__.startswith("frontend.")}
+    missing = sorted(ours - set(TABLE) - set(INTERPRETER_LACKS))
     assert not missing, f"primitives without an interpreter cross-check row: {missing}"
 
 

@@ -23,7 +23,7 @@ import numpy as np
 
 from .. import dtypes
 from ..batching import BatchTrace, BatchTracer, bdim_at, moveaxis
-from ..core import (PRIMITIVES, Aval, Graph, GraphTrace, Literal, Primitive, Tracer, Var, aval_of,
+from ..core import (PRIMITIVES, Aval, Graph, GraphTrace, Literal, Primitive, Tracer, Var, aval_of, eval_graph,
                     new_trace, primitive)
 from ..tree import TreeDef, key_paths, tree_flatten, tree_unflatten
 
@@ -117,20 +117,7 @@ def _flatten_fun(fun, in_td: TreeDef, box: list):
 
 def _eval(g: Graph, args) -> list:
     """Bind every equation of ``g`` under the current trace (Literals stay typed)."""
-    env = {}
-    for v, x in zip(g.constvars, g.consts, strict=True):
-        env[id(v)] = x
-    for v, x in zip(g.invars, args, strict=True):
-        env[id(v)] = x
-
-    def read(a):
-        return a if isinstance(a, Literal) else env[id(a)]
-
-    for e in g.eqns:
-        out = e.prim.bind(*[read(a) for a in e.inputs], **e.params)
-        for v, o in zip(e.outs, out if e.prim.multiple_results else (out,), strict=True):
-            env[id(v)] = o
-    return [read(v) for v in g.outvars]
+    return eval_graph(g, g.consts, args)
 
 
 def _leaf_aval(x) -> Aval:
