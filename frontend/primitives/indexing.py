@@ -730,41 +730,29 @@ def _scatter(prim, operand, scatter_indices, updates, dimension_numbers, *,
                      unique_indices=bool(unique_indices))
 
 
-def scatter(operand, scatter_indices, updates, dimension_numbers, *, indices_are_sorted=False,
-            unique_indices=False, mode=None):
+def _scatter_wrapper(prim, name: str, doc: str):
+    def fn(operand, scatter_indices, updates, dimension_numbers, *, indices_are_sorted=False,
+           unique_indices=False, mode=None):
+        return _scatter(prim, operand, scatter_indices, updates, dimension_numbers,
+                        indices_are_sorted=indices_are_sorted, unique_indices=unique_indices,
+                        mode=mode)
+    fn.__name__ = name
+    fn.__doc__ = doc
+    return fn
+
+
+scatter = _scatter_wrapper(
+    scatter_p, "scatter",
     """Write ``updates`` into ``operand`` at the windows given by ``scatter_indices`` (the last
     indices axis is the index vector). Out-of-bounds windows are dropped (mode 'clip' clamps
-    them instead)."""
-    return _scatter(scatter_p, operand, scatter_indices, updates, dimension_numbers,
-                    indices_are_sorted=indices_are_sorted, unique_indices=unique_indices, mode=mode)
-
-
-def scatter_add(operand, scatter_indices, updates, dimension_numbers, *, indices_are_sorted=False,
-                unique_indices=False, mode=None):
-    """scatter that adds ``updates`` to the windows (duplicates accumulate)."""
-    return _scatter(scatter_add_p, operand, scatter_indices, updates, dimension_numbers,
-                    indices_are_sorted=indices_are_sorted, unique_indices=unique_indices, mode=mode)
-
-
-def scatter_mul(operand, scatter_indices, updates, dimension_numbers, *, indices_are_sorted=False,
-                unique_indices=False, mode=None):
-    """scatter that multiplies the windows by ``updates``."""
-    return _scatter(scatter_mul_p, operand, scatter_indices, updates, dimension_numbers,
-                    indices_are_sorted=indices_are_sorted, unique_indices=unique_indices, mode=mode)
-
-
-def scatter_min(operand, scatter_indices, updates, dimension_numbers, *, indices_are_sorted=False,
-                unique_indices=False, mode=None):
-    """scatter that keeps the minimum of window and ``updates``."""
-    return _scatter(scatter_min_p, operand, scatter_indices, updates, dimension_numbers,
-                    indices_are_sorted=indices_are_sorted, unique_indices=unique_indices, mode=mode)
-
-
-def scatter_max(operand, scatter_indices, updates, dimension_numbers, *, indices_are_sorted=False,
-                unique_indices=False, mode=None):
-    """scatter that keeps the maximum of window and ``updates``."""
-    return _scatter(scatter_max_p, operand, scatter_indices, updates, dimension_numbers,
-                    indices_are_sorted=indices_are_sorted, unique_indices=unique_indices, mode=mode)
+    them instead).""")
+scatter_add = _scatter_wrapper(scatter_add_p, "scatter_add",
+                               "scatter that adds ``updates`` to the windows (duplicates accumulate).")
+scatter_mul = _scatter_wrapper(scatter_mul_p, "scatter_mul", "scatter that multiplies the windows by ``updates``.")
+scatter_min = _scatter_wrapper(scatter_min_p, "scatter_min",
+                               "scatter that keeps the minimum of window and ``updates``.")
+scatter_max = _scatter_wrapper(scatter_max_p, "scatter_max",
+                               "scatter that keeps the maximum of window and ``updates``.")
 
 
 __all__ = ["dynamic_slice", "dynamic_update_slice", "dynamic_slice_in_dim", "dynamic_index_in_dim",
