@@ -83,6 +83,11 @@ def chunked_vmap(fun, in_axes, out_axes, size, batch_size, args, kwargs):
     ys = _map_chunked(flat_fun, mapped, size, k)
     otd = box[-1]
     oaxes = broadcast_prefix(out_axes, otd, "vmap out_axes")
+    if any(ax is None for ax in oaxes):
+        # out_axes=None promises an unbatched output: let an (untransformed) vmap trace check
+        # it, which raises vmap's own error for a batched one
+        from .api import make_graph, vmap
+        make_graph(vmap(fun, in_axes, out_axes))(*args, **kwargs)
     res = []
     for y, ax in zip(ys, oaxes):
         if ax is None:

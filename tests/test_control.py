@@ -451,3 +451,11 @@ def test_loop_reference_helper_agrees():
     x = np.array([3.0, 40.0], np.float32)
     ref = loop_reference(ours, [x, np.float32(2.0)], (0, None))
     assert_same(fe.vmap(ours, in_axes=(0, None))(x, 2.0), ref)
+
+
+def test_vmap_batch_size_out_axes_none_checks_the_output_is_unbatched():
+    x = np.ones(5, np.float32)
+    with pytest.raises(ValueError, match="out_axes is None"):
+        fe.vmap(lambda v: v * 2, out_axes=None, batch_size=2)(x)
+    y, w = fe.vmap(lambda v, w: (v * w, w), in_axes=(0, None), out_axes=(0, None), batch_size=2)(x, np.float32(3))
+    assert y.shape == (5,) and w.shape == ()
