@@ -77,3 +77,24 @@ def test_logical_ops_of_weak_bools_are_strong():
     a = np.array([1, 0], np.int32)
     assert_same(fnp.logical_or(a, 1.5), jnp.logical_or(a, 1.5))
     assert_same(fnp.logical_and(np.array([True, False]), 1), jnp.logical_and(np.array([True, False]), 1))
+
+
+def test_scan_over_zero_length_xs_lowers_without_a_loop():
+    # found by the slow fuzz run: the loop body sliced one row of a zero-length axis, which
+    # the StableHLO verifier rejects; with no iteration the carry passes through
+    import jax
+    from frontend import lax as flax
+
+    def f(x):
+        return flax.scan(lambda c, v: (c + v, c * v), fnp.zeros((1,), np.float32), x[0:0])
+
+    def g(x):
+        return jax.lax.scan(lambda c, v: (c + v, c * v), jax.numpy.zeros((1,), np.float32), x[0:0])
+
+    x = np.ones((2, 1), np.float32)
+    c, ys = fe.jit(fe.vmap(f))(np.ones((3, 2, 1), np.float32))
+    jc, jys = jax.vmap(g)(np.ones((3, 2, 1), np.float32))
+    assert c.shape == jc.shape and ys.shape == jys.shape == (3, 0, 1)
+    np.testing.assert_array_equal(np.asarray(c), np.asarray(jc))
+    c1, ys1 = fe.jit(f)(x)
+    assert ys1.shape == (0, 1) and np.asarray(c1).tolist() == [0.0]

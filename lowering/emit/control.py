@@ -61,6 +61,10 @@ def _scan(ctx, eqn, *names):
     y_avals = [v.aval for v in eqn.outs[nk:]]
     zero = ctx.constant(0, _I32)
     ys0 = [ctx.constant(np.zeros((), a.dtype), a) for a in y_avals]
+    if length == 0:
+        # no iteration: the carry passes through, the stacked outputs are empty (a loop body
+        # would slice one row of a zero-length axis, which StableHLO rejects)
+        return [*init, *ys0]
     loop = [_I32, *carry_avals, *y_avals]
 
     def cond(args):

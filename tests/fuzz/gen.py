@@ -408,13 +408,13 @@ class Gen:
             c = self.ch.int(0, 5)
             if c == 0:
                 parts.append(":")
-            elif c == 1:
+            elif c == 1 and d > 0:
                 parts.append(str(self.ch.int(-d, d - 1)))
             elif c == 2:
                 parts.append(f"{self.ch.int(0, d)}:{self.ch.int(-d, d)}")
             elif c == 3:
                 parts.append(f"::{self.ch.pick([2, -1, 3, -2])}")
-            elif c == 4:
+            elif c == 4 and d > 0:
                 parts.append(f"{self.ch.int(0, d - 1)}::{self.ch.pick([1, 2])}")
             else:
                 parts.append("None, :")
@@ -429,6 +429,8 @@ class Gen:
         sh = self.shape_of(a)
         ax = self.ch.int(0, len(sh) - 1)
         n = sh[ax]
+        if n == 0:  # nothing to index on an empty axis
+            return None
         if self.ch.flip(0.5):
             idx = self.new_input(self.rand_shape(2, 3), INT, lo=-n, hi=n - 1)
             used = [a, idx]
