@@ -478,3 +478,14 @@ def test_at_traced_scalar_and_vmap():
 def test_at_errors():
     with pytest.raises(ValueError, match="could not be broadcast to indexing result of shape"):
         fnp.zeros((3, 4)).at[0].set(np.ones(3, F32))
+
+
+@pytest.mark.parametrize("op", ["multiply", "min", "max"])
+def test_at_combining_updates_under_vmap(op):
+    # scatter_mul / scatter_min / scatter_max batched: operand, indices and updates in turn
+    def f(mod):
+        return lambda x, i, v: getattr(mod.asarray(x).at[i], op)(v)
+    idx = np.array([0, 2, 0], np.int32)
+    check_vmap(f(fnp), [rand((4,)), idx, rand((3,))], f_jax=f(jnp),
+               makers=[lambda: rand((4,)), ints((3,), -4, 4), lambda: rand((3,))],
+               variants=[(0, None, None), (None, 0, None), (None, None, 0), (0, 0, 0), (1, None, 0)])

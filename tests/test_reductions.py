@@ -245,7 +245,8 @@ def test_vmap_where_two_operands():
 def test_vmap_lax():
     def f(mod):
         return lambda x, b: [mod.reduce_sum(x, (0, 2)), mod.reduce_and(b, (2,)),
-                             mod.argmin(x, 1, np.int32), mod.cummax(x, 1, True)]
+                             mod.reduce_xor(b, (0,)), mod.argmin(x, 1, np.int32),
+                             mod.cummax(x, 1, True), mod.cummin(x, 2)]
     check_vmap(f(lax), [rand((2, 3, 4)), rand((2, 3, 4), np.bool_)], f_jax=f(jlax), variants=TWO_ARG_AXES)
 
 

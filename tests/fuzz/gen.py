@@ -23,6 +23,10 @@ import numpy as np
 FLOAT, INT, BOOL, BF16 = "float32", "int32", "bool", "bfloat16"
 
 
+class NoChoice(Exception):
+    """An op has no valid parameters for the chosen operand (e.g. an empty axis)."""
+
+
 class Chooser:
     """Random choices from hypothesis (``data``) or from a seeded ``random.Random``."""
 
@@ -31,6 +35,8 @@ class Chooser:
         self.rng = random.Random(seed)
 
     def int(self, lo: int, hi: int) -> int:
+        if hi < lo:
+            raise NoChoice  # e.g. an index into an empty axis: the op is skipped
         if self.data is not None:
             from hypothesis import strategies as st
             return self.data.draw(st.integers(lo, hi))
@@ -201,7 +207,10 @@ class Gen:
         if self.control:
             kinds.update(cond=2, fori=1, while_=1, scan=2, map=1)
         kind = self.ch.weighted(kinds)
-        return getattr(self, "op_" + kind)()
+        try:
+            return getattr(self, "op_" + kind)()
+        except NoChoice:
+            return None
 
     # -- op table
     def op_unary(self):
