@@ -9,7 +9,7 @@ from __future__ import annotations
 import contextvars
 import itertools
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Callable
 
 import numpy as np
 

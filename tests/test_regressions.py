@@ -98,3 +98,15 @@ def test_scan_over_zero_length_xs_lowers_without_a_loop():
     np.testing.assert_array_equal(np.asarray(c), np.asarray(jc))
     c1, ys1 = fe.jit(f)(x)
     assert ys1.shape == (0, 1) and np.asarray(c1).tolist() == [0.0]
+
+
+def test_floor_divide_and_remainder_keep_weak_types():
+    # found by the slow fuzz run: the internal constants were strong, so a weak int result
+    # of floor_divide/remainder came out strong (JAX keeps it weak)
+    import jax
+    x = np.array([True, False])
+    for op in ("floor_divide", "remainder"):
+        for c in (2, 2.5):
+            ours = fe.vmap(lambda v: getattr(fnp, op)(fnp.add(c, v), 2))(x)
+            theirs = jax.vmap(lambda v: getattr(jnp, op)(jnp.add(c, v), 2))(x)
+            assert_same(ours, theirs, f"{op} {c}")

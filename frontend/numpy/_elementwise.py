@@ -152,13 +152,19 @@ def true_divide(x, y, /):
 divide = true_divide
 
 
+def _like(v, x):
+    """The Python scalar v as a literal of x's dtype and weak type (as jax.lax does)."""
+    a = aval_of(x)
+    return convert(v, a.dtype, a.weak_type)
+
+
 def floor_divide(x, y, /):
     """numpy floor division (rounds toward -inf), with jax.numpy's results for a zero divisor."""
     x, y = promote_args("floor_divide", x, y)
     d = aval_of(x).dtype
     if dtypes.is_bool(d):
         raise TypeError("floor_divide does not accept boolean arrays")
-    zero = convert(0, d, False)
+    zero = _like(0, x)
     if dtypes.is_unsigned(d):
         return _B["div"].bind(x, y)
     if dtypes.is_int(d):
@@ -166,20 +172,19 @@ def floor_divide(x, y, /):
         q = _B["div"].bind(x, y)
         fix = logical_and(not_equal(_U["sign"].bind(x), _U["sign"].bind(y)),
                           not_equal(_B["rem"].bind(x, y), zero))
-        return ew.select_p.bind(fix, _B["sub"].bind(q, convert(1, d, False)), q)
+        return ew.select_p.bind(fix, _B["sub"].bind(q, _like(1, x)), q)
     return _float_divmod(x, y)[0]
 
 
 def _float_divmod(x, y):
     """(floor quotient, remainder with the divisor's sign) of floats, exact at the edges:
     the quotient comes from (x - mod) / y, rounded."""
-    d = aval_of(x).dtype
-    zero = convert(0, d, False)
+    zero = _like(0, x)
     mod = _B["rem"].bind(x, y)
     div = _B["div"].bind(_B["sub"].bind(x, mod), y)
     ind = logical_and(not_equal(mod, zero), not_equal(_U["sign"].bind(y), _U["sign"].bind(mod)))
     mod = ew.select_p.bind(ind, _B["add"].bind(mod, y), mod)
-    div = ew.select_p.bind(ind, _B["sub"].bind(div, convert(1, d, False)), div)
+    div = ew.select_p.bind(ind, _B["sub"].bind(div, _like(1, x)), div)
     return _U["round"].bind(div), mod
 
 
@@ -190,9 +195,9 @@ def remainder(x, y, /):
     d = aval_of(x).dtype
     if dtypes.is_bool(d):
         raise TypeError("remainder does not accept boolean arrays")
-    zero = convert(0, d, False)
+    zero = _like(0, x)
     if dtypes.is_int(d):
-        y = ew.select_p.bind(equal(y, zero), convert(1, d, False), y)
+        y = ew.select_p.bind(equal(y, zero), _like(1, x), y)
     r = _B["rem"].bind(x, y)
     if dtypes.is_unsigned(d):
         return r
