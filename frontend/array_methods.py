@@ -46,7 +46,7 @@ _COMPARE = {"eq": "equal", "ne": "not_equal", "lt": "less", "le": "less_equal",
             "gt": "greater", "ge": "greater_equal"}
 _METHODS = ["sum", "mean", "max", "min", "prod", "argmax", "argmin", "dot", "squeeze",
             "transpose", "astype", "clip", "cumsum", "swapaxes", "all", "any", "var", "std",
-            "round", "ravel", "conj"]
+            "round", "ravel"]
 
 
 def install(cls) -> None:
