@@ -1,4 +1,4 @@
-"""Dtypes as jax.numpy has them: 32-bit defaults, weakly typed Python scalars, the same
+"""Dtypes as JAX's numpy has them: 32-bit defaults, weakly typed Python scalars, the same
 promotion lattice (``result_type``) and the 64-bit switch (``config.enable_x64``)."""
 from __future__ import annotations
 
@@ -104,7 +104,7 @@ def is_inexact(d) -> bool:
     return _kind(d) in "fc"
 
 
-# The promotion lattice of jax.numpy: an edge a -> b means b is the next type up from a.
+# The promotion lattice of JAX's numpy: an edge a -> b means b is the next type up from a.
 # "i*", "f*", "c*" are the weakly typed Python int, float and complex.
 _EDGES = {
     "b1": ["i*"],
@@ -168,7 +168,7 @@ def _join(nodes: tuple) -> str:
 
 
 def promote(*typed: tuple) -> tuple:
-    """(dtype, weak) pairs -> the (dtype, weak) jax.numpy gives their combination."""
+    """(dtype, weak) pairs -> the (dtype, weak) JAX's numpy gives their combination."""
     n = _join(tuple(sorted({_node(d, w) for d, w in typed})))
     if n == "i*":
         return default_int(), True
@@ -200,7 +200,7 @@ def dtype_and_weak(x) -> tuple:
 
 
 def result_type(*args, return_weak_type: bool = False):
-    """jax.numpy.result_type: the promoted dtype of values and dtypes."""
+    """frontend.numpy.result_type: the promoted dtype of values and dtypes."""
     if not args:
         raise ValueError("at least one array or dtype is required")
     d, w = promote(*(dtype_and_weak(a) for a in args))

@@ -1,5 +1,5 @@
-"""frontend.lax: a jax.lax-compatible subset. Thin wrappers that bind one primitive each
-(operands must already agree in dtype, as in jax.lax)."""
+"""frontend.lax: a subset compatible with JAX's lax. Thin wrappers that bind one primitive each
+(operands must already agree in dtype, as in JAX's lax)."""
 from __future__ import annotations
 
 from .primitives import elementwise as _ew

@@ -362,7 +362,7 @@ ERRORS = [
     (lambda: fnp.pad(X23, 1, mode="foo"), NotImplementedError, "Unimplemented padding mode 'foo'"),
     (lambda: fnp.meshgrid(X23, indexing="foo"), ValueError,
      "Valid values for indexing are 'xy' and 'ij', got foo"),
-    (lambda: fnp.meshgrid(X23, X23), ValueError, "Arguments to jax.numpy.meshgrid must be 1D"),
+    (lambda: fnp.meshgrid(X23, X23), ValueError, "Arguments to frontend.numpy.meshgrid must be 1D"),
     (lambda: fnp.split(X23, 4, axis=1), ValueError,
      "array split does not result in an equal division: rest is 3"),
     (lambda: fnp.matrix_transpose(np.ones(3)), ValueError,

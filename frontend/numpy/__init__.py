@@ -1,4 +1,4 @@
-"""frontend.numpy: a jax.numpy-compatible subset (same names, same semantics).
+"""frontend.numpy: a subset compatible with JAX's numpy (same names, same semantics).
 
 >>> import frontend.numpy as fnp
 >>> fnp.tanh(fnp.ones(2) * 0.5)

@@ -1,4 +1,4 @@
-"""What every jax.numpy-style function needs: asarray, dtype promotion, numpy broadcasting."""
+"""What every numpy-style function (with JAX's semantics) needs: asarray, dtype promotion, numpy broadcasting."""
 from __future__ import annotations
 
 import numpy as np
@@ -61,7 +61,7 @@ _SCALAR_AVALS: dict = {}
 
 
 def asarray(a, dtype=None, copy=None) -> "Array | Tracer":
-    """jax.numpy.asarray: arrays pass through (converted when ``dtype`` differs); Python
+    """frontend.numpy.asarray: arrays pass through (converted when ``dtype`` differs); Python
     scalars, lists and numpy arrays become device Arrays (Python scalars weakly typed)."""
     if dtype is not None:
         dtype = dtypes.canonicalize(np.dtype(dtype))
@@ -158,7 +158,7 @@ def broadcast_to_shape(x, shape: tuple):
 
 
 def promote_args(name: str, *args, broadcast: bool = True):
-    """jax.numpy promotion: one common dtype (weak scalars follow arrays) and, with
+    """JAX's numpy promotion: one common dtype (weak scalars follow arrays) and, with
     ``broadcast``, one common shape (rank-0 operands stay rank 0: primitives broadcast them)."""
     if len(args) == 2:
         fast = _promote_pair_fast(args[0], args[1])

@@ -12,7 +12,7 @@ from ._core import _SCALARS, asarray, convert
 
 
 def array(object, dtype=None, copy=True):  # noqa: A002
-    """jax.numpy.array: like asarray; a Python scalar gives a weakly typed 0-d array."""
+    """frontend.numpy.array: like asarray; a Python scalar gives a weakly typed 0-d array."""
     return asarray(object, dtype)
 
 
@@ -95,7 +95,7 @@ def arange(start, stop=None, step=None, dtype=None):
 
 def linspace(start, stop, num: int = 50, endpoint: bool = True, retstep: bool = False,
              dtype=None, axis: int = 0):
-    """``num`` evenly spaced samples over [start, stop] (computed as jax.numpy does:
+    """``num`` evenly spaced samples over [start, stop] (computed as JAX's numpy does:
     start + step * i, with the end point exact)."""
     _concrete(start, "linspace"), _concrete(stop, "linspace")
     num = operator.index(num)

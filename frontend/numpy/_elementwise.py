@@ -1,4 +1,4 @@
-"""jax.numpy elementwise functions: promotion + broadcasting, then one primitive."""
+"""JAX's numpy elementwise functions: promotion + broadcasting, then one primitive."""
 from __future__ import annotations
 
 from .. import dtypes
@@ -12,7 +12,7 @@ def _unary(name, prim, inexact):
         (x,) = (promote_dtypes_inexact if inexact else promote_args)(name, x)
         return prim.bind(x)
     fn.__name__ = name
-    fn.__doc__ = f"Elementwise ``{name}`` (jax.numpy semantics)."
+    fn.__doc__ = f"Elementwise ``{name}`` (JAX's numpy semantics)."
     return fn
 
 
@@ -23,7 +23,7 @@ def _binary(name, prim, inexact=False, bool_prim=None):
             return bool_prim.bind(x, y)  # numpy: add/multiply of booleans are or/and
         return prim.bind(x, y)
     fn.__name__ = name
-    fn.__doc__ = f"Elementwise ``{name}`` with numpy broadcasting and jax.numpy promotion."
+    fn.__doc__ = f"Elementwise ``{name}`` with numpy broadcasting and JAX's numpy promotion."
     return fn
 
 
@@ -130,7 +130,7 @@ bitwise_xor = _bitwise("bitwise_xor", _B["xor"])
 
 def _logical(name, prim):
     def as_bool(v):
-        # as jax.numpy: bool operands count as strong; others become (x != 0), weak if x is
+        # as JAX's numpy: bool operands count as strong; others become (x != 0), weak if x is
         return convert(v, dtypes.bool_, False if _is_bool(v) else aval_of(v).weak_type)
 
     def fn(x, y, /):
@@ -153,13 +153,13 @@ divide = true_divide
 
 
 def _like(v, x):
-    """The Python scalar v as a literal of x's dtype and weak type (as jax.lax does)."""
+    """The Python scalar v as a literal of x's dtype and weak type (as JAX's lax does)."""
     a = aval_of(x)
     return convert(v, a.dtype, a.weak_type)
 
 
 def floor_divide(x, y, /):
-    """numpy floor division (rounds toward -inf), with jax.numpy's results for a zero divisor."""
+    """numpy floor division (rounds toward -inf), with JAX's numpy's results for a zero divisor."""
     x, y = promote_args("floor_divide", x, y)
     d = aval_of(x).dtype
     if dtypes.is_bool(d):
@@ -190,7 +190,7 @@ def _float_divmod(x, y):
 
 def remainder(x, y, /):
     """numpy remainder: the result takes the sign of the divisor (integer x % 0 is 0, as in
-    jax.numpy)."""
+    JAX's numpy)."""
     x, y = promote_args("remainder", x, y)
     d = aval_of(x).dtype
     if dtypes.is_bool(d):
@@ -209,10 +209,10 @@ mod = remainder
 
 
 def power(x, y, /):
-    """x ** y. Integer arrays raised to integer powers stay integer (as jax.numpy)."""
+    """x ** y. Integer arrays raised to integer powers stay integer (as JAX's numpy)."""
     if type(y) is int:
         # a Python int exponent keeps x's dtype and weak type (bool -> default int), as
-        # jax.numpy's integer_pow path: power(bool_array, 2) is a strong int32
+        # JAX's numpy's integer_pow path: power(bool_array, 2) is a strong int32
         (x,) = promote_args("power", x)
         ax = aval_of(x)
         if dtypes.is_bool(ax.dtype):
@@ -238,7 +238,7 @@ def power(x, y, /):
     if dtypes.is_bool(d):
         raise TypeError("power does not accept boolean arrays")
     # square-and-multiply over the bits of the exponent
-    one = convert(1, d, False)  # (general integer path: strong result, as jax.numpy)
+    one = convert(1, d, False)  # (general integer path: strong result, as JAX's numpy)
     acc = _B["add"].bind(_B["mul"].bind(x, convert(0, d, False)), one)  # ones of x's shape
     base, e = x, y
     for _ in range(d.itemsize * 8 - 1):

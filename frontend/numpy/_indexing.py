@@ -1,4 +1,4 @@
-"""numpy indexing as jax.numpy does it: ``x[idx]``, ``take``, ``take_along_axis`` and
+"""numpy indexing as JAX's numpy does it: ``x[idx]``, ``take``, ``take_along_axis`` and
 ``x.at[idx].set/add/multiply/min/max/get``.
 
 Lowering choices: static slices and static ints become one ``slice`` (+ ``rev`` for negative
@@ -284,7 +284,7 @@ def _gather_index(x, entries, mode=None, fill_value=None):
 
 
 def _getitem(x, idx, mode=None, fill_value=None):
-    """``x[idx]`` with numpy's basic and advanced indexing, as jax.numpy does it."""
+    """``x[idx]`` with numpy's basic and advanced indexing, as JAX's numpy does it."""
     if not is_array(x):
         x = asarray(x)
     entries = _parse(aval_of(x).shape, idx)
@@ -318,7 +318,7 @@ def take(a, indices, axis=None, out=None, mode=None, unique_indices=False,
          indices_are_sorted=False, fill_value=None):
     """Elements of ``a`` at ``indices`` along ``axis`` (flattened ``a`` when None).
 
-    ``mode``: 'fill' (default, as jax.numpy: out-of-bounds indices give ``fill_value``, NaN
+    ``mode``: 'fill' (default, as JAX's numpy: out-of-bounds indices give ``fill_value``, NaN
     for floats), 'clip' (clamp) or 'wrap' (modulo). Negative indices count from the end.
 
     >>> take(fnp.arange(5.0), fnp.array([4, 0, 7]))

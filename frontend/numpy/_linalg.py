@@ -1,7 +1,7 @@
-"""jax.numpy tensor contractions: dot, matmul, vdot, inner, outer, tensordot, einsum.
+"""JAX's numpy tensor contractions: dot, matmul, vdot, inner, outer, tensordot, einsum.
 
 Every contraction is one ``dot_general`` (plus only the reshapes/transposes/reductions the
-numpy semantics need). Operands are promoted to one dtype first (jax.numpy promotion);
+numpy semantics need). Operands are promoted to one dtype first (JAX's numpy promotion);
 ``preferred_element_type`` sets the result dtype (not weakly typed).
 """
 from __future__ import annotations

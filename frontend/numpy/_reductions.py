@@ -1,7 +1,7 @@
-"""jax.numpy reductions: sum, prod, max, min, mean, var, std, argmax, argmin, all, any,
-cumsum, cumprod, count_nonzero. Same names, arguments, dtype rules and errors as jax.numpy.
+"""JAX's numpy reductions: sum, prod, max, min, mean, var, std, argmax, argmin, all, any,
+cumsum, cumprod, count_nonzero. Same names, arguments, dtype rules and errors as JAX's numpy.
 
-Dtype rules (as jax.numpy): results are never weakly typed; ``sum``/``prod`` of bool and of
+Dtype rules (as JAX's numpy): results are never weakly typed; ``sum``/``prod`` of bool and of
 integers narrower than the default int give the default (u)int; ``mean``/``var``/``std`` of
 bool and integers give the default float; float16/bfloat16 sums are computed in float32 and
 rounded back (unless ``dtype`` is given); ``var`` of complex is real.
@@ -86,7 +86,7 @@ def _upcast_f16(d) -> np.dtype:
 
 
 def _to_inexact(d) -> np.dtype:
-    """jax.numpy's float for a non-float dtype: float32, float64 only for 64-bit integers."""
+    """JAX's numpy's float for a non-float dtype: float32, float64 only for 64-bit integers."""
     d = np.dtype(d)
     if dtypes.is_inexact(d):
         return d
@@ -168,7 +168,7 @@ def _as_bool(a):
 
 def sum(a, axis=None, dtype=None, out=None, keepdims=False, initial=None, where=None,  # noqa: A001
         promote_integers=True):
-    """Sum of elements over ``axis`` (jax.numpy.sum).
+    """Sum of elements over ``axis`` (frontend.numpy.sum).
 
     >>> fnp.sum(fnp.array([[1, 2], [3, 4]]), axis=0)
     Array([4, 6], dtype=int32)
@@ -180,7 +180,7 @@ def sum(a, axis=None, dtype=None, out=None, keepdims=False, initial=None, where=
 
 def prod(a, axis=None, dtype=None, out=None, keepdims=False, initial=None, where=None,
          promote_integers=True):
-    """Product of elements over ``axis`` (jax.numpy.prod).
+    """Product of elements over ``axis`` (frontend.numpy.prod).
 
     >>> fnp.prod(fnp.array([1., 2., 3.]))
     Array(6., dtype=float32)
@@ -191,7 +191,7 @@ def prod(a, axis=None, dtype=None, out=None, keepdims=False, initial=None, where
 
 
 def max(a, axis=None, out=None, keepdims=False, initial=None, where=None):  # noqa: A001
-    """Maximum over ``axis`` (jax.numpy.max); NaN propagates.
+    """Maximum over ``axis`` (frontend.numpy.max); NaN propagates.
 
     >>> fnp.max(fnp.array([[1, 5], [3, 4]]), axis=1)
     Array([5, 4], dtype=int32)
@@ -201,7 +201,7 @@ def max(a, axis=None, out=None, keepdims=False, initial=None, where=None):  # no
 
 
 def min(a, axis=None, out=None, keepdims=False, initial=None, where=None):  # noqa: A001
-    """Minimum over ``axis`` (jax.numpy.min); NaN propagates.
+    """Minimum over ``axis`` (frontend.numpy.min); NaN propagates.
 
     >>> fnp.min(fnp.array([[1, 5], [3, 4]]), axis=1)
     Array([1, 3], dtype=int32)
@@ -215,7 +215,7 @@ amin = min
 
 
 def all(a, axis=None, out=None, keepdims=False, *, where=None):  # noqa: A001
-    """True where every element over ``axis`` is nonzero (jax.numpy.all).
+    """True where every element over ``axis`` is nonzero (frontend.numpy.all).
 
     >>> fnp.all(fnp.array([[1, 0], [2, 3]]), axis=1)
     Array([False,  True], dtype=bool)
@@ -225,7 +225,7 @@ def all(a, axis=None, out=None, keepdims=False, *, where=None):  # noqa: A001
 
 
 def any(a, axis=None, out=None, keepdims=False, *, where=None):  # noqa: A001
-    """True where some element over ``axis`` is nonzero (jax.numpy.any).
+    """True where some element over ``axis`` is nonzero (frontend.numpy.any).
 
     >>> fnp.any(fnp.array([[1, 0], [0, 0]]), axis=1)
     Array([ True, False], dtype=bool)
@@ -243,7 +243,7 @@ def _count(a, axes, keepdims, where, dtype):
 
 
 def mean(a, axis=None, dtype=None, out=None, keepdims=False, *, where=None):
-    """Arithmetic mean over ``axis`` (jax.numpy.mean); integers give the default float.
+    """Arithmetic mean over ``axis`` (frontend.numpy.mean); integers give the default float.
 
     >>> fnp.mean(fnp.array([1, 2, 3, 4]))
     Array(2.5, dtype=float32)
@@ -266,7 +266,7 @@ def _var_types(a_dtype, dtype):
     if dtype is not None:
         dtype = _user_dtype(dtype)
         if dtypes.is_complex(a_dtype) and not dtypes.is_complex(dtype):
-            raise ValueError("jax.numpy.var does not yet support real dtype parameters when "
+            raise ValueError("frontend.numpy.var does not yet support real dtype parameters when "
                              "computing the variance of an array of complex values.")
         comp = dtype
     elif not dtypes.is_inexact(a_dtype):
@@ -280,7 +280,7 @@ def _var_types(a_dtype, dtype):
 def var(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=None,
         correction=None):
     """Variance over ``axis`` with ``ddof`` (or ``correction``) degrees of freedom removed
-    (jax.numpy.var). NaN where the count minus ddof is not positive.
+    (frontend.numpy.var). NaN where the count minus ddof is not positive.
 
     >>> fnp.var(fnp.array([1., 2., 3., 4.]), ddof=1)
     Array(1.6666666, dtype=float32)
@@ -317,14 +317,14 @@ def var(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=Non
         r = ew.select_p.bind(ew.gt_p.bind(k, literal(0, comp, False)), r,
                              literal(np.nan, comp, False))
     if not dtypes.is_inexact(result):
-        # jax.numpy's final where(count > 0, r, nan) promotes with a weak float
+        # JAX's numpy's final where(count > 0, r, nan) promotes with a weak float
         return convert(convert(r, result, False), dtypes.default_float(), True)
     return convert(r, result, False)
 
 
 def std(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=None,
         correction=None):
-    """Standard deviation over ``axis`` (jax.numpy.std): the square root of ``var``.
+    """Standard deviation over ``axis`` (frontend.numpy.std): the square root of ``var``.
 
     >>> fnp.std(fnp.array([1., 3.]))
     Array(1., dtype=float32)
@@ -369,7 +369,7 @@ def _argreduce(name, prim, a, axis, out, keepdims):
 
 def argmax(a, axis=None, out=None, keepdims=None):
     """Index of the largest element over ``axis`` (flattened when None); the first one on
-    ties, the first NaN if any (jax.numpy.argmax).
+    ties, the first NaN if any (frontend.numpy.argmax).
 
     >>> fnp.argmax(fnp.array([1, 3, 3]))
     Array(1, dtype=int32)
@@ -379,7 +379,7 @@ def argmax(a, axis=None, out=None, keepdims=None):
 
 def argmin(a, axis=None, out=None, keepdims=None):
     """Index of the smallest element over ``axis`` (flattened when None); the first one on
-    ties, the first NaN if any (jax.numpy.argmin).
+    ties, the first NaN if any (frontend.numpy.argmin).
 
     >>> fnp.argmin(fnp.array([3, 1, 1]))
     Array(1, dtype=int32)
@@ -414,7 +414,7 @@ def _cumulative(name, prim, a, axis, dtype, out):
 
 
 def cumsum(a, axis=None, dtype=None, out=None):
-    """Inclusive cumulative sum along ``axis`` (flattened when None) (jax.numpy.cumsum).
+    """Inclusive cumulative sum along ``axis`` (flattened when None) (frontend.numpy.cumsum).
 
     >>> fnp.cumsum(fnp.array([1, 2, 3]))
     Array([1, 3, 6], dtype=int32)
@@ -423,7 +423,7 @@ def cumsum(a, axis=None, dtype=None, out=None):
 
 
 def cumprod(a, axis=None, dtype=None, out=None):
-    """Inclusive cumulative product along ``axis`` (flattened when None) (jax.numpy.cumprod).
+    """Inclusive cumulative product along ``axis`` (flattened when None) (frontend.numpy.cumprod).
 
     >>> fnp.cumprod(fnp.array([1, 2, 3]))
     Array([1, 2, 6], dtype=int32)

@@ -1,5 +1,5 @@
 """Shape functions of frontend.numpy: reshape, transpose, squeeze, expand_dims, concatenate,
-stack, pad, flip, tile, repeat, split, meshgrid, ... (jax.numpy names and semantics). Each
+stack, pad, flip, tile, repeat, split, meshgrid, ... (JAX's numpy names and semantics). Each
 lowers to the shape primitives (frontend/primitives/shape.py)."""
 from __future__ import annotations
 
@@ -371,7 +371,7 @@ def meshgrid(*xi, copy=True, sparse=False, indexing="xy"):
         raise ValueError(f"Valid values for indexing are 'xy' and 'ij', got {indexing}")
     arrs = [_arr(x) for x in xi]
     if any(a.ndim != 1 for a in arrs):
-        raise ValueError(f"Arguments to jax.numpy.meshgrid must be 1D, got shapes "
+        raise ValueError(f"Arguments to frontend.numpy.meshgrid must be 1D, got shapes "
                          f"{[a.shape for a in arrs]}")
     n = len(arrs)
     pos = list(range(n))  # output axis of each input
@@ -517,7 +517,7 @@ def repeat(a, repeats, axis=None, *, total_repeat_length=None):
         t = int(total_repeat_length)
         if t <= m:
             out = _ps.slice_in_dim(out, 0, t, 1, ax)
-        else:  # pad with copies of the last element, as jax.numpy does
+        else:  # pad with copies of the last element, as JAX's numpy does
             last = _ps.slice_in_dim(out, m - 1, m, 1, ax)
             s = list(last.shape)
             s[ax] = t - m

@@ -1,4 +1,4 @@
-"""Control-flow primitives and their wrappers (jax.lax semantics, pytrees everywhere):
+"""Control-flow primitives and their wrappers (JAX's lax semantics, pytrees everywhere):
 
 - ``cond``  : ``cond(index, *operands; branches)`` runs ``branches[index]`` (stablehlo.if /
   stablehlo.case). ``lax.cond`` turns a bool predicate into an int32 index; ``lax.switch``
@@ -774,7 +774,7 @@ def fori_loop(lower, upper, body_fun, init_val, *, unroll=None):
     return while_loop(while_cond, while_body, (lower, upper, init_val))[2]
 
 
-def map(f, xs, *, batch_size=None):  # noqa: A001  (jax.lax.map)
+def map(f, xs, *, batch_size=None):  # noqa: A001  (lax.map)
     """``stack([f(x) for x in xs])`` as a sequential loop (a scan, one stablehlo.while) over
     the leading axis; with ``batch_size=k`` the loop runs over chunks of k examples, vmapped
     inside each chunk (a remainder chunk is vmapped after the loop).

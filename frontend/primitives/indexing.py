@@ -478,7 +478,7 @@ scatter_max_p = SCATTERS["scatter_max"]
 
 
 def _index_operands(name, operand, start_indices):
-    """Start indices as scalars of one integer dtype, negative ones wrapped (as jax.lax)."""
+    """Start indices as scalars of one integer dtype, negative ones wrapped (as JAX's lax)."""
     from ..numpy._core import convert
     start_indices = list(start_indices)
     if len(start_indices) != len(aval_of(operand).shape):
@@ -588,7 +588,7 @@ def dynamic_update_index_in_dim(operand, update, index, axis: int):
 
 class GatherDimensionNumbers(tuple):
     """(offset_dims, collapsed_slice_dims, start_index_map, operand_batching_dims,
-    start_indices_batching_dims), as jax.lax.GatherDimensionNumbers."""
+    start_indices_batching_dims), as lax.GatherDimensionNumbers."""
 
     def __new__(cls, offset_dims, collapsed_slice_dims, start_index_map,
                 operand_batching_dims=(), start_indices_batching_dims=()):
@@ -605,7 +605,7 @@ class GatherDimensionNumbers(tuple):
 
 class ScatterDimensionNumbers(tuple):
     """(update_window_dims, inserted_window_dims, scatter_dims_to_operand_dims,
-    operand_batching_dims, scatter_indices_batching_dims), as jax.lax.ScatterDimensionNumbers."""
+    operand_batching_dims, scatter_indices_batching_dims), as lax.ScatterDimensionNumbers."""
 
     def __new__(cls, update_window_dims, inserted_window_dims, scatter_dims_to_operand_dims,
                 operand_batching_dims=(), scatter_indices_batching_dims=()):
@@ -630,7 +630,7 @@ def _mode_name(mode):
 
 
 def default_fill_value(dtype):
-    """jax.numpy's fill value for out-of-bounds gathers: NaN, the int minimum, True."""
+    """JAX's numpy's fill value for out-of-bounds gathers: NaN, the int minimum, True."""
     d = np.dtype(dtype)
     if dtypes.is_inexact(d):
         return np.nan
@@ -667,7 +667,7 @@ def _in_bounds_mask(indices, index_vector_dim, start_index_map, operand_shape, s
 def gather(operand, start_indices, dimension_numbers, slice_sizes, *, unique_indices=False,
            indices_are_sorted=False, mode=None, fill_value=None):
     """StableHLO gather (see ``gather_p``). ``mode``: 'clip' / 'promise_in_bounds' clamp each
-    slice start so the slice fits; 'fill' (the default, as jax.lax) returns ``fill_value``
+    slice start so the slice fits; 'fill' (the default, as JAX's lax) returns ``fill_value``
     (NaN, the int minimum, True by default) for slices that do not fit."""
     from ..numpy._core import convert
     operand, start_indices = _array(operand), _array(start_indices)

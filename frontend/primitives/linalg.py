@@ -213,13 +213,13 @@ def dot_general(lhs, rhs, dimension_numbers, precision=None, preferred_element_t
 
 
 def dot(lhs, rhs, *, dimension_numbers=None, precision=None, preferred_element_type=None):
-    """lax.dot: vector/matrix products (``dimension_numbers`` optional, as in jax.lax.dot)."""
+    """lax.dot: vector/matrix products (``dimension_numbers`` optional, as in lax.dot)."""
     if dimension_numbers is None:
         ls, rs = aval_of(_as_operand(lhs)).shape, aval_of(_as_operand(rhs)).shape
         if 1 <= len(ls) <= 2 and 1 <= len(rs) <= 2 and ls[-1] == rs[0]:
             dimension_numbers = (((len(ls) - 1,), (0,)), ((), ()))
         else:
-            raise ValueError("jax.lax.dot: dimension_numbers must be specified when not "
+            raise ValueError("lax.dot: dimension_numbers must be specified when not "
                              "performing simple un-batched matrix-matrix, matrix-vector, or "
                              f"vector-vector products; got lhs_shape={ls} rhs_shape={rs}")
     return dot_general(lhs, rhs, dimension_numbers, precision, preferred_element_type)

@@ -2,7 +2,7 @@
 
 Operands of different dtypes are converted to the common operand dtype first (XLA's dot
 takes one operand type; the result type may differ, e.g. i8 x i8 -> f32 or bf16 -> f32).
-Bool operands are emitted as i1 dots (XLA CPU computes OR of ANDs, as jax.lax does).
+Bool operands are emitted as i1 dots (XLA CPU computes OR of ANDs, as JAX's lax does).
 """
 from __future__ import annotations
 
