@@ -382,11 +382,7 @@ def cond(pred, true_fun, false_fun, *operands, operand=_NO):
     """
     if not (callable(true_fun) and callable(false_fun)):
         raise TypeError("lax.cond: true_fun and false_fun arguments should be callable.")
-    if operand is not _NO:
-        if operands:
-            raise TypeError("if 'operand' keyword is passed then no positional operands can be "
-                            f"passed, got operand={operand} and positional operands {operands}")
-        operands = (operand,)
+    operands = _with_operand_kw(operand, operands)
     if pred is None:
         raise TypeError("cond predicate is None")
     if isinstance(pred, collections.abc.Sequence):
@@ -435,15 +431,21 @@ def _bind_cond(index, graphs, leaves, out_td):
     return tree_unflatten(out_td, outs)
 
 
+def _with_operand_kw(operand, operands: tuple) -> tuple:
+    """The positional operands, or the legacy ``operand=`` keyword (not both)."""
+    if operand is _NO:
+        return operands
+    if operands:
+        raise TypeError("if 'operand' keyword is passed then no positional operands can be "
+                        f"passed, got operand={operand} and positional operands {operands}")
+    return (operand,)
+
+
 def switch(index, branches, *operands, operand=_NO):
     """``branches[clamp(index, 0, len(branches) - 1)](*operands)`` as one stablehlo.case."""
     if not isinstance(branches, collections.abc.Sequence) or not all(builtins.map(callable, branches)):
         raise TypeError("lax.switch: branches argument should be a sequence of callables.")
-    if operand is not _NO:
-        if operands:
-            raise TypeError("if 'operand' keyword is passed then no positional operands can be "
-                            f"passed, got operand={operand} and positional operands {operands}")
-        operands = (operand,)
+    operands = _with_operand_kw(operand, operands)
     a = _leaf_aval(index)
     if a.ndim != 0:
         raise TypeError(f"Branch index must be scalar, got {index} of shape {a.shape}.")

@@ -414,15 +414,20 @@ def transpose(operand, permutation):
     return transpose_p.bind(operand, permutation=perm)
 
 
-def squeeze(array, dimensions):
-    """lax.squeeze: drop size-1 ``dimensions`` (negative allowed)."""
-    nd = len(_shape(array))
+def _normalize_axes(dimensions, nd: int) -> list:
+    """Axes in [-nd, nd) as non-negative ints; ValueError naming an out-of-range one."""
     dims = []
     for k in dimensions:
         k = int(k)
         if not -nd <= k < nd:
             raise ValueError(f"axis {k} is out of bounds for array of dimension {nd}")
         dims.append(k % nd)
+    return dims
+
+
+def squeeze(array, dimensions):
+    """lax.squeeze: drop size-1 ``dimensions`` (negative allowed)."""
+    dims = _normalize_axes(dimensions, len(_shape(array)))
     if not dims and hasattr(array, "aval"):
         return array
     return squeeze_p.bind(array, dimensions=tuple(sorted(dims)))
@@ -432,12 +437,7 @@ def expand_dims(array, dimensions):
     """lax.expand_dims: insert size-1 dims at ``dimensions`` (of the result, negative ok)."""
     shp = _shape(array)
     nd = len(shp) + len(tuple(dimensions))
-    dims = []
-    for k in dimensions:
-        k = int(k)
-        if not -nd <= k < nd:
-            raise ValueError(f"axis {k} is out of bounds for array of dimension {nd}")
-        dims.append(k % nd)
+    dims = _normalize_axes(dimensions, nd)
     if len(set(dims)) != len(dims):
         raise ValueError(f"repeated axis in lax.expand_dims: {tuple(dimensions)}")
     out, it = [], iter(shp)
