@@ -11,10 +11,9 @@ import sys
 import numpy as np
 
 sys.path.insert(0, os.path.dirname(__file__))
-from common import paired, row_paired  # noqa: E402
-
 import jax  # noqa: E402
 import jax.numpy as jnp  # noqa: E402
+from common import paired, row_paired  # noqa: E402
 
 import frontend as fe  # noqa: E402
 import frontend.numpy as fnp  # noqa: E402

@@ -5,18 +5,17 @@ vmap, compile it with jit (lowered to StableHLO by ``lowering``).
 >>> fe.vmap(lambda x, y: x @ y)(fnp.ones((3, 5)), fnp.ones((3, 5)))
 Array([5., 5., 5.], dtype=float32)
 """
-from . import primitives  # noqa: F401  (registers every primitive)
 from . import array_methods as _am
+from . import custom_batching, extend, lax, numpy  # noqa: F401
+from .api import Lowered, devices, jit, make_graph, vmap  # noqa: F401
 from .array import Array, device_put
+from .core import Aval as ShapedArray  # noqa: F401
 from .core import ConcretizationTypeError, Graph, Tracer, UnexpectedTracerError  # noqa: F401
 from .dtypes import config
-from .api import Lowered, devices, jit, make_graph, vmap  # noqa: F401
 
 _am.install(Array)
 _am.install(Tracer)
-
-from . import numpy  # noqa: E402
-from . import lax  # noqa: E402
-
 numpy.ndarray = Array
-__all__ = ["Array", "config", "device_put", "devices", "jit", "lax", "make_graph", "numpy", "vmap"]
+
+__all__ = ["Array", "ShapedArray", "config", "custom_batching", "device_put", "devices",
+           "extend", "jit", "lax", "make_graph", "numpy", "vmap"]

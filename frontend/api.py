@@ -1,60 +1,18 @@
-"""Public transformations: jit, vmap, make_graph."""
+"""Public transformations: jit, make_graph (and vmap, from frontend.vectorize)."""
 from __future__ import annotations
 
 import functools
-import inspect
 import threading
 
 import numpy as np
 
 from . import _backend, dtypes
 from .array import Array, to_buffer
-from .batching import BatchTrace, BatchTracer, bdim_at, moveaxis
-from .core import EVAL, Aval, Graph, GraphTrace, Literal, Tracer, _trace_var, aval_of, new_trace
+from .core import EVAL, Graph, _trace_var
 from .passes import simplify
-from .tree import broadcast_prefix, key_paths, tree_flatten, tree_unflatten
-
-_SCALARS = (bool, int, float, complex)
-
-
-def _arg_names(fun, n_args: int, kw: dict) -> list:
-    """Parameter names of the positional arguments (for error messages)."""
-    try:
-        ps = [p.name for p in inspect.signature(fun).parameters.values()
-              if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
-    except (TypeError, ValueError):
-        ps = []
-    return [ps[i] if i < len(ps) else f"args[{i}]" for i in range(n_args)]
-
-
-def _leaf_paths(fun, args, kwargs, td) -> list:
-    """Readable names of the flattened leaves of (args, kwargs): ``x``, ``params['w']``."""
-    names = _arg_names(fun, len(args), kwargs)
-    paths = []
-    arg_tds = td.children[0].children
-    for name, atd in zip(names, arg_tds):
-        paths += [name + p for p in key_paths(atd)]
-    kw_td = td.children[1]
-    for k, ktd in zip(kw_td.meta or (), kw_td.children):
-        paths += [k + p for p in key_paths(ktd)]
-    return paths
-
-
-def _abstractify(x, path: str, fun) -> Aval:
-    if isinstance(x, (Array, Tracer)):
-        return x.aval
-    if isinstance(x, np.ndarray) or isinstance(x, np.generic):
-        try:
-            return Aval(np.shape(x), dtypes.canonicalize(x.dtype), False)
-        except TypeError:
-            pass
-    elif isinstance(x, _SCALARS):
-        return aval_of(x)
-    raise TypeError(
-        f"Error interpreting argument to {getattr(fun, '__name__', fun)} as an abstract array. "
-        f"The problematic value is of type {type(x)} and was passed to the function at path "
-        f"{path}. Arguments must be arrays (frontend.Array, numpy.ndarray), Python scalars, "
-        "or pytrees (tuple, list, dict) of them; mark other arguments static.")
+from .tracing import abstractify, leaf_paths, trace_graph
+from .tree import tree_flatten, tree_unflatten
+from .vectorize import vmap  # noqa: F401  (public here, as jax.vmap)
 
 
 def _trace_flat(fun, args, kwargs, static: dict, in_avals, td):
@@ -66,24 +24,11 @@ def _trace_flat(fun, args, kwargs, static: dict, in_avals, td):
         a = list(a)
         for i, v in static.items():
             a.insert(i, v)
-        out = fun(*a, **kw)
-        outs, otd = tree_flatten(out)
+        outs, otd = tree_flatten(fun(*a, **kw))
         out_td_box.append(otd)
-        return [_as_traceable(o) for o in outs]
+        return outs
 
-    with new_trace(GraphTrace) as tr:
-        tracers = [tr.new_arg(a) for a in in_avals]
-        outs = flat_fun(*tracers)
-    return tr.to_graph(tracers, outs), out_td_box[0]
-
-
-def _as_traceable(o):
-    if isinstance(o, (Tracer, Array, np.ndarray, Literal)) or isinstance(o, _SCALARS):
-        return o
-    if isinstance(o, np.generic):
-        return np.asarray(o)
-    raise TypeError(f"function returned a value of type {type(o).__name__}: outputs must be "
-                    "arrays, scalars, or pytrees of them")
+    return trace_graph(flat_fun, in_avals), out_td_box[0]
 
 
 def _split_static(args, static_argnums):
@@ -151,7 +96,7 @@ class Jitted:
         self.device = device
         self._cache: dict = {}
         self._lock = threading.RLock()
-        functools.update_wrapper(self, fun)
+        functools.update_wrapper(self, fun, updated=())  # not __dict__: it would clobber ours
         self._cpp = self._make_cpp()
 
     def _signature(self, args, kwargs):
@@ -160,7 +105,7 @@ class Jitted:
         sig = []
         for x in leaves:
             try:
-                sig.append(_abstractify(x, "", self.fun))
+                sig.append(abstractify(x, "", self.fun))
             except TypeError:
                 sig.append(None)  # reported with its path by _specialize
         return dyn, static, leaves, td, sig
@@ -170,10 +115,10 @@ class Jitted:
         avals = []
         for i, x in enumerate(leaves):
             try:
-                avals.append(_abstractify(x, "", self.fun))
+                avals.append(abstractify(x, "", self.fun))
             except TypeError:
-                paths = paths or _leaf_paths(self.fun, dyn, kwargs, td)
-                _abstractify(x, paths[i] if i < len(paths) else f"leaf {i}", self.fun)
+                paths = paths or leaf_paths(self.fun, dyn, kwargs, td)
+                abstractify(x, paths[i] if i < len(paths) else f"leaf {i}", self.fun)
         graph, out_td = _trace_flat(self.fun, dyn, kwargs, static, avals, td)
         return simplify(graph), out_td
 
@@ -262,117 +207,3 @@ def make_graph(fun, static_argnums=()):
 def devices(platform=None) -> list:
     """The XLA devices of ``platform`` ('cpu', 'gpu', 'tpu'; default: the default backend)."""
     return _backend.get().devices(platform)
-
-
-# ----------------------------------------------------------------------------- vmap
-
-
-def _mapped_desc(x) -> str:
-    a = x.aval if hasattr(x, "aval") else aval_of(x)
-    return f"{a.dtype.name}{list(a.shape)}".replace(" ", "")
-
-
-def vmap(fun, in_axes=0, out_axes=0, axis_size=None, *, batch_size=None):
-    """Vectorize ``fun`` over an axis of its inputs, with JAX's ``in_axes``/``out_axes``
-    semantics (ints, negative ints, None, pytree prefixes).
-
-    >>> vmap(lambda x, y: x @ y)(np.ones((3, 5), np.float32), np.ones((3, 5), np.float32))
-    Array([5., 5., 5.], dtype=float32)
-    """
-    if not callable(fun):
-        raise TypeError(f"vmap expects a callable, got {type(fun).__name__}")
-    if isinstance(in_axes, list):
-        in_axes = tuple(in_axes)
-    _check_axes_spec(in_axes, "in_axes")
-    _check_axes_spec(out_axes, "out_axes")
-
-    @functools.wraps(fun)
-    def batched(*args, **kwargs):
-        if isinstance(in_axes, tuple) and len(in_axes) != len(args):
-            raise ValueError(
-                "vmap in_axes must be an int, None, or a tuple of entries corresponding to the "
-                f"positional arguments passed to the function, but got len(in_axes)="
-                f"{len(in_axes)}, len(args)={len(args)}")
-        leaves, td = tree_flatten((args, kwargs))
-        axes = broadcast_prefix((in_axes if isinstance(in_axes, tuple) else (in_axes,) * len(args),
-                                 {k: 0 for k in kwargs}), td, "vmap in_axes")
-        paths = None
-        size = None
-        sizes = []
-        for i, (x, ax) in enumerate(zip(leaves, axes)):
-            if ax is None:
-                continue
-            a = x.aval if hasattr(x, "aval") else _abstractify(x, "?", fun)
-            if not -a.ndim <= ax < a.ndim:
-                paths = paths or _leaf_paths(fun, args, kwargs, td)
-                raise ValueError(
-                    f"vmap was requested to map its argument along axis {ax}, which implies "
-                    f"that its rank should be at least {ax + 1 if ax >= 0 else -ax}, but is only "
-                    f"{a.ndim} (its shape is {a.shape}); the argument is {paths[i]}")
-            ax = ax % a.ndim
-            axes[i] = ax
-            sizes.append((i, ax, a.shape[ax]))
-        distinct = {s for _, _, s in sizes}
-        if axis_size is not None:
-            distinct.add(axis_size)
-        if len(distinct) > 1:
-            paths = _leaf_paths(fun, args, kwargs, td)
-            lines = []
-            for i, ax, s in sizes:
-                lines.append(f"  * one axis had size {s}: axis {ax} of argument {paths[i]} "
-                             f"of type {_mapped_desc(leaves[i])}")
-            if axis_size is not None:
-                lines.append(f"  * axis_size was given as {axis_size}")
-            raise ValueError("vmap got inconsistent sizes for array axes to be mapped:\n"
-                             + ";\n".join(lines))
-        if not distinct:
-            raise ValueError("vmap must have at least one non-None value in in_axes "
-                             "(or an axis_size when no argument is mapped)")
-        size = distinct.pop()
-        if batch_size is not None:
-            from .control import chunked_vmap  # bounded-memory vmap (issue: control flow)
-            return chunked_vmap(fun, in_axes, out_axes, size, batch_size, args, kwargs)
-        with new_trace(BatchTrace, size) as tr:
-            tracers = [BatchTracer(tr, x, ax) if ax is not None else x
-                       for x, ax in zip(leaves, axes)]
-            a, kw = tree_unflatten(td, tracers)
-            out = fun(*a, **kw)
-        outs, otd = tree_flatten(out)
-        oaxes = broadcast_prefix(out_axes, otd, "vmap out_axes")
-        res = []
-        opaths = key_paths(otd)
-        for o, ax, p in zip(outs, oaxes, opaths):
-            if isinstance(o, BatchTracer) and o._trace is tr:
-                val, d = o.val, o.bdim
-            else:
-                val, d = o, None
-            if ax is None:
-                if d is not None:
-                    raise ValueError(
-                        f"vmap has mapped output (at output{p}) but out_axes is None: only an "
-                        "output that does not depend on a mapped input can have out_axes=None")
-                res.append(val)
-                continue
-            nd = (val.aval.ndim if hasattr(val, "aval") else np.ndim(val)) + (d is None)
-            if not -nd <= ax < nd:
-                raise ValueError(f"vmap out_axes={ax} is out of range for output{p} of rank "
-                                 f"{nd} (shape with the batch axis)")
-            ax %= nd
-            if d is None:
-                if isinstance(val, _SCALARS):
-                    from .numpy import asarray
-                    val = asarray(val)
-                res.append(bdim_at(val, None, size, ax))
-            else:
-                res.append(moveaxis(val, d, ax))
-        return tree_unflatten(otd, res)
-
-    return batched
-
-
-def _check_axes_spec(spec, name):
-    leaves, _ = tree_flatten(spec)
-    for x in leaves:
-        if x is not None and not (isinstance(x, (int, np.integer)) and not isinstance(x, bool)):
-            raise TypeError(f"vmap {name} must be an int, None, or (nested) container with those "
-                            f"types as leaves, but got {spec!r}")

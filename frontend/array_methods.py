@@ -2,16 +2,11 @@
 forwards to the frontend.numpy function of the same meaning."""
 from __future__ import annotations
 
-
-_fnp = None
+from . import numpy as fnp
 
 
 def _np():
-    global _fnp
-    if _fnp is None:
-        from . import numpy as fnp
-        _fnp = fnp
-    return _fnp
+    return fnp
 
 
 def _binop(name, reflected=False):

@@ -1,14 +1,18 @@
-"""vmap: the batching trace and the helpers batching rules share.
+"""The batching trace: the core of vmap.
 
-A BatchTracer holds a value with the batch axis at ``bdim`` (None: not batched). A rule
-``prim.batch(axis_size, args, dims, **params)`` runs under the parent trace and returns
-``(out, out_dim)`` (lists of both for multi-output primitives).
+A BatchTracer holds a value of the enclosing trace whose batch axis is at ``bdim`` (None:
+not batched). Binding a primitive with some batched operand calls the primitive's batching
+rule, ``rule(batched_args, batch_dims, **params) -> (out, out_dim)``, under the enclosing
+trace. A primitive without a rule goes to the fallback installed with ``set_fallback`` (the
+sequential loop of frontend.vectorize), so this module needs no primitive.
 """
 from __future__ import annotations
 
+from typing import Callable
+
 import numpy as np
 
-from .core import PRIMITIVES, Aval, Literal, Trace, Tracer, current_trace, escaped_tracer_error
+from .core import Aval, Trace, Tracer, aval_of, escaped_tracer_error, new_trace
 
 
 class BatchTracer(Tracer):
@@ -18,7 +22,7 @@ class BatchTracer(Tracer):
         self._trace = trace
         self.val = val
         self.bdim = bdim
-        a = val.aval if hasattr(val, "aval") else _aval(val)
+        a = val.aval if hasattr(val, "aval") else aval_of(val)
         if bdim is not None:
             a = Aval(a.shape[:bdim] + a.shape[bdim + 1:], a.dtype, a.weak_type)
         self._aval = a
@@ -31,9 +35,14 @@ class BatchTracer(Tracer):
         return f"BatchTracer<{self._aval.str_short()}, bdim={self.bdim}>"
 
 
-def _aval(x):
-    from .core import aval_of
-    return aval_of(x)
+_fallback: Callable | None = None
+
+
+def set_fallback(fn) -> None:
+    """Install ``fn(trace, prim, vals, dims, params) -> (out, out_dim)``, used for primitives
+    without a batching rule."""
+    global _fallback
+    _fallback = fn
 
 
 class BatchTrace(Trace):
@@ -55,22 +64,48 @@ class BatchTrace(Trace):
         with self.parent:
             if all(d is None for d in dims):
                 return prim.bind(*vals, **params)
-            if prim.has_batch_rule():
-                out, out_dim = prim.batch(self.axis_size, tuple(vals), tuple(dims), **params)
-            else:  # generic fallback: a sequential loop over the lanes (frontend.control)
-                from .control import batch_fallback
-                out, out_dim = batch_fallback(self, prim, tuple(vals), tuple(dims), params)
+            rule = prim.batching_rule
+            if rule is not None:
+                out, out_dim = rule(tuple(vals), tuple(dims), **params)
+            else:
+                if _fallback is None:
+                    raise NotImplementedError(f"primitive {prim.name!r} has no batching rule")
+                out, out_dim = _fallback(self, prim, tuple(vals), tuple(dims), params)
         if prim.multiple_results:
-            return [BatchTracer(self, o, d) for o, d in zip(out, out_dim, strict=True)]
-        return BatchTracer(self, out, out_dim)
+            return [BatchTracer(self, o, _check_dim(prim, o, d))
+                    for o, d in zip(out, out_dim, strict=True)]
+        return BatchTracer(self, out, _check_dim(prim, out, out_dim))
+
+
+def _check_dim(prim, out, d):
+    """The rule's out_dim, checked (a user's rule may return anything)."""
+    if d is None or (type(d) is int and 0 <= d < ndim(out)):
+        return d
+    raise ValueError(f"the batching rule of primitive {prim.name!r} returned out_dim={d!r} for "
+                     f"a result of shape {shape(out)}: it must be None (not batched) or an axis "
+                     f"of the result, in [0, {ndim(out)})")
+
+
+def batch_fun(fun, axis_size: int, args, in_dims) -> tuple:
+    """Run ``fun`` (flat values in, flat list out) with ``args[i]`` batched at ``in_dims[i]``
+    (None: not batched). Returns (values, batch dims) of the outputs, values of the enclosing
+    trace; an output that does not depend on a batched input has dim None."""
+    with new_trace(BatchTrace, axis_size) as tr:
+        tracers = [BatchTracer(tr, a, d) if d is not None else a for a, d in zip(args, in_dims)]
+        outs = fun(*tracers)
+    vals, dims = [], []
+    for o in outs:
+        if isinstance(o, BatchTracer) and o._trace is tr:
+            vals.append(o.val)
+            dims.append(o.bdim)
+        else:
+            vals.append(o)
+            dims.append(None)
+    return vals, dims
 
 
 # ----------------------------------------------------------------------------- rule helpers
-# Each runs under the current (parent) trace and binds ordinary primitives.
-
-
-def _p(name):
-    return PRIMITIVES[name]
+# (helpers that bind primitives, e.g. moveaxis, live with the shape primitives)
 
 
 def ndim(x) -> int:
@@ -81,73 +116,16 @@ def shape(x) -> tuple:
     return x.aval.shape if hasattr(x, "aval") else np.shape(x)
 
 
-def moveaxis(x, src: int, dst: int):
-    """Move axis ``src`` of x to ``dst`` with one transpose (none when src == dst)."""
-    if src == dst:
-        return x
-    perm = [i for i in range(ndim(x)) if i != src]
-    perm.insert(dst, src)
-    return _p("transpose").bind(x, permutation=tuple(perm))
-
-
-def bdim_at(x, d, size: int, dst: int = 0):
-    """x with its batch axis at ``dst``; an unbatched x (d None) is broadcast to the batch."""
-    if d is None:
-        shp = shape(x)
-        out_shape = shp[:dst] + (size,) + shp[dst:]
-        dims = tuple(i if i < dst else i + 1 for i in range(len(shp)))
-        return _p("broadcast_in_dim").bind(x, shape=out_shape, broadcast_dimensions=dims)
-    return moveaxis(x, d, dst)
-
-
-def bdim_to_front(x, d, size: int):
-    return bdim_at(x, d, size, 0)
-
-
-def vectorized_batch(prim, axis_size, args, dims, **params):
-    """Batching rule of an elementwise n-ary primitive. Operands of full per-example rank
-    share one batch axis: the first such batched operand's (others are moved only where they
-    differ; unbatched ones are broadcast along it, as StableHLO elementwise ops take equal
-    shapes). Unbatched scalars stay scalars; batched scalars are broadcast over the rest.
-    The batch axis ends up where the first full-rank batched operand had it (else 0)."""
-    ranks = [ndim(a) - (d is not None) for a, d in zip(args, dims, strict=True)]
-    r = max(ranks)
-    d0 = next((d for d, k in zip(dims, ranks) if d is not None and k == r), 0)
-    full = None
-    for a, d, k in zip(args, dims, ranks):
-        if d is not None and k == r:
-            full = moved_shape(shape(a), d, d0)
-            break
-    if full is None:  # only batched scalars: the batch shape comes from an unbatched array
-        ref = next((a for a, k in zip(args, ranks) if k == r), None)
-        s = list(shape(ref)) if r else []
-        s.insert(d0, axis_size)
-        full = tuple(s)
-    new = []
-    for a, d, k in zip(args, dims, ranks):
-        if d is None:
-            new.append(a if k == 0 else bdim_at(a, None, axis_size, d0))
-        elif k == 0 and r > 0:
-            new.append(_p("broadcast_in_dim").bind(a, shape=full, broadcast_dimensions=(d0,)))
-        else:
-            new.append(moveaxis(a, d, d0))
-    return prim.bind(*new, **params), d0
+def axis_size(args, dims) -> int:
+    """The size of the batch axis, read off the first batched argument."""
+    for a, d in zip(args, dims):
+        if d is not None:
+            return shape(a)[d]
+    raise ValueError("axis_size: no argument is batched")
 
 
 def moved_shape(shp, src: int, dst: int) -> tuple:
-    """The shape after moveaxis(src, dst)."""
+    """The shape after moving axis ``src`` to ``dst``."""
     shp = list(shp)
     shp.insert(dst, shp.pop(src))
     return tuple(shp)
-
-
-def broadcast_batched_scalar(x, d, target_shape, target_bdim):
-    return _p("broadcast_in_dim").bind(x, shape=tuple(target_shape), broadcast_dimensions=(target_bdim,))
-
-
-def is_literal(x) -> bool:
-    return isinstance(x, (Literal, bool, int, float, complex))
-
-
-def current_is(trace_cls) -> bool:
-    return isinstance(current_trace(), trace_cls)

@@ -114,6 +114,37 @@ class Literal:
         return f"{_literal_str(self.val, self.aval)}:{self.aval.str_short()}"
 
 
+_SCALAR_AVALS: dict = {}
+_INT_RANGE: dict = {}
+
+
+def literal(value, dtype, weak: bool = False) -> Literal:
+    """A rank-0 constant of ``dtype`` (the value as the Python scalar of the dtype's kind).
+    A Python int outside the dtype's range is an OverflowError, as in JAX."""
+    kind = dtypes._kind(dtype)
+    if kind == "b":
+        value = bool(value)
+    elif kind in "iu":
+        if type(value) is int:
+            r = _INT_RANGE.get(dtype)
+            if r is None:
+                info = np.iinfo(dtype)
+                r = _INT_RANGE[dtype] = (int(info.min), int(info.max))
+            if not r[0] <= value <= r[1]:
+                raise OverflowError(f"Python int {value} too large to convert to "
+                                    f"{np.dtype(dtype).name}")
+        value = int(value)
+    elif kind == "c":
+        value = complex(value)
+    else:
+        value = float(value.real) if isinstance(value, complex) else float(value)
+    key = (dtype, weak)
+    a = _SCALAR_AVALS.get(key)
+    if a is None:
+        a = _SCALAR_AVALS[key] = Aval((), dtype, weak)
+    return Literal(value, a)
+
+
 def _literal_str(val, aval) -> str:
     if dtypes.is_bool(aval.dtype):
         return str(bool(val))
@@ -242,48 +273,103 @@ def typecheck(g: Graph) -> None:
 
 # ----------------------------------------------------------------------------- primitives
 
-PRIMITIVES: dict = {}
-
 
 class Primitive:
-    """A primitive: one row. Subclasses (or factories) give ``abstract_eval`` and ``batch``;
-    ``lowering/`` registers its StableHLO emitter under the same name.
+    """A primitive operation: one object holding its rules, each set with a ``def_*`` method.
 
-    Arrays are positional, static params keyword-only and hashable.
+    - ``def_abstract_eval(fn)``: ``fn(*avals, **params)`` gives the output Aval (a list of
+      them with ``multiple_results``) and raises TypeError/ValueError for bad input.
+    - ``def_batching(fn)``: ``fn(batched_args, batch_dims, **params) -> (out, out_dim)``
+      (JAX's signature): ``batch_dims[i]`` is where argument i carries the batch axis, or None
+      when it is not batched; the rule runs under the enclosing trace, binds ordinary
+      primitives and says where the batch axis of the result is (lists of both for
+      ``multiple_results``). Without one, vmap runs the primitive in a loop, with a warning.
+    - ``def_lowering(fn)``: ``fn(ctx, *operands, **params) -> [results]`` writes StableHLO:
+      ``operands`` and ``results`` are SSA names, ``ctx`` the per-equation emitter context
+      that ``lowering/`` passes in (``ctx.avals_in``, ``ctx.avals_out``, ``ctx.op(text)``,
+      ``ctx.type(aval)``, constants, broadcasts, regions).
+    - ``def_jvp(fn)`` / ``def_transpose(fn)``: the autodiff rules.
+
+    Rules live on the object and are found there; ``name`` is only for printing, so two
+    primitives may share a name. Arrays are positional, static params keyword-only and
+    hashable (tuples, not lists).
+
+    >>> rms_norm_p = Primitive("rms_norm")
+    >>> @rms_norm_p.def_abstract_eval
+    ... def _rms_norm_abstract_eval(x, *, eps):
+    ...     return x                     # same shape and dtype as the operand
     """
 
-    name: str = ""
-    multiple_results: bool = False
-
-    def __init__(self, name: str | None = None):
-        if name is not None:
-            self.name = name
-        if self.name in PRIMITIVES:
-            raise ValueError(f"primitive {self.name} declared twice")
-        PRIMITIVES[self.name] = self
+    def __init__(self, name: str, *, multiple_results: bool = False):
+        self.name = name
+        self.multiple_results = multiple_results
+        self.abstract_eval_rule = None
+        self.batching_rule = None
+        self.lowering_rule = None
+        self.jvp_rule = None
+        self.transpose_rule = None
 
     def __repr__(self):
         return self.name
 
-    def abstract_eval(self, *avals: Aval, **params):  # -> Aval | tuple[Aval]
-        raise NotImplementedError(f"{self.name}: no abstract evaluation")
+    def def_abstract_eval(self, fn):
+        self.abstract_eval_rule = fn
+        return fn
 
-    def batch(self, axis_size: int, args: tuple, dims: tuple, **params):  # -> (out, out_dim)
-        raise NotImplementedError(f"{self.name}: no batching rule")
+    def def_batching(self, fn):
+        self.batching_rule = fn
+        return fn
+
+    def def_lowering(self, fn):
+        self.lowering_rule = fn
+        return fn
+
+    def def_jvp(self, fn):
+        self.jvp_rule = fn
+        return fn
+
+    def def_transpose(self, fn):
+        self.transpose_rule = fn
+        return fn
+
+    def abstract_eval(self, *avals: Aval, **params):  # -> Aval | list[Aval]
+        rule = self.abstract_eval_rule
+        if rule is None:
+            raise NotImplementedError(
+                f"primitive {self.name!r} has no abstract evaluation rule: define one with "
+                f"p.def_abstract_eval(fn), fn(*avals, **params) -> output aval(s)")
+        out = rule(*avals, **params)
+        if self.multiple_results:
+            if type(out) is not list:
+                out = _as_aval_list(self, out)
+            elif not all(type(a) is Aval for a in out):
+                out = _as_aval_list(self, out)
+        elif type(out) is not Aval:
+            out = _as_aval(self, out)
+        return out
 
     def bind(self, *args, **params):
-        return current_trace().process(self, args, params)
-
-    __call__ = bind
-
-    def has_batch_rule(self) -> bool:
-        return type(self).batch is not Primitive.batch
+        return _trace_var.get().process(self, args, params)
 
 
-def primitive(cls):
-    """Class decorator: instantiate (and so register) a Primitive subclass; the instance
-    replaces the class, so ``add_p`` is the primitive itself."""
-    return cls()
+def _as_aval(prim, a) -> Aval:
+    """An abstract-eval result as an Aval: ours, or any object with ``shape`` and ``dtype``
+    (JAX's ShapedArray, ShapeDtypeStruct)."""
+    if isinstance(a, Aval):
+        return a
+    if hasattr(a, "shape") and hasattr(a, "dtype"):
+        return Aval(tuple(a.shape), dtypes.canonicalize(np.dtype(a.dtype)),
+                    bool(getattr(a, "weak_type", False)))
+    what = "a list of avals" if prim.multiple_results else "an aval"
+    raise TypeError(f"the abstract evaluation rule of primitive {prim.name!r} must return "
+                    f"{what} (frontend.ShapedArray), got {type(a).__name__}: {a!r}")
+
+
+def _as_aval_list(prim, outs) -> list:
+    if not isinstance(outs, (list, tuple)):
+        raise TypeError(f"primitive {prim.name!r} has multiple_results=True: its abstract "
+                        f"evaluation rule must return a list of avals, got {type(outs).__name__}")
+    return [_as_aval(prim, a) for a in outs]
 
 
 # ----------------------------------------------------------------------------- traces
@@ -319,7 +405,7 @@ class Trace:
 
 
 class EvalTrace(Trace):
-    """The outermost trace: runs each primitive on the device (see frontend.eager)."""
+    """The outermost trace: runs each primitive on the device (frontend.array.eager_apply)."""
 
     def process(self, prim, args, params):
         for a in args:
@@ -339,7 +425,7 @@ class UnexpectedTracerError(TypeError):
     pass
 
 
-_eager_apply: Callable = None  # set by frontend.eager
+_eager_apply: Callable = None  # set by frontend.array (set_eager_apply)
 
 
 def set_eager_apply(fn) -> None:

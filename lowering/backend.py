@@ -5,8 +5,10 @@ import numpy as np
 
 from frontend.core import Graph
 
-from . import emit  # noqa: F401  (registers the emitters)
-from . import runtime
+from . import (
+    emit,  # noqa: F401  (registers the emitters)
+    runtime,
+)
 from .hlo import lower_graph
 
 to_host = runtime.to_host

@@ -1,7 +1,8 @@
 """Graph -> StableHLO text: one pass over the equations, SSA names ``%0, %1, ...``.
 
-Emitters are registered per primitive name with ``@emitter("add")``; an emitter gets the
-context, the equation and the SSA names of its inputs and returns the names of its outputs.
+Each equation is written by its primitive's lowering rule (``prim.def_lowering``; the
+built-in rules are set in lowering/emit): ``rule(ctx, *operands, **params) -> [results]``
+with SSA names in and out, and ``ctx`` a ``RuleCtx`` for that equation.
 """
 from __future__ import annotations
 
@@ -9,18 +10,6 @@ import numpy as np
 
 from frontend import dtypes
 from frontend.core import Aval, Graph, Literal
-
-EMITTERS: dict = {}
-
-
-def emitter(*names):
-    def deco(fn):
-        for n in names:
-            if n in EMITTERS:
-                raise ValueError(f"emitter for {n} registered twice")
-            EMITTERS[n] = fn
-        return fn
-    return deco
 
 
 def elem_type(dtype) -> str:
@@ -75,7 +64,7 @@ def dense_attr(value: np.ndarray, aval: Aval) -> str:
     value = np.asarray(value, aval.dtype)
     flat = value.reshape(-1)
     if flat.size == 0:
-        return "dense<>" if False else "dense<[]>" if aval.ndim == 1 else "dense<" + "[" * aval.ndim + "]" * aval.ndim + ">"
+        return "dense<" + "[" * aval.ndim + "]" * aval.ndim + ">"
     if flat.size == 1 or (flat == flat[0]).all() and not (flat.dtype.kind == "f" and np.isnan(flat[0])):
         return f"dense<{_scalar_text(flat[0], aval.dtype)}>"
     return f'dense<"0x{np.ascontiguousarray(value).tobytes().hex().upper()}">'
@@ -138,14 +127,108 @@ class FuncCtx:
             return env[id(a)]
 
         for e in g.eqns:
-            try:
-                emit = EMITTERS[e.prim.name]
-            except KeyError:
-                raise NotImplementedError(f"no StableHLO emitter for primitive {e.prim.name}") from None
-            outs = emit(self, e, *[env[id(a)] if type(a) is not Literal else read(a) for a in e.inputs])
-            for v, n in zip(e.outs, outs, strict=True):
+            rule = e.prim.lowering_rule
+            if rule is None:
+                raise NotImplementedError(
+                    f"primitive {e.prim.name!r} has no lowering rule, so it cannot be compiled: "
+                    f"define one with p.def_lowering(fn), fn(ctx, *operands, **params) -> "
+                    f"[results] (see docs/extending.md)")
+            ctx = RuleCtx(self, e)
+            outs = rule(ctx, *[env[id(a)] if type(a) is not Literal else read(a)
+                               for a in e.inputs], **e.params)
+            if type(outs) is str:
+                outs = [outs]
+            if len(outs) != len(e.outs):
+                raise ValueError(f"the lowering rule of primitive {e.prim.name!r} returned "
+                                 f"{len(outs)} results for {len(e.outs)} outputs")
+            for v, n in zip(e.outs, outs):
                 env[id(v)] = n
         return [read(v) for v in g.outvars]
+
+    def region(self, body, arg_avals=()) -> str:
+        """A region ``{ ^bb0(args): ... "stablehlo.return"(...) }`` for an op of this
+        function. ``body(arg_names) -> (result_names, result_avals)`` emits the ops of the
+        region (values of the enclosing scope may be used directly). Scalar constants
+        emitted inside stay inside (the constant cache is scoped)."""
+        saved_lines, saved_consts = self.lines, self._consts
+        self.lines, self._consts = [], dict(saved_consts)
+        try:
+            args = [self.fresh() for _ in arg_avals]
+            outs, out_avals = body(args)
+            types = ", ".join(tensor_type(a) for a in out_avals)
+            self.lines.append(f'    "stablehlo.return"({", ".join(outs)}) : ({types}) -> ()')
+            inner = self.lines
+        finally:
+            self.lines, self._consts = saved_lines, saved_consts
+        lines = ["{"]
+        if arg_avals:
+            lines.append("    ^bb0(" + ", ".join(f"{n}: {tensor_type(a)}"
+                                               for n, a in zip(args, arg_avals)) + "):")
+        lines += ["  " + ln for ln in "\n".join(inner).split("\n")]
+        lines.append("    }")
+        return "\n".join(lines)
+
+    def op_results(self, rhs: str, n: int) -> list:
+        """Emit an op with ``n`` results (``%k:n = rhs``); return ``[%k#0, ...]`` (``[%k]``
+        for one result, ``[]`` for none)."""
+        if n == 0:
+            self.lines.append("    " + rhs)
+            return []
+        name = self.fresh()
+        if n == 1:
+            self.lines.append(f"    {name} = {rhs}")
+            return [name]
+        self.lines.append(f"    {name}:{n} = {rhs}")
+        return [f"{name}#{i}" for i in range(n)]
+
+
+class RuleCtx:
+    """What a lowering rule gets for one equation: its primitive, ``avals_in`` and
+    ``avals_out``, and the emitter of the enclosing function.
+
+    - ``ctx.op(rhs)``: emit ``%k = rhs``, return ``%k``; ``ctx.op_results(rhs, n)`` for n results
+    - ``ctx.type(aval)``: ``tensor<3x5xf32>``
+    - ``ctx.constant(value, aval)``: a ``stablehlo.constant`` (scalars are shared)
+    - ``ctx.broadcast(x, in_aval, shape, dims=None)``: a ``stablehlo.broadcast_in_dim``
+    - ``ctx.region(body, arg_avals)``: the text of a region, ``body(args) -> (outs, avals)``
+    - ``ctx.lower_body(graph, operands)``: inline a sub-Graph, return its outputs
+    - ``ctx.fresh()``: a new SSA name, e.g. for region arguments
+    """
+
+    __slots__ = ("fn", "eqn", "avals_in", "avals_out")
+
+    type = staticmethod(tensor_type)
+
+    def __init__(self, fn: "FuncCtx", eqn):
+        self.fn = fn
+        self.eqn = eqn
+        self.avals_in = tuple([a.aval for a in eqn.inputs])
+        self.avals_out = tuple([v.aval for v in eqn.outs])
+
+    @property
+    def primitive(self):
+        return self.eqn.prim
+
+    def op(self, rhs: str) -> str:
+        return self.fn.op(rhs)
+
+    def op_results(self, rhs: str, n: int) -> list:
+        return self.fn.op_results(rhs, n)
+
+    def fresh(self) -> str:
+        return self.fn.fresh()
+
+    def constant(self, value, aval: Aval) -> str:
+        return self.fn.constant(value, aval)
+
+    def broadcast(self, x: str, in_aval: Aval, shape: tuple, dims=None) -> str:
+        return self.fn.broadcast(x, in_aval, shape, dims)
+
+    def region(self, body, arg_avals=()) -> str:
+        return self.fn.region(body, arg_avals)
+
+    def lower_body(self, g: Graph, in_names: list) -> list:
+        return self.fn.lower_body(g, in_names)
 
 
 class ModuleCtx:
@@ -173,45 +256,3 @@ def lower_graph(g: Graph, name: str = "main", consts_as_args: bool = False) -> s
             f"  func.func public @main({args}) -> ({', '.join(res_types)}) {{")
     return "\n".join([head, *mod.funcs, *f.lines, ret, "  }", "}", ""]) if not mod.funcs else \
         "\n".join([head, *f.lines, ret, "  }", *mod.funcs, "}", ""])
-
-
-# ----------------------------------------------------------------------------- regions
-# (control flow: stablehlo.if / case / while bodies are emitted inside the current function,
-# sharing its SSA counter so every name stays unique.)
-
-
-def emit_region(ctx: FuncCtx, body, arg_avals=()) -> str:
-    """A region ``{ ^bb0(args): ... "stablehlo.return"(...) }`` for an op of the current
-    function. ``body(arg_names) -> (result_names, result_avals)`` emits the ops of the region
-    with ``ctx`` (values of the enclosing scope may be used directly). Scalar constants
-    emitted inside stay inside (the constant cache is scoped)."""
-    saved_lines, saved_consts = ctx.lines, ctx._consts
-    ctx.lines, ctx._consts = [], dict(saved_consts)
-    try:
-        args = [ctx.fresh() for _ in arg_avals]
-        outs, out_avals = body(args)
-        types = ", ".join(tensor_type(a) for a in out_avals)
-        ctx.lines.append(f'    "stablehlo.return"({", ".join(outs)}) : ({types}) -> ()')
-        inner = ctx.lines
-    finally:
-        ctx.lines, ctx._consts = saved_lines, saved_consts
-    lines = ["{"]
-    if arg_avals:
-        lines.append("    ^bb0(" + ", ".join(f"{n}: {tensor_type(a)}" for n, a in zip(args, arg_avals)) + "):")
-    lines += ["  " + ln for ln in "\n".join(inner).split("\n")]
-    lines.append("    }")
-    return "\n".join(lines)
-
-
-def op_results(ctx: FuncCtx, rhs: str, n: int, indent: str = "    ") -> list:
-    """Emit an op with ``n`` results (``%k:n = rhs``); return ``[%k#0, ...]`` (``[%k]`` for
-    one result, ``[]`` for none)."""
-    if n == 0:
-        ctx.lines.append(indent + rhs)
-        return []
-    name = ctx.fresh()
-    if n == 1:
-        ctx.lines.append(f"{indent}{name} = {rhs}")
-        return [name]
-    ctx.lines.append(f"{indent}{name}:{n} = {rhs}")
-    return [f"{name}#{i}" for i in range(n)]

@@ -7,7 +7,6 @@ import pytest
 
 sys.path.insert(0, os.path.dirname(__file__))
 
-import lowering.backend as _backend  # noqa: E402
 from lowering import runtime as _runtime  # noqa: E402
 
 VERIFIED = {"modules": 0}
@@ -34,8 +33,9 @@ def pytest_terminal_summary(terminalreporter):
 
 @pytest.fixture
 def x64():
-    import frontend as fe
     import jax
+
+    import frontend as fe
     fe.config.update("enable_x64", True)
     jax.config.update("jax_enable_x64", True)
     try:
@@ -46,38 +46,32 @@ def x64():
 
 
 # ----------------------------------------------------------------------------- coverage
-# Every primitive must be lowered (emitter) and batched (batching rule) by the test suite.
-# Recorded here, checked at the end of a full run (no file or -k selection).
+# Every primitive must be lowered and batched (when it takes operands) by the test suite.
+# Recorded here by wrapping the rules on the primitive objects, checked at the end of a full
+# run (no file or -k selection).
+
+from harness import project_primitives, takes_operands  # noqa: E402
 
 import frontend  # noqa: E402,F401
-from frontend.core import PRIMITIVES  # noqa: E402
-from lowering.hlo import EMITTERS  # noqa: E402
+import lowering.emit  # noqa: E402,F401
 
-EXERCISED = {"emitted": set(), "batched": set()}
-
-
-def _record_emit(name, fn):
-    def wrapped(ctx, eqn, *a):
-        EXERCISED["emitted"].add(eqn.prim.name)
-        return fn(ctx, eqn, *a)
-    wrapped.__wrapped__ = fn
-    return wrapped
+EXERCISED = {"lowered": set(), "batched": set()}
 
 
-def _record_batch(p):
-    orig = p.batch
-
+def _recording(kind, p, rule):
     def wrapped(*a, **k):
-        EXERCISED["batched"].add(p.name)
-        return orig(*a, **k)
+        EXERCISED[kind].add(p)
+        return rule(*a, **k)
+    wrapped.__wrapped__ = rule
     return wrapped
 
 
-for _n, _fn in list(EMITTERS.items()):
-    EMITTERS[_n] = _record_emit(_n, _fn)
-for _p in PRIMITIVES.values():
-    if _p.has_batch_rule():
-        _p.batch = _record_batch(_p)
+PROJECT = project_primitives()
+for _p in PROJECT.values():
+    if _p.lowering_rule is not None:
+        _p.lowering_rule = _recording("lowered", _p, _p.lowering_rule)
+    if _p.batching_rule is not None:
+        _p.batching_rule = _recording("batched", _p, _p.batching_rule)
 
 
 def _full_run(config) -> bool:
@@ -89,11 +83,11 @@ def _full_run(config) -> bool:
 def pytest_sessionfinish(session, exitstatus):
     if exitstatus != 0 or not _full_run(session.config):
         return
-    ours = {n for n, p in PRIMITIVES.items() if type(p).__module__.startswith("frontend.")}
-    missing_e = sorted(ours - EXERCISED["emitted"])
-    missing_b = sorted(ours - EXERCISED["batched"])
-    if missing_e or missing_b:
-        session.config._coverage_msg = (f"primitives never lowered by the tests: {missing_e}; "
+    missing_l = sorted(p.name for p in PROJECT.values() if p not in EXERCISED["lowered"])
+    missing_b = sorted(p.name for p in PROJECT.values()
+                       if takes_operands(p) and p not in EXERCISED["batched"])
+    if missing_l or missing_b:
+        session.config._coverage_msg = (f"primitives never lowered by the tests: {missing_l}; "
                                         f"never batched by the tests: {missing_b}")
         session.exitstatus = 1
 

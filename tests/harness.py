@@ -2,8 +2,6 @@
 the batch axis at every position, StableHLO verification."""
 from __future__ import annotations
 
-import itertools
-
 import jax
 import jax.numpy as jnp
 import numpy as np
@@ -13,6 +11,29 @@ import frontend.numpy as fnp
 from lowering import runtime
 
 RNG = np.random.default_rng(0)
+
+
+def project_primitives() -> dict:
+    """name -> primitive, for every primitive defined in the frontend package (tests may
+    define their own; those are not the project's)."""
+    import sys
+
+    from frontend.core import Primitive
+    out: dict = {}
+    for mname, m in list(sys.modules.items()):
+        if mname == "frontend" or mname.startswith("frontend."):
+            for v in vars(m).values():
+                if isinstance(v, Primitive):
+                    assert out.setdefault(v.name, v) is v, f"two built-in primitives named {v.name}"
+    return out
+
+
+def takes_operands(p) -> bool:
+    """Whether a primitive's abstract eval takes array operands (iota takes none: vmap never
+    batches it, so it needs no batching rule)."""
+    import inspect
+    ps = inspect.signature(p.abstract_eval_rule).parameters.values()
+    return any(q.kind in (q.POSITIONAL_ONLY, q.POSITIONAL_OR_KEYWORD, q.VAR_POSITIONAL) for q in ps)
 
 
 def rand(shape, dtype=np.float32, rng=RNG, low=-3, high=3):

@@ -4,11 +4,11 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 import pytest
+from harness import assert_same, verify
 
 import frontend as fe
 import frontend.numpy as fnp
 from frontend.core import Graph, typecheck
-from harness import assert_same, verify
 
 X3 = np.arange(3, dtype=np.float32)
 

@@ -8,12 +8,12 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 import pytest
+from harness import assert_same, check_vmap, check_vs_jax, loop_reference, rand, stablehlo
 
 import frontend as fe
 import frontend.numpy as fnp
 from frontend import lax
-from frontend.core import Aval, Primitive
-from harness import assert_same, check_vmap, check_vs_jax, loop_reference, rand, stablehlo
+from frontend.core import Primitive
 
 OURS = (lax, fnp)
 JAX = (jax.lax, jnp)
@@ -341,31 +341,21 @@ def test_graph_prints_nested():
 # ----------------------------------------------------------------------------- no batching rule
 
 
-class _NoRuleSin(Primitive):
+def _user_primitive():
     """A user primitive: sin, without a batching rule."""
+    p = Primitive("test_control_sin_no_rule")
+    p.def_abstract_eval(lambda x: x)
 
-    name = "test_control_sin_no_rule"
+    @p.def_lowering
+    def _lower(ctx, x):
+        return [ctx.op(f"stablehlo.sine {x} : {ctx.type(ctx.avals_out[0])}")]
 
-    def abstract_eval(self, x):
-        return x
-
-
-def _register_user_primitive():
-    from frontend.core import PRIMITIVES
-    from lowering.hlo import EMITTERS, emitter, tensor_type
-    if _NoRuleSin.name in PRIMITIVES:
-        return PRIMITIVES[_NoRuleSin.name]
-    p = _NoRuleSin()
-    if _NoRuleSin.name not in EMITTERS:
-        @emitter(_NoRuleSin.name)
-        def _emit(ctx, eqn, x):
-            return [ctx.op(f"stablehlo.sine {x} : {tensor_type(eqn.outs[0].aval)}")]
     return p
 
 
 def test_primitive_without_batching_rule_falls_back_to_a_loop():
-    p = _register_user_primitive()
-    assert not p.has_batch_rule()
+    p = _user_primitive()
+    assert p.batching_rule is None
     f = lambda x, y: p.bind(x * 2.0) + y  # noqa: E731
     x, y = rand((5, 3)), rand((3,))
     want = np.sin(x * 2.0) + y

@@ -1,7 +1,6 @@
 """dtype promotion, weak types and the 64-bit switch, against jax.numpy."""
 import itertools
 
-import jax
 import jax.numpy as jnp
 import ml_dtypes
 import numpy as np

@@ -1,17 +1,16 @@
 """Op table of the elementwise family: every unary/binary/compare primitive, select and
 convert_element_type, through frontend.numpy and frontend.lax, against jax.numpy / jax.lax
 (jit and eager), and vmap against the per-example loop and jax.vmap."""
-import jax
 import jax.numpy as jnp
 import ml_dtypes
 import numpy as np
 import pytest
+from harness import check_vmap, check_vs_jax, rand, stablehlo
 from jax import lax as jlax
 
 import frontend as fe
 import frontend.numpy as fnp
 from frontend import lax
-from harness import check_vmap, check_vs_jax, rand, stablehlo
 
 POS = lambda s, d=np.float32: (np.abs(rand(s, d)) + 0.5).astype(d)  # noqa: E731
 

@@ -14,12 +14,13 @@ import sys
 
 import numpy as np
 import pytest
-from hypothesis import HealthCheck, given, settings, strategies as st
+from fuzz import Chooser, FuzzMismatch, Input, Level, Program, check_program, generate, pretty
+from fuzz.run import make_args, run_jax
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 import frontend as fe
 import frontend.numpy as fnp
-from fuzz import Chooser, FuzzMismatch, Input, Level, Program, check_program, generate, pretty
-from fuzz.run import make_args, run_jax
 
 try:
     from frontend import lax as _lax
@@ -119,15 +120,14 @@ def test_pretty_printer_prints_runnable_python():
 def test_harness_catches_a_wrong_batching_rule(monkeypatch):
     """A batching rule that puts the batch axis in the wrong place is caught and the failure
     prints the program."""
-    from frontend.core import PRIMITIVES
-    p = PRIMITIVES["sin"]
-    orig = p.batch
+    from frontend.primitives.elementwise import sin_p as p
+    orig = p.batching_rule
 
-    def wrong(axis_size, args, dims, **params):
-        out, d = orig(axis_size, args, dims, **params)
+    def wrong(args, dims, **params):
+        out, d = orig(args, dims, **params)
         return fnp.flip(out, axis=d), d  # scrambles the examples
 
-    monkeypatch.setattr(p, "batch", wrong)
+    monkeypatch.setattr(p, "batching_rule", wrong)
     with pytest.raises(FuzzMismatch, match=r"(?s)values differ.*def f\(x0, x1\):.*np\.sin"):
         check_program(_prog(jit=False))
 

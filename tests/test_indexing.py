@@ -5,11 +5,11 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 import pytest
+from harness import RNG, assert_same, check_vmap, check_vs_jax, rand, stablehlo
 
 import frontend as fe
 import frontend.numpy as fnp
 from frontend import lax
-from harness import RNG, assert_same, check_vmap, check_vs_jax, rand, stablehlo
 
 F32 = np.float32
 

@@ -1,5 +1,5 @@
 """device="interpreter": the lowered module runs through the StableHLO reference interpreter
-(jaxlib's MLIR bindings) instead of XLA. Every primitive of frontend.core.PRIMITIVES has a row
+(jaxlib's MLIR bindings) instead of XLA. Every primitive of the project has a row
 here; XLA and the interpreter must agree on it (so a lowering bug XLA tolerates is still
 caught), with and without vmap. A primitive added without a row fails
 test_every_primitive_has_an_interpreter_row."""
@@ -8,13 +8,12 @@ from __future__ import annotations
 import ml_dtypes
 import numpy as np
 import pytest
+from harness import assert_same, project_primitives, rand
 
 import frontend as fe
 import frontend.numpy as fnp
 from frontend import lax
-from frontend.core import PRIMITIVES
-
-from harness import assert_same, rand
+from frontend.custom_batching import custom_vmap
 
 F32, I32, BF16 = np.float32, np.int32, ml_dtypes.bfloat16
 R = np.random.default_rng(5)
@@ -114,7 +113,20 @@ TABLE.update({
               (lambda x, n: lax.fori_loop(0, n, lambda i, c: c + i, x), (f32(2), np.int32(4)))],
     "scan": [(lambda c, xs: lax.scan(lambda c, x: (c + x, c * x), c, xs), (f32(2), f32(4, 2))),
              (lambda x: lax.fori_loop(0, 4, lambda i, c: c + i, x), (f32(2),))],
+    "custom_vmap_call": [(lambda x, y: _custom_sin(x, y), (f32(3), f32(3)))],
 })
+
+
+
+@custom_vmap
+def _custom_sin(x, y):
+    return fnp.sin(x) * y
+
+
+@_custom_sin.def_vmap
+def _custom_sin_vmap(axis_size, in_batched, x, y):
+    return fnp.sin(x) * y, any(in_batched)
+
 
 # primitives the StableHLO reference interpreter cannot run: name -> reason (none so far)
 INTERPRETER_LACKS: dict = {}
@@ -137,11 +149,12 @@ def _prims_in(graph) -> set:
 
 
 def test_every_primitive_has_an_interpreter_row():
-    ours = {n for n, p in PRIMITIVES.items() if type(p).__module__.startswith("frontend.")}
+    ours = set(project_primitives())
     missing = sorted(ours - set(TABLE) - set(INTERPRETER_LACKS))
     assert not missing, f"primitives without an interpreter cross-check row: {missing}"
 
 
+PRIMITIVES = project_primitives()
 CASES = [(name, k) for name in sorted(TABLE) if name in PRIMITIVES for k in range(len(TABLE[name]))]
 
 
@@ -230,8 +243,8 @@ def test_interpreter_is_right_where_xla_cpu_miscompiles():
 # the hook sits on every compile path and that a broken module is caught before XLA.
 
 import conftest  # noqa: E402
+
 from lowering import runtime as _rt  # noqa: E402
-from lowering.hlo import EMITTERS  # noqa: E402
 from lowering.runtime.mlir import StableHLOVerificationError  # noqa: E402
 
 
@@ -260,16 +273,16 @@ def test_verifier_sees_eager_jit_and_cpp_cache_miss_compiles():
 
 
 def test_a_broken_module_is_caught_by_the_verifier(monkeypatch):
-    """An emitter that writes an ill-typed op (a result type that disagrees with its operand)
+    """A lowering rule that writes an ill-typed op (a result type that disagrees with its operand)
     must fail in the verifier hook with the module printed, not reach XLA."""
-    def broken_sin(ctx, eqn, x):
+    def broken_sin(ctx, x):
         # well-formed text, but reverse's dimensions must be unique: only the verifier knows
-        t = tensor_type(eqn.inputs[0].aval)
+        t = ctx.type(ctx.avals_in[0])
         r = ctx.op(f"stablehlo.reverse {x}, dims = [0, 0] : {t}")
         return [ctx.op(f"stablehlo.sine {r} : {t}")]
 
-    from lowering.hlo import tensor_type
-    monkeypatch.setitem(EMITTERS, "sin", broken_sin)
+    from frontend.primitives.elementwise import sin_p
+    monkeypatch.setattr(sin_p, "lowering_rule", broken_sin)
     x = np.ones((5, 9, 2), np.float32)
     with pytest.raises(StableHLOVerificationError, match=r"(?s)should be unique.*--- module ---.*stablehlo\.reverse"):
         fe.jit(lambda a: fnp.sin(a) + 1)(x)

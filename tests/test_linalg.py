@@ -7,12 +7,12 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 import pytest
+from harness import check_vmap, check_vs_jax, rand, stablehlo
 from jax import lax as jlax
 
 import frontend as fe
 import frontend.numpy as fnp
 from frontend import lax
-from harness import check_vmap, check_vs_jax, rand, stablehlo
 
 BF16 = jnp.bfloat16
 

@@ -1,14 +1,12 @@
 """Regression tests for bugs found by the differential fuzzer (tests/test_fuzz.py) and the
 other trust checks. Each test names the bug; the fix is in the commit named alike."""
-import numpy as np
 import jax
 import jax.numpy as jnp
+import numpy as np
+from harness import assert_same
 
 import frontend as fe
 import frontend.numpy as fnp
-from frontend import lax
-
-from harness import assert_same
 
 
 def test_power_python_int_exponent_keeps_weak_type():
@@ -83,6 +81,7 @@ def test_scan_over_zero_length_xs_lowers_without_a_loop():
     # found by the slow fuzz run: the loop body sliced one row of a zero-length axis, which
     # the StableHLO verifier rejects; with no iteration the carry passes through
     import jax
+
     from frontend import lax as flax
 
     def f(x):
@@ -110,3 +109,18 @@ def test_floor_divide_and_remainder_keep_weak_types():
             ours = fe.vmap(lambda v: getattr(fnp, op)(fnp.add(c, v), 2))(x)
             theirs = jax.vmap(lambda v: getattr(jnp, op)(jnp.add(c, v), 2))(x)
             assert_same(ours, theirs, f"{op} {c}")
+
+
+def test_jit_of_a_callable_whose_dict_has_a_fun_attribute():
+    # functools.update_wrapper copied the wrapped object's __dict__ over jit's own attributes,
+    # so jit(vmap(obj)) with obj.fun set ran obj.fun unbatched (found with custom_vmap)
+    class Callable:
+        def __init__(self):
+            self.fun = lambda x: x.sum()    # not what __call__ does
+
+        def __call__(self, x):
+            return x * 2.0
+
+    x = np.ones((3, 2), np.float32)
+    np.testing.assert_array_equal(np.asarray(fe.jit(fe.vmap(Callable()))(x)), x * 2)
+    np.testing.assert_array_equal(np.asarray(fe.jit(Callable())(x)), x * 2)

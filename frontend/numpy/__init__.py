@@ -9,14 +9,26 @@ import numpy as _onp
 from .. import dtypes as _dtypes
 from ._core import asarray, astype, broadcast_shapes  # noqa: F401
 from ._creation import *  # noqa: F401,F403
-from ._creation import array, arange, eye, full, full_like, identity, linspace, ones, ones_like, zeros, zeros_like  # noqa: F401
+from ._creation import (  # noqa: F401
+    arange,
+    array,
+    eye,
+    full,
+    full_like,
+    identity,
+    linspace,
+    ones,
+    ones_like,
+    zeros,
+    zeros_like,
+)
 from ._elementwise import *  # noqa: F401,F403
 from ._elementwise import abs, round  # noqa: F401,A004
-from ._shape import *  # noqa: F401,F403
 from ._indexing import *  # noqa: F401,F403
 from ._indexing import _getitem, _IndexUpdateHelper  # noqa: F401
-from ._reductions import *  # noqa: F401,F403
 from ._linalg import *  # noqa: F401,F403
+from ._reductions import *  # noqa: F401,F403
+from ._shape import *  # noqa: F401,F403
 
 bool_ = _dtypes.bool_
 int8, int16, int32, int64 = _dtypes.int8, _dtypes.int16, _dtypes.int32, _dtypes.int64

@@ -5,9 +5,9 @@ import numpy as np
 
 from .. import dtypes
 from ..array import Array, device_put
-from ..core import Aval, Literal, Tracer, aval_of
-from ..primitives.elementwise import convert_element_type_p
-from ..primitives.shape import broadcast_in_dim_p
+from ..core import Literal, Tracer, aval_of, literal
+from ..lax._convert import convert
+from ..primitives.shape import broadcast_in_dim_p, concatenate_p, reshape_p
 
 _SCALARS = (bool, int, float, complex)
 ArrayLike = (Array, Tracer, np.ndarray, np.generic, Literal) + _SCALARS
@@ -25,41 +25,6 @@ def check_arraylike(name: str, *args, argnames=None):
                             f"at {which}.")
 
 
-_INT_RANGE: dict = {}
-
-
-def _check_int_range(v, dtype):
-    if type(v) is int and dtypes._kind(dtype) in "iu":
-        r = _INT_RANGE.get(dtype)
-        if r is None:
-            info = np.iinfo(dtype)
-            r = _INT_RANGE[dtype] = (int(info.min), int(info.max))
-        if not r[0] <= v <= r[1]:
-            raise OverflowError(f"Python int {v} too large to convert to {np.dtype(dtype).name}")
-
-
-def literal(v, dtype, weak: bool) -> Literal:
-    """A Python scalar as a typed literal of ``dtype``."""
-    _check_int_range(v, dtype)
-    k = dtypes._kind(dtype)
-    if k == "b":
-        v = bool(v)
-    elif k in "iu":
-        v = int(v)
-    elif k == "c":
-        v = complex(v)
-    else:
-        v = float(v.real) if isinstance(v, complex) else float(v)
-    key = (dtype, weak)
-    a = _SCALAR_AVALS.get(key)
-    if a is None:
-        a = _SCALAR_AVALS[key] = Aval((), dtype, weak)
-    return Literal(v, a)
-
-
-_SCALAR_AVALS: dict = {}
-
-
 def asarray(a, dtype=None, copy=None) -> "Array | Tracer":
     """frontend.numpy.asarray: arrays pass through (converted when ``dtype`` differs); Python
     scalars, lists and numpy arrays become device Arrays (Python scalars weakly typed)."""
@@ -73,13 +38,12 @@ def asarray(a, dtype=None, copy=None) -> "Array | Tracer":
         d, weak = dtypes.dtype_and_weak(a)
         if dtype is not None:
             d, weak = dtype, False
-        _check_int_range(a, d)
+        literal(a, d)  # OverflowError for an int out of the dtype's range
         return device_put(np.asarray(a, d), weak_type=weak)
     if isinstance(a, (list, tuple)):
         leaves = [x for x in _flat(a)]
         if any(isinstance(x, (Array, Tracer)) for x in leaves):
-            from ._shape import stack
-            return stack([asarray(x, dtype) for x in a])
+            return _stack_rows([asarray(x, dtype) for x in a])
         if not leaves:
             return device_put(np.asarray(a, dtype or dtypes.default_float()))
         if all(isinstance(x, _SCALARS) for x in leaves):
@@ -94,29 +58,24 @@ def asarray(a, dtype=None, copy=None) -> "Array | Tracer":
     raise TypeError(f"Value {a!r} of type {type(a).__name__} is not a valid array type")
 
 
+def _stack_rows(rows):
+    """Equal-shape arrays stacked on a new leading axis (their dtypes promoted)."""
+    rows = promote_args("asarray", *rows, broadcast=False)
+    shapes = {aval_of(r).shape for r in rows}
+    if len(shapes) != 1:
+        raise ValueError(f"setting an array element with a sequence: the rows have shapes "
+                         f"{sorted(shapes)}")
+    shp = (1,) + shapes.pop()
+    return concatenate_p.bind(*[reshape_p.bind(r, new_sizes=shp, dimensions=None) for r in rows],
+                              dimension=0)
+
+
 def _flat(a):
     for x in a:
         if isinstance(x, (list, tuple)):
             yield from _flat(x)
         else:
             yield x
-
-
-def convert(x, dtype, weak: bool = False):
-    """x as ``dtype`` (a convert_element_type only when the dtype or weak type changes)."""
-    dtype = np.dtype(dtype)
-    if isinstance(x, _SCALARS):
-        return literal(x, dtype, weak)
-    if isinstance(x, Literal):
-        if x.aval.dtype == dtype and x.aval.weak_type == weak:
-            return x
-        return literal(x.val, dtype, weak)
-    if isinstance(x, (np.ndarray, np.generic)):
-        x = asarray(x)
-    a = x.aval
-    if a.dtype == dtype and a.weak_type == weak:
-        return x
-    return convert_element_type_p.bind(x, new_dtype=dtype, weak_type=weak)
 
 
 def astype(x, dtype):
@@ -148,7 +107,6 @@ def broadcast_to_shape(x, shape: tuple):
                          f"{tuple(shape)}")
     if any(s == 1 and t != 1 for s, t in zip(a.shape, shape[lead:])):
         # size-1 dims that stretch: drop them first with a reshape
-        from ..primitives.shape import reshape_p
         keep = [i for i, (s, t) in enumerate(zip(a.shape, shape[lead:])) if not (s == 1 and t != 1)]
         x = reshape_p.bind(x, new_sizes=tuple(a.shape[i] for i in keep), dimensions=None)
         dims = tuple(lead + i for i in keep)

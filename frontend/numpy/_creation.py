@@ -7,8 +7,9 @@ import numpy as np
 
 from .. import dtypes
 from ..core import Tracer, aval_of
+from ..lax._convert import convert
 from ..primitives.shape import broadcast_in_dim_p
-from ._core import _SCALARS, asarray, convert
+from ._core import _SCALARS, asarray
 
 
 def array(object, dtype=None, copy=True):  # noqa: A002

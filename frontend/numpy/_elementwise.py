@@ -3,8 +3,9 @@ from __future__ import annotations
 
 from .. import dtypes
 from ..core import aval_of
+from ..lax._convert import convert
 from ..primitives import elementwise as ew
-from ._core import convert, promote_args, promote_dtypes_inexact
+from ._core import broadcast_shapes, broadcast_to_shape, promote_args, promote_dtypes_inexact
 
 
 def _unary(name, prim, inexact):
@@ -27,25 +28,24 @@ def _binary(name, prim, inexact=False, bool_prim=None):
     return fn
 
 
-_U = ew.UNARY
-negative = _unary("negative", _U["neg"], False)
-absolute = abs = _unary("absolute", _U["abs"], False)
-exp = _unary("exp", _U["exp"], True)
-log = _unary("log", _U["log"], True)
-log1p = _unary("log1p", _U["log1p"], True)
-expm1 = _unary("expm1", _U["expm1"], True)
-tanh = _unary("tanh", _U["tanh"], True)
-sin = _unary("sin", _U["sin"], True)
-cos = _unary("cos", _U["cos"], True)
-tan = _unary("tan", _U["tan"], True)
-sqrt = _unary("sqrt", _U["sqrt"], True)
+negative = _unary("negative", ew.neg_p, False)
+absolute = abs = _unary("absolute", ew.abs_p, False)
+exp = _unary("exp", ew.exp_p, True)
+log = _unary("log", ew.log_p, True)
+log1p = _unary("log1p", ew.log1p_p, True)
+expm1 = _unary("expm1", ew.expm1_p, True)
+tanh = _unary("tanh", ew.tanh_p, True)
+sin = _unary("sin", ew.sin_p, True)
+cos = _unary("cos", ew.cos_p, True)
+tan = _unary("tan", ew.tan_p, True)
+sqrt = _unary("sqrt", ew.sqrt_p, True)
 
 
 def sign(x, /):
     (x,) = promote_args("sign", x)
     if dtypes.is_bool(aval_of(x).dtype):
         return x
-    return _U["sign"].bind(x)
+    return ew.sign_p.bind(x)
 
 
 def _float_or_int(name, prim):
@@ -58,8 +58,8 @@ def _float_or_int(name, prim):
     return fn
 
 
-floor = _float_or_int("floor", _U["floor"])
-ceil = _float_or_int("ceil", _U["ceil"])
+floor = _float_or_int("floor", ew.floor_p)
+ceil = _float_or_int("ceil", ew.ceil_p)
 
 
 def round(a, decimals: int = 0):  # noqa: A001
@@ -68,16 +68,16 @@ def round(a, decimals: int = 0):  # noqa: A001
     if not dtypes.is_inexact(aval_of(a).dtype):
         return a
     if decimals == 0:
-        return _U["round"].bind(a)
+        return ew.round_p.bind(a)
     f = 10.0 ** decimals
-    return _U["round"].bind(a * f) / f
+    return ew.round_p.bind(a * f) / f
 
 
 around = round
 
 
 def logical_not(x, /):
-    return ew.UNARY["not"].bind(convert(x, dtypes.bool_) if not _is_bool(x) else x)
+    return ew.not_p.bind(convert(x, dtypes.bool_) if not _is_bool(x) else x)
 
 
 def invert(x, /):
@@ -85,7 +85,7 @@ def invert(x, /):
     if not dtypes.is_int(aval_of(x).dtype) and not dtypes.is_bool(aval_of(x).dtype):
         raise TypeError(f"invert does not accept dtype {aval_of(x).dtype.name}; it takes "
                         "integer or boolean arrays")
-    return _U["not"].bind(x)
+    return ew.not_p.bind(x)
 
 
 bitwise_not = invert
@@ -95,20 +95,19 @@ def _is_bool(x):
     return dtypes.is_bool(dtypes.dtype_and_weak(x)[0])
 
 
-_B = ew.BINARY
-add = _binary("add", _B["add"], bool_prim=_B["or"])
-subtract = _binary("subtract", _B["sub"])
-multiply = _binary("multiply", _B["mul"], bool_prim=_B["and"])
-maximum = _binary("maximum", _B["max"])
-minimum = _binary("minimum", _B["min"])
-arctan2 = _binary("arctan2", _B["atan2"], inexact=True)
-power_float = _binary("power", _B["pow"], inexact=True)
-equal = _binary("equal", ew.COMPARE["eq"])
-not_equal = _binary("not_equal", ew.COMPARE["ne"])
-less = _binary("less", ew.COMPARE["lt"])
-less_equal = _binary("less_equal", ew.COMPARE["le"])
-greater = _binary("greater", ew.COMPARE["gt"])
-greater_equal = _binary("greater_equal", ew.COMPARE["ge"])
+add = _binary("add", ew.add_p, bool_prim=ew.or_p)
+subtract = _binary("subtract", ew.sub_p)
+multiply = _binary("multiply", ew.mul_p, bool_prim=ew.and_p)
+maximum = _binary("maximum", ew.max_p)
+minimum = _binary("minimum", ew.min_p)
+arctan2 = _binary("arctan2", ew.atan2_p, inexact=True)
+power_float = _binary("power", ew.pow_p, inexact=True)
+equal = _binary("equal", ew.eq_p)
+not_equal = _binary("not_equal", ew.ne_p)
+less = _binary("less", ew.lt_p)
+less_equal = _binary("less_equal", ew.le_p)
+greater = _binary("greater", ew.gt_p)
+greater_equal = _binary("greater_equal", ew.ge_p)
 
 
 def _bitwise(name, prim):
@@ -123,9 +122,9 @@ def _bitwise(name, prim):
     return fn
 
 
-bitwise_and = _bitwise("bitwise_and", _B["and"])
-bitwise_or = _bitwise("bitwise_or", _B["or"])
-bitwise_xor = _bitwise("bitwise_xor", _B["xor"])
+bitwise_and = _bitwise("bitwise_and", ew.and_p)
+bitwise_or = _bitwise("bitwise_or", ew.or_p)
+bitwise_xor = _bitwise("bitwise_xor", ew.xor_p)
 
 
 def _logical(name, prim):
@@ -139,14 +138,14 @@ def _logical(name, prim):
     return fn
 
 
-logical_and = _logical("logical_and", _B["and"])
-logical_or = _logical("logical_or", _B["or"])
-logical_xor = _logical("logical_xor", _B["xor"])
+logical_and = _logical("logical_and", ew.and_p)
+logical_or = _logical("logical_or", ew.or_p)
+logical_xor = _logical("logical_xor", ew.xor_p)
 
 
 def true_divide(x, y, /):
     x, y = promote_dtypes_inexact("true_divide", x, y)
-    return _B["div"].bind(x, y)
+    return ew.div_p.bind(x, y)
 
 
 divide = true_divide
@@ -166,13 +165,13 @@ def floor_divide(x, y, /):
         raise TypeError("floor_divide does not accept boolean arrays")
     zero = _like(0, x)
     if dtypes.is_unsigned(d):
-        return _B["div"].bind(x, y)
+        return ew.div_p.bind(x, y)
     if dtypes.is_int(d):
         # truncated quotient, minus one where the signs differ and the division is inexact
-        q = _B["div"].bind(x, y)
-        fix = logical_and(not_equal(_U["sign"].bind(x), _U["sign"].bind(y)),
-                          not_equal(_B["rem"].bind(x, y), zero))
-        return ew.select_p.bind(fix, _B["sub"].bind(q, _like(1, x)), q)
+        q = ew.div_p.bind(x, y)
+        fix = logical_and(not_equal(ew.sign_p.bind(x), ew.sign_p.bind(y)),
+                          not_equal(ew.rem_p.bind(x, y), zero))
+        return ew.select_p.bind(fix, ew.sub_p.bind(q, _like(1, x)), q)
     return _float_divmod(x, y)[0]
 
 
@@ -180,12 +179,12 @@ def _float_divmod(x, y):
     """(floor quotient, remainder with the divisor's sign) of floats, exact at the edges:
     the quotient comes from (x - mod) / y, rounded."""
     zero = _like(0, x)
-    mod = _B["rem"].bind(x, y)
-    div = _B["div"].bind(_B["sub"].bind(x, mod), y)
-    ind = logical_and(not_equal(mod, zero), not_equal(_U["sign"].bind(y), _U["sign"].bind(mod)))
-    mod = ew.select_p.bind(ind, _B["add"].bind(mod, y), mod)
-    div = ew.select_p.bind(ind, _B["sub"].bind(div, _like(1, x)), div)
-    return _U["round"].bind(div), mod
+    mod = ew.rem_p.bind(x, y)
+    div = ew.div_p.bind(ew.sub_p.bind(x, mod), y)
+    ind = logical_and(not_equal(mod, zero), not_equal(ew.sign_p.bind(y), ew.sign_p.bind(mod)))
+    mod = ew.select_p.bind(ind, ew.add_p.bind(mod, y), mod)
+    div = ew.select_p.bind(ind, ew.sub_p.bind(div, _like(1, x)), div)
+    return ew.round_p.bind(div), mod
 
 
 def remainder(x, y, /):
@@ -198,11 +197,11 @@ def remainder(x, y, /):
     zero = _like(0, x)
     if dtypes.is_int(d):
         y = ew.select_p.bind(equal(y, zero), _like(1, x), y)
-    r = _B["rem"].bind(x, y)
+    r = ew.rem_p.bind(x, y)
     if dtypes.is_unsigned(d):
         return r
     fix = logical_and(not_equal(r, zero), not_equal(less(r, zero), less(y, zero)))
-    return ew.select_p.bind(fix, _B["add"].bind(r, y), r)
+    return ew.select_p.bind(fix, ew.add_p.bind(r, y), r)
 
 
 mod = remainder
@@ -223,40 +222,40 @@ def power(x, y, /):
             acc, base, e = None, x, y
             while e:
                 if e & 1:
-                    acc = base if acc is None else _B["mul"].bind(acc, base)
+                    acc = base if acc is None else ew.mul_p.bind(acc, base)
                 e >>= 1
                 if e:
-                    base = _B["mul"].bind(base, base)
+                    base = ew.mul_p.bind(base, base)
             if acc is None:  # y == 0: ones of x's shape
-                acc = _B["add"].bind(_B["mul"].bind(x, convert(0, d, True)), convert(1, d, True))
+                acc = ew.add_p.bind(ew.mul_p.bind(x, convert(0, d, True)), convert(1, d, True))
             return acc
         y = convert(y, d, True)
     x, y = promote_args("power", x, y)
     d = aval_of(x).dtype
     if dtypes.is_inexact(d):
-        return _B["pow"].bind(x, y)
+        return ew.pow_p.bind(x, y)
     if dtypes.is_bool(d):
         raise TypeError("power does not accept boolean arrays")
     # square-and-multiply over the bits of the exponent
     one = convert(1, d, False)  # (general integer path: strong result, as JAX's numpy)
-    acc = _B["add"].bind(_B["mul"].bind(x, convert(0, d, False)), one)  # ones of x's shape
+    acc = ew.add_p.bind(ew.mul_p.bind(x, convert(0, d, False)), one)  # ones of x's shape
     base, e = x, y
     for _ in range(d.itemsize * 8 - 1):
-        bit_set = ew.COMPARE["eq"].bind(_B["and"].bind(e, one), one)
-        acc = ew.select_p.bind(bit_set, _B["mul"].bind(acc, base), acc)
-        base = _B["mul"].bind(base, base)
-        e = _B["div"].bind(e, convert(2, d, False))
+        bit_set = ew.eq_p.bind(ew.and_p.bind(e, one), one)
+        acc = ew.select_p.bind(bit_set, ew.mul_p.bind(acc, base), acc)
+        base = ew.mul_p.bind(base, base)
+        e = ew.div_p.bind(e, convert(2, d, False))
     return acc
 
 
 def square(x, /):
     (x,) = promote_args("square", x)
-    return _B["mul"].bind(x, x)
+    return ew.mul_p.bind(x, x)
 
 
 def reciprocal(x, /):
     (x,) = promote_dtypes_inexact("reciprocal", x)
-    return _B["div"].bind(convert(1, aval_of(x).dtype, aval_of(x).weak_type), x)
+    return ew.div_p.bind(convert(1, aval_of(x).dtype, aval_of(x).weak_type), x)
 
 
 def positive(x, /):
@@ -278,7 +277,6 @@ def where(condition, x=None, y=None):
     concrete array and is not supported under tracing)."""
     if x is None or y is None:
         raise ValueError("where with one argument (nonzero) is not supported: pass x and y")
-    from ._core import broadcast_shapes, broadcast_to_shape
     c = condition if _is_bool(condition) else convert(condition, dtypes.bool_)
     x, y = promote_args("where", x, y, broadcast=False)
     shp = broadcast_shapes("where", aval_of(c).shape, aval_of(x).shape, aval_of(y).shape)
@@ -290,4 +288,4 @@ def where(condition, x=None, y=None):
 
 def logistic(x, /):
     (x,) = promote_dtypes_inexact("logistic", x)
-    return _U["logistic"].bind(x)
+    return ew.logistic_p.bind(x)

@@ -12,15 +12,16 @@ import numpy as np
 
 from .. import dtypes
 from ..array import Array
-from ..core import PRIMITIVES, Aval, Literal, Tracer, aval_of
-from ..primitives import indexing as _ix
-from ._core import asarray, broadcast_to_shape, canonical_axis, convert, is_array
+from ..core import Tracer, aval_of, literal
+from ..lax import _indexing as lax_ix
+from ..lax._convert import convert
+from ..primitives import elementwise as ew
+from ..primitives import indexing as ix
+from ..primitives import shape as sh
+from ._core import asarray, broadcast_to_shape, canonical_axis, is_array
+from ._elementwise import remainder
 
 __all__ = ["take", "take_along_axis", "NonConcreteBooleanIndexError"]
-
-
-def _p(name):
-    return PRIMITIVES[name]
 
 
 class NonConcreteBooleanIndexError(IndexError):
@@ -154,8 +155,8 @@ def _wrap_index(i, n):
         i = np.asarray(i)
         return np.where(i < 0, i + n, i).astype(_INT)
     i = convert(i, _INT, False)
-    neg = _p("lt").bind(i, Literal(0, Aval((), _INT)))
-    return _p("select").bind(neg, _p("add").bind(i, Literal(int(n), Aval((), _INT))), i)
+    neg = ew.lt_p.bind(i, literal(0, _INT))
+    return ew.select_p.bind(neg, ew.add_p.bind(i, literal(int(n), _INT)), i)
 
 
 def _static_slicing(x, entries):
@@ -181,16 +182,16 @@ def _static_slicing(x, entries):
             _, d, v = e
             st[d], lim[d] = v, v + 1
     if st != [0] * len(shp) or lim != list(shp) or strides != [1] * len(shp):
-        x = _p("slice").bind(x, start_indices=tuple(st), limit_indices=tuple(lim),
+        x = sh.slice_p.bind(x, start_indices=tuple(st), limit_indices=tuple(lim),
                              strides=None if strides == [1] * len(shp) else tuple(strides))
     if rev:
-        x = _p("rev").bind(x, dimensions=tuple(rev))
+        x = sh.rev_p.bind(x, dimensions=tuple(rev))
     return x
 
 
 def _reshape(x, shape):
     shape = tuple(shape)
-    return x if aval_of(x).shape == shape else _p("reshape").bind(x, new_sizes=shape, dimensions=None)
+    return x if aval_of(x).shape == shape else sh.reshape_p.bind(x, new_sizes=shape, dimensions=None)
 
 
 def _broadcast_index_shapes(arrs) -> tuple:
@@ -238,7 +239,7 @@ def _stack_columns(cols, bshape):
         return np.stack(cols, axis=-1).astype(_INT)
     parts = [_reshape(c if not isinstance(c, np.ndarray) else asarray(c), tuple(bshape) + (1,))
              for c in cols]
-    return _p("concatenate").bind(*parts, dimension=len(bshape))
+    return sh.concatenate_p.bind(*parts, dimension=len(bshape))
 
 
 def _gather_index(x, entries, mode=None, fill_value=None):
@@ -261,7 +262,7 @@ def _gather_index(x, entries, mode=None, fill_value=None):
     offset_dims = tuple(range(batch_at)) + tuple(range(batch_at + len(bshape),
                                                        len(bshape) + n_off))
     sizes = tuple(1 if d in adv_dims else s for d, s in enumerate(shp))
-    out = _ix.gather_p.bind(x, idx, offset_dims=offset_dims,
+    out = ix.gather_p.bind(x, idx, offset_dims=offset_dims,
                             collapsed_slice_dims=tuple(sorted(adv_dims)),
                             start_index_map=adv_dims, operand_batching_dims=(),
                             start_indices_batching_dims=(), index_vector_dim=ivd,
@@ -270,16 +271,16 @@ def _gather_index(x, entries, mode=None, fill_value=None):
         mask = None
         for (d, _), c in zip(adv, cols):
             c = c if not isinstance(c, np.ndarray) else asarray(c)
-            ok = _p("and").bind(_p("ge").bind(c, Literal(0, Aval((), _INT))),
-                                _p("lt").bind(c, Literal(int(shp[d]), Aval((), _INT))))
-            mask = ok if mask is None else _p("and").bind(mask, ok)
+            ok = ew.and_p.bind(ew.ge_p.bind(c, literal(0, _INT)),
+                                ew.lt_p.bind(c, literal(int(shp[d]), _INT)))
+            mask = ok if mask is None else ew.and_p.bind(mask, ok)
         oa = aval_of(out)
-        mask = _p("broadcast_in_dim").bind(mask, shape=oa.shape, broadcast_dimensions=tuple(
+        mask = sh.broadcast_in_dim_p.bind(mask, shape=oa.shape, broadcast_dimensions=tuple(
             range(batch_at, batch_at + len(bshape))))
-        fv = _ix.default_fill_value(oa.dtype) if fill_value is None else fill_value
-        fill = _p("broadcast_in_dim").bind(convert(fv, oa.dtype, False), shape=oa.shape,
+        fv = lax_ix.default_fill_value(oa.dtype) if fill_value is None else fill_value
+        fill = sh.broadcast_in_dim_p.bind(convert(fv, oa.dtype, False), shape=oa.shape,
                                            broadcast_dimensions=())
-        out = _p("select").bind(mask, out, fill)
+        out = ew.select_p.bind(mask, out, fill)
     return _reshape(out, out_shape)
 
 
@@ -301,7 +302,7 @@ def _getitem(x, idx, mode=None, fill_value=None):
             if e[0] == "dyn":
                 starts[e[1]] = convert(e[2], _INT, False)
                 sizes[e[1]] = 1
-        x = _ix.dynamic_slice(x, starts, sizes)
+        x = lax_ix.dynamic_slice(x, starts, sizes)
     out_shape = []
     for e in entries:
         if e[0] == "none":
@@ -343,14 +344,13 @@ def take(a, indices, axis=None, out=None, mode=None, unique_indices=False,
         raise ValueError(f"Invalid mode value '{mode}'")
     i = convert(indices, _INT, False)
     if m == "wrap":
-        from ._elementwise import remainder
-        i = remainder(i, Literal(int(n), Aval((), _INT)))
+        i = remainder(i, literal(int(n), _INT))
     elif m == "fill":  # negative indices count from the end ('clip' clamps them to 0)
         i = _wrap_index(i, n)
     ishape = aval_of(i).shape
     offset_dims = tuple(range(axis)) + tuple(range(axis + len(ishape), len(shp) - 1 + len(ishape)))
     sizes = tuple(1 if d == axis else s for d, s in enumerate(shp))
-    res = _ix.gather_p.bind(a, i, offset_dims=offset_dims, collapsed_slice_dims=(axis,),
+    res = ix.gather_p.bind(a, i, offset_dims=offset_dims, collapsed_slice_dims=(axis,),
                             start_index_map=(axis,), operand_batching_dims=(),
                             start_indices_batching_dims=(), index_vector_dim=len(ishape),
                             slice_sizes=sizes, indices_are_sorted=bool(indices_are_sorted),
@@ -358,14 +358,14 @@ def take(a, indices, axis=None, out=None, mode=None, unique_indices=False,
     if m != "fill":
         return res
     ra = aval_of(res)
-    ok = _p("and").bind(_p("ge").bind(i, Literal(0, Aval((), _INT))),
-                        _p("lt").bind(i, Literal(int(n), Aval((), _INT))))
-    ok = _p("broadcast_in_dim").bind(ok, shape=ra.shape,
+    ok = ew.and_p.bind(ew.ge_p.bind(i, literal(0, _INT)),
+                        ew.lt_p.bind(i, literal(int(n), _INT)))
+    ok = sh.broadcast_in_dim_p.bind(ok, shape=ra.shape,
                                      broadcast_dimensions=tuple(range(axis, axis + len(ishape))))
-    fv = _ix.default_fill_value(ra.dtype) if fill_value is None else fill_value
-    fill = _p("broadcast_in_dim").bind(convert(fv, ra.dtype, False), shape=ra.shape,
+    fv = lax_ix.default_fill_value(ra.dtype) if fill_value is None else fill_value
+    fill = sh.broadcast_in_dim_p.bind(convert(fv, ra.dtype, False), shape=ra.shape,
                                        broadcast_dimensions=())
-    return _p("select").bind(ok, res, fill)
+    return ew.select_p.bind(ok, res, fill)
 
 
 def take_along_axis(arr, indices, axis, mode=None, fill_value=None):
@@ -409,20 +409,20 @@ def take_along_axis(arr, indices, axis, mode=None, fill_value=None):
         raise ValueError(f"Invalid mode value '{mode}'")
     i = _wrap_index(indices, n)
     others = tuple(d for d in range(nd) if d != axis)
-    res = _ix.gather_p.bind(arr, i, offset_dims=(), collapsed_slice_dims=(axis,),
+    res = ix.gather_p.bind(arr, i, offset_dims=(), collapsed_slice_dims=(axis,),
                             start_index_map=(axis,), operand_batching_dims=others,
                             start_indices_batching_dims=others, index_vector_dim=nd,
                             slice_sizes=tuple(1 for _ in range(nd)), indices_are_sorted=False,
                             mode="clip")
     if m != "fill":
         return res
-    ok = _p("and").bind(_p("ge").bind(i, Literal(0, Aval((), _INT))),
-                        _p("lt").bind(i, Literal(int(n), Aval((), _INT))))
+    ok = ew.and_p.bind(ew.ge_p.bind(i, literal(0, _INT)),
+                        ew.lt_p.bind(i, literal(int(n), _INT)))
     ra = aval_of(res)
-    fv = _ix.default_fill_value(ra.dtype) if fill_value is None else fill_value
-    fill = _p("broadcast_in_dim").bind(convert(fv, ra.dtype, False), shape=ra.shape,
+    fv = lax_ix.default_fill_value(ra.dtype) if fill_value is None else fill_value
+    fill = sh.broadcast_in_dim_p.bind(convert(fv, ra.dtype, False), shape=ra.shape,
                                        broadcast_dimensions=())
-    return _p("select").bind(ok, res, fill)
+    return ew.select_p.bind(ok, res, fill)
 
 
 # ----------------------------------------------------------------------------- x.at[idx]
@@ -511,22 +511,22 @@ def _grid(c, grid, positions):
         for k, p in enumerate(positions):
             shape[p] = c.shape[k]
         return np.broadcast_to(c.reshape(shape), grid)
-    return _p("broadcast_in_dim").bind(c, shape=tuple(grid), broadcast_dimensions=tuple(positions))
+    return sh.broadcast_in_dim_p.bind(c, shape=tuple(grid), broadcast_dimensions=tuple(positions))
 
 
 def _clip(c, hi):
     if isinstance(c, np.ndarray):
         return np.clip(c, 0, hi).astype(_INT)
-    c = _p("max").bind(c, Literal(0, Aval((), _INT)))
-    return _p("min").bind(c, Literal(int(hi), Aval((), _INT)))
+    c = ew.max_p.bind(c, literal(0, _INT))
+    return ew.min_p.bind(c, literal(int(hi), _INT))
 
 
 def _combine_scalar(prim, x, upd):
-    name = {"scatter": None, "scatter_add": "add", "scatter_mul": "mul", "scatter_min": "min",
-            "scatter_max": "max"}[prim.name]
-    if name is None:
+    combine = {ix.scatter_p: None, ix.scatter_add_p: ew.add_p, ix.scatter_mul_p: ew.mul_p,
+               ix.scatter_min_p: ew.min_p, ix.scatter_max_p: ew.max_p}[prim]
+    if combine is None:
         return upd if is_array(upd) else asarray(upd)
-    return _p(name).bind(x, upd)
+    return combine.bind(x, upd)
 
 
 class _IndexUpdateHelper:
@@ -561,31 +561,31 @@ class _IndexUpdateRef:
 
     def get(self, *, indices_are_sorted=False, unique_indices=False, mode=None, fill_value=None):
         """``x[idx]``; ``mode='fill'`` gives ``fill_value`` at out-of-bounds indices."""
-        m = _ix._mode_name(mode)
+        m = lax_ix.canonical_mode(mode)
         return _getitem(self.array, self.index, mode=m, fill_value=fill_value)
 
     def _update(self, prim, values, mode):
         x = self.array if is_array(self.array) else asarray(self.array)
-        return _scatter_index(x, self.index, values, prim, _ix._mode_name(mode))
+        return _scatter_index(x, self.index, values, prim, lax_ix.canonical_mode(mode))
 
     def set(self, values, *, indices_are_sorted=False, unique_indices=False, mode=None):
         """x with ``x[idx] = values``."""
-        return self._update(_ix.scatter_p, values, mode)
+        return self._update(ix.scatter_p, values, mode)
 
     def add(self, values, *, indices_are_sorted=False, unique_indices=False, mode=None):
         """x with ``x[idx] += values`` (repeated indices accumulate)."""
-        return self._update(_ix.scatter_add_p, values, mode)
+        return self._update(ix.scatter_add_p, values, mode)
 
     def multiply(self, values, *, indices_are_sorted=False, unique_indices=False, mode=None):
         """x with ``x[idx] *= values``."""
-        return self._update(_ix.scatter_mul_p, values, mode)
+        return self._update(ix.scatter_mul_p, values, mode)
 
     mul = multiply
 
     def min(self, values, *, indices_are_sorted=False, unique_indices=False, mode=None):
         """x with ``x[idx] = minimum(x[idx], values)``."""
-        return self._update(_ix.scatter_min_p, values, mode)
+        return self._update(ix.scatter_min_p, values, mode)
 
     def max(self, values, *, indices_are_sorted=False, unique_indices=False, mode=None):
         """x with ``x[idx] = maximum(x[idx], values)``."""
-        return self._update(_ix.scatter_max_p, values, mode)
+        return self._update(ix.scatter_max_p, values, mode)

@@ -9,10 +9,15 @@ from __future__ import annotations
 import numpy as np
 
 from .. import dtypes
-from ..core import PRIMITIVES, aval_of
-from ..primitives.linalg import dot_general_p, canonicalize_precision
-from ..primitives.shape import reshape_p, transpose_p, broadcast_in_dim_p
-from ._core import canonical_axis, check_arraylike, convert, promote_args
+from ..core import aval_of
+from ..lax._convert import convert
+from ..lax._linalg import canonicalize_precision
+from ..primitives.elementwise import select_p
+from ..primitives.linalg import dot_general_p
+from ..primitives.reductions import reduce_or_p, reduce_sum_p
+from ..primitives.shape import broadcast_in_dim_p, reshape_p, transpose_p
+from ._core import canonical_axis, check_arraylike, promote_args
+from ._elementwise import multiply
 
 __all__ = ["dot", "matmul", "vdot", "inner", "outer", "tensordot", "einsum"]
 
@@ -142,11 +147,8 @@ def vdot(a, b, *, precision=None, preferred_element_type=None):
     """numpy.vdot: both operands flattened, ``a`` conjugated; a scalar result."""
     (a, b), pref = _prepare("vdot", (a, b), preferred_element_type)
     if dtypes.is_complex(aval_of(a).dtype):
-        from .. import numpy as fnp
-        conj = getattr(fnp, "conj", None) or getattr(fnp, "conjugate", None)
-        if conj is None:
-            raise NotImplementedError("vdot of complex operands needs fnp.conj")
-        a = conj(a)
+        raise NotImplementedError("vdot of complex operands needs fnp.conj, which vmaplab "
+                                  "does not have yet")
     a = _reshape(a, (aval_of(a).size,))
     b = _reshape(b, (aval_of(b).size,))
     return dot(a, b, precision=precision, preferred_element_type=pref)
@@ -156,7 +158,6 @@ def inner(a, b, *, precision=None, preferred_element_type=None):
     """numpy.inner: contracts the last axis of both operands (scalars multiply)."""
     check_arraylike("inner", a, b)
     if aval_of(a).ndim == 0 or aval_of(b).ndim == 0:
-        from ._elementwise import multiply
         if preferred_element_type is not None:
             d = dtypes.canonicalize(np.dtype(preferred_element_type))
             a, b = (convert(promote_args("inner", x)[0], d) for x in (a, b))
@@ -287,10 +288,7 @@ def _reduce(x, axes):
     if not axes:
         return x
     d = aval_of(x).dtype
-    name = "reduce_or" if dtypes.is_bool(d) else "reduce_sum"
-    prim = PRIMITIVES.get(name)
-    if prim is None:
-        raise NotImplementedError(f"einsum needs the {name} primitive (frontend/primitives/reductions.py)")
+    prim = reduce_or_p if dtypes.is_bool(d) else reduce_sum_p
     return prim.bind(x, axes=tuple(sorted(axes)))
 
 
@@ -309,7 +307,7 @@ def _take_diagonal(x, labels):
         mask = np.eye(n, dtype=bool)
         mask = broadcast_in_dim_p.bind(mask, shape=a.shape, broadcast_dimensions=(p, q))
         zero = convert(False if dtypes.is_bool(a.dtype) else 0, a.dtype, False)
-        x = PRIMITIVES["select"].bind(mask, x, zero)
+        x = select_p.bind(mask, x, zero)
         x = _reduce(x, (q,))
         labels.pop(q)
 

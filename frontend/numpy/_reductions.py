@@ -17,11 +17,12 @@ import operator
 import numpy as np
 
 from .. import dtypes
-from ..core import aval_of
+from ..core import aval_of, literal
+from ..lax._convert import convert
 from ..primitives import elementwise as ew
 from ..primitives import reductions as red
 from ..primitives.shape import broadcast_in_dim_p, reshape_p
-from ._core import asarray, broadcast_to_shape, canonical_axis, check_arraylike, convert, literal
+from ._core import asarray, broadcast_to_shape, canonical_axis, check_arraylike
 
 __all__ = ["sum", "prod", "max", "min", "amax", "amin", "mean", "var", "std", "argmax",
            "argmin", "all", "any", "cumsum", "cumprod", "count_nonzero"]
@@ -145,7 +146,7 @@ def _reduction(name, prim, a, axis, dtype, out, keepdims, initial, where, *, boo
     if dtypes.is_bool(comp) and bool_prim is not None:
         prim = bool_prim
     if where is not None:
-        a = _mask(a, where, prim.identity(comp))
+        a = _mask(a, where, red.IDENTITY[prim](comp))
     r = prim.bind(a, axes=axes)
     if initial is not None:
         if np.ndim(initial) != 0:

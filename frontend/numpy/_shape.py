@@ -11,8 +11,9 @@ import numpy as np
 from .. import dtypes
 from ..array import Array
 from ..core import Tracer, aval_of
-from ..primitives import shape as _ps
-from ._core import asarray, broadcast_to_shape, canonical_axes, canonical_axis, convert, promote_args
+from ..lax import _shape as _ps
+from ..lax._convert import convert
+from ._core import asarray, broadcast_to_shape, canonical_axes, canonical_axis, promote_args
 
 __all__ = [
     "reshape", "ravel", "flatten", "transpose", "permute_dims", "matrix_transpose", "swapaxes",

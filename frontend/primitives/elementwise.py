@@ -1,36 +1,38 @@
-"""Elementwise primitives from factories: unary math, binary arithmetic, comparisons,
-select and convert_element_type. Operands share one shape; a rank-0 operand broadcasts (as a
-literal does in a jaxpr). Batching: ``vectorized_batch`` (batch axis of the first batched
-full-rank operand)."""
+"""Elementwise primitives: unary math, binary arithmetic, comparisons, select and
+convert_element_type. Operands share one shape; a rank-0 operand broadcasts (as a literal
+does in a jaxpr). The families are rows of small tables built by ``unary``/``nary``; every
+row is batched by ``vectorized_batch`` (or keeps the batch axis where it is, for one operand).
+"""
 from __future__ import annotations
 
 import numpy as np
 
-from .. import dtypes
-from ..batching import vectorized_batch
+from .. import batching, dtypes
+from ..batching import moved_shape, ndim
 from ..core import Aval, Primitive
+from .shape import bdim_at, broadcast_in_dim_p, moveaxis
 
 # dtype classes a primitive accepts
-_ANY = "any"
-_NUM = "number"      # ints and inexact
-_INEXACT = "inexact"  # floats and complex
-_FLOAT = "float"
-_INT_BOOL = "int_or_bool"
-_NUM_BOOL = "number_or_bool"
+ANY = "any"
+NUMBER = "number"      # ints and inexact
+INEXACT = "inexact"    # floats and complex
+FLOAT = "float"
+INT_BOOL = "int_or_bool"
+NUM_BOOL = "number_or_bool"
 
 _OK = {
-    _ANY: lambda d: True,
-    _NUM: lambda d: dtypes.is_int(d) or dtypes.is_inexact(d),
-    _INEXACT: dtypes.is_inexact,
-    _FLOAT: dtypes.is_float,
-    _INT_BOOL: lambda d: dtypes.is_int(d) or dtypes.is_bool(d),
-    _NUM_BOOL: lambda d: True,
+    ANY: lambda d: True,
+    NUMBER: lambda d: dtypes.is_int(d) or dtypes.is_inexact(d),
+    INEXACT: dtypes.is_inexact,
+    FLOAT: dtypes.is_float,
+    INT_BOOL: lambda d: dtypes.is_int(d) or dtypes.is_bool(d),
+    NUM_BOOL: lambda d: True,
 }
-_KIND_NAME = {_NUM: "numeric", _INEXACT: "floating or complex", _FLOAT: "floating",
-              _INT_BOOL: "integer or boolean", _NUM_BOOL: "numeric or boolean", _ANY: "any"}
+_KIND_NAME = {NUMBER: "numeric", INEXACT: "floating or complex", FLOAT: "floating",
+              INT_BOOL: "integer or boolean", NUM_BOOL: "numeric or boolean", ANY: "any"}
 
 
-def _check_dtype(name, kind, d):
+def check_dtype(name, kind, d):
     if not _OK[kind](d):
         raise TypeError(f"{name} does not accept dtype {np.dtype(d).name}. Accepted dtypes are "
                         f"subtypes of {_KIND_NAME[kind]}.")
@@ -49,112 +51,177 @@ def broadcast_shapes_nary(name, avals) -> tuple:
     return s0
 
 
-class Unary(Primitive):
-    """x -> f(x), same shape and dtype (``abs`` of complex gives the real dtype)."""
+# ----------------------------------------------------------------------------- batching
 
-    def __init__(self, name, kind, hlo):
-        super().__init__(name)
-        self.kind = kind
-        self.hlo = hlo  # StableHLO op name, read by lowering/emit
 
-    def abstract_eval(self, x):
-        _check_dtype(self.name, self.kind, x.dtype)
-        if self.name == "abs" and dtypes.is_complex(x.dtype):
-            return x.update(dtype=np.finfo(x.dtype).dtype)
+def vectorized_batch(prim):
+    """The batching rule of an elementwise n-ary primitive. Operands of full per-example rank
+    share one batch axis: the first such batched operand's (others are moved only where they
+    differ; unbatched ones are broadcast along it, as StableHLO elementwise ops take equal
+    shapes). Unbatched scalars stay scalars; batched scalars are broadcast over the rest.
+    The batch axis ends up where the first full-rank batched operand had it (else 0)."""
+
+    def rule(args, dims, **params):
+        size = batching.axis_size(args, dims)
+        ranks = [ndim(a) - (d is not None) for a, d in zip(args, dims, strict=True)]
+        r = max(ranks)
+        d0 = next((d for d, k in zip(dims, ranks) if d is not None and k == r), 0)
+        full = None
+        for a, d, k in zip(args, dims, ranks):
+            if d is not None and k == r:
+                full = moved_shape(batching.shape(a), d, d0)
+                break
+        if full is None:  # only batched scalars: the batch shape comes from an unbatched array
+            ref = next((a for a, k in zip(args, ranks) if k == r), None)
+            s = list(batching.shape(ref)) if r else []
+            s.insert(d0, size)
+            full = tuple(s)
+        new = []
+        for a, d, k in zip(args, dims, ranks):
+            if d is None:
+                new.append(a if k == 0 else bdim_at(a, None, size, d0))
+            elif k == 0 and r > 0:
+                new.append(broadcast_in_dim_p.bind(a, shape=full, broadcast_dimensions=(d0,)))
+            else:
+                new.append(moveaxis(a, d, d0))
+        return prim.bind(*new, **params), d0
+
+    return rule
+
+
+def same_axis_batch(prim):
+    """The batching rule of a one-operand elementwise primitive: the batch axis stays."""
+
+    def rule(args, dims, **params):
+        return prim.bind(args[0], **params), dims[0]
+
+    return rule
+
+
+# ----------------------------------------------------------------------------- families
+
+
+def unary(name: str, kind: str) -> Primitive:
+    """x -> f(x): same shape and dtype; ``kind`` is the dtype class accepted."""
+    p = Primitive(name)
+
+    @p.def_abstract_eval
+    def abstract_eval(x):
+        check_dtype(name, kind, x.dtype)
         return x
 
-    def batch(self, axis_size, args, dims):
-        # the batch axis stays where it is
-        return self.bind(args[0]), dims[0]
+    p.def_batching(same_axis_batch(p))
+    return p
 
 
-class Nary(Primitive):
-    """Elementwise op over operands of one dtype; ``out_dtype`` fixes the result (compare)."""
+def nary(name: str, kind: str, out_dtype=None) -> Primitive:
+    """An elementwise op over operands of one dtype (``out_dtype`` fixes the result dtype, as
+    for comparisons; the result is weak when every operand is)."""
+    p = Primitive(name)
 
-    def __init__(self, name, kind, hlo, out_dtype=None):
-        super().__init__(name)
-        self.kind = kind
-        self.hlo = hlo
-        self.out_dtype = out_dtype
-
-    def abstract_eval(self, *avals):
+    @p.def_abstract_eval
+    def abstract_eval(*avals):
         a0 = avals[0]
-        if len(avals) == 2 and a0 == avals[1] and _OK[self.kind](a0.dtype):
+        if len(avals) == 2 and a0 == avals[1] and _OK[kind](a0.dtype):
             # the common case: identical operands
-            return Aval(a0.shape, self.out_dtype, a0.weak_type) if self.out_dtype is not None else a0
+            return Aval(a0.shape, out_dtype, a0.weak_type) if out_dtype is not None else a0
         d = a0.dtype
         for a in avals:
-            _check_dtype(self.name, self.kind, a.dtype)
+            check_dtype(name, kind, a.dtype)
         if any(a.dtype != d for a in avals):
-            raise TypeError(f"{self.name} requires arguments to have the same dtypes, got "
+            raise TypeError(f"{name} requires arguments to have the same dtypes, got "
                             + ", ".join(a.dtype.name for a in avals) + ".")
-        shape = broadcast_shapes_nary(self.name, avals)
+        shape = broadcast_shapes_nary(name, avals)
         weak = all(a.weak_type for a in avals)
-        if self.out_dtype is not None:  # weak when every operand is (as JAX's comparisons)
-            return Aval(shape, self.out_dtype, weak)
-        return Aval(shape, d, weak)
+        return Aval(shape, d if out_dtype is None else out_dtype, weak)
 
-    def batch(self, axis_size, args, dims):
-        return vectorized_batch(self, axis_size, args, dims)
+    p.def_batching(vectorized_batch(p))
+    return p
 
 
-_unary = [
-    ("neg", _NUM, "negate"), ("abs", _NUM, "abs"), ("sign", _NUM, "sign"),
-    ("exp", _INEXACT, "exponential"), ("log", _INEXACT, "log"),
-    ("log1p", _INEXACT, "log_plus_one"), ("expm1", _INEXACT, "exponential_minus_one"),
-    ("tanh", _INEXACT, "tanh"), ("logistic", _INEXACT, "logistic"),
-    ("sin", _INEXACT, "sine"), ("cos", _INEXACT, "cosine"), ("tan", _INEXACT, "tan"),
-    ("sqrt", _INEXACT, "sqrt"), ("rsqrt", _INEXACT, "rsqrt"),
-    ("floor", _FLOAT, "floor"), ("ceil", _FLOAT, "ceil"), ("round", _FLOAT, "round_nearest_even"),
-    ("not", _INT_BOOL, "not"),
-]
-_binary = [
-    ("add", _NUM, "add"), ("sub", _NUM, "subtract"), ("mul", _NUM, "multiply"),
-    ("div", _NUM, "divide"), ("rem", _NUM, "remainder"), ("pow", _INEXACT, "power"),
-    ("max", _NUM_BOOL, "maximum"), ("min", _NUM_BOOL, "minimum"), ("atan2", _FLOAT, "atan2"),
-    ("and", _INT_BOOL, "and"), ("or", _INT_BOOL, "or"), ("xor", _INT_BOOL, "xor"),
-]
-_compare = [("eq", "EQ"), ("ne", "NE"), ("lt", "LT"), ("le", "LE"), ("gt", "GT"), ("ge", "GE")]
-
-UNARY = {n: Unary(n, k, h) for n, k, h in _unary}
-BINARY = {n: Nary(n, k, h) for n, k, h in _binary}
-COMPARE = {n: Nary(n, _NUM_BOOL, d, out_dtype=dtypes.bool_) for n, d in _compare}
-
-globals().update({f"{n}_p": p for n, p in {**UNARY, **BINARY, **COMPARE}.items()})
+def compare(name: str) -> Primitive:
+    return nary(name, NUM_BOOL, out_dtype=dtypes.bool_)
 
 
-class Select(Primitive):
-    """select(pred, on_true, on_false): pred is bool, of the operands' shape or rank 0."""
+neg_p = unary("neg", NUMBER)
+sign_p = unary("sign", NUMBER)
+exp_p = unary("exp", INEXACT)
+log_p = unary("log", INEXACT)
+log1p_p = unary("log1p", INEXACT)
+expm1_p = unary("expm1", INEXACT)
+tanh_p = unary("tanh", INEXACT)
+logistic_p = unary("logistic", INEXACT)
+sin_p = unary("sin", INEXACT)
+cos_p = unary("cos", INEXACT)
+tan_p = unary("tan", INEXACT)
+sqrt_p = unary("sqrt", INEXACT)
+rsqrt_p = unary("rsqrt", INEXACT)
+floor_p = unary("floor", FLOAT)
+ceil_p = unary("ceil", FLOAT)
+round_p = unary("round", FLOAT)
+not_p = unary("not", INT_BOOL)
 
-    name = "select"
-
-    def abstract_eval(self, pred, on_true, on_false):
-        if pred.dtype != dtypes.bool_:
-            raise TypeError(f"select requires a boolean predicate, got {pred.dtype.name}.")
-        if on_true.dtype != on_false.dtype:
-            raise TypeError("select requires on_true and on_false to have the same dtypes, got "
-                            f"{on_true.dtype.name}, {on_false.dtype.name}.")
-        shape = broadcast_shapes_nary("select", (pred, on_true, on_false))
-        return Aval(shape, on_true.dtype, on_true.weak_type and on_false.weak_type)
-
-    def batch(self, axis_size, args, dims):
-        return vectorized_batch(self, axis_size, args, dims)
-
-
-select_p = Select()
-
-
-class ConvertElementType(Primitive):
-    """convert_element_type(x, new_dtype, weak_type): same shape, new dtype."""
-
-    name = "convert_element_type"
-
-    def abstract_eval(self, x, *, new_dtype, weak_type=False):
-        return Aval(x.shape, new_dtype, weak_type)
-
-    def batch(self, axis_size, args, dims, **params):
-        # elementwise: the batch axis stays where it is
-        return self.bind(args[0], **params), dims[0]
+# abs of a complex number is real
+abs_p = Primitive("abs")
 
 
-convert_element_type_p = ConvertElementType()
+@abs_p.def_abstract_eval
+def _abs_abstract_eval(x):
+    check_dtype("abs", NUMBER, x.dtype)
+    if dtypes.is_complex(x.dtype):
+        return x.update(dtype=np.finfo(x.dtype).dtype)
+    return x
+
+
+abs_p.def_batching(same_axis_batch(abs_p))
+
+add_p = nary("add", NUMBER)
+sub_p = nary("sub", NUMBER)
+mul_p = nary("mul", NUMBER)
+div_p = nary("div", NUMBER)
+rem_p = nary("rem", NUMBER)
+pow_p = nary("pow", INEXACT)
+max_p = nary("max", NUM_BOOL)
+min_p = nary("min", NUM_BOOL)
+atan2_p = nary("atan2", FLOAT)
+and_p = nary("and", INT_BOOL)
+or_p = nary("or", INT_BOOL)
+xor_p = nary("xor", INT_BOOL)
+
+eq_p = compare("eq")
+ne_p = compare("ne")
+lt_p = compare("lt")
+le_p = compare("le")
+gt_p = compare("gt")
+ge_p = compare("ge")
+
+
+# ----------------------------------------------------------------------------- select, convert
+
+# select(pred, on_true, on_false): pred is bool, of the operands' shape or rank 0.
+select_p = Primitive("select")
+
+
+@select_p.def_abstract_eval
+def _select_abstract_eval(pred, on_true, on_false):
+    if pred.dtype != dtypes.bool_:
+        raise TypeError(f"select requires a boolean predicate, got {pred.dtype.name}.")
+    if on_true.dtype != on_false.dtype:
+        raise TypeError("select requires on_true and on_false to have the same dtypes, got "
+                        f"{on_true.dtype.name}, {on_false.dtype.name}.")
+    shape = broadcast_shapes_nary("select", (pred, on_true, on_false))
+    return Aval(shape, on_true.dtype, on_true.weak_type and on_false.weak_type)
+
+
+select_p.def_batching(vectorized_batch(select_p))
+
+# convert_element_type(x, new_dtype, weak_type): same shape, new dtype.
+convert_element_type_p = Primitive("convert_element_type")
+
+
+@convert_element_type_p.def_abstract_eval
+def _convert_element_type_abstract_eval(x, *, new_dtype, weak_type=False):
+    return Aval(x.shape, new_dtype, weak_type)
+
+
+convert_element_type_p.def_batching(same_axis_batch(convert_element_type_p))

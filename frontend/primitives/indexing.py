@@ -14,18 +14,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from .. import dtypes
-from ..batching import bdim_at, ndim, shape
-from ..core import PRIMITIVES, Aval, Literal, Primitive, aval_of, primitive
-
-
-def _p(name):
-    return PRIMITIVES[name]
-
-
-def _ints(xs) -> tuple:
-    return tuple(int(x) for x in xs)
-
+from .. import batching, dtypes
+from ..batching import ndim, shape
+from ..core import Aval, Primitive, aval_of, literal
+from .elementwise import max_p, min_p
+from .shape import bdim_at, broadcast_in_dim_p, concatenate_p, reshape_p
 
 # ----------------------------------------------------------------------------- helpers
 
@@ -44,328 +37,320 @@ def _index_dtype(starts):
 
 
 def _zero_index(dtype):
-    return Literal(0, Aval((), dtype))
-
-
-def _scalar(v, dtype):
-    return Literal(int(v), Aval((), dtype))
+    return literal(0, dtype)
 
 
 def _stack_indices(axis_size, starts, dims):
     """Scalar start indices (batched ones have their batch axis at ``dims[i]``, i.e. 0) as one
     ``(axis_size, k)`` index array: batch axis 0, index vector along axis 1."""
-    dt = _index_dtype(starts)
     cols = []
     for s, d in zip(starts, dims, strict=True):
         if d is None:  # the index array is one tensor: an unbatched scalar must fill its column
-            cols.append(_p("broadcast_in_dim").bind(s, shape=(axis_size, 1), broadcast_dimensions=()))
+            cols.append(broadcast_in_dim_p.bind(s, shape=(axis_size, 1), broadcast_dimensions=()))
         else:
-            cols.append(_p("reshape").bind(s, new_sizes=(axis_size, 1), dimensions=None))
+            cols.append(reshape_p.bind(s, new_sizes=(axis_size, 1), dimensions=None))
     if len(cols) == 1:
         return cols[0]
-    cat = PRIMITIVES.get("concatenate")
-    if cat is not None:
-        return cat.bind(*cols, dimension=1)
-    # no concatenate primitive yet: write the columns into a zero index array
-    out = np.zeros((axis_size, len(cols)), dt)
-    for k, c in enumerate(cols):
-        out = dynamic_update_slice_p.bind(out, c, _zero_index(dt), _scalar(k, dt))
-    return out
+    return concatenate_p.bind(*cols, dimension=1)
 
 
 def _clamp_scalar(s, lo, hi, dt):
-    s = _p("max").bind(s, _scalar(lo, dt))
-    return _p("min").bind(s, _scalar(hi, dt))
+    s = max_p.bind(s, literal(int(lo), dt))
+    return min_p.bind(s, literal(int(hi), dt))
 
 
 # ----------------------------------------------------------------------------- dynamic_slice
 
 
-@primitive
-class dynamic_slice_p(Primitive):
-    """operand[start_0 : start_0 + size_0, ...] with each start clamped to [0, dim - size]."""
+# operand[start_0 : start_0 + size_0, ...] with each start clamped to [0, dim - size].
+dynamic_slice_p = Primitive("dynamic_slice")
 
-    name = "dynamic_slice"
 
-    def abstract_eval(self, operand, *starts, slice_sizes):
-        slice_sizes = tuple(slice_sizes)
-        if operand.ndim != len(starts):
-            raise TypeError("dynamic_slice start_indices must have length equal to the number of "
-                            f"dimensions of the operand, got {len(starts)} indices for operand "
-                            f"shape {operand.shape}.")
-        if len(starts) != len(slice_sizes):
-            raise TypeError("dynamic_slice slice_sizes must have the same length as start_indices, "
-                            f"got start_indices length {len(starts)} and slice_sizes {slice_sizes}.")
-        if any(s > d for s, d in zip(slice_sizes, operand.shape)):
-            raise TypeError("slice slice_sizes must be less than or equal to operand shape, got "
-                            f"slice_sizes {slice_sizes} for operand shape {operand.shape}.")
-        if any(s < 0 for s in slice_sizes):
-            raise TypeError("slice slice_sizes must be greater than or equal to zero, got "
-                            f"slice_sizes of {slice_sizes}.")
-        _check_start_indices("dynamic_slice", operand, starts)
-        return Aval(slice_sizes, operand.dtype, operand.weak_type)
+@dynamic_slice_p.def_abstract_eval
+def _dynamic_slice_abstract_eval(operand, *starts, slice_sizes):
+    slice_sizes = tuple(slice_sizes)
+    if operand.ndim != len(starts):
+        raise TypeError("dynamic_slice start_indices must have length equal to the number of "
+                        f"dimensions of the operand, got {len(starts)} indices for operand "
+                        f"shape {operand.shape}.")
+    if len(starts) != len(slice_sizes):
+        raise TypeError("dynamic_slice slice_sizes must have the same length as start_indices, "
+                        f"got start_indices length {len(starts)} and slice_sizes {slice_sizes}.")
+    if any(s > d for s, d in zip(slice_sizes, operand.shape)):
+        raise TypeError("slice slice_sizes must be less than or equal to operand shape, got "
+                        f"slice_sizes {slice_sizes} for operand shape {operand.shape}.")
+    if any(s < 0 for s in slice_sizes):
+        raise TypeError("slice slice_sizes must be greater than or equal to zero, got "
+                        f"slice_sizes of {slice_sizes}.")
+    _check_start_indices("dynamic_slice", operand, starts)
+    return Aval(slice_sizes, operand.dtype, operand.weak_type)
 
-    def batch(self, axis_size, args, dims, *, slice_sizes):
-        x, *starts = args
-        xd, *sds = dims
-        if all(d is None for d in sds):
-            # unbatched starts: one dynamic_slice; the batch axis stays at xd, sliced whole
-            starts.insert(xd, _zero_index(_index_dtype(starts)))
-            sizes = list(slice_sizes)
-            sizes.insert(xd, axis_size)
-            return self.bind(x, *starts, slice_sizes=tuple(sizes)), xd
-        # batched starts: a gather with batch axis 0 (gather clamps starts exactly as
-        # dynamic_slice does); a batched operand's axis is an operand batching dim
-        idx = _stack_indices(axis_size, starts, [None if d is None else 0 for d in sds])
-        k = len(starts)
-        if xd is None:
-            out = gather_p.bind(x, idx, offset_dims=tuple(range(1, k + 1)), collapsed_slice_dims=(),
-                                start_index_map=tuple(range(k)), operand_batching_dims=(),
-                                start_indices_batching_dims=(), index_vector_dim=1,
-                                slice_sizes=tuple(slice_sizes), indices_are_sorted=False,
-                                mode="clip")
-            return out, 0
+
+@dynamic_slice_p.def_batching
+def _dynamic_slice_batch(args, dims, *, slice_sizes):
+    axis_size = batching.axis_size(args, dims)
+    x, *starts = args
+    xd, *sds = dims
+    if all(d is None for d in sds):
+        # unbatched starts: one dynamic_slice; the batch axis stays at xd, sliced whole
+        starts.insert(xd, _zero_index(_index_dtype(starts)))
         sizes = list(slice_sizes)
-        sizes.insert(xd, 1)
+        sizes.insert(xd, axis_size)
+        return dynamic_slice_p.bind(x, *starts, slice_sizes=tuple(sizes)), xd
+    # batched starts: a gather with batch axis 0 (gather clamps starts exactly as
+    # dynamic_slice does); a batched operand's axis is an operand batching dim
+    idx = _stack_indices(axis_size, starts, [None if d is None else 0 for d in sds])
+    k = len(starts)
+    if xd is None:
         out = gather_p.bind(x, idx, offset_dims=tuple(range(1, k + 1)), collapsed_slice_dims=(),
-                            start_index_map=tuple(j + (j >= xd) for j in range(k)),
-                            operand_batching_dims=(xd,), start_indices_batching_dims=(0,),
-                            index_vector_dim=1, slice_sizes=tuple(sizes),
-                            indices_are_sorted=False, mode="clip")
+                            start_index_map=tuple(range(k)), operand_batching_dims=(),
+                            start_indices_batching_dims=(), index_vector_dim=1,
+                            slice_sizes=tuple(slice_sizes), indices_are_sorted=False,
+                            mode="clip")
         return out, 0
+    sizes = list(slice_sizes)
+    sizes.insert(xd, 1)
+    out = gather_p.bind(x, idx, offset_dims=tuple(range(1, k + 1)), collapsed_slice_dims=(),
+                        start_index_map=tuple(j + (j >= xd) for j in range(k)),
+                        operand_batching_dims=(xd,), start_indices_batching_dims=(0,),
+                        index_vector_dim=1, slice_sizes=tuple(sizes),
+                        indices_are_sorted=False, mode="clip")
+    return out, 0
 
 
 # ----------------------------------------------------------------------------- dynamic_update_slice
 
 
-@primitive
-class dynamic_update_slice_p(Primitive):
-    """operand with ``update`` written at the starts (each clamped to [0, dim - update dim])."""
+# operand with ``update`` written at the starts (each clamped to [0, dim - update dim]).
+dynamic_update_slice_p = Primitive("dynamic_update_slice")
 
-    name = "dynamic_update_slice"
 
-    def abstract_eval(self, operand, update, *starts):
-        if operand.ndim != update.ndim:
-            raise TypeError("dynamic_update_slice update must have the same rank as operand, got "
-                            f"update shape {update.shape} for operand shape {operand.shape}.")
-        if operand.ndim != len(starts):
-            raise TypeError("dynamic_update_slice start_indices must have length equal to the rank "
-                            f"of operand, got {len(starts)} indices for operand shape "
-                            f"{operand.shape}.")
-        if any(u > d for u, d in zip(update.shape, operand.shape)):
-            raise TypeError("dynamic_update_slice update shape must be smaller than operand shape, "
-                            f"got update shape {update.shape} for operand shape {operand.shape}.")
-        if operand.dtype != update.dtype:
-            raise TypeError("dynamic_update_slice update and operand dtypes must match, got "
-                            f"{operand.dtype.name} and {update.dtype.name}.")
-        _check_start_indices("dynamic_update_slice", operand, starts)
-        return Aval(operand.shape, operand.dtype, operand.weak_type)
+@dynamic_update_slice_p.def_abstract_eval
+def _dynamic_update_slice_abstract_eval(operand, update, *starts):
+    if operand.ndim != update.ndim:
+        raise TypeError("dynamic_update_slice update must have the same rank as operand, got "
+                        f"update shape {update.shape} for operand shape {operand.shape}.")
+    if operand.ndim != len(starts):
+        raise TypeError("dynamic_update_slice start_indices must have length equal to the rank "
+                        f"of operand, got {len(starts)} indices for operand shape "
+                        f"{operand.shape}.")
+    if any(u > d for u, d in zip(update.shape, operand.shape)):
+        raise TypeError("dynamic_update_slice update shape must be smaller than operand shape, "
+                        f"got update shape {update.shape} for operand shape {operand.shape}.")
+    if operand.dtype != update.dtype:
+        raise TypeError("dynamic_update_slice update and operand dtypes must match, got "
+                        f"{operand.dtype.name} and {update.dtype.name}.")
+    _check_start_indices("dynamic_update_slice", operand, starts)
+    return Aval(operand.shape, operand.dtype, operand.weak_type)
 
-    def batch(self, axis_size, args, dims):
-        x, u, *starts = args
-        xd, ud, *sds = dims
-        if all(d is None for d in sds):
-            # unbatched starts: one dynamic_update_slice; the batch axis ends up at the operand's
-            # (else the update's) position. StableHLO needs equal ranks, so an unbatched side is
-            # broadcast.
-            bd = xd if xd is not None else ud
-            x = bdim_at(x, xd, axis_size, bd)
-            u = bdim_at(u, ud, axis_size, bd)
-            starts.insert(bd, _zero_index(_index_dtype(starts)))
-            return self.bind(x, u, *starts), bd
-        # batched starts: a scatter (replace). Scatter drops out-of-bounds windows, so clamp the
-        # starts first as dynamic_update_slice does. The batch axis stays at the operand's
-        # (axis 0 when the operand is unbatched and must be broadcast: the result is batched).
-        xs = shape(x)
-        us = shape(u)
-        x_full = [s for i, s in enumerate(xs) if i != xd]
-        u_full = [s for i, s in enumerate(us) if i != ud]
-        dt = _index_dtype(starts)
-        starts = [_clamp_scalar(s, 0, x_full[j] - u_full[j], dt) for j, s in enumerate(starts)]
-        idx = _stack_indices(axis_size, starts, [None if d is None else 0 for d in sds])
-        od = 0 if xd is None else xd
-        x = bdim_at(x, xd, axis_size, od)
-        if ud is None:
-            u = bdim_at(u, None, axis_size, 0)
-            ud = 0
-        k = len(starts)
-        out = scatter_p.bind(
-            x, idx, u,
-            update_window_dims=tuple(i for i in range(k + 1) if i != ud),
-            inserted_window_dims=(), input_batching_dims=(od,),
-            scatter_indices_batching_dims=(0,),
-            scatter_dims_to_operand_dims=tuple(j + (j >= od) for j in range(k)),
-            index_vector_dim=1, indices_are_sorted=False, unique_indices=True)
-        return out, od
+
+@dynamic_update_slice_p.def_batching
+def _dynamic_update_slice_batch(args, dims):
+    axis_size = batching.axis_size(args, dims)
+    x, u, *starts = args
+    xd, ud, *sds = dims
+    if all(d is None for d in sds):
+        # unbatched starts: one dynamic_update_slice; the batch axis ends up at the operand's
+        # (else the update's) position. StableHLO needs equal ranks, so an unbatched side is
+        # broadcast.
+        bd = xd if xd is not None else ud
+        x = bdim_at(x, xd, axis_size, bd)
+        u = bdim_at(u, ud, axis_size, bd)
+        starts.insert(bd, _zero_index(_index_dtype(starts)))
+        return dynamic_update_slice_p.bind(x, u, *starts), bd
+    # batched starts: a scatter (replace). Scatter drops out-of-bounds windows, so clamp the
+    # starts first as dynamic_update_slice does. The batch axis stays at the operand's
+    # (axis 0 when the operand is unbatched and must be broadcast: the result is batched).
+    xs = shape(x)
+    us = shape(u)
+    x_full = [s for i, s in enumerate(xs) if i != xd]
+    u_full = [s for i, s in enumerate(us) if i != ud]
+    dt = _index_dtype(starts)
+    starts = [_clamp_scalar(s, 0, x_full[j] - u_full[j], dt) for j, s in enumerate(starts)]
+    idx = _stack_indices(axis_size, starts, [None if d is None else 0 for d in sds])
+    od = 0 if xd is None else xd
+    x = bdim_at(x, xd, axis_size, od)
+    if ud is None:
+        u = bdim_at(u, None, axis_size, 0)
+        ud = 0
+    k = len(starts)
+    out = scatter_p.bind(
+        x, idx, u,
+        update_window_dims=tuple(i for i in range(k + 1) if i != ud),
+        inserted_window_dims=(), input_batching_dims=(od,),
+        scatter_indices_batching_dims=(0,),
+        scatter_dims_to_operand_dims=tuple(j + (j >= od) for j in range(k)),
+        index_vector_dim=1, indices_are_sorted=False, unique_indices=True)
+    return out, od
 
 
 # ----------------------------------------------------------------------------- gather
 
 
-def _gather_batch_positions(out_rank, offset_dims):
+def gather_batch_positions(out_rank, offset_dims):
+    """The output positions of a gather that are index batch dims (not offset dims)."""
     return [p for p in range(out_rank) if p not in offset_dims]
 
 
-@primitive
-class gather_p(Primitive):
-    """StableHLO gather. Output dims: ``offset_dims`` hold the slice dims (operand dims not
-    collapsed nor batching, in order); the others are the index batch dims (indices dims
-    except ``index_vector_dim``, in order). Each slice start is clamped so the slice fits
-    (``mode`` 'clip' or 'promise_in_bounds'; 'fill' is built by the ``gather`` wrapper)."""
+# StableHLO gather. Output dims: ``offset_dims`` hold the slice dims (operand dims not
+# collapsed nor batching, in order); the others are the index batch dims (indices dims
+# except ``index_vector_dim``, in order). Each slice start is clamped so the slice fits
+# (``mode`` 'clip' or 'promise_in_bounds'; 'fill' is built by the ``gather`` wrapper).
+gather_p = Primitive("gather")
 
-    name = "gather"
 
-    def abstract_eval(self, operand, indices, *, offset_dims, collapsed_slice_dims,
-                      start_index_map, operand_batching_dims, start_indices_batching_dims,
-                      index_vector_dim, slice_sizes, indices_are_sorted=False, mode="clip"):
-        if not dtypes.is_int(indices.dtype):
-            raise TypeError(f"gather indices must have an integer type, got {indices.dtype.name}")
-        if mode not in ("clip", "promise_in_bounds"):
-            raise ValueError(f"gather primitive mode must be 'clip' or 'promise_in_bounds', got {mode!r}")
-        ivd = index_vector_dim
-        if not 0 <= ivd <= indices.ndim:
-            raise TypeError(f"Gather index leaf dimension must be within [0, rank(indices) + 1). "
-                            f"rank(indices) is {indices.ndim} and gather index leaf dimension "
-                            f"is {ivd}.")
-        nvec = indices.shape[ivd] if ivd < indices.ndim else 1
-        if len(start_index_map) != nvec:
-            raise TypeError(f"Gather op has {len(start_index_map)} elements in start_index_map and "
-                            f"the bound of dimension index_vector_dim={ivd} of indices is {nvec}. "
-                            "These two numbers must be equal.")
-        if len(slice_sizes) != operand.ndim:
-            raise TypeError("Gather op must have one slice size for every input dimension; got: "
-                            f"len(slice_sizes)={len(slice_sizes)}, input_shape.rank={operand.ndim}")
-        for i, (s, d) in enumerate(zip(slice_sizes, operand.shape)):
-            if not 0 <= s <= d:
-                raise TypeError(f"Slice size at index {i} in gather op is out of range, must be "
-                                f"within [0, {d} + 1), got {s}.")
-        if list(offset_dims) != sorted(set(offset_dims)):
-            raise TypeError(f"offset_dims in gather op must be sorted; got {tuple(offset_dims)}.")
-        for name, dd in (("collapsed_slice_dims", collapsed_slice_dims),
-                         ("operand_batching_dims", operand_batching_dims)):
-            if list(dd) != sorted(set(dd)):
-                raise TypeError(f"{name} in gather op must be sorted; got {tuple(dd)}.")
-            for d in dd:
-                if not 0 <= d < operand.ndim:
-                    raise TypeError(f"Invalid {name} set in gather op; valid range is [0, "
-                                    f"{operand.ndim}), got: {d}.")
-                if slice_sizes[d] > 1:
-                    raise TypeError(f"Gather op can only have {name} with bound 1, but bound is "
-                                    f"{slice_sizes[d]} for index {d} at position "
-                                    f"{list(dd).index(d)}.")
-        if set(collapsed_slice_dims) & set(operand_batching_dims):
-            raise TypeError("gather collapsed_slice_dims and operand_batching_dims must be disjoint")
-        if len(operand_batching_dims) != len(start_indices_batching_dims):
-            raise TypeError("gather operand_batching_dims and start_indices_batching_dims must have "
-                            f"the same length; got {tuple(operand_batching_dims)} and "
-                            f"{tuple(start_indices_batching_dims)}.")
-        for od, sd in zip(operand_batching_dims, start_indices_batching_dims):
-            if not 0 <= sd < indices.ndim or sd == ivd or operand.shape[od] != indices.shape[sd]:
-                raise TypeError("gather operand_batching_dims and start_indices_batching_dims must "
-                                f"have matching sizes; got operand dim {od} and indices dim {sd} "
-                                f"for operand shape {operand.shape} and indices shape "
-                                f"{indices.shape}.")
-        for d in start_index_map:
-            if not 0 <= d < operand.ndim or d in operand_batching_dims:
-                raise TypeError(f"Invalid start_index_map in gather op; got {tuple(start_index_map)} "
-                                f"for operand rank {operand.ndim}.")
+@gather_p.def_abstract_eval
+def _gather_abstract_eval(operand, indices, *, offset_dims, collapsed_slice_dims,
+                          start_index_map, operand_batching_dims, start_indices_batching_dims,
+                          index_vector_dim, slice_sizes, indices_are_sorted=False, mode="clip"):
+    if not dtypes.is_int(indices.dtype):
+        raise TypeError(f"gather indices must have an integer type, got {indices.dtype.name}")
+    if mode not in ("clip", "promise_in_bounds"):
+        raise ValueError(f"gather primitive mode must be 'clip' or 'promise_in_bounds', got {mode!r}")
+    ivd = index_vector_dim
+    if not 0 <= ivd <= indices.ndim:
+        raise TypeError(f"Gather index leaf dimension must be within [0, rank(indices) + 1). "
+                        f"rank(indices) is {indices.ndim} and gather index leaf dimension "
+                        f"is {ivd}.")
+    nvec = indices.shape[ivd] if ivd < indices.ndim else 1
+    if len(start_index_map) != nvec:
+        raise TypeError(f"Gather op has {len(start_index_map)} elements in start_index_map and "
+                        f"the bound of dimension index_vector_dim={ivd} of indices is {nvec}. "
+                        "These two numbers must be equal.")
+    if len(slice_sizes) != operand.ndim:
+        raise TypeError("Gather op must have one slice size for every input dimension; got: "
+                        f"len(slice_sizes)={len(slice_sizes)}, input_shape.rank={operand.ndim}")
+    for i, (s, d) in enumerate(zip(slice_sizes, operand.shape)):
+        if not 0 <= s <= d:
+            raise TypeError(f"Slice size at index {i} in gather op is out of range, must be "
+                            f"within [0, {d} + 1), got {s}.")
+    if list(offset_dims) != sorted(set(offset_dims)):
+        raise TypeError(f"offset_dims in gather op must be sorted; got {tuple(offset_dims)}.")
+    for name, dd in (("collapsed_slice_dims", collapsed_slice_dims),
+                     ("operand_batching_dims", operand_batching_dims)):
+        if list(dd) != sorted(set(dd)):
+            raise TypeError(f"{name} in gather op must be sorted; got {tuple(dd)}.")
+        for d in dd:
+            if not 0 <= d < operand.ndim:
+                raise TypeError(f"Invalid {name} set in gather op; valid range is [0, "
+                                f"{operand.ndim}), got: {d}.")
+            if slice_sizes[d] > 1:
+                raise TypeError(f"Gather op can only have {name} with bound 1, but bound is "
+                                f"{slice_sizes[d]} for index {d} at position "
+                                f"{list(dd).index(d)}.")
+    if set(collapsed_slice_dims) & set(operand_batching_dims):
+        raise TypeError("gather collapsed_slice_dims and operand_batching_dims must be disjoint")
+    if len(operand_batching_dims) != len(start_indices_batching_dims):
+        raise TypeError("gather operand_batching_dims and start_indices_batching_dims must have "
+                        f"the same length; got {tuple(operand_batching_dims)} and "
+                        f"{tuple(start_indices_batching_dims)}.")
+    for od, sd in zip(operand_batching_dims, start_indices_batching_dims):
+        if not 0 <= sd < indices.ndim or sd == ivd or operand.shape[od] != indices.shape[sd]:
+            raise TypeError("gather operand_batching_dims and start_indices_batching_dims must "
+                            f"have matching sizes; got operand dim {od} and indices dim {sd} "
+                            f"for operand shape {operand.shape} and indices shape "
+                            f"{indices.shape}.")
+    for d in start_index_map:
+        if not 0 <= d < operand.ndim or d in operand_batching_dims:
+            raise TypeError(f"Invalid start_index_map in gather op; got {tuple(start_index_map)} "
+                            f"for operand rank {operand.ndim}.")
+    removed = set(collapsed_slice_dims) | set(operand_batching_dims)
+    offset_sizes = [s for i, s in enumerate(slice_sizes) if i not in removed]
+    if len(offset_sizes) != len(offset_dims):
+        raise TypeError("All components of the offset index in a gather op must either be a "
+                        "offset dimension or explicitly collapsed/batching; got "
+                        f"len(slice_sizes)={len(slice_sizes)}, output_slice_sizes="
+                        f"{tuple(offset_sizes)}, collapsed_slice_dims="
+                        f"{tuple(collapsed_slice_dims)}, operand_batching_dims="
+                        f"{tuple(operand_batching_dims)}.")
+    batch_shape = [s for i, s in enumerate(indices.shape) if i != ivd]
+    out_rank = len(batch_shape) + len(offset_dims)
+    if offset_dims and offset_dims[-1] >= out_rank:
+        raise TypeError(f"Offset dimension {offset_dims[-1]} in gather op is out of bounds; "
+                        f"got output rank {out_rank}.")
+    out = []
+    bi = iter(batch_shape)
+    oi = iter(offset_sizes)
+    for p in range(out_rank):
+        out.append(next(oi) if p in offset_dims else next(bi))
+    return Aval(tuple(out), operand.dtype, operand.weak_type)
+
+
+@gather_p.def_batching
+def _gather_batch(args, dims, *, offset_dims, collapsed_slice_dims, start_index_map,
+                  operand_batching_dims, start_indices_batching_dims, index_vector_dim,
+                  slice_sizes, indices_are_sorted=False, mode="clip"):
+    axis_size = batching.axis_size(args, dims)
+    (x, idx), (xd, id_) = args, dims
+    ivd = index_vector_dim
+    obd, sibd = list(operand_batching_dims), list(start_indices_batching_dims)
+    coll, sim, sizes = list(collapsed_slice_dims), list(start_index_map), list(slice_sizes)
+    offs = list(offset_dims)
+    idx_rank = ndim(idx) - (id_ is not None)
+    out_rank = idx_rank - (ivd < idx_rank) + len(offs)
+    if xd is not None:  # renumber operand dims around the batch axis
+        sh = lambda j: j + (j >= xd)  # noqa: E731
+        coll, sim, obd = [sh(j) for j in coll], [sh(j) for j in sim], [sh(j) for j in obd]
+    if id_ is None:
+        # batched operand only: its batch axis is one more slice (offset) dim, taken whole;
+        # the batch axis ends up at the output position p of that offset dim
         removed = set(collapsed_slice_dims) | set(operand_batching_dims)
-        offset_sizes = [s for i, s in enumerate(slice_sizes) if i not in removed]
-        if len(offset_sizes) != len(offset_dims):
-            raise TypeError("All components of the offset index in a gather op must either be a "
-                            "offset dimension or explicitly collapsed/batching; got "
-                            f"len(slice_sizes)={len(slice_sizes)}, output_slice_sizes="
-                            f"{tuple(offset_sizes)}, collapsed_slice_dims="
-                            f"{tuple(collapsed_slice_dims)}, operand_batching_dims="
-                            f"{tuple(operand_batching_dims)}.")
-        batch_shape = [s for i, s in enumerate(indices.shape) if i != ivd]
-        out_rank = len(batch_shape) + len(offset_dims)
-        if offset_dims and offset_dims[-1] >= out_rank:
-            raise TypeError(f"Offset dimension {offset_dims[-1]} in gather op is out of bounds; "
-                            f"got output rank {out_rank}.")
-        out = []
-        bi = iter(batch_shape)
-        oi = iter(offset_sizes)
-        for p in range(out_rank):
-            out.append(next(oi) if p in offset_dims else next(bi))
-        return Aval(tuple(out), operand.dtype, operand.weak_type)
-
-    def batch(self, axis_size, args, dims, *, offset_dims, collapsed_slice_dims, start_index_map,
-              operand_batching_dims, start_indices_batching_dims, index_vector_dim, slice_sizes,
-              indices_are_sorted=False, mode="clip"):
-        (x, idx), (xd, id_) = args, dims
-        ivd = index_vector_dim
-        obd, sibd = list(operand_batching_dims), list(start_indices_batching_dims)
-        coll, sim, sizes = list(collapsed_slice_dims), list(start_index_map), list(slice_sizes)
-        offs = list(offset_dims)
-        idx_rank = ndim(idx) - (id_ is not None)
-        out_rank = idx_rank - (ivd < idx_rank) + len(offs)
-        if xd is not None:  # renumber operand dims around the batch axis
-            sh = lambda j: j + (j >= xd)  # noqa: E731
-            coll, sim, obd = [sh(j) for j in coll], [sh(j) for j in sim], [sh(j) for j in obd]
-        if id_ is None:
-            # batched operand only: its batch axis is one more slice (offset) dim, taken whole;
-            # the batch axis ends up at the output position p of that offset dim
-            removed = set(collapsed_slice_dims) | set(operand_batching_dims)
-            j_r = sum(1 for j in range(len(slice_sizes)) if j not in removed and j < xd)
-            p = offs[j_r - 1] + 1 if j_r > 0 else 0
-            offs = sorted([o + (o >= p) for o in offs] + [p])
-            sizes.insert(xd, axis_size)
-            out = self.bind(x, idx, offset_dims=tuple(offs), collapsed_slice_dims=tuple(coll),
-                            start_index_map=tuple(sim), operand_batching_dims=tuple(obd),
-                            start_indices_batching_dims=tuple(sibd), index_vector_dim=ivd,
-                            slice_sizes=tuple(sizes), indices_are_sorted=indices_are_sorted,
-                            mode=mode)
-            return out, p
-        # batched indices: their batch axis is one more index batch dim, ending up at output
-        # position q (placed between the neighbouring batch dims, so nothing is transposed)
-        r_e = id_ - (ivd < id_)
-        bpos = _gather_batch_positions(out_rank, offs)
-        q = bpos[r_e - 1] + 1 if r_e > 0 else 0
-        offs = [o + (o >= q) for o in offs]
-        sibd = [s + (s >= id_) for s in sibd]
-        new_ivd = ivd + (ivd >= id_)
-        if xd is not None:
-            # both batched: the operand's batch axis pairs with the indices' as batching dims
-            # (operand_batching_dims stays sorted; its partner keeps the same position)
-            k = sum(1 for j in obd if j < xd)
-            obd.insert(k, xd)
-            sibd.insert(k, id_)
-            sizes.insert(xd, 1)
-        out = self.bind(x, idx, offset_dims=tuple(offs), collapsed_slice_dims=tuple(coll),
+        j_r = sum(1 for j in range(len(slice_sizes)) if j not in removed and j < xd)
+        p = offs[j_r - 1] + 1 if j_r > 0 else 0
+        offs = sorted([o + (o >= p) for o in offs] + [p])
+        sizes.insert(xd, axis_size)
+        out = gather_p.bind(x, idx, offset_dims=tuple(offs), collapsed_slice_dims=tuple(coll),
                         start_index_map=tuple(sim), operand_batching_dims=tuple(obd),
-                        start_indices_batching_dims=tuple(sibd), index_vector_dim=new_ivd,
+                        start_indices_batching_dims=tuple(sibd), index_vector_dim=ivd,
                         slice_sizes=tuple(sizes), indices_are_sorted=indices_are_sorted,
                         mode=mode)
-        return out, q
+        return out, p
+    # batched indices: their batch axis is one more index batch dim, ending up at output
+    # position q (placed between the neighbouring batch dims, so nothing is transposed)
+    r_e = id_ - (ivd < id_)
+    bpos = gather_batch_positions(out_rank, offs)
+    q = bpos[r_e - 1] + 1 if r_e > 0 else 0
+    offs = [o + (o >= q) for o in offs]
+    sibd = [s + (s >= id_) for s in sibd]
+    new_ivd = ivd + (ivd >= id_)
+    if xd is not None:
+        # both batched: the operand's batch axis pairs with the indices' as batching dims
+        # (operand_batching_dims stays sorted; its partner keeps the same position)
+        k = sum(1 for j in obd if j < xd)
+        obd.insert(k, xd)
+        sibd.insert(k, id_)
+        sizes.insert(xd, 1)
+    out = gather_p.bind(x, idx, offset_dims=tuple(offs), collapsed_slice_dims=tuple(coll),
+                    start_index_map=tuple(sim), operand_batching_dims=tuple(obd),
+                    start_indices_batching_dims=tuple(sibd), index_vector_dim=new_ivd,
+                    slice_sizes=tuple(sizes), indices_are_sorted=indices_are_sorted,
+                    mode=mode)
+    return out, q
 
 
 # ----------------------------------------------------------------------------- scatter family
 
 
-class Scatter(Primitive):
-    """StableHLO scatter with a combiner (``replace``, ``add``, ``mul``, ``min``, ``max``).
-    ``updates`` dims: ``update_window_dims`` hold the window dims (operand dims not inserted
-    nor batching, in order); the others are the scatter dims (indices dims except
+def scatter_family(name: str) -> Primitive:
+    """StableHLO scatter with one combiner (replace, add, mul, min, max; the lowering knows
+    which). ``updates`` dims: ``update_window_dims`` hold the window dims (operand dims not
+    inserted nor batching, in order); the others are the scatter dims (indices dims except
     ``index_vector_dim``, in order). A window that does not fit in the operand is dropped."""
+    prim = Primitive(name)
 
-    def __init__(self, name, combiner):
-        super().__init__(name)
-        self.combiner = combiner  # read by lowering/emit/indexing.py
-
-    def abstract_eval(self, operand, indices, updates, *, update_window_dims, inserted_window_dims,
+    @prim.def_abstract_eval
+    def abstract_eval(operand, indices, updates, *, update_window_dims, inserted_window_dims,
                       input_batching_dims, scatter_indices_batching_dims,
                       scatter_dims_to_operand_dims, index_vector_dim, indices_are_sorted=False,
                       unique_indices=False):
-        n = self.name
         if not dtypes.is_int(indices.dtype):
-            raise TypeError(f"{n} indices must have an integer type, got {indices.dtype.name}")
+            raise TypeError(f"{name} indices must have an integer type, got {indices.dtype.name}")
         if operand.dtype != updates.dtype:
-            raise TypeError(f"{n} requires operand and updates to have the same dtype, got "
+            raise TypeError(f"{name} requires operand and updates to have the same dtype, got "
                             f"{operand.dtype.name} and {updates.dtype.name}.")
         ivd = index_vector_dim
         if not 0 <= ivd <= indices.ndim:
-            raise TypeError(f"{n} index_vector_dim {ivd} is out of range for indices of rank "
+            raise TypeError(f"{name} index_vector_dim {ivd} is out of range for indices of rank "
                             f"{indices.ndim}.")
         nvec = indices.shape[ivd] if ivd < indices.ndim else 1
         if len(scatter_dims_to_operand_dims) != nvec:
@@ -376,17 +361,17 @@ class Scatter(Primitive):
         uwd = list(update_window_dims)
         if uwd != sorted(set(uwd)):
             raise TypeError(f"update_window_dims in scatter op must be sorted; got {tuple(uwd)}.")
-        for name, dd in (("inserted_window_dims", inserted_window_dims),
+        for what, dd in (("inserted_window_dims", inserted_window_dims),
                          ("input_batching_dims", input_batching_dims)):
             if list(dd) != sorted(set(dd)) or any(not 0 <= d < operand.ndim for d in dd):
-                raise TypeError(f"{name} in scatter op must be sorted and in range; got {tuple(dd)}.")
+                raise TypeError(f"{what} in scatter op must be sorted and in range; got {tuple(dd)}.")
         removed = set(inserted_window_dims) | set(input_batching_dims)
         if len(removed) != len(inserted_window_dims) + len(input_batching_dims):
             raise TypeError("scatter inserted_window_dims and input_batching_dims must be disjoint")
         window_operand_dims = [j for j in range(operand.ndim) if j not in removed]
         scatter_shape = [s for i, s in enumerate(indices.shape) if i != ivd]
         if updates.ndim != len(scatter_shape) + len(uwd) or len(uwd) != len(window_operand_dims):
-            raise TypeError(f"{n} updates shape {updates.shape} does not match: expected "
+            raise TypeError(f"{name} updates shape {updates.shape} does not match: expected "
                             f"{len(scatter_shape)} scatter dims {tuple(scatter_shape)} and "
                             f"{len(window_operand_dims)} window dims for operand shape "
                             f"{operand.shape} and indices shape {indices.shape}.")
@@ -416,10 +401,12 @@ class Scatter(Primitive):
                                 f"{operand.ndim}.")
         return Aval(operand.shape, operand.dtype, operand.weak_type)
 
-    def batch(self, axis_size, args, dims, *, update_window_dims, inserted_window_dims,
-              input_batching_dims, scatter_indices_batching_dims, scatter_dims_to_operand_dims,
-              index_vector_dim, indices_are_sorted=False, unique_indices=False):
+    @prim.def_batching
+    def batch(args, dims, *, update_window_dims, inserted_window_dims, input_batching_dims,
+              scatter_indices_batching_dims, scatter_dims_to_operand_dims, index_vector_dim,
+              indices_are_sorted=False, unique_indices=False):
         (x, idx, u), (xd, id_, ud) = args, dims
+        axis_size = batching.axis_size(args, dims)
         # the result is batched: an unbatched operand gets the batch axis at 0 (forced)
         od = 0 if xd is None else xd
         x = bdim_at(x, xd, axis_size, od)
@@ -457,305 +444,17 @@ class Scatter(Primitive):
             uwd = sorted([w + (w >= p) for w in uwd] + [p])
         else:
             uwd = [w + (w >= p) for w in uwd]
-        out = self.bind(x, idx, u, update_window_dims=tuple(uwd), inserted_window_dims=tuple(ins),
+        out = prim.bind(x, idx, u, update_window_dims=tuple(uwd), inserted_window_dims=tuple(ins),
                         input_batching_dims=tuple(ibd), scatter_indices_batching_dims=tuple(sibd),
                         scatter_dims_to_operand_dims=tuple(sdod), index_vector_dim=ivd,
                         indices_are_sorted=indices_are_sorted, unique_indices=unique_indices)
         return out, od  # the batch axis stays at the operand's
 
-
-SCATTERS = {n: Scatter(n, c) for n, c in [("scatter", "replace"), ("scatter_add", "add"),
-                                           ("scatter_mul", "mul"), ("scatter_min", "min"),
-                                           ("scatter_max", "max")]}
-scatter_p = SCATTERS["scatter"]
-scatter_add_p = SCATTERS["scatter_add"]
-scatter_mul_p = SCATTERS["scatter_mul"]
-scatter_min_p = SCATTERS["scatter_min"]
-scatter_max_p = SCATTERS["scatter_max"]
+    return prim
 
 
-# ----------------------------------------------------------------------------- wrappers
-
-
-def _index_operands(name, operand, start_indices):
-    """Start indices as scalars of one integer dtype, negative ones wrapped (as JAX's lax)."""
-    from ..numpy._core import convert
-    start_indices = list(start_indices)
-    if len(start_indices) != len(aval_of(operand).shape):
-        raise TypeError(f"{name} start_indices must have length equal to the number of dimensions "
-                        f"of the operand, got {len(start_indices)} indices for operand shape "
-                        f"{aval_of(operand).shape}.")
-    typed = [aval_of(s) for s in start_indices]
-    for a in typed:
-        if not (dtypes.is_int(a.dtype)):
-            raise TypeError(f"index arguments to {name} must be integers, got {a.dtype.name}")
-        if a.ndim != 0:
-            raise TypeError(f"{name} start_indices must be scalars, got an index of shape {a.shape}")
-    strong = [a.dtype for a in typed if not a.weak_type]
-    dt = np.dtype(np.result_type(*strong)) if strong else dtypes.canonicalize(np.dtype(np.int32))
-    dt = dtypes.canonicalize(dt)
-    out = []
-    for s, n in zip(start_indices, aval_of(operand).shape):
-        if isinstance(s, (int, np.integer)):
-            s = int(s)
-            out.append(_scalar(s + n if s < 0 else s, dt))
-        else:
-            s = convert(s, dt, False)
-            if dtypes.is_unsigned(dt):
-                out.append(s)
-            else:
-                neg = _p("lt").bind(s, _scalar(0, dt))
-                out.append(_p("select").bind(neg, _p("add").bind(s, _scalar(n, dt)), s))
-    return out
-
-
-def _array(x):
-    if isinstance(x, (list, tuple)) or isinstance(x, (bool, int, float, complex)):
-        from ..numpy._core import asarray
-        return asarray(x)
-    return x
-
-
-def dynamic_slice(operand, start_indices, slice_sizes):
-    """``operand[start : start + size]`` per dim, starts traced or static; a negative start
-    counts from the end, then starts are clamped so the slice fits.
-
-    >>> dynamic_slice(np.arange(5), (3,), (2,))
-    Array([3, 4], dtype=int32)
-    """
-    operand = _array(operand)
-    starts = _index_operands("dynamic_slice", operand, start_indices)
-    return dynamic_slice_p.bind(operand, *starts, slice_sizes=_ints(slice_sizes))
-
-
-def dynamic_update_slice(operand, update, start_indices):
-    """``operand`` with ``update`` written at ``start_indices`` (wrapped, then clamped)."""
-    operand, update = _array(operand), _array(update)
-    starts = _index_operands("dynamic_update_slice", operand, start_indices)
-    return dynamic_update_slice_p.bind(operand, update, *starts)
-
-
-def _axis(axis, nd):
-    if not -nd <= axis < nd:
-        raise ValueError(f"axis {axis} is out of bounds for array of dimension {nd}")
-    return axis % nd
-
-
-def dynamic_slice_in_dim(operand, start_index, slice_size: int = 1, axis: int = 0):
-    """dynamic_slice along one axis (the others taken whole)."""
-    operand = _array(operand)
-    shp = aval_of(operand).shape
-    axis = _axis(axis, len(shp))
-    starts = [0] * len(shp)
-    starts[axis] = start_index
-    sizes = list(shp)
-    sizes[axis] = slice_size
-    return dynamic_slice(operand, starts, sizes)
-
-
-def dynamic_index_in_dim(operand, index, axis: int = 0, keepdims: bool = True):
-    """dynamic_slice_in_dim of size 1; ``keepdims=False`` drops the axis."""
-    operand = _array(operand)
-    out = dynamic_slice_in_dim(operand, index, 1, axis)
-    if keepdims:
-        return out
-    shp = list(aval_of(out).shape)
-    del shp[_axis(axis, len(shp))]
-    return _p("reshape").bind(out, new_sizes=tuple(shp), dimensions=None)
-
-
-def dynamic_update_slice_in_dim(operand, update, start_index, axis: int):
-    """dynamic_update_slice along one axis."""
-    operand = _array(operand)
-    nd = len(aval_of(operand).shape)
-    axis = _axis(axis, nd)
-    starts = [0] * nd
-    starts[axis] = start_index
-    return dynamic_update_slice(operand, update, starts)
-
-
-def dynamic_update_index_in_dim(operand, update, index, axis: int):
-    """dynamic_update_slice_in_dim of a size-1 update (rank one less is expanded)."""
-    operand, update = _array(operand), _array(update)
-    nd = len(aval_of(operand).shape)
-    axis = _axis(axis, nd)
-    ushp = aval_of(update).shape
-    if len(ushp) == nd - 1:
-        ushp = ushp[:axis] + (1,) + ushp[axis:]
-        update = _p("reshape").bind(update, new_sizes=ushp, dimensions=None)
-    return dynamic_update_slice_in_dim(operand, update, index, axis)
-
-
-class GatherDimensionNumbers(tuple):
-    """(offset_dims, collapsed_slice_dims, start_index_map, operand_batching_dims,
-    start_indices_batching_dims), as lax.GatherDimensionNumbers."""
-
-    def __new__(cls, offset_dims, collapsed_slice_dims, start_index_map,
-                operand_batching_dims=(), start_indices_batching_dims=()):
-        return super().__new__(cls, (_ints(offset_dims), _ints(collapsed_slice_dims),
-                                     _ints(start_index_map), _ints(operand_batching_dims),
-                                     _ints(start_indices_batching_dims)))
-
-    offset_dims = property(lambda s: s[0])
-    collapsed_slice_dims = property(lambda s: s[1])
-    start_index_map = property(lambda s: s[2])
-    operand_batching_dims = property(lambda s: s[3])
-    start_indices_batching_dims = property(lambda s: s[4])
-
-
-class ScatterDimensionNumbers(tuple):
-    """(update_window_dims, inserted_window_dims, scatter_dims_to_operand_dims,
-    operand_batching_dims, scatter_indices_batching_dims), as lax.ScatterDimensionNumbers."""
-
-    def __new__(cls, update_window_dims, inserted_window_dims, scatter_dims_to_operand_dims,
-                operand_batching_dims=(), scatter_indices_batching_dims=()):
-        return super().__new__(cls, (_ints(update_window_dims), _ints(inserted_window_dims),
-                                     _ints(scatter_dims_to_operand_dims),
-                                     _ints(operand_batching_dims),
-                                     _ints(scatter_indices_batching_dims)))
-
-    update_window_dims = property(lambda s: s[0])
-    inserted_window_dims = property(lambda s: s[1])
-    scatter_dims_to_operand_dims = property(lambda s: s[2])
-    operand_batching_dims = property(lambda s: s[3])
-    scatter_indices_batching_dims = property(lambda s: s[4])
-
-
-def _mode_name(mode):
-    if mode is None:
-        return None
-    m = str(getattr(mode, "name", mode)).lower()
-    return {"fill_or_drop": "fill", "drop": "fill", "fill": "fill", "clip": "clip",
-            "promise_in_bounds": "promise_in_bounds"}.get(m, m)
-
-
-def default_fill_value(dtype):
-    """JAX's numpy's fill value for out-of-bounds gathers: NaN, the int minimum, True."""
-    d = np.dtype(dtype)
-    if dtypes.is_inexact(d):
-        return np.nan
-    if dtypes.is_bool(d):
-        return True
-    if dtypes.is_unsigned(d):
-        return int(np.iinfo(d).max)
-    return int(np.iinfo(d).min)
-
-
-def _in_bounds_mask(indices, index_vector_dim, start_index_map, operand_shape, slice_sizes):
-    """bool of the index batch shape: every start of the slice fits in the operand."""
-    ia = aval_of(indices)
-    ivd = index_vector_dim
-    batch_shape = tuple(s for i, s in enumerate(ia.shape) if i != ivd)
-    dt = ia.dtype
-    mask = None
-    for k, d in enumerate(start_index_map):
-        if ivd < ia.ndim:
-            starts = [_zero_index(dt)] * ia.ndim
-            starts[ivd] = _scalar(k, dt)
-            sizes = list(ia.shape)
-            sizes[ivd] = 1
-            col = dynamic_slice_p.bind(indices, *starts, slice_sizes=tuple(sizes))
-            col = _p("reshape").bind(col, new_sizes=batch_shape, dimensions=None)
-        else:
-            col = indices
-        ok = _p("and").bind(_p("ge").bind(col, _scalar(0, dt)),
-                            _p("le").bind(col, _scalar(operand_shape[d] - slice_sizes[d], dt)))
-        mask = ok if mask is None else _p("and").bind(mask, ok)
-    return mask, batch_shape
-
-
-def gather(operand, start_indices, dimension_numbers, slice_sizes, *, unique_indices=False,
-           indices_are_sorted=False, mode=None, fill_value=None):
-    """StableHLO gather (see ``gather_p``). ``mode``: 'clip' / 'promise_in_bounds' clamp each
-    slice start so the slice fits; 'fill' (the default, as JAX's lax) returns ``fill_value``
-    (NaN, the int minimum, True by default) for slices that do not fit."""
-    from ..numpy._core import convert
-    operand, start_indices = _array(operand), _array(start_indices)
-    dn = dimension_numbers
-    if not isinstance(dn, GatherDimensionNumbers):
-        dn = GatherDimensionNumbers(*dn)
-    ia = aval_of(start_indices)
-    params = dict(offset_dims=dn.offset_dims, collapsed_slice_dims=dn.collapsed_slice_dims,
-                  start_index_map=dn.start_index_map, operand_batching_dims=dn.operand_batching_dims,
-                  start_indices_batching_dims=dn.start_indices_batching_dims,
-                  index_vector_dim=ia.ndim - 1, slice_sizes=_ints(slice_sizes),
-                  indices_are_sorted=bool(indices_are_sorted))
-    m = _mode_name(mode) or "fill"
-    if m not in ("fill", "clip", "promise_in_bounds"):
-        raise ValueError(f"Unknown gather mode {mode!r}")
-    out = gather_p.bind(operand, start_indices, mode="clip" if m == "fill" else m, **params)
-    if m != "fill":
-        return out
-    oa = aval_of(operand)
-    mask, _ = _in_bounds_mask(start_indices, ia.ndim - 1, dn.start_index_map, oa.shape,
-                              params["slice_sizes"])
-    out_aval = aval_of(out)
-    bpos = _gather_batch_positions(out_aval.ndim, dn.offset_dims)
-    mask = _p("broadcast_in_dim").bind(mask, shape=out_aval.shape, broadcast_dimensions=tuple(bpos))
-    fv = default_fill_value(oa.dtype) if fill_value is None else fill_value
-    fill = convert(fv, oa.dtype, False)
-    fill = _p("broadcast_in_dim").bind(fill, shape=out_aval.shape, broadcast_dimensions=())
-    return _p("select").bind(mask, out, fill)
-
-
-def _scatter(prim, operand, scatter_indices, updates, dimension_numbers, *,
-             indices_are_sorted=False, unique_indices=False, mode=None):
-    operand, scatter_indices, updates = map(_array, (operand, scatter_indices, updates))
-    dn = dimension_numbers
-    if not isinstance(dn, ScatterDimensionNumbers):
-        dn = ScatterDimensionNumbers(*dn)
-    ia = aval_of(scatter_indices)
-    ivd = ia.ndim - 1
-    m = _mode_name(mode) or "fill"
-    if m == "clip":
-        # clamp each window start so the window fits (the window sizes come from updates)
-        oa, ua = aval_of(operand), aval_of(updates)
-        removed = set(dn.inserted_window_dims) | set(dn.operand_batching_dims)
-        wdims = [j for j in range(oa.ndim) if j not in removed]
-        win = {j: 1 for j in removed}
-        win.update({j: ua.shape[p] for j, p in zip(wdims, dn.update_window_dims)})
-        hi = np.array([oa.shape[d] - win[d] for d in dn.scatter_dims_to_operand_dims], ia.dtype)
-        bshape = [1] * ia.ndim
-        bshape[ivd] = len(hi)
-        hi = np.reshape(hi, bshape)
-        hi = _p("broadcast_in_dim").bind(hi, shape=ia.shape, broadcast_dimensions=tuple(range(ia.ndim))) \
-            if ia.shape != hi.shape else hi
-        scatter_indices = _p("min").bind(_p("max").bind(scatter_indices, _scalar(0, ia.dtype)), hi)
-    return prim.bind(operand, scatter_indices, updates, update_window_dims=dn.update_window_dims,
-                     inserted_window_dims=dn.inserted_window_dims,
-                     input_batching_dims=dn.operand_batching_dims,
-                     scatter_indices_batching_dims=dn.scatter_indices_batching_dims,
-                     scatter_dims_to_operand_dims=dn.scatter_dims_to_operand_dims,
-                     index_vector_dim=ivd, indices_are_sorted=bool(indices_are_sorted),
-                     unique_indices=bool(unique_indices))
-
-
-def _scatter_wrapper(prim, name: str, doc: str):
-    def fn(operand, scatter_indices, updates, dimension_numbers, *, indices_are_sorted=False,
-           unique_indices=False, mode=None):
-        return _scatter(prim, operand, scatter_indices, updates, dimension_numbers,
-                        indices_are_sorted=indices_are_sorted, unique_indices=unique_indices,
-                        mode=mode)
-    fn.__name__ = name
-    fn.__doc__ = doc
-    return fn
-
-
-scatter = _scatter_wrapper(
-    scatter_p, "scatter",
-    """Write ``updates`` into ``operand`` at the windows given by ``scatter_indices`` (the last
-    indices axis is the index vector). Out-of-bounds windows are dropped (mode 'clip' clamps
-    them instead).""")
-scatter_add = _scatter_wrapper(scatter_add_p, "scatter_add",
-                               "scatter that adds ``updates`` to the windows (duplicates accumulate).")
-scatter_mul = _scatter_wrapper(scatter_mul_p, "scatter_mul", "scatter that multiplies the windows by ``updates``.")
-scatter_min = _scatter_wrapper(scatter_min_p, "scatter_min",
-                               "scatter that keeps the minimum of window and ``updates``.")
-scatter_max = _scatter_wrapper(scatter_max_p, "scatter_max",
-                               "scatter that keeps the maximum of window and ``updates``.")
-
-
-__all__ = ["dynamic_slice", "dynamic_update_slice", "dynamic_slice_in_dim", "dynamic_index_in_dim",
-           "dynamic_update_slice_in_dim", "dynamic_update_index_in_dim", "gather", "scatter",
-           "scatter_add", "scatter_mul", "scatter_min", "scatter_max", "GatherDimensionNumbers",
-           "ScatterDimensionNumbers"]
+scatter_p = scatter_family("scatter")
+scatter_add_p = scatter_family("scatter_add")
+scatter_mul_p = scatter_family("scatter_mul")
+scatter_min_p = scatter_family("scatter_min")
+scatter_max_p = scatter_family("scatter_max")

@@ -1,4 +1,4 @@
-"""Linear-algebra primitives: dot_general (and the lax.dot convenience wrapper).
+"""Linear-algebra primitives: dot_general.
 
 ``dot_general`` is StableHLO's: result dims are the batch dims, then the lhs free dims, then
 the rhs free dims, each group in increasing operand-axis order.
@@ -8,34 +8,8 @@ from __future__ import annotations
 import ml_dtypes
 import numpy as np
 
-from .. import dtypes
-from ..core import Aval, Primitive, aval_of, primitive
-
-_PRECISIONS = {"DEFAULT": "DEFAULT", "BFLOAT16": "DEFAULT", "FASTEST": "DEFAULT",
-               "HIGH": "HIGH", "TENSORFLOAT32": "HIGH",
-               "HIGHEST": "HIGHEST", "FLOAT32": "HIGHEST"}
-
-
-def canonicalize_precision(precision):
-    """None, a string ('highest', 'float32', ...), an enum with a ``name`` (lax.Precision) or
-    a pair of those -> None or a pair of StableHLO precision names (hashable)."""
-    if precision is None:
-        return None
-
-    def one(p):
-        name = p if isinstance(p, str) else getattr(p, "name", None)
-        if isinstance(name, str) and name.upper() in _PRECISIONS:
-            return _PRECISIONS[name.upper()]
-        raise ValueError(f"Precision argument must be None, a string in "
-                         f"{sorted(k.lower() for k in _PRECISIONS)}, a lax.Precision value or "
-                         f"a tuple of two of these; got {precision!r}.")
-
-    if isinstance(precision, (tuple, list)):
-        if len(precision) != 2:
-            one(object())
-        return (one(precision[0]), one(precision[1]))
-    p = one(precision)
-    return (p, p)
+from .. import batching, dtypes
+from ..core import Aval, Primitive
 
 
 def _type_rank(d) -> tuple:
@@ -116,113 +90,58 @@ def _shift(dims, bdim) -> tuple:
     return tuple(d + (d >= bdim) for d in dims)
 
 
-@primitive
-class dot_general_p(Primitive):
-    """dot_general(lhs, rhs, dimension_numbers=((lhs_contract, rhs_contract), (lhs_batch,
-    rhs_batch)), precision, preferred_element_type). Result dims: batch dims, then lhs free
-    dims, then rhs free dims (StableHLO order). Operands of different dtypes are computed in
-    the 'higher' one (as XLA); ``preferred_element_type`` sets the result dtype."""
-
-    name = "dot_general"
-
-    def abstract_eval(self, lhs, rhs, *, dimension_numbers, precision=None,
-                      preferred_element_type=None):
-        _check_dims(lhs, rhs, dimension_numbers)
-        (lc, rc), (lb, rb) = dimension_numbers
-        out_dtype = dot_operand_dtype(lhs.dtype, rhs.dtype)
-        if preferred_element_type is not None and np.dtype(preferred_element_type) != out_dtype:
-            pref = np.dtype(preferred_element_type)
-            if not dtypes.is_float(out_dtype) and _bits(pref) < _bits(out_dtype):
-                raise TypeError("`preferred_element_type` must not be narrower than the original "
-                                f"type, got preferred_element_type of {pref} for result type of "
-                                f"{out_dtype}.")
-            out_dtype = pref
-        shape = (tuple(lhs.shape[i] for i in lb)
-                 + tuple(lhs.shape[i] for i in _free(lhs.ndim, lc, lb))
-                 + tuple(rhs.shape[i] for i in _free(rhs.ndim, rc, rb)))
-        return Aval(shape, out_dtype, lhs.weak_type and rhs.weak_type)
-
-    def batch(self, axis_size, args, dims, *, dimension_numbers, precision=None,
-              preferred_element_type=None):
-        # Both batched: the two batch axes become a new leading batching dimension (out dim 0).
-        # One batched: its batch axis becomes a free dimension of that operand, and the result
-        # batch axis is wherever dot_general puts that free dim: after the batch dims, among
-        # the lhs free dims in axis order (lhs batched) or after all lhs free dims, among the
-        # rhs free dims (rhs batched). The operand order is kept: swapping to put the batch
-        # axis first saves a final transpose but gives XLA CPU a batch-major layout that is
-        # measurably slower when a reduction follows (2.6x on the seed tanh model).
-        # Never a broadcast, never a transpose.
-        (lhs, rhs), (ld, rd) = args, dims
-        (lc, rc), (lb, rb) = dimension_numbers
-        nb = len(lb)
-        if ld is not None and rd is not None:
-            dn = ((_shift(lc, ld), _shift(rc, rd)), ((ld,) + _shift(lb, ld), (rd,) + _shift(rb, rd)))
-            return self.bind(lhs, rhs, dimension_numbers=dn, precision=precision,
-                             preferred_element_type=preferred_element_type), 0
-        lfree = _free(aval_of(lhs).ndim - (ld is not None), lc, lb)
-        rfree = _free(aval_of(rhs).ndim - (rd is not None), rc, rb)
-        if ld is not None:
-            lc, lb = _shift(lc, ld), _shift(lb, ld)
-        else:
-            rc, rb = _shift(rc, rd), _shift(rb, rd)
-        out = self.bind(lhs, rhs, dimension_numbers=((lc, rc), (lb, rb)), precision=precision,
-                        preferred_element_type=preferred_element_type)
-        if ld is not None:
-            return out, nb + sum(i < ld for i in lfree)
-        return out, nb + len(lfree) + sum(i < rd for i in rfree)
+# dot_general(lhs, rhs, dimension_numbers=((lhs_contract, rhs_contract), (lhs_batch,
+# rhs_batch)), precision, preferred_element_type). Result dims: batch dims, then lhs free
+# dims, then rhs free dims (StableHLO order). Operands of different dtypes are computed in
+# the 'higher' one (as XLA); ``preferred_element_type`` sets the result dtype.
+dot_general_p = Primitive("dot_general")
 
 
-def _dims_tuple(ds, what) -> tuple:
-    if isinstance(ds, (int, np.integer)):
-        return (int(ds),)
-    try:
-        return tuple(int(d) for d in ds)
-    except TypeError:
-        raise TypeError(f"dot_general {what} dimension numbers must be a sequence of ints, "
-                        f"got {ds!r}.") from None
+@dot_general_p.def_abstract_eval
+def _dot_general_abstract_eval(lhs, rhs, *, dimension_numbers, precision=None,
+                               preferred_element_type=None):
+    _check_dims(lhs, rhs, dimension_numbers)
+    (lc, rc), (lb, rb) = dimension_numbers
+    out_dtype = dot_operand_dtype(lhs.dtype, rhs.dtype)
+    if preferred_element_type is not None and np.dtype(preferred_element_type) != out_dtype:
+        pref = np.dtype(preferred_element_type)
+        if not dtypes.is_float(out_dtype) and _bits(pref) < _bits(out_dtype):
+            raise TypeError("`preferred_element_type` must not be narrower than the original "
+                            f"type, got preferred_element_type of {pref} for result type of "
+                            f"{out_dtype}.")
+        out_dtype = pref
+    shape = (tuple(lhs.shape[i] for i in lb)
+             + tuple(lhs.shape[i] for i in _free(lhs.ndim, lc, lb))
+             + tuple(rhs.shape[i] for i in _free(rhs.ndim, rc, rb)))
+    return Aval(shape, out_dtype, lhs.weak_type and rhs.weak_type)
 
 
-def _as_operand(x):
-    if isinstance(x, (bool, int, float, complex)) or isinstance(x, (list, tuple)):
-        from ..numpy._core import asarray
-        return asarray(x)
-    return x
-
-
-def dot_general(lhs, rhs, dimension_numbers, precision=None, preferred_element_type=None):
-    """General tensor contraction (``stablehlo.dot_general``).
-
-    ``dimension_numbers = ((lhs_contracting, rhs_contracting), (lhs_batch, rhs_batch))``.
-    Result dims: batch dims, then lhs free dims, then rhs free dims.
-
-    >>> dot_general(ones((2, 3, 4)), ones((2, 4, 5)), (((2,), (1,)), ((0,), (0,)))).shape
-    (2, 3, 5)
-    """
-    try:
-        (lc, rc), (lb, rb) = dimension_numbers
-    except (TypeError, ValueError):
-        raise TypeError("dot_general dimension_numbers must be ((lhs_contracting, "
-                        "rhs_contracting), (lhs_batch, rhs_batch)), got "
-                        f"{dimension_numbers!r}.") from None
-    dn = ((_dims_tuple(lc, "lhs contracting"), _dims_tuple(rc, "rhs contracting")),
-          (_dims_tuple(lb, "lhs batch"), _dims_tuple(rb, "rhs batch")))
-    pref = None if preferred_element_type is None else dtypes.canonicalize(np.dtype(preferred_element_type))
-    return dot_general_p.bind(_as_operand(lhs), _as_operand(rhs), dimension_numbers=dn,
-                              precision=canonicalize_precision(precision),
-                              preferred_element_type=pref)
-
-
-def dot(lhs, rhs, *, dimension_numbers=None, precision=None, preferred_element_type=None):
-    """lax.dot: vector/matrix products (``dimension_numbers`` optional, as in lax.dot)."""
-    if dimension_numbers is None:
-        ls, rs = aval_of(_as_operand(lhs)).shape, aval_of(_as_operand(rhs)).shape
-        if 1 <= len(ls) <= 2 and 1 <= len(rs) <= 2 and ls[-1] == rs[0]:
-            dimension_numbers = (((len(ls) - 1,), (0,)), ((), ()))
-        else:
-            raise ValueError("lax.dot: dimension_numbers must be specified when not "
-                             "performing simple un-batched matrix-matrix, matrix-vector, or "
-                             f"vector-vector products; got lhs_shape={ls} rhs_shape={rs}")
-    return dot_general(lhs, rhs, dimension_numbers, precision, preferred_element_type)
-
-
-__all__ = ["dot_general", "dot"]
+@dot_general_p.def_batching
+def _dot_general_batch(args, dims, *, dimension_numbers, precision=None,
+                       preferred_element_type=None):
+    # Both batched: the two batch axes become a new leading batching dimension (out dim 0).
+    # One batched: its batch axis becomes a free dimension of that operand, and the result
+    # batch axis is wherever dot_general puts that free dim: after the batch dims, among
+    # the lhs free dims in axis order (lhs batched) or after all lhs free dims, among the
+    # rhs free dims (rhs batched). The operand order is kept: swapping to put the batch
+    # axis first saves a final transpose but gives XLA CPU a batch-major layout that is
+    # measurably slower when a reduction follows (2.6x on the seed tanh model).
+    # Never a broadcast, never a transpose.
+    (lhs, rhs), (ld, rd) = args, dims
+    (lc, rc), (lb, rb) = dimension_numbers
+    nb = len(lb)
+    if ld is not None and rd is not None:
+        dn = ((_shift(lc, ld), _shift(rc, rd)), ((ld,) + _shift(lb, ld), (rd,) + _shift(rb, rd)))
+        return dot_general_p.bind(lhs, rhs, dimension_numbers=dn, precision=precision,
+                                  preferred_element_type=preferred_element_type), 0
+    lfree = _free(batching.ndim(lhs) - (ld is not None), lc, lb)
+    rfree = _free(batching.ndim(rhs) - (rd is not None), rc, rb)
+    if ld is not None:
+        lc, lb = _shift(lc, ld), _shift(lb, ld)
+    else:
+        rc, rb = _shift(rc, rd), _shift(rb, rd)
+    out = dot_general_p.bind(lhs, rhs, dimension_numbers=((lc, rc), (lb, rb)),
+                             precision=precision, preferred_element_type=preferred_element_type)
+    if ld is not None:
+        return out, nb + sum(i < ld for i in lfree)
+    return out, nb + len(lfree) + sum(i < rd for i in rfree)

@@ -1,7 +1,3 @@
-"""StableHLO emitters, one per primitive, grouped by family like frontend/primitives."""
-from . import elementwise  # noqa: F401
-from . import shape  # noqa: F401
-from . import indexing  # noqa: F401
-from . import reductions  # noqa: F401
-from . import linalg  # noqa: F401
-from . import control  # noqa: F401
+"""The lowering rules of the built-in primitives, grouped by family like
+frontend/primitives; importing this package sets them (``prim.def_lowering``)."""
+from . import control, elementwise, indexing, linalg, reductions, shape  # noqa: F401

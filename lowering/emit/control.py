@@ -1,15 +1,17 @@
-"""Emitters of the control-flow family: cond -> stablehlo.if (two branches) / stablehlo.case,
-while -> stablehlo.while, scan -> stablehlo.while over an i32 counter that reads xs with
-dynamic_slice and writes the stacked ys with dynamic_update_slice. Sub-graphs become regions
-(lowering.hlo.emit_region); operands of the enclosing scope are used inside the regions
+"""Lowering rules of the control-flow family: cond -> stablehlo.if (two branches) /
+stablehlo.case, while -> stablehlo.while, scan -> stablehlo.while over an i32 counter that
+reads xs with dynamic_slice and writes the stacked ys with dynamic_update_slice. Sub-graphs
+become regions (``ctx.region``); operands of the enclosing scope are used inside the regions
 directly (implicit capture) instead of being threaded through the loop carry."""
 from __future__ import annotations
 
 import numpy as np
 
 from frontend.core import Aval
+from frontend.custom_batching import custom_vmap_call_p
+from frontend.primitives.control import cond_p, scan_p, while_p
 
-from ..hlo import emit_region, emitter, op_results, tensor_type
+from ..hlo import tensor_type
 
 _I32 = Aval((), np.int32)
 _BOOL = Aval((), np.bool_)
@@ -19,13 +21,12 @@ def _types(avals) -> str:
     return ", ".join(tensor_type(a) for a in avals)
 
 
-@emitter("cond")
-def _cond(ctx, eqn, index, *ops):
-    branches = eqn.params["branches"]
-    out_avals = [v.aval for v in eqn.outs]
+@cond_p.def_lowering
+def _cond(ctx, index, *ops, branches):
+    out_avals = list(ctx.avals_out)
 
     def region(g):
-        return emit_region(ctx, lambda _: (ctx.lower_body(g, list(ops)), out_avals))
+        return ctx.region(lambda _: (ctx.lower_body(g, list(ops)), out_avals))
 
     sig = f"-> ({_types(out_avals)})"
     if len(branches) == 2:
@@ -33,32 +34,31 @@ def _cond(ctx, eqn, index, *ops):
         pred = ctx.op(f"stablehlo.compare NE, {index}, {zero}, SIGNED : "
                       f"(tensor<i32>, tensor<i32>) -> tensor<i1>")
         t, f = region(branches[1]), region(branches[0])
-        return op_results(ctx, f'"stablehlo.if"({pred}) ({t}, {f}) : (tensor<i1>) {sig}', len(out_avals))
+        return ctx.op_results(f'"stablehlo.if"({pred}) ({t}, {f}) : (tensor<i1>) {sig}',
+                              len(out_avals))
     regions = ", ".join(region(g) for g in branches)
-    return op_results(ctx, f'"stablehlo.case"({index}) ({regions}) : (tensor<i32>) {sig}', len(out_avals))
+    return ctx.op_results(f'"stablehlo.case"({index}) ({regions}) : (tensor<i32>) {sig}',
+                          len(out_avals))
 
 
-@emitter("while")
-def _while(ctx, eqn, *names):
-    p = eqn.params
-    nc, nb = p["cond_nconsts"], p["body_nconsts"]
+@while_p.def_lowering
+def _while(ctx, *names, cond_graph, body_graph, cond_nconsts, body_nconsts):
+    nc, nb = cond_nconsts, body_nconsts
     cconsts, bconsts, init = list(names[:nc]), list(names[nc:nc + nb]), list(names[nc + nb:])
-    carry = [a.aval for a in eqn.inputs[nc + nb:]]
-    cond_r = emit_region(ctx, lambda args: (ctx.lower_body(p["cond_graph"], cconsts + args), [_BOOL]), carry)
-    body_r = emit_region(ctx, lambda args: (ctx.lower_body(p["body_graph"], bconsts + args), carry), carry)
-    return op_results(ctx, f'"stablehlo.while"({", ".join(init)}) ({cond_r}, {body_r}) : '
-                           f"({_types(carry)}) -> ({_types(carry)})", len(carry))
+    carry = list(ctx.avals_in[nc + nb:])
+    cond_r = ctx.region(lambda args: (ctx.lower_body(cond_graph, cconsts + args), [_BOOL]), carry)
+    body_r = ctx.region(lambda args: (ctx.lower_body(body_graph, bconsts + args), carry), carry)
+    return ctx.op_results(f'"stablehlo.while"({", ".join(init)}) ({cond_r}, {body_r}) : '
+                          f"({_types(carry)}) -> ({_types(carry)})", len(carry))
 
 
-@emitter("scan")
-def _scan(ctx, eqn, *names):
-    p = eqn.params
-    nc, nk, length, reverse, body = (p["num_consts"], p["num_carry"], p["length"], p["reverse"],
-                                     p["body"])
+@scan_p.def_lowering
+def _scan(ctx, *names, body, num_consts, num_carry, length, reverse):
+    nc, nk = num_consts, num_carry
     consts, init, xs = list(names[:nc]), list(names[nc:nc + nk]), list(names[nc + nk:])
-    carry_avals = [a.aval for a in eqn.inputs[nc:nc + nk]]
-    x_avals = [a.aval for a in eqn.inputs[nc + nk:]]
-    y_avals = [v.aval for v in eqn.outs[nk:]]
+    carry_avals = list(ctx.avals_in[nc:nc + nk])
+    x_avals = list(ctx.avals_in[nc + nk:])
+    y_avals = list(ctx.avals_out[nk:])
     zero = ctx.constant(0, _I32)
     ys0 = [ctx.constant(np.zeros((), a.dtype), a) for a in y_avals]
     if length == 0:
@@ -101,8 +101,14 @@ def _scan(ctx, eqn, *names):
         i1 = ctx.op(f"stablehlo.add {i}, {one} : tensor<i32>")
         return [i1, *outs[:nk], *new_bufs], loop
 
-    cond_r = emit_region(ctx, cond, loop)
-    body_r = emit_region(ctx, step, loop)
-    res = op_results(ctx, f'"stablehlo.while"({", ".join([zero, *init, *ys0])}) ({cond_r}, {body_r}) : '
-                          f"({_types(loop)}) -> ({_types(loop)})", len(loop))
+    cond_r = ctx.region(cond, loop)
+    body_r = ctx.region(step, loop)
+    res = ctx.op_results(f'"stablehlo.while"({", ".join([zero, *init, *ys0])}) ({cond_r}, '
+                         f"{body_r}) : ({_types(loop)}) -> ({_types(loop)})", len(loop))
     return res[1:]
+
+
+@custom_vmap_call_p.def_lowering
+def _custom_vmap_call(ctx, *names, call, num_consts, rule, in_tree, out_tree):
+    # without vmap, the function itself, inlined
+    return ctx.lower_body(call, list(names))

@@ -1,38 +1,51 @@
-"""Emitters of the elementwise family: the op name comes from the primitive's ``hlo`` field;
-rank-0 operands of a higher-rank op are broadcast first."""
+"""Lowering rules of the elementwise family: the StableHLO op of each primitive (rank-0
+operands of a higher-rank op are broadcast first), compare, select, convert."""
 from __future__ import annotations
 
 from frontend import dtypes
-from frontend.core import Aval
 from frontend.primitives import elementwise as ew
 
-from ..hlo import emitter, tensor_type
 
-
-def _operands(ctx, eqn, names):
-    out = eqn.outs[0].aval
-    if all(a.aval.shape == out.shape for a in eqn.inputs):
+def _operands(ctx, names):
+    out = ctx.avals_out[0]
+    avals = ctx.avals_in
+    if all(a.shape == out.shape for a in avals):
         return names
-    res = []
-    for a, n in zip(eqn.inputs, names, strict=True):
-        if a.aval.ndim == 0 and out.ndim > 0:
-            n = ctx.broadcast(n, a.aval, out.shape, ())
-        res.append(n)
-    return res
+    return [ctx.broadcast(n, a, out.shape, ()) if a.ndim == 0 and out.ndim > 0 else n
+            for a, n in zip(avals, names, strict=True)]
 
 
-@emitter(*ew.UNARY, *ew.BINARY)
-def _elementwise(ctx, eqn, *names):
-    ops = _operands(ctx, eqn, names)
-    out = eqn.outs[0].aval
-    a = eqn.inputs[0].aval
-    if a.dtype != out.dtype:  # abs of complex
-        in_t = tensor_type(Aval(out.shape, a.dtype))
-        return [ctx.op(f"stablehlo.{eqn.prim.hlo} {ops[0]} : ({in_t}) -> {tensor_type(out)}")]
-    return [ctx.op(f"stablehlo.{eqn.prim.hlo} {', '.join(ops)} : {tensor_type(out)}")]
+def elementwise(op: str):
+    """The lowering rule of an elementwise primitive that is the StableHLO op ``op``."""
+
+    def rule(ctx, *names):
+        ops = _operands(ctx, names)
+        out = ctx.avals_out[0]
+        a = ctx.avals_in[0]
+        if a.dtype != out.dtype:  # abs of complex
+            in_t = ctx.type(a.update(shape=out.shape, weak_type=False))
+            return [ctx.op(f"stablehlo.{op} {ops[0]} : ({in_t}) -> {ctx.type(out)}")]
+        return [ctx.op(f"stablehlo.{op} {', '.join(ops)} : {ctx.type(out)}")]
+
+    return rule
 
 
-def _compare_type(dtype) -> str:
+_OPS = {
+    ew.neg_p: "negate", ew.abs_p: "abs", ew.sign_p: "sign", ew.exp_p: "exponential",
+    ew.log_p: "log", ew.log1p_p: "log_plus_one", ew.expm1_p: "exponential_minus_one",
+    ew.tanh_p: "tanh", ew.logistic_p: "logistic", ew.sin_p: "sine", ew.cos_p: "cosine",
+    ew.tan_p: "tan", ew.sqrt_p: "sqrt", ew.rsqrt_p: "rsqrt", ew.floor_p: "floor",
+    ew.ceil_p: "ceil", ew.round_p: "round_nearest_even", ew.not_p: "not",
+    ew.add_p: "add", ew.sub_p: "subtract", ew.mul_p: "multiply", ew.div_p: "divide",
+    ew.rem_p: "remainder", ew.pow_p: "power", ew.max_p: "maximum", ew.min_p: "minimum",
+    ew.atan2_p: "atan2", ew.and_p: "and", ew.or_p: "or", ew.xor_p: "xor",
+}
+for _p, _op in _OPS.items():
+    _p.def_lowering(elementwise(_op))
+
+
+def compare_type(dtype) -> str:
+    """StableHLO's comparison type of a dtype."""
     if dtypes.is_inexact(dtype):
         return "FLOAT"
     if dtypes.is_unsigned(dtype) or dtypes.is_bool(dtype):
@@ -40,32 +53,40 @@ def _compare_type(dtype) -> str:
     return "SIGNED"
 
 
-@emitter(*ew.COMPARE)
-def _compare(ctx, eqn, x, y):
-    x, y = _operands(ctx, eqn, (x, y))
-    out = eqn.outs[0].aval
-    in_t = tensor_type(eqn.inputs[0].aval.update(shape=out.shape))
-    ct = _compare_type(eqn.inputs[0].aval.dtype)
-    return [ctx.op(f"stablehlo.compare {eqn.prim.hlo}, {x}, {y}, {ct} : ({in_t}, {in_t}) -> {tensor_type(out)}")]
+def comparison(direction: str):
+    def rule(ctx, x, y):
+        x, y = _operands(ctx, (x, y))
+        out = ctx.avals_out[0]
+        a = ctx.avals_in[0]
+        in_t = ctx.type(a.update(shape=out.shape))
+        return [ctx.op(f"stablehlo.compare {direction}, {x}, {y}, {compare_type(a.dtype)} : "
+                       f"({in_t}, {in_t}) -> {ctx.type(out)}")]
+
+    return rule
 
 
-@emitter("select")
-def _select(ctx, eqn, p, t, f):
-    p, t, f = _operands(ctx, eqn, (p, t, f))
-    out = tensor_type(eqn.outs[0].aval)
-    pt = tensor_type(eqn.outs[0].aval.update(dtype=dtypes.bool_))
-    return [ctx.op(f"stablehlo.select {p}, {t}, {f} : {pt}, {out}")]
+for _p, _dir in {ew.eq_p: "EQ", ew.ne_p: "NE", ew.lt_p: "LT", ew.le_p: "LE", ew.gt_p: "GT",
+                 ew.ge_p: "GE"}.items():
+    _p.def_lowering(comparison(_dir))
 
 
-@emitter("convert_element_type")
-def _convert(ctx, eqn, x):
-    a, out = eqn.inputs[0].aval, eqn.outs[0].aval
+@ew.select_p.def_lowering
+def _select(ctx, p, t, f):
+    p, t, f = _operands(ctx, (p, t, f))
+    out = ctx.avals_out[0]
+    pt = ctx.type(out.update(dtype=dtypes.bool_))
+    return [ctx.op(f"stablehlo.select {p}, {t}, {f} : {pt}, {ctx.type(out)}")]
+
+
+@ew.convert_element_type_p.def_lowering
+def _convert(ctx, x, *, new_dtype, weak_type=False):
+    a, out = ctx.avals_in[0], ctx.avals_out[0]
     if a.dtype == out.dtype:
         return [x]
     if dtypes.is_bool(out.dtype) and not dtypes.is_bool(a.dtype):
         # x != 0, as numpy's astype(bool)
         zero = ctx.constant(0, a.update(shape=(), weak_type=False))
         zero = ctx.broadcast(zero, a.update(shape=()), a.shape, ())
-        ct = "FLOAT" if dtypes.is_inexact(a.dtype) else "SIGNED" if not dtypes.is_unsigned(a.dtype) else "UNSIGNED"
-        return [ctx.op(f"stablehlo.compare NE, {x}, {zero}, {ct} : ({tensor_type(a)}, {tensor_type(a)}) -> {tensor_type(out)}")]
-    return [ctx.op(f"stablehlo.convert {x} : ({tensor_type(a)}) -> {tensor_type(out)}")]
+        return [ctx.op(f"stablehlo.compare NE, {x}, {zero}, {compare_type(a.dtype)} : "
+                       f"({ctx.type(a)}, {ctx.type(a)}) -> {ctx.type(out)}")]
+    return [ctx.op(f"stablehlo.convert {x} : ({ctx.type(a)}) -> {ctx.type(out)}")]

@@ -1,85 +1,86 @@
-"""Emitters of the indexing family: stablehlo.dynamic_slice, dynamic_update_slice, gather and
-scatter (with its update region)."""
+"""Lowering rules of the indexing family: stablehlo.dynamic_slice, dynamic_update_slice,
+gather and scatter (with its update region)."""
 from __future__ import annotations
 
 from frontend import dtypes
 from frontend.core import Aval
 from frontend.primitives import indexing as ix
 
-from ..hlo import emitter, tensor_type
+from .shape import ints
 
 
-def _ints(xs) -> str:
-    return ", ".join(map(str, xs))
-
-
-def _types(eqn) -> str:
-    return ", ".join(tensor_type(a.aval) for a in eqn.inputs)
-
-
-@emitter("dynamic_slice")
-def _dynamic_slice(ctx, eqn, x, *starts):
-    out = eqn.outs[0].aval
-    return [ctx.op(f'"stablehlo.dynamic_slice"({", ".join((x, *starts))}) '
-                   f'{{slice_sizes = array<i64{": " if out.ndim else ""}{_ints(out.shape)}>}} '
-                   f': ({_types(eqn)}) -> {tensor_type(out)}')]
-
-
-@emitter("dynamic_update_slice")
-def _dynamic_update_slice(ctx, eqn, x, u, *starts):
-    out = eqn.outs[0].aval
-    return [ctx.op(f'"stablehlo.dynamic_update_slice"({", ".join((x, u, *starts))}) '
-                   f': ({_types(eqn)}) -> {tensor_type(out)}')]
+def _types(ctx) -> str:
+    return ", ".join(ctx.type(a) for a in ctx.avals_in)
 
 
 def _arr(xs) -> str:
-    return f"array<i64{': ' if len(xs) else ''}{_ints(xs)}>"
+    return f"array<i64{': ' if len(xs) else ''}{ints(xs)}>"
 
 
-@emitter("gather")
-def _gather(ctx, eqn, x, idx):
-    p = eqn.params
-    out = eqn.outs[0].aval
-    dn = (f"#stablehlo.gather<offset_dims = [{_ints(p['offset_dims'])}], "
-          f"collapsed_slice_dims = [{_ints(p['collapsed_slice_dims'])}], "
-          f"operand_batching_dims = [{_ints(p['operand_batching_dims'])}], "
-          f"start_indices_batching_dims = [{_ints(p['start_indices_batching_dims'])}], "
-          f"start_index_map = [{_ints(p['start_index_map'])}], "
-          f"index_vector_dim = {p['index_vector_dim']}>")
-    sorted_ = "true" if p.get("indices_are_sorted") else "false"
+@ix.dynamic_slice_p.def_lowering
+def _dynamic_slice(ctx, x, *starts, slice_sizes):
+    out = ctx.avals_out[0]
+    return [ctx.op(f'"stablehlo.dynamic_slice"({", ".join((x, *starts))}) '
+                   f'{{slice_sizes = {_arr(out.shape)}}} : ({_types(ctx)}) -> {ctx.type(out)}')]
+
+
+@ix.dynamic_update_slice_p.def_lowering
+def _dynamic_update_slice(ctx, x, u, *starts):
+    return [ctx.op(f'"stablehlo.dynamic_update_slice"({", ".join((x, u, *starts))}) '
+                   f': ({_types(ctx)}) -> {ctx.type(ctx.avals_out[0])}')]
+
+
+@ix.gather_p.def_lowering
+def _gather(ctx, x, idx, *, offset_dims, collapsed_slice_dims, start_index_map,
+            operand_batching_dims, start_indices_batching_dims, index_vector_dim, slice_sizes,
+            indices_are_sorted=False, mode="clip"):
+    dn = (f"#stablehlo.gather<offset_dims = [{ints(offset_dims)}], "
+          f"collapsed_slice_dims = [{ints(collapsed_slice_dims)}], "
+          f"operand_batching_dims = [{ints(operand_batching_dims)}], "
+          f"start_indices_batching_dims = [{ints(start_indices_batching_dims)}], "
+          f"start_index_map = [{ints(start_index_map)}], "
+          f"index_vector_dim = {index_vector_dim}>")
+    sorted_ = "true" if indices_are_sorted else "false"
     return [ctx.op(f'"stablehlo.gather"({x}, {idx}) {{dimension_numbers = {dn}, '
-                   f'indices_are_sorted = {sorted_}, slice_sizes = {_arr(p["slice_sizes"])}}} '
-                   f': ({_types(eqn)}) -> {tensor_type(out)}')]
+                   f'indices_are_sorted = {sorted_}, slice_sizes = {_arr(slice_sizes)}}} '
+                   f': ({_types(ctx)}) -> {ctx.type(ctx.avals_out[0])}')]
 
 
-def _combine(ctx, combiner, dtype, a, b, t) -> tuple:
-    """Lines of the update region body; returns (lines, result name)."""
-    if combiner == "replace":
-        return [], b
-    is_bool = dtypes.is_bool(dtype)
-    op = {"add": "or" if is_bool else "add", "mul": "and" if is_bool else "multiply",
-          "min": "and" if is_bool else "minimum", "max": "or" if is_bool else "maximum"}[combiner]
-    r = ctx.fresh()
-    return [f"      {r} = stablehlo.{op} {a}, {b} : {t}"], r
+# the combiner of each scatter: its region op (for bool: the logical op of the same meaning)
+_COMBINE = {ix.scatter_p: None, ix.scatter_add_p: ("add", "or"),
+            ix.scatter_mul_p: ("multiply", "and"), ix.scatter_min_p: ("minimum", "and"),
+            ix.scatter_max_p: ("maximum", "or")}
 
 
-@emitter(*ix.SCATTERS)
-def _scatter(ctx, eqn, x, idx, upd):
-    p = eqn.params
-    out = eqn.outs[0].aval
-    t = tensor_type(Aval((), out.dtype))
-    a, b = ctx.fresh(), ctx.fresh()
-    body, r = _combine(ctx, eqn.prim.combiner, out.dtype, a, b, t)
-    dn = (f"#stablehlo.scatter<update_window_dims = [{_ints(p['update_window_dims'])}], "
-          f"inserted_window_dims = [{_ints(p['inserted_window_dims'])}], "
-          f"input_batching_dims = [{_ints(p['input_batching_dims'])}], "
-          f"scatter_indices_batching_dims = [{_ints(p['scatter_indices_batching_dims'])}], "
-          f"scatter_dims_to_operand_dims = [{_ints(p['scatter_dims_to_operand_dims'])}], "
-          f"index_vector_dim = {p['index_vector_dim']}>")
-    flags = (f"indices_are_sorted = {'true' if p.get('indices_are_sorted') else 'false'}, "
-             f"unique_indices = {'true' if p.get('unique_indices') else 'false'}")
-    region = "\n".join([f"      ^bb0({a}: {t}, {b}: {t}):", *body,
-                        f"      stablehlo.return {r} : {t}"])
-    return [ctx.op(f'"stablehlo.scatter"({x}, {idx}, {upd}) ({{\n{region}\n    }}) '
-                   f'{{scatter_dimension_numbers = {dn}, {flags}}} '
-                   f': ({_types(eqn)}) -> {tensor_type(out)}')]
+def _scatter(combine):
+    def rule(ctx, x, idx, upd, *, update_window_dims, inserted_window_dims, input_batching_dims,
+             scatter_indices_batching_dims, scatter_dims_to_operand_dims, index_vector_dim,
+             indices_are_sorted=False, unique_indices=False):
+        out = ctx.avals_out[0]
+        scalar = Aval((), out.dtype)
+
+        def region(args):
+            a, b = args
+            if combine is None:  # replace
+                return [b], [scalar]
+            op = combine[1] if dtypes.is_bool(out.dtype) else combine[0]
+            return [ctx.op(f"stablehlo.{op} {a}, {b} : {ctx.type(scalar)}")], [scalar]
+
+        body = ctx.region(region, [scalar, scalar])
+        dn = (f"#stablehlo.scatter<update_window_dims = [{ints(update_window_dims)}], "
+              f"inserted_window_dims = [{ints(inserted_window_dims)}], "
+              f"input_batching_dims = [{ints(input_batching_dims)}], "
+              f"scatter_indices_batching_dims = [{ints(scatter_indices_batching_dims)}], "
+              f"scatter_dims_to_operand_dims = [{ints(scatter_dims_to_operand_dims)}], "
+              f"index_vector_dim = {index_vector_dim}>")
+        flags = (f"indices_are_sorted = {'true' if indices_are_sorted else 'false'}, "
+                 f"unique_indices = {'true' if unique_indices else 'false'}")
+        return [ctx.op(f'"stablehlo.scatter"({x}, {idx}, {upd}) ({body}) '
+                       f'{{scatter_dimension_numbers = {dn}, {flags}}} '
+                       f': ({_types(ctx)}) -> {ctx.type(out)}')]
+
+    return rule
+
+
+for _p, _c in _COMBINE.items():
+    _p.def_lowering(_scatter(_c))

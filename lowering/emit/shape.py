@@ -1,75 +1,74 @@
-"""Emitters of the shape family."""
+"""Lowering rules of the shape family (and pad)."""
 from __future__ import annotations
 
-from ..hlo import emitter, tensor_type
+from frontend.primitives import shape as sh
+from frontend.primitives.padding import pad_p
 
 
-def _ints(xs) -> str:
+def ints(xs) -> str:
     return ", ".join(map(str, xs))
 
 
-def _io(eqn):
-    return eqn.inputs[0].aval, eqn.outs[0].aval
+def _io(ctx):
+    return ctx.avals_in[0], ctx.avals_out[0]
 
 
-@emitter("broadcast_in_dim")
-def _broadcast_in_dim(ctx, eqn, x):
-    a, out = _io(eqn)
-    return [ctx.op(f"stablehlo.broadcast_in_dim {x}, dims = [{_ints(eqn.params['broadcast_dimensions'])}] "
-                   f": ({tensor_type(a)}) -> {tensor_type(out)}")]
+@sh.broadcast_in_dim_p.def_lowering
+def _broadcast_in_dim(ctx, x, *, shape, broadcast_dimensions):
+    a, out = _io(ctx)
+    return [ctx.op(f"stablehlo.broadcast_in_dim {x}, dims = [{ints(broadcast_dimensions)}] "
+                   f": ({ctx.type(a)}) -> {ctx.type(out)}")]
 
 
-@emitter("reshape", "squeeze")
-def _reshape(ctx, eqn, x):
-    a, out = _io(eqn)
+def _reshape(ctx, x, **params):
+    a, out = _io(ctx)
     if a.shape == out.shape:
         return [x]
-    return [ctx.op(f"stablehlo.reshape {x} : ({tensor_type(a)}) -> {tensor_type(out)}")]
+    return [ctx.op(f"stablehlo.reshape {x} : ({ctx.type(a)}) -> {ctx.type(out)}")]
 
 
-@emitter("transpose")
-def _transpose(ctx, eqn, x):
-    a, out = _io(eqn)
-    return [ctx.op(f"stablehlo.transpose {x}, dims = [{_ints(eqn.params['permutation'])}] "
-                   f": ({tensor_type(a)}) -> {tensor_type(out)}")]
+sh.reshape_p.def_lowering(_reshape)
+sh.squeeze_p.def_lowering(_reshape)
 
 
-@emitter("slice")
-def _slice(ctx, eqn, x):
-    a, out = _io(eqn)
-    p = eqn.params
-    strides = p["strides"] or (1,) * a.ndim
-    rng = ", ".join(f"{s}:{l}" + (f":{k}" if k != 1 else "")
-                    for s, l, k in zip(p["start_indices"], p["limit_indices"], strides))
-    return [ctx.op(f"stablehlo.slice {x} [{rng}] : ({tensor_type(a)}) -> {tensor_type(out)}")]
+@sh.transpose_p.def_lowering
+def _transpose(ctx, x, *, permutation):
+    a, out = _io(ctx)
+    return [ctx.op(f"stablehlo.transpose {x}, dims = [{ints(permutation)}] "
+                   f": ({ctx.type(a)}) -> {ctx.type(out)}")]
 
 
-@emitter("pad")
-def _pad(ctx, eqn, x, pv):
-    a, out = _io(eqn)
-    cfg = eqn.params["padding_config"]
-    lo, hi, inner = ([c[k] for c in cfg] for k in range(3))
-    pv_t = tensor_type(eqn.inputs[1].aval)
-    return [ctx.op(f"stablehlo.pad {x}, {pv}, low = [{_ints(lo)}], high = [{_ints(hi)}], "
-                   f"interior = [{_ints(inner)}] : ({tensor_type(a)}, {pv_t}) -> {tensor_type(out)}")]
+@sh.slice_p.def_lowering
+def _slice(ctx, x, *, start_indices, limit_indices, strides=None):
+    a, out = _io(ctx)
+    strides = strides or (1,) * a.ndim
+    rng = ", ".join(f"{s}:{lim}" + (f":{k}" if k != 1 else "")
+                    for s, lim, k in zip(start_indices, limit_indices, strides))
+    return [ctx.op(f"stablehlo.slice {x} [{rng}] : ({ctx.type(a)}) -> {ctx.type(out)}")]
 
 
-@emitter("concatenate")
-def _concatenate(ctx, eqn, *xs):
-    out = eqn.outs[0].aval
-    types = ", ".join(tensor_type(v.aval) for v in eqn.inputs)
-    return [ctx.op(f"stablehlo.concatenate {', '.join(xs)}, dim = {eqn.params['dimension']} "
-                   f": ({types}) -> {tensor_type(out)}")]
+@pad_p.def_lowering
+def _pad(ctx, x, pv, *, padding_config):
+    a, out = _io(ctx)
+    lo, hi, inner = ([c[k] for c in padding_config] for k in range(3))
+    return [ctx.op(f"stablehlo.pad {x}, {pv}, low = [{ints(lo)}], high = [{ints(hi)}], "
+                   f"interior = [{ints(inner)}] : ({ctx.type(a)}, {ctx.type(ctx.avals_in[1])}) "
+                   f"-> {ctx.type(out)}")]
 
 
-@emitter("iota")
-def _iota(ctx, eqn):
-    out = eqn.outs[0].aval
-    return [ctx.op(f"stablehlo.iota dim = {eqn.params['dimension']} : {tensor_type(out)}")]
+@sh.concatenate_p.def_lowering
+def _concatenate(ctx, *xs, dimension):
+    types = ", ".join(ctx.type(a) for a in ctx.avals_in)
+    return [ctx.op(f"stablehlo.concatenate {', '.join(xs)}, dim = {dimension} "
+                   f": ({types}) -> {ctx.type(ctx.avals_out[0])}")]
 
 
-@emitter("rev")
-def _rev(ctx, eqn, x):
-    a, out = _io(eqn)
-    return [ctx.op(f"stablehlo.reverse {x}, dims = [{_ints(eqn.params['dimensions'])}] "
-                   f": {tensor_type(out)}")]
+@sh.iota_p.def_lowering
+def _iota(ctx, *, dtype, shape, dimension):
+    return [ctx.op(f"stablehlo.iota dim = {dimension} : {ctx.type(ctx.avals_out[0])}")]
+
+
+@sh.rev_p.def_lowering
+def _rev(ctx, x, *, dimensions):
+    return [ctx.op(f"stablehlo.reverse {x}, dims = [{ints(dimensions)}] "
+                   f": {ctx.type(ctx.avals_out[0])}")]

@@ -159,6 +159,7 @@ class InterpretedExecutable:
     def run_host(self, arrays: list) -> list:
         """numpy arrays in, numpy arrays out."""
         from jaxlib.mlir.dialects import stablehlo
+
         from .mlir import _context
         if len(arrays) != len(self.in_avals):
             raise ValueError(f"interpreted module takes {len(self.in_avals)} arguments, "

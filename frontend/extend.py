@@ -1,0 +1,33 @@
+"""Extending vmaplab from outside the package: new primitives and their rules (the
+counterpart of ``jax.extend.core`` and the batching/lowering registries).
+
+A primitive is one object; its rules are set with ``def_*`` methods and live on it:
+
+    >>> from frontend.extend import Primitive, ShapedArray
+    >>> logaddexp_p = Primitive("logaddexp")
+    >>> logaddexp_p.def_abstract_eval(lambda x, y: ShapedArray(x.shape, x.dtype))
+    >>> logaddexp_p.def_batching(vectorized_batching(logaddexp_p))
+    >>> @logaddexp_p.def_lowering
+    ... def _(ctx, x, y):
+    ...     ...   # ctx.op("stablehlo.maximum ...") etc.; returns [result SSA names]
+
+Built-in primitives are declared with exactly this API (frontend/primitives/), so they are
+the examples to copy. See docs/extending.md for a walk-through.
+"""
+from __future__ import annotations
+
+from .batching import axis_size, moved_shape
+from .core import Aval as ShapedArray
+from .core import Primitive
+from .custom_batching import custom_vmap, sequential_vmap
+from .primitives.elementwise import same_axis_batch, vectorized_batch
+from .primitives.shape import bdim_at, moveaxis
+
+not_mapped = None  # the batch dim of an unbatched operand or result
+
+vectorized_batching = vectorized_batch  # elementwise n-ary primitives (JAX's defbroadcasting)
+unary_batching = same_axis_batch        # one operand; the batch axis stays (JAX's defvectorized)
+
+__all__ = ["Primitive", "ShapedArray", "axis_size", "bdim_at", "custom_vmap", "moveaxis",
+           "moved_shape", "not_mapped", "sequential_vmap", "unary_batching",
+           "vectorized_batching"]

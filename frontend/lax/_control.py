@@ -1,0 +1,433 @@
+"""Control-flow lax functions with JAX's semantics and error wording (pytrees everywhere):
+cond, switch, while_loop, fori_loop, scan, map. Each user function is traced into a
+sub-Graph (frontend.tracing); the primitives are in frontend.primitives.control.
+"""
+from __future__ import annotations
+
+import builtins
+import collections.abc
+import inspect
+
+import numpy as np
+
+from .. import dtypes
+from ..core import Aval, ConcretizationTypeError, Graph, Literal, Tracer, Var, literal
+from ..primitives.control import cond_p, scan_p, typematch, while_p
+from ..primitives.elementwise import max_p, min_p, ne_p
+from ..tracing import closure_convert, flatten_fun, intern_graph, leaf_aval, trace_graph
+from ..tree import TreeDef, key_paths, tree_flatten, tree_unflatten
+from ..vectorize import chunked_map
+from ._convert import convert
+
+_I32 = np.dtype(np.int32)
+_NO = object()
+
+
+def _long(a: Aval) -> str:
+    return f"{a.dtype.name}[{','.join(builtins.map(str, a.shape))}]"
+
+
+def _mismatch(a: Aval, b: Aval) -> str:
+    why = []
+    if a.dtype != b.dtype:
+        why.append("the dtypes do not match")
+    if a.shape != b.shape:
+        why.append("the shapes do not match")
+    return ", so " + ", and ".join(why) if why else ""
+
+
+def _sourceinfo(f) -> str:
+    code = getattr(f, "__code__", None)
+    name = getattr(f, "__name__", None) or str(f)
+    if code is None:
+        return name
+    return f"{name} at {code.co_filename}:{code.co_firstlineno}"
+
+
+def _describe(td: TreeDef) -> str:
+    if td.kind == "leaf":
+        return "pytree leaf"
+    if td.kind == "none":
+        return "None"
+    if td.kind in ("tuple", "list"):
+        return f"{td.kind} of length {len(td.children)}"
+    if td.kind == "dict":
+        return f"dict with keys {list(td.meta)}"
+    return f"{td.meta.__name__}"
+
+
+def _tree_diffs(t1: TreeDef, t2: TreeDef, path=""):
+    """(path, thing1, thing2, explanation) for each place two treedefs differ."""
+    if t1 == t2:
+        return
+    if t1.kind != t2.kind or (t1.kind == "namedtuple" and t1.meta != t2.meta):
+        th = {"tuple": "<class 'tuple'>", "list": "<class 'list'>", "dict": "<class 'dict'>"}
+        yield (path, th.get(t1.kind, _describe(t1)), th.get(t2.kind, _describe(t2)),
+               "their Python types differ")
+    elif t1.kind == "dict" and t1.meta != t2.meta:
+        yield path, _describe(t1), _describe(t2), "the dictionary keys differ"
+    elif len(t1.children) != len(t2.children):
+        yield path, _describe(t1), _describe(t2), "the lengths do not match"
+    else:
+        keys = t1.meta if t1.kind == "dict" else range(len(t1.children))
+        for k, c1, c2 in zip(keys, t1.children, t2.children):
+            yield from _tree_diffs(c1, c2, f"{path}[{k!r}]")
+
+
+def _bullets(diffs, sep_last=False) -> str:
+    if len(diffs) == 1:
+        return f"{diffs[0][0].upper()}{diffs[0][1:]}.\n"
+    if sep_last:
+        return "\n".join(f"  * {d};" for d in diffs[:-1]) + f"\n  * {diffs[-1]}.\n"
+    return "".join(f"  * {d};\n" for d in diffs[:-1]) + f"  * {diffs[-1]}.\n"
+
+
+def _check_branch_outputs(api, name1, name2, f1, f2, td1, avals1, td2, avals2):
+    """JAX's wording for branches whose outputs differ in structure or type."""
+    paths = key_paths(td1)
+    comp = (lambda p: f" at path {p}" if p else "")
+    if td1 != td2:
+        diffs = [f"{name1} output{comp(p)} is a {a} but {name2} output{comp(p)} is a {b}, so {e}"
+                 for p, a, b, e in _tree_diffs(td1, td2)]
+        raise TypeError(
+            f"{api} branch outputs must have the same pytree structure, but they differ:\n\n"
+            f"{name1} is {_sourceinfo(f1)}\n{name2} is {_sourceinfo(f2)}\n\n"
+            f"{_bullets(diffs) if len(diffs) > 1 else diffs[0] + '.' + chr(10)}\n"
+            f"Revise {name1} and/or {name2} so that they have the same pytree structure.")
+    diffs = [f"the output of {name1}{comp(p)} has type {_long(a)} but the corresponding output "
+             f"of {name2} has type {_long(b)}{_mismatch(a, b)}"
+             for p, a, b in zip(paths, avals1, avals2) if not typematch(a, b)]
+    if diffs:
+        raise TypeError(
+            f"{api} branches must have equal output types but they differ.\n\n"
+            f"{name1} is {_sourceinfo(f1)}\n{name2} is {_sourceinfo(f2)}\n\n"
+            f"{_bullets(diffs, sep_last=True)}\n"
+            f"Revise {name1} and/or {name2} so that all output types match.")
+
+
+def _carry_name(fun):
+    try:
+        ps = list(inspect.signature(fun).parameters)
+    except (TypeError, ValueError):
+        return None
+    return ps[0] if ps else None
+
+
+def _check_carry(name, fun, in_td, in_avals, out_td, out_avals):
+    """JAX's wording for a loop body whose carry output differs from its input."""
+    cn = _carry_name(fun)
+    if cn:
+        comp = (lambda p: f"the input carry component {cn}{p}" if p else f"the input carry {cn}")
+    else:
+        comp = (lambda p: f"the input carry at path {p}" if p else "the input carry")
+    if in_td != out_td:
+        diffs = [f"{comp(p)} is a {a} but the corresponding component of the carry output is a "
+                 f"{b}, so {e}" for p, a, b, e in _tree_diffs(in_td, out_td)]
+        raise TypeError(
+            f"{name} function carry input and carry output must have the same pytree structure, "
+            f"but they differ:\n\n{_bullets(diffs)}\n"
+            "Revise the function so that the carry output has the same pytree structure as the "
+            "carry input.")
+    diffs = [f"{comp(p)} has type {_long(a)} but the corresponding output carry component has "
+             f"type {_long(b)}{_mismatch(a, b)}"
+             for p, a, b in zip(key_paths(in_td), in_avals, out_avals) if not typematch(a, b)]
+    if diffs:
+        raise TypeError(
+            f"{name} function carry input and carry output must have equal types, but they "
+            f"differ:\n\n{_bullets(diffs)}\n"
+            "Revise the function so that all output types match the corresponding input types.")
+
+
+def _promote_weak(vals, in_avals, out_avals):
+    """A weakly typed initial carry whose type the body changes is converted to the promoted
+    type (as JAX does); returns (vals, changed)."""
+    new, changed = [], False
+    for v, a, o in zip(vals, in_avals, out_avals):
+        if a.weak_type and not typematch(a, o):
+            d, _ = dtypes.promote((a.dtype, True), (o.dtype, o.weak_type))
+            if d != a.dtype:
+                v = convert(v, d, False)
+                changed = True
+        new.append(v)
+    return new, changed
+
+
+def _index_dtype(x):
+    return leaf_aval(x).dtype if not isinstance(x, (bool, int, float, complex)) \
+        else dtypes.dtype_and_weak(x)[0]
+
+
+def cond(pred, true_fun, false_fun, *operands, operand=_NO):
+    """``true_fun(*operands)`` if ``pred`` else ``false_fun(*operands)``, as one conditional
+    (both functions are traced; only one runs). Under vmap with a batched ``pred`` both run
+    and each lane selects its result.
+
+    >>> cond(x > 0, lambda x: x, lambda x: -x, x)
+    """
+    if not (callable(true_fun) and callable(false_fun)):
+        raise TypeError("lax.cond: true_fun and false_fun arguments should be callable.")
+    operands = _with_operand_kw(operand, operands)
+    if pred is None:
+        raise TypeError("cond predicate is None")
+    if isinstance(pred, collections.abc.Sequence):
+        raise TypeError(f"Pred must be a scalar, got {pred} of type {type(pred)}")
+    a = leaf_aval(pred)
+    if a.ndim != 0:
+        raise TypeError(f"Pred must be a scalar, got {pred} of shape {a.shape}.")
+    d = _index_dtype(pred)
+    if d != np.bool_:
+        if d.kind in "iuf":
+            pred = ne_p.bind(convert(pred, d, False), literal(0, d))
+        else:
+            raise TypeError(f"Pred type must be either boolean or number, got {d}.")
+    index = convert(pred, _I32, False)
+    return _cond_two(index, true_fun, false_fun, operands)
+
+
+def _cond_two(index, true_fun, false_fun, operands):
+    # JAX checks true_fun against false_fun (names in that order); branches are (false, true)
+    leaves, in_td = tree_flatten(operands)
+    avals = [leaf_aval(x) for x in leaves]
+    bt, bf = [], []
+    gt = trace_graph(flatten_fun(true_fun, in_td, bt), avals)
+    gf = trace_graph(flatten_fun(false_fun, in_td, bf), avals)
+    _check_branch_outputs("cond", "true_fun", "false_fun", true_fun, false_fun, bt[0],
+                          gt.out_avals, bf[0], gf.out_avals)
+    return _bind_cond(index, (gf, gt), leaves, bt[0])
+
+
+def _bind_cond(index, graphs, leaves, out_td):
+    consts = []
+    where = {}
+    for g in graphs:
+        for v, c in zip(g.constvars, g.consts):
+            if id(c) not in where:
+                where[id(c)] = len(consts)
+                consts.append((c, v.aval))
+    closed = []
+    for g in graphs:
+        mine = {id(c): v for v, c in zip(g.constvars, g.consts)}
+        cv = tuple(mine.get(id(c)) or Var(a) for c, a in consts)
+        closed.append(intern_graph(Graph(cv + tuple(g.invars), (), (), g.eqns, g.outvars)))
+    outs = cond_p.bind(index, *[c for c, _ in consts], *leaves, branches=tuple(closed))
+    return tree_unflatten(out_td, outs)
+
+
+def _with_operand_kw(operand, operands: tuple) -> tuple:
+    """The positional operands, or the legacy ``operand=`` keyword (not both)."""
+    if operand is _NO:
+        return operands
+    if operands:
+        raise TypeError("if 'operand' keyword is passed then no positional operands can be "
+                        f"passed, got operand={operand} and positional operands {operands}")
+    return (operand,)
+
+
+def switch(index, branches, *operands, operand=_NO):
+    """``branches[clamp(index, 0, len(branches) - 1)](*operands)`` as one stablehlo.case."""
+    if not isinstance(branches, collections.abc.Sequence) or not all(builtins.map(callable, branches)):
+        raise TypeError("lax.switch: branches argument should be a sequence of callables.")
+    operands = _with_operand_kw(operand, operands)
+    a = leaf_aval(index)
+    if a.ndim != 0:
+        raise TypeError(f"Branch index must be scalar, got {index} of shape {a.shape}.")
+    d = _index_dtype(index)
+    if d.kind not in "iu":
+        raise TypeError(f"Index type must be an integer, got {index} as {d}")
+    branches = tuple(branches)
+    if len(branches) == 0:
+        raise ValueError("Empty branch sequence")
+    if len(branches) == 1:
+        return branches[0](*operands)
+    index = convert(index, _I32, False)
+    index = min_p.bind(max_p.bind(index, literal(0, _I32)), literal(len(branches) - 1, _I32))
+    leaves, in_td = tree_flatten(operands)
+    avals = [leaf_aval(x) for x in leaves]
+    graphs, tds = [], []
+    for br in branches:
+        box = []
+        graphs.append(trace_graph(flatten_fun(br, in_td, box), avals))
+        tds.append(box[0])
+    for k in range(1, len(graphs)):
+        _check_branch_outputs("switch", "branch 0", f"branch{k}", branches[0], branches[k],
+                              tds[0], graphs[0].out_avals, tds[k], graphs[k].out_avals)
+    return _bind_cond(index, graphs, leaves, tds[0])
+
+
+def while_loop(cond_fun, body_fun, init_val):
+    """``while cond_fun(val): val = body_fun(val)``, as one stablehlo.while. Under vmap a
+    batched condition runs until every lane is done, freezing finished lanes.
+
+    >>> while_loop(lambda x: x < 10, lambda x: x * 2, 1)
+    """
+    if not (callable(body_fun) and callable(cond_fun)):
+        raise TypeError("lax.while_loop: body_fun and cond_fun arguments should be callable.")
+    leaves, td = tree_flatten(init_val)
+    in_td = tree_flatten((init_val,))[1]
+
+    def make(avals):
+        cb, bb = [], []
+        cg = trace_graph(flatten_fun(cond_fun, in_td, cb), avals)
+        if cb[0].kind != "leaf" or len(cg.outvars) != 1:
+            raise TypeError(f"cond_fun must return a boolean scalar, but got pytree PyTreeDef({cb[0]}).")
+        pa = cg.out_avals[0]
+        if pa.shape != () or pa.dtype != np.bool_:
+            raise TypeError("cond_fun must return a boolean scalar, but got output type(s) "
+                            f"[ShapedArray({_long(pa)}{', weak_type=True' if pa.weak_type else ''})].")
+        bg = trace_graph(flatten_fun(body_fun, in_td, bb), avals)
+        return cg, bg, bb[0]
+
+    avals = [leaf_aval(x) for x in leaves]
+    cg, bg, out_td = make(avals)
+    if out_td == td:
+        leaves, changed = _promote_weak(leaves, avals, bg.out_avals)
+        if changed:
+            avals = [leaf_aval(x) for x in leaves]
+            cg, bg, out_td = make(avals)
+    _check_carry("while_loop body", body_fun, td, avals, out_td, bg.out_avals)
+    cg, cconsts = closure_convert(cg)
+    bg, bconsts = closure_convert(bg)
+    outs = while_p.bind(*cconsts, *bconsts, *leaves, cond_graph=cg, body_graph=bg,
+                        cond_nconsts=len(cconsts), body_nconsts=len(bconsts))
+    return tree_unflatten(td, outs)
+
+
+def scan(f, init, xs=None, length=None, reverse=False, unroll=1):
+    """Loop ``f(carry, x) -> (carry, y)`` over the leading axis of ``xs``; returns the final
+    carry and the ys stacked (JAX's lax.scan). One stablehlo.while.
+
+    >>> scan(lambda c, x: (c + x, c), 0.0, fnp.arange(3.0))
+    """
+    if not callable(f):
+        raise TypeError("scan: f argument should be a callable.")
+    xs_leaves, xs_td = tree_flatten(xs)
+    x_avals = [leaf_aval(x) for x in xs_leaves]
+    for x, a in zip(xs_leaves, x_avals):
+        if a.ndim == 0:
+            raise ValueError(f"scan got value with no leading axis to scan over: {x}.")
+    lengths = [a.shape[0] for a in x_avals]
+    if length is not None:
+        if isinstance(length, Tracer):
+            raise ConcretizationTypeError(
+                "The `length` argument to `scan` expects a concrete `int` value. For scan-like "
+                "iteration with a dynamic length, use `while_loop` or `fori_loop`.")
+        length = int(length)
+        if not all(n == length for n in lengths):
+            raise ValueError(f"scan got `length` argument of {length} which disagrees with "
+                             f"leading axis sizes {lengths}.")
+    else:
+        if len(set(lengths)) > 1:
+            raise ValueError("scan got values with different leading axis sizes: "
+                             f"{', '.join(builtins.map(str, lengths))}.")
+        if not lengths:
+            raise ValueError("scan got no values to scan over and `length` not provided.")
+        length = lengths[0]
+    init_leaves, init_td = tree_flatten(init)
+    nk = len(init_leaves)
+    slice_avals = [Aval(a.shape[1:], a.dtype, a.weak_type) for a in x_avals]
+
+    def make(carry_avals):
+        box = []
+
+        def body(*leaves):
+            carry = tree_unflatten(init_td, leaves[:nk])
+            x = tree_unflatten(xs_td, leaves[nk:])
+            out = f(carry, x)
+            if not isinstance(out, (tuple, list)) or len(out) != 2:
+                raise TypeError(f"scan body output must be a pair, got {out}.")
+            c_leaves, c_td = tree_flatten(out[0])
+            y_leaves, y_td = tree_flatten(out[1])
+            box.append((c_td, y_td, len(c_leaves)))
+            return c_leaves + y_leaves
+
+        g = trace_graph(body, list(carry_avals) + slice_avals)
+        return g, box[0]
+
+    avals = [leaf_aval(x) for x in init_leaves]
+    g, (c_td, y_td, n_c) = make(avals)
+    if c_td == init_td:
+        init_leaves, changed = _promote_weak(init_leaves, avals, g.out_avals[:nk])
+        if changed:
+            avals = [leaf_aval(x) for x in init_leaves]
+            g, (c_td, y_td, n_c) = make(avals)
+    _check_carry("scan body", f, init_td, avals, c_td, g.out_avals[:n_c])
+    g, consts = closure_convert(g)
+    outs = scan_p.bind(*consts, *init_leaves, *xs_leaves, body=g, num_consts=len(consts),
+                       num_carry=nk, length=length, reverse=bool(reverse))
+    return tree_unflatten(init_td, outs[:nk]), tree_unflatten(y_td, outs[nk:])
+
+
+# ----------------------------------------------------------------------------- fori_loop, map
+
+
+def _is_concrete_int(x) -> bool:
+    if isinstance(x, (bool, Tracer)):
+        return False
+    if isinstance(x, (int, np.integer)):
+        return True
+    a = getattr(x, "aval", None)
+    return a is not None and a.ndim == 0 and not isinstance(x, Literal) and hasattr(x, "_buf")
+
+
+def fori_loop(lower, upper, body_fun, init_val, *, unroll=None):
+    """``for i in range(lower, upper): val = body_fun(i, val)``. Static bounds give a scan
+    (trip count known), traced bounds a while_loop. The index ``i`` is never batched by vmap
+    unless a bound is, so ``x[i]`` stays a dynamic_slice.
+
+    >>> fori_loop(0, 3, lambda i, x: x + i, 0.0)
+    """
+    if not callable(body_fun):
+        raise TypeError("lax.fori_loop: body_fun argument should be callable.")
+    ld, lw = dtypes.dtype_and_weak(lower)
+    ud, uw = dtypes.dtype_and_weak(upper)
+    if ld == ud:
+        dtype = ld
+    else:
+        dtype = None
+        if ld.kind == "i" and ud.kind == "i":
+            if lw and not uw:
+                dtype = ud
+            elif uw and not lw:
+                dtype = ld
+        if dtype is None:
+            raise TypeError("lower and upper arguments to fori_loop must have equal types, got "
+                            f"{ld.name} and {ud.name}")
+    if _is_concrete_int(lower) and _is_concrete_int(upper):
+        lo, hi = int(lower), int(upper)
+
+        def scan_body(loop_carry, _):
+            i, x = loop_carry
+            return (i + 1, body_fun(i, x)), None
+
+        scan_body.__name__ = "scanned_fun"
+        (_, result), _ = scan(scan_body, (lo, init_val), None, length=max(hi - lo, 0))
+        return result
+    if ld != dtype:
+        lower = convert(lower, dtype, False)
+    if ud != dtype:
+        upper = convert(upper, dtype, False)
+
+    def while_cond(loop_carry):
+        return loop_carry[0] < loop_carry[1]
+
+    def while_body(loop_carry):
+        i, hi, x = loop_carry
+        return i + 1, hi, body_fun(i, x)
+
+    return while_loop(while_cond, while_body, (lower, upper, init_val))[2]
+
+
+def map(f, xs, *, batch_size=None):  # noqa: A001  (lax.map)
+    """``stack([f(x) for x in xs])`` as a sequential loop (a scan, one stablehlo.while) over
+    the leading axis; with ``batch_size=k`` the loop runs over chunks of k examples, vmapped
+    inside each chunk (a remainder chunk is vmapped after the loop).
+
+    >>> map(lambda x: x * 2, fnp.arange(3.0))
+    """
+    if batch_size is not None:
+        return chunked_map(f, xs, batch_size)
+    return scan(lambda _, x: ((), f(x)), (), xs)[1]
+
+
+__all__ = ["cond", "switch", "while_loop", "fori_loop", "scan", "map"]
+

@@ -1,0 +1,81 @@
+"""Linear-algebra lax functions: dot_general, dot, and the precision parameter."""
+from __future__ import annotations
+
+import numpy as np
+
+from .. import dtypes
+from ..core import aval_of
+from ..primitives.linalg import dot_general_p
+from ._convert import as_operand
+
+_PRECISIONS = {"DEFAULT": "DEFAULT", "BFLOAT16": "DEFAULT", "FASTEST": "DEFAULT",
+               "HIGH": "HIGH", "TENSORFLOAT32": "HIGH",
+               "HIGHEST": "HIGHEST", "FLOAT32": "HIGHEST"}
+
+
+def canonicalize_precision(precision):
+    """None, a string ('highest', 'float32', ...), an enum with a ``name`` (lax.Precision) or
+    a pair of those -> None or a pair of StableHLO precision names (hashable)."""
+    if precision is None:
+        return None
+
+    def one(p):
+        name = p if isinstance(p, str) else getattr(p, "name", None)
+        if isinstance(name, str) and name.upper() in _PRECISIONS:
+            return _PRECISIONS[name.upper()]
+        raise ValueError(f"Precision argument must be None, a string in "
+                         f"{sorted(k.lower() for k in _PRECISIONS)}, a lax.Precision value or "
+                         f"a tuple of two of these; got {precision!r}.")
+
+    if isinstance(precision, (tuple, list)):
+        if len(precision) != 2:
+            one(object())
+        return (one(precision[0]), one(precision[1]))
+    p = one(precision)
+    return (p, p)
+
+
+def _dims_tuple(ds, what) -> tuple:
+    if isinstance(ds, (int, np.integer)):
+        return (int(ds),)
+    try:
+        return tuple(int(d) for d in ds)
+    except TypeError:
+        raise TypeError(f"dot_general {what} dimension numbers must be a sequence of ints, "
+                        f"got {ds!r}.") from None
+
+
+def dot_general(lhs, rhs, dimension_numbers, precision=None, preferred_element_type=None):
+    """General tensor contraction (``stablehlo.dot_general``).
+
+    ``dimension_numbers = ((lhs_contracting, rhs_contracting), (lhs_batch, rhs_batch))``.
+    Result dims: batch dims, then lhs free dims, then rhs free dims.
+
+    >>> dot_general(ones((2, 3, 4)), ones((2, 4, 5)), (((2,), (1,)), ((0,), (0,)))).shape
+    (2, 3, 5)
+    """
+    try:
+        (lc, rc), (lb, rb) = dimension_numbers
+    except (TypeError, ValueError):
+        raise TypeError("dot_general dimension_numbers must be ((lhs_contracting, "
+                        "rhs_contracting), (lhs_batch, rhs_batch)), got "
+                        f"{dimension_numbers!r}.") from None
+    dn = ((_dims_tuple(lc, "lhs contracting"), _dims_tuple(rc, "rhs contracting")),
+          (_dims_tuple(lb, "lhs batch"), _dims_tuple(rb, "rhs batch")))
+    pref = None if preferred_element_type is None else dtypes.canonicalize(np.dtype(preferred_element_type))
+    return dot_general_p.bind(as_operand(lhs), as_operand(rhs), dimension_numbers=dn,
+                              precision=canonicalize_precision(precision),
+                              preferred_element_type=pref)
+
+
+def dot(lhs, rhs, *, dimension_numbers=None, precision=None, preferred_element_type=None):
+    """lax.dot: vector/matrix products (``dimension_numbers`` optional, as in lax.dot)."""
+    if dimension_numbers is None:
+        ls, rs = aval_of(as_operand(lhs)).shape, aval_of(as_operand(rhs)).shape
+        if 1 <= len(ls) <= 2 and 1 <= len(rs) <= 2 and ls[-1] == rs[0]:
+            dimension_numbers = (((len(ls) - 1,), (0,)), ((), ()))
+        else:
+            raise ValueError("lax.dot: dimension_numbers must be specified when not "
+                             "performing simple un-batched matrix-matrix, matrix-vector, or "
+                             f"vector-vector products; got lhs_shape={ls} rhs_shape={rs}")
+    return dot_general(lhs, rhs, dimension_numbers, precision, preferred_element_type)

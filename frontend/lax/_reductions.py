@@ -1,0 +1,67 @@
+"""Reduction lax functions: reduce_<monoid>, argmax/argmin, cumulative scans."""
+from __future__ import annotations
+
+import numpy as np
+
+from .. import dtypes
+from ..primitives.reductions import (
+    argmax_p,
+    argmin_p,
+    cummax_p,
+    cummin_p,
+    cumprod_p,
+    cumsum_p,
+    reduce_and_p,
+    reduce_max_p,
+    reduce_min_p,
+    reduce_or_p,
+    reduce_prod_p,
+    reduce_sum_p,
+    reduce_xor_p,
+)
+
+
+def _reduce_wrapper(prim):
+    def fn(operand, axes):
+        return prim.bind(operand, axes=tuple(int(a) for a in axes))
+    fn.__name__ = prim.name
+    fn.__doc__ = (f"lax.{prim.name}: reduce ``operand`` over ``axes`` (non-negative, distinct).\n\n"
+                  f"    >>> {prim.name}(x, (1,))  # x: f32[2,3] -> f32[2]")
+    return fn
+
+
+reduce_sum = _reduce_wrapper(reduce_sum_p)
+reduce_prod = _reduce_wrapper(reduce_prod_p)
+reduce_max = _reduce_wrapper(reduce_max_p)
+reduce_min = _reduce_wrapper(reduce_min_p)
+reduce_and = _reduce_wrapper(reduce_and_p)
+reduce_or = _reduce_wrapper(reduce_or_p)
+reduce_xor = _reduce_wrapper(reduce_xor_p)
+
+
+def argmax(operand, axis: int, index_dtype):
+    """lax.argmax: index of the largest element along ``axis`` (first on ties; NaN wins).
+
+    >>> argmax(x, 1, np.int32)  # x: f32[2,3] -> i32[2]
+    """
+    return argmax_p.bind(operand, axes=(int(axis),), index_dtype=dtypes.canonicalize(np.dtype(index_dtype)))
+
+
+def argmin(operand, axis: int, index_dtype):
+    """lax.argmin: index of the smallest element along ``axis`` (first on ties; NaN wins)."""
+    return argmin_p.bind(operand, axes=(int(axis),), index_dtype=dtypes.canonicalize(np.dtype(index_dtype)))
+
+
+def _cum_wrapper(prim):
+    def fn(operand, axis: int = 0, reverse: bool = False):
+        return prim.bind(operand, axis=int(axis), reverse=bool(reverse))
+    fn.__name__ = prim.name
+    fn.__doc__ = (f"lax.{prim.name}: inclusive scan along ``axis`` (from the end if ``reverse``)."
+                  f"\n\n    >>> {prim.name}(x, axis=1)  # same shape and dtype as x")
+    return fn
+
+
+cumsum = _cum_wrapper(cumsum_p)
+cumprod = _cum_wrapper(cumprod_p)
+cummax = _cum_wrapper(cummax_p)
+cummin = _cum_wrapper(cummin_p)

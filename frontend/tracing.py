@@ -1,0 +1,157 @@
+"""Shared tracing entry points: turning Python functions on pytrees into Graphs.
+
+Used by jit/make_graph (frontend.api), by the control-flow primitives and wrappers (loop
+bodies and branches are traced into sub-Graphs, closed over values become explicit
+operands), and by vmap's loop helpers.
+"""
+from __future__ import annotations
+
+import inspect
+
+import numpy as np
+
+from . import dtypes
+from .array import Array
+from .core import Aval, Graph, GraphTrace, Literal, Tracer, aval_of, new_trace
+from .tree import TreeDef, key_paths, tree_flatten, tree_unflatten
+
+_SCALARS = (bool, int, float, complex)
+
+
+def arg_names(fun, n_args: int) -> list:
+    """Parameter names of the positional arguments (for error messages)."""
+    try:
+        ps = [p.name for p in inspect.signature(fun).parameters.values()
+              if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+    except (TypeError, ValueError):
+        ps = []
+    return [ps[i] if i < len(ps) else f"args[{i}]" for i in range(n_args)]
+
+
+def leaf_paths(fun, args, kwargs, td) -> list:
+    """Readable names of the flattened leaves of (args, kwargs): ``x``, ``params['w']``."""
+    names = arg_names(fun, len(args))
+    paths = []
+    arg_tds = td.children[0].children
+    for name, atd in zip(names, arg_tds):
+        paths += [name + p for p in key_paths(atd)]
+    kw_td = td.children[1]
+    for k, ktd in zip(kw_td.meta or (), kw_td.children):
+        paths += [k + p for p in key_paths(ktd)]
+    return paths
+
+
+def abstractify(x, path: str, fun) -> Aval:
+    """The aval of a function argument; a TypeError naming its path when it is no array."""
+    if isinstance(x, (Array, Tracer)):
+        return x.aval
+    if isinstance(x, np.ndarray) or isinstance(x, np.generic):
+        try:
+            return Aval(np.shape(x), dtypes.canonicalize(x.dtype), False)
+        except TypeError:
+            pass
+    elif isinstance(x, _SCALARS):
+        return aval_of(x)
+    raise TypeError(
+        f"Error interpreting argument to {getattr(fun, '__name__', fun)} as an abstract array. "
+        f"The problematic value is of type {type(x)} and was passed to the function at path "
+        f"{path}. Arguments must be arrays (frontend.Array, numpy.ndarray), Python scalars, "
+        "or pytrees (tuple, list, dict) of them; mark other arguments static.")
+
+
+def as_traceable(o):
+    """A function output as something a trace can record (TypeError for anything else)."""
+    if isinstance(o, (Tracer, Array, np.ndarray, Literal)) or isinstance(o, _SCALARS):
+        return o
+    if isinstance(o, np.generic):
+        return np.asarray(o)
+    raise TypeError(f"function returned a value of type {type(o).__name__}: outputs must be "
+                    "arrays, scalars, or pytrees of them")
+
+
+def leaf_aval(x) -> Aval:
+    """The aval of a pytree leaf operand (JAX's wording for a non-array)."""
+    if isinstance(x, (Tracer, Literal)) or hasattr(x, "aval"):
+        return x.aval
+    try:
+        return aval_of(x)
+    except TypeError:
+        raise TypeError(f"Value {x!r} of type {type(x)} is not a valid JAX type") from None
+
+
+def trace_graph(fn, in_avals) -> Graph:
+    """Trace ``fn`` (flat values in, flat list out) on abstract inputs into a Graph; what it
+    closes over is in the graph's constvars/consts."""
+    with new_trace(GraphTrace) as tr:
+        args = [tr.new_arg(a) for a in in_avals]
+        outs = [as_traceable(o) for o in fn(*args)]
+    return tr.to_graph(args, outs)
+
+
+def flatten_fun(fun, in_td: TreeDef, box: list):
+    """``fun`` on pytrees -> a function on flat leaves; the output treedef goes to ``box``."""
+    def flat(*leaves):
+        out = fun(*tree_unflatten(in_td, leaves))
+        outs, td = tree_flatten(out)
+        box.append(td)
+        return outs
+    return flat
+
+
+def closure_convert(g: Graph):
+    """(g with its captured values as leading invars, the captured values)."""
+    return intern_graph(Graph(tuple(g.constvars) + tuple(g.invars), (), (), g.eqns, g.outvars)), \
+        list(g.consts)
+
+
+# ----------------------------------------------------------------------------- interning
+
+_INTERNED: dict = {}
+
+
+def _param_key(v):
+    if isinstance(v, Graph):
+        k = _graph_key(v)
+        return ("G", id(v)) if k is None else k
+    if isinstance(v, tuple):
+        return tuple(_param_key(x) for x in v)
+    return v
+
+
+def _graph_key(g: Graph):
+    """A structural key of a graph without constants (None when it has some): equal keys,
+    equal computations."""
+    if g.consts:
+        return None
+    ids: dict = {}
+
+    def atom(a):
+        if isinstance(a, Literal):
+            return ("L", type(a.val).__name__, repr(a.val), a.aval)
+        k = ids.get(id(a))
+        if k is None:
+            k = ids[id(a)] = len(ids)
+        return k
+
+    parts = [tuple(v.aval for v in g.invars), tuple(atom(v) for v in g.invars)]
+    for e in g.eqns:
+        parts.append((id(e.prim), tuple(atom(x) for x in e.inputs),
+                      tuple((k, _param_key(v)) for k, v in sorted(e.params.items())),
+                      tuple(v.aval for v in e.outs), tuple(atom(v) for v in e.outs)))
+    parts.append(tuple(atom(v) for v in g.outvars))
+    return tuple(parts)
+
+
+def intern_graph(g: Graph) -> Graph:
+    """One Graph object per structure, so that the eager executable cache (keyed by params,
+    Graphs by identity) hits when the same function is traced again."""
+    try:
+        k = _graph_key(g)
+        hash(k)
+    except TypeError:
+        return g
+    if k is None:
+        return g
+    if len(_INTERNED) > 4096:
+        _INTERNED.clear()
+    return _INTERNED.setdefault(k, g)

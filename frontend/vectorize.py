@@ -1,0 +1,268 @@
+"""vmap: JAX's in_axes/out_axes semantics over the batching trace (frontend.batching), its
+bounded-memory form (``vmap(..., batch_size=k)``, also behind ``lax.map(batch_size=k)``), and
+the sequential fallback that batches a primitive without a batching rule.
+
+The loops run ``k`` lanes at a time through one scan (one stablehlo.while) and vmap inside a
+chunk; when k does not divide the length, the remainder is one more vmapped piece after the
+loop. Results are the same for every k.
+"""
+from __future__ import annotations
+
+import functools
+import warnings
+
+import numpy as np
+
+from . import batching, dtypes
+from .batching import BatchTracer
+from .core import literal
+from .primitives.control import scan_lanes
+from .primitives.shape import bdim_at, concatenate_p, moveaxis, reshape_p, slice_p
+from .tracing import abstractify, leaf_paths, trace_graph
+from .tree import broadcast_prefix, key_paths, tree_flatten, tree_unflatten
+
+_SCALARS = (bool, int, float, complex)
+
+
+def vmap(fun, in_axes=0, out_axes=0, axis_size=None, *, batch_size=None):
+    """Vectorize ``fun`` over an axis of its inputs, with JAX's ``in_axes``/``out_axes``
+    semantics (ints, negative ints, None, pytree prefixes). ``batch_size=k`` (beyond JAX)
+    computes k lanes at a time in a loop, for bounded memory.
+
+    >>> vmap(lambda x, y: x @ y)(np.ones((3, 5), np.float32), np.ones((3, 5), np.float32))
+    Array([5., 5., 5.], dtype=float32)
+    """
+    if not callable(fun):
+        raise TypeError(f"vmap expects a callable, got {type(fun).__name__}")
+    if isinstance(in_axes, list):
+        in_axes = tuple(in_axes)
+    _check_axes_spec(in_axes, "in_axes")
+    _check_axes_spec(out_axes, "out_axes")
+
+    @functools.wraps(fun)
+    def batched(*args, **kwargs):
+        leaves, td, axes, size = _mapped_leaves(fun, in_axes, axis_size, args, kwargs)
+        if batch_size is not None:
+            return chunked_vmap(fun, in_axes, out_axes, size, batch_size, args, kwargs)
+        box = []
+
+        def flat_fun(*xs):
+            a, kw = tree_unflatten(td, xs)
+            outs, otd = tree_flatten(fun(*a, **kw))
+            box.append(otd)
+            return outs
+
+        vals, dims = batching.batch_fun(flat_fun, size, leaves, axes)
+        otd = box[0]
+        oaxes = broadcast_prefix(out_axes, otd, "vmap out_axes")
+        res = []
+        for val, d, ax, p in zip(vals, dims, oaxes, key_paths(otd)):
+            if ax is None:
+                if d is not None:
+                    raise ValueError(
+                        f"vmap has mapped output (at output{p}) but out_axes is None: only an "
+                        "output that does not depend on a mapped input can have out_axes=None")
+                res.append(val)
+                continue
+            nd = batching.ndim(val) + (d is None)
+            if not -nd <= ax < nd:
+                raise ValueError(f"vmap out_axes={ax} is out of range for output{p} of rank "
+                                 f"{nd} (shape with the batch axis)")
+            ax %= nd
+            if d is None:
+                if isinstance(val, _SCALARS):
+                    val = literal(val, *dtypes.dtype_and_weak(val))
+                res.append(bdim_at(val, None, size, ax))
+            else:
+                res.append(moveaxis(val, d, ax))
+        return tree_unflatten(otd, res)
+
+    return batched
+
+
+def _mapped_leaves(fun, in_axes, axis_size, args, kwargs):
+    """(leaves, treedef, per-leaf axis or None, batch size), checked with JAX's errors."""
+    if isinstance(in_axes, tuple) and len(in_axes) != len(args):
+        raise ValueError(
+            "vmap in_axes must be an int, None, or a tuple of entries corresponding to the "
+            f"positional arguments passed to the function, but got len(in_axes)="
+            f"{len(in_axes)}, len(args)={len(args)}")
+    leaves, td = tree_flatten((args, kwargs))
+    spec = in_axes if isinstance(in_axes, tuple) else (in_axes,) * len(args)
+    axes = broadcast_prefix((spec, {k: 0 for k in kwargs}), td, "vmap in_axes")
+    sizes = []
+    for i, (x, ax) in enumerate(zip(leaves, axes)):
+        if ax is None:
+            continue
+        a = x.aval if hasattr(x, "aval") else abstractify(x, "?", fun)
+        if not -a.ndim <= ax < a.ndim:
+            path = leaf_paths(fun, args, kwargs, td)[i]
+            raise ValueError(
+                f"vmap was requested to map its argument along axis {ax}, which implies "
+                f"that its rank should be at least {ax + 1 if ax >= 0 else -ax}, but is only "
+                f"{a.ndim} (its shape is {a.shape}); the argument is {path}")
+        ax = ax % a.ndim
+        axes[i] = ax
+        sizes.append((i, ax, a.shape[ax]))
+    distinct = {s for _, _, s in sizes}
+    if axis_size is not None:
+        distinct.add(axis_size)
+    if len(distinct) > 1:
+        paths = leaf_paths(fun, args, kwargs, td)
+        lines = [f"  * one axis had size {s}: axis {ax} of argument {paths[i]} of type "
+                 f"{_mapped_desc(leaves[i])}" for i, ax, s in sizes]
+        if axis_size is not None:
+            lines.append(f"  * axis_size was given as {axis_size}")
+        raise ValueError("vmap got inconsistent sizes for array axes to be mapped:\n"
+                         + ";\n".join(lines))
+    if not distinct:
+        raise ValueError("vmap must have at least one non-None value in in_axes "
+                         "(or an axis_size when no argument is mapped)")
+    return leaves, td, axes, distinct.pop()
+
+
+def _mapped_desc(x) -> str:
+    a = x.aval if hasattr(x, "aval") else abstractify(x, "?", None)
+    return f"{a.dtype.name}{list(a.shape)}".replace(" ", "")
+
+
+def _check_axes_spec(spec, name):
+    leaves, _ = tree_flatten(spec)
+    for x in leaves:
+        if x is not None and not (isinstance(x, (int, np.integer)) and not isinstance(x, bool)):
+            raise TypeError(f"vmap {name} must be an int, None, or (nested) container with those "
+                            f"types as leaves, but got {spec!r}")
+
+
+# ----------------------------------------------------------------------------- chunked loops
+
+
+def _check_batch_size(batch_size, what):
+    if isinstance(batch_size, bool) or not isinstance(batch_size, (int, np.integer)) or batch_size < 1:
+        raise ValueError(f"{what} batch_size must be a positive integer, got {batch_size!r}")
+    return int(batch_size)
+
+
+def _rows(x, start, stop):
+    """x[start:stop] along axis 0 (x itself when that is all of it)."""
+    shp = batching.shape(x)
+    if start == 0 and stop == shp[0]:
+        return x
+    return slice_p.bind(x, start_indices=(start,) + (0,) * (len(shp) - 1),
+                        limit_indices=(stop,) + tuple(shp[1:]), strides=None)
+
+
+def _map_chunked(flat_fun, mapped, size, k):
+    """flat_fun vmapped over axis 0 of every array in ``mapped`` (lists of outputs, batch axis
+    0), k lanes at a time: a scan over the full chunks, then one vmapped remainder."""
+    inner = vmap(flat_fun)
+    if k >= size:
+        return inner(*mapped)
+    n_full, rem = divmod(size, k)
+    chunks = [reshape_p.bind(_rows(x, 0, n_full * k),
+                             new_sizes=(n_full, k) + tuple(batching.shape(x)[1:]), dimensions=None)
+              for x in mapped]
+    ys = scan_lanes(lambda *xc: inner(*xc), chunks)
+    ys = [reshape_p.bind(y, new_sizes=(n_full * k,) + tuple(batching.shape(y)[2:]), dimensions=None)
+          for y in ys]
+    if rem:
+        tail = inner(*[_rows(x, n_full * k, size) for x in mapped])
+        ys = [concatenate_p.bind(y, t, dimension=0) for y, t in zip(ys, tail)]
+    return ys
+
+
+def chunked_vmap(fun, in_axes, out_axes, size, batch_size, args, kwargs):
+    """``vmap(fun, in_axes, out_axes)(*args, **kwargs)`` computed ``batch_size`` lanes at a
+    time through a loop (bounded memory), identical results for every batch size."""
+    k = _check_batch_size(batch_size, "vmap")
+    leaves, td = tree_flatten((args, kwargs))
+    spec = in_axes if isinstance(in_axes, tuple) else (in_axes,) * len(args)
+    axes = broadcast_prefix((spec, {key: 0 for key in kwargs}), td, "vmap in_axes")
+    mapped_idx = [i for i, a in enumerate(axes) if a is not None]
+    mapped = [moveaxis(leaves[i], axes[i] % batching.ndim(leaves[i]), 0) for i in mapped_idx]
+    box = []
+
+    def flat_fun(*xs):
+        full = list(leaves)
+        for i, x in zip(mapped_idx, xs):
+            full[i] = x
+        a, kw = tree_unflatten(td, full)
+        outs, otd = tree_flatten(fun(*a, **kw))
+        box.append(otd)
+        return outs
+
+    ys = _map_chunked(flat_fun, mapped, size, k)
+    otd = box[-1]
+    oaxes = broadcast_prefix(out_axes, otd, "vmap out_axes")
+    if any(ax is None for ax in oaxes):
+        # out_axes=None promises an unbatched output: let an (untransformed) vmap check it,
+        # under an abstract trace so nothing runs; it raises vmap's own error for a batched one
+        def check(*ls):
+            a, kw = tree_unflatten(td, ls)
+            return tree_flatten(vmap(fun, in_axes, out_axes)(*a, **kw))[0]
+
+        trace_graph(check, [abstractify(x, "?", fun) for x in leaves])
+    res = []
+    for y, ax in zip(ys, oaxes):
+        if ax is None:
+            res.append(_first_row(y))
+        else:
+            res.append(moveaxis(y, 0, ax % batching.ndim(y)))
+    return tree_unflatten(otd, res)
+
+
+def _first_row(y):
+    shp = batching.shape(y)
+    return reshape_p.bind(_rows(y, 0, 1), new_sizes=tuple(shp[1:]), dimensions=None)
+
+
+def chunked_map(f, xs, batch_size):
+    """``lax.map(f, xs, batch_size=k)``: a loop over chunks of k, vmapped inside a chunk."""
+    k = _check_batch_size(batch_size, "map")
+    leaves, td = tree_flatten(xs)
+    if not leaves:
+        raise ValueError("map got no values to map over")
+    size = batching.shape(leaves[0])[0]
+    box = []
+
+    def flat_fun(*ls):
+        outs, otd = tree_flatten(f(tree_unflatten(td, ls)))
+        box.append(otd)
+        return outs
+
+    ys = _map_chunked(flat_fun, leaves, size, k)
+    return tree_unflatten(box[-1], ys)
+
+
+# ----------------------------------------------------------------------------- no batching rule
+
+
+def batch_fallback(trace, prim, vals, dims, params):
+    """Batch ``prim`` (which has no batching rule) by a sequential loop over the lanes: a scan
+    whose body applies the primitive to one lane of each batched operand. Outputs have the
+    batch axis at 0. Warns once per primitive and vmap."""
+    warned = trace.__dict__.setdefault("_no_rule_warned", set())
+    if prim not in warned:
+        warned.add(prim)
+        warnings.warn(f"primitive {prim.name!r} has no batching rule; vmap runs it in a "
+                      f"sequential loop over the {trace.axis_size} lanes of the batch",
+                      RuntimeWarning, stacklevel=5)
+    idx = [i for i, d in enumerate(dims) if d is not None]
+    xs = [moveaxis(vals[i], dims[i], 0) for i in idx]
+
+    def body(*lane):
+        full = list(vals)
+        for i, x in zip(idx, lane):
+            full[i] = x
+        out = prim.bind(*full, **params)
+        return list(out) if prim.multiple_results else [out]
+
+    ys = scan_lanes(body, xs)
+    if prim.multiple_results:
+        return ys, [0] * len(ys)
+    return ys[0], 0
+
+
+batching.set_fallback(batch_fallback)
+
+__all__ = ["vmap", "chunked_vmap", "chunked_map", "batch_fallback", "BatchTracer"]
