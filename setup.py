@@ -26,7 +26,8 @@ class CMakeLibrary(Extension):
 
 class BuildWithCMake(build_ext):
     def get_ext_filename(self, fullname):
-        return os.path.join("lowering", "runtime", LIBRARY)  # the name CMake gives it
+        # the name CMake gives the library, in the extension's package directory
+        return os.path.join(*fullname.split(".")[:-1], LIBRARY)
 
     def build_extension(self, ext):
         out_dir = os.path.dirname(os.path.abspath(self.get_ext_fullpath(ext.name)))
