@@ -1,7 +1,9 @@
 """vmaplab's own C++ kernels (``kernels/*.cc``, XLA FFI handlers built by CMakeLists.txt),
 each a function over ``frontend.ffi.ffi_call`` with a declared signature (checked when
-traced), a vmap_method (the kernels loop over leading axes themselves, so vmap is one
-custom call, no loop) and a numpy reference.
+traced), a vmap_method (``"expand_dims"`` by default: the kernels loop over leading axes and
+broadcast size-1 ones themselves, so vmap is one custom call, no loop, and an unbatched
+operand is never copied per example; any of ffi_call's methods may be passed) and a numpy
+reference (``*_reference``).
 
     >>> import frontend as fe
     >>> from frontend.kernels import rms_norm
@@ -25,13 +27,13 @@ declare_ffi_target("vmaplab_rms_norm", Signature(
     [Operand("x", _FLOATS, ndim=1)], {"eps": np.float64}, batch="equal"))
 
 
-def rms_norm(x, eps: float = 1e-6):
+def rms_norm(x, eps: float = 1e-6, *, vmap_method: str = "expand_dims"):
     """``x / sqrt(mean(x**2, axis=-1, keepdims=True) + eps)``, fused in one pass per row.
-    Leading axes are independent rows; under vmap the batch is more rows
-    (``vmap_method="expand_dims"``). float32 or float64, rank >= 1."""
+    Leading axes are independent rows; under vmap the batch is more rows. float32 or
+    float64, rank >= 1."""
     a = leaf_aval(x)
     return ffi_call("vmaplab_rms_norm", Aval(a.shape, a.dtype),
-                    vmap_method="expand_dims")(x, eps=float(eps))
+                    vmap_method=vmap_method)(x, eps=float(eps))
 
 
 def rms_norm_reference(x, eps: float = 1e-6) -> np.ndarray:
@@ -44,16 +46,16 @@ def rms_norm_reference(x, eps: float = 1e-6) -> np.ndarray:
 
 declare_ffi_target("vmaplab_tridiagonal_solve", Signature(
     [Operand("dl", _FLOATS, 1), Operand("d", _FLOATS, 1), Operand("du", _FLOATS, 1),
-     Operand("b", _FLOATS, 2)], {}, batch="equal", same_dtype=True))
+     Operand("b", _FLOATS, 2)], {}, batch="broadcast", same_dtype=True))
 
 
-def tridiagonal_solve(dl, d, du, b):
+def tridiagonal_solve(dl, d, du, b, *, vmap_method: str = "expand_dims"):
     """Solve ``A x = b`` for tridiagonal ``A`` with sub-, main and super-diagonals ``dl``,
     ``d``, ``du`` (shape ``[..., m]``; ``dl[..., 0]`` and ``du[..., m-1]`` are ignored) and
     ``b`` of shape ``[..., m, n]``, as ``jax.lax.linalg.tridiagonal_solve``. The Thomas
     algorithm, without pivoting (for diagonally dominant or positive definite systems).
-    Leading axes are independent systems; vmap broadcasts the operands to the batch
-    (``vmap_method="broadcast_all"``)."""
+    Leading axes are independent systems; under vmap an unbatched operand (one matrix for
+    many right-hand sides, say) stays one copy that the kernel shares across the batch."""
     avals = [leaf_aval(v) for v in (dl, d, du, b)]
     bl = avals[3]
     if bl.ndim < 2:
@@ -63,7 +65,7 @@ def tridiagonal_solve(dl, d, du, b):
             raise ValueError(f"tridiagonal_solve: {name} must have shape b.shape[:-1] = "
                              f"{bl.shape[:-1]}, got {a.shape}")
     return ffi_call("vmaplab_tridiagonal_solve", Aval(bl.shape, bl.dtype),
-                    vmap_method="broadcast_all")(dl, d, du, b)
+                    vmap_method=vmap_method)(dl, d, du, b)
 
 
 def tridiagonal_solve_reference(dl, d, du, b) -> np.ndarray:
@@ -85,7 +87,7 @@ declare_ffi_target("vmaplab_segment_sum", Signature(
     {"num_segments": np.int64}, batch="broadcast"))
 
 
-def segment_sum(data, segment_ids, num_segments: int):
+def segment_sum(data, segment_ids, num_segments: int, *, vmap_method: str = "expand_dims"):
     """Sums of the rows of ``data`` (shape ``[n, ...]``) by segment, as
     ``jax.ops.segment_sum(data, segment_ids, num_segments)``: result ``[num_segments, ...]``,
     ids outside ``[0, num_segments)`` dropped. Under vmap an unbatched ``segment_ids`` stays
@@ -104,7 +106,7 @@ def segment_sum(data, segment_ids, num_segments: int):
     rows = reshape(data, (a.shape[0], r))
     ids = convert_element_type(segment_ids, np.int32) if ia.dtype != np.int32 else segment_ids
     out = ffi_call("vmaplab_segment_sum", Aval((int(num_segments), r), a.dtype),
-                   vmap_method="expand_dims")(rows, ids, num_segments=int(num_segments))
+                   vmap_method=vmap_method)(rows, ids, num_segments=int(num_segments))
     return reshape(out, (int(num_segments),) + rest)
 
 

@@ -1,5 +1,6 @@
 // rms_norm: y = x / sqrt(mean(x * x) + eps) over the last axis, every leading axis an
 // independent row (so a vmapped call is the same kernel on more rows).
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 
@@ -27,7 +28,8 @@ void RmsNormRows(const T* x, T* y, int64_t rows, int64_t n, double eps) {
   }
 }
 
-ffi::Error RmsNorm(double eps, ffi::AnyBuffer x, ffi::Result<ffi::AnyBuffer> y) {
+ffi::Error RmsNorm(ffi::ThreadPool pool, double eps, ffi::AnyBuffer x,
+                   ffi::Result<ffi::AnyBuffer> y) {
   const std::string name = "vmaplab_rms_norm";
   auto dims = x.dimensions();
   if (dims.size() == 0) return Invalid(name, "x must have rank >= 1, got shape ()");
@@ -40,7 +42,11 @@ ffi::Error RmsNorm(double eps, ffi::AnyBuffer x, ffi::Result<ffi::AnyBuffer> y) 
   if (n == 0 || rows == 0) return ffi::Error::Success();
   return DispatchFloat(name, x.element_type(), [&](auto t) {
     using T = decltype(t);
-    RmsNormRows<T>(x.typed_data<T>(), y->typed_data<T>(), rows, n, eps);
+    const T* px = x.typed_data<T>();
+    T* py = y->typed_data<T>();
+    ParallelFor(pool, rows, std::max<int64_t>(1, (1 << 16) / n), [&](int64_t r0, int64_t r1) {
+      RmsNormRows<T>(px + r0 * n, py + r0 * n, r1 - r0, n, eps);
+    });
     return ffi::Error::Success();
   });
 }
@@ -51,6 +57,7 @@ ffi::Error RmsNorm(double eps, ffi::AnyBuffer x, ffi::Result<ffi::AnyBuffer> y) 
 VMAPLAB_DECLARE_HANDLER(VmaplabRmsNorm);
 XLA_FFI_DEFINE_HANDLER_SYMBOL(VmaplabRmsNorm, vmaplab::RmsNorm,
                               xla::ffi::Ffi::Bind()
+                                  .Ctx<xla::ffi::ThreadPool>()
                                   .Attr<double>("eps")
                                   .Arg<xla::ffi::AnyBuffer>()
                                   .Ret<xla::ffi::AnyBuffer>());

@@ -3,7 +3,6 @@
 // are dropped). Leading axes are independent problems and broadcast: a size-1 leading axis
 // of data or segment_ids is shared by the whole batch (what vmap_method="expand_dims" gives
 // an unbatched operand), so unbatched segment ids are never copied per example.
-#include <algorithm>
 #include <cstdint>
 #include <vector>
 
@@ -12,32 +11,15 @@
 namespace vmaplab {
 namespace {
 
-// Offsets (in problems) of each output problem into an operand whose leading dims are
-// `dims` (equal to `out` or 1).
-std::vector<int64_t> BroadcastOffsets(ffi::AnyBuffer::Dimensions dims, const std::vector<int64_t>& out) {
-  const size_t k = out.size();
-  int64_t total = 1;
-  for (int64_t d : out) total *= d;
-  std::vector<int64_t> offsets(total), index(k, 0);
-  for (int64_t p = 0; p < total; ++p) {
-    int64_t off = 0;
-    for (size_t a = 0; a < k; ++a) off = off * dims[a] + (dims[a] == 1 ? 0 : index[a]);
-    offsets[p] = off;
-    for (size_t a = k; a-- > 0;) {  // next multi-index, last axis fastest
-      if (++index[a] < out[a]) break;
-      index[a] = 0;
-    }
-  }
-  return offsets;
-}
-
+// problems [p0, p1)
 template <typename T>
 void SegmentSum(const T* data, const int32_t* ids, T* out, const std::vector<int64_t>& data_off,
-                const std::vector<int64_t>& ids_off, int64_t n, int64_t r, int64_t segments) {
-  for (size_t p = 0; p < data_off.size(); ++p) {
+                const std::vector<int64_t>& ids_off, int64_t n, int64_t r, int64_t segments,
+                int64_t p0, int64_t p1) {
+  for (int64_t p = p0; p < p1; ++p) {
     const T* dp = data + data_off[p] * n * r;
     const int32_t* ip = ids + ids_off[p] * n;
-    T* op = out + static_cast<int64_t>(p) * segments * r;
+    T* op = out + p * segments * r;
     std::fill(op, op + segments * r, T(0));
     for (int64_t i = 0; i < n; ++i) {
       const int64_t s = ip[i];
@@ -49,7 +31,7 @@ void SegmentSum(const T* data, const int32_t* ids, T* out, const std::vector<int
   }
 }
 
-ffi::Error SegmentSumImpl(int64_t num_segments, ffi::AnyBuffer data, ffi::AnyBuffer ids,
+ffi::Error SegmentSumImpl(ffi::ThreadPool pool, int64_t num_segments, ffi::AnyBuffer data, ffi::AnyBuffer ids,
                           ffi::Result<ffi::AnyBuffer> out) {
   const std::string name = "vmaplab_segment_sum";
   auto dd = data.dimensions(), id = ids.dimensions(), od = out->dimensions();
@@ -66,13 +48,10 @@ ffi::Error SegmentSumImpl(int64_t num_segments, ffi::AnyBuffer data, ffi::AnyBuf
     return Invalid(name, "segment_ids must have one id per row of data, got shapes " +
                              ShapeString(dd) + " and " + ShapeString(id));
   }
-  std::vector<int64_t> batch(lead);
-  for (size_t a = 0; a < lead; ++a) {
-    if (dd[a] != id[a] && dd[a] != 1 && id[a] != 1) {
-      return Invalid(name, "the leading axes of data and segment_ids do not broadcast: " +
-                               ShapeString(dd) + " and " + ShapeString(id));
-    }
-    batch[a] = std::max(dd[a], id[a]);
+  std::vector<int64_t> batch;
+  if (!BroadcastLeading({dd, id}, lead, &batch)) {
+    return Invalid(name, "the leading axes of data and segment_ids do not broadcast: " +
+                             ShapeString(dd) + " and " + ShapeString(id));
   }
   bool out_ok = od.size() == dd.size() && od[lead] == num_segments && od[lead + 1] == r &&
                 out->element_type() == data.element_type();
@@ -85,8 +64,14 @@ ffi::Error SegmentSumImpl(int64_t num_segments, ffi::AnyBuffer data, ffi::AnyBuf
   const auto ids_off = BroadcastOffsets(id, batch);
   return DispatchFloat(name, data.element_type(), [&](auto t) {
     using T = decltype(t);
-    SegmentSum<T>(data.typed_data<T>(), ids.typed_data<int32_t>(), out->typed_data<T>(), data_off,
-                  ids_off, n, r, num_segments);
+    const T* pd = data.typed_data<T>();
+    const int32_t* pi = ids.typed_data<int32_t>();
+    T* po = out->typed_data<T>();
+    const int64_t problems = static_cast<int64_t>(data_off.size());
+    ParallelFor(pool, problems, std::max<int64_t>(1, (1 << 16) / std::max<int64_t>(n * r, 1)),
+                [&](int64_t p0, int64_t p1) {
+                  SegmentSum<T>(pd, pi, po, data_off, ids_off, n, r, num_segments, p0, p1);
+                });
     return ffi::Error::Success();
   });
 }
@@ -97,6 +82,7 @@ ffi::Error SegmentSumImpl(int64_t num_segments, ffi::AnyBuffer data, ffi::AnyBuf
 VMAPLAB_DECLARE_HANDLER(VmaplabSegmentSum);
 XLA_FFI_DEFINE_HANDLER_SYMBOL(VmaplabSegmentSum, vmaplab::SegmentSumImpl,
                               xla::ffi::Ffi::Bind()
+                                  .Ctx<xla::ffi::ThreadPool>()
                                   .Attr<int64_t>("num_segments")
                                   .Arg<xla::ffi::AnyBuffer>()
                                   .Arg<xla::ffi::AnyBuffer>()
