@@ -50,6 +50,8 @@ class ArrayAttr:
 
 def _attr_value(target, name, v):
     """A keyword argument of a call as a hashable attribute value (TypeError if no FFI type)."""
+    if isinstance(v, int) and not isinstance(v, bool) and not -2**63 <= v < 2**63:
+        raise OverflowError(f"ffi_call to {target!r}: attribute {name}={v} does not fit in int64")
     if isinstance(v, (bool, int, float, str)):
         return v
     if isinstance(v, (np.generic, np.ndarray)):
@@ -152,11 +154,12 @@ class Signature:
                             + "; ".join(s for s in (f"missing {missing}" if missing else "",
                                                     f"unexpected {extra}" if extra else "") if s))
         for k, v in sorted(got.items()):
-            if attr_type(v) != declared[k]:
-                raise TypeError(f"{where}: attribute {k} must be {declared[k]}, got {attr_type(v)} "
-                                f"({v!r}); pass e.g. np.{declared[k].rstrip('[]')}(...)"
-                                if declared[k] != "str" else f"{where}: attribute {k} must be a "
-                                f"str, got {attr_type(v)} ({v!r})")
+            want = declared[k]
+            if attr_type(v) != want:
+                how = ("a str" if want == "str" else f"a 1-D numpy array of {want[:-2]}"
+                       if want.endswith("[]") else f"np.{want}(...)")
+                raise TypeError(f"{where}: attribute {k} must be {want}, got {attr_type(v)} "
+                                f"({v!r}); pass {how}")
 
 
 def _check_leading(where, batch, ops, leads):

@@ -121,7 +121,7 @@ def _rms_call(**kw):
 
 @pytest.mark.parametrize("call,err,match", [
     (lambda x: _rms_call()(x, eps=np.float32(1e-5)), TypeError,
-     r"attribute eps must be float64, got float32"),
+     r"attribute eps must be float64, got float32 .*; pass np.float64"),
     (lambda x: _rms_call()(x), TypeError, r"takes the attributes \['eps'\]: missing \['eps'\]"),
     (lambda x: _rms_call()(x, eps=1e-5, axis=1), TypeError, r"unexpected \['axis'\]"),
     (lambda x: _rms_call()(x.astype(np.int32), eps=1e-5), TypeError,
@@ -129,6 +129,7 @@ def _rms_call(**kw):
     (lambda x: _rms_call()(x[0, 0], eps=1e-5), ValueError, r"operand x must have rank 1 or more"),
     (lambda x: _rms_call()(x, x, eps=1e-5), TypeError, r"takes 1 operands \(x\), got 2"),
     (lambda x: _rms_call()(x, eps={"a": 1}), TypeError, r"attribute eps=.* has no FFI attribute type"),
+    (lambda x: _rms_call()(x, eps=2**64), OverflowError, r"attribute eps=.* does not fit in int64"),
     (lambda x: rms_norm(x.astype(np.int32)), TypeError, r"operand x must have dtype"),
     (lambda x: tridiagonal_solve(x[0], x[0], x[0], x), ValueError, r"dl must have shape b.shape\[:-1\]"),
     (lambda x: segment_sum(x, np.zeros(4, np.float32), 3), TypeError, r"segment_ids must be integers"),
