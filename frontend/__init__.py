@@ -6,7 +6,7 @@ vmap, compile it with jit (lowered to StableHLO by ``lowering``).
 Array([5., 5., 5.], dtype=float32)
 """
 from . import array_methods as _am
-from . import custom_batching, extend, lax, numpy  # noqa: F401
+from . import custom_batching, extend, ffi, lax, numpy  # noqa: F401
 from .api import Lowered, devices, jit, make_graph, vmap  # noqa: F401
 from .array import Array, device_put
 from .core import Aval as ShapedArray  # noqa: F401
@@ -18,4 +18,4 @@ _am.install(Tracer)
 numpy.ndarray = Array
 
 __all__ = ["Array", "ShapedArray", "config", "custom_batching", "device_put", "devices",
-           "extend", "jit", "lax", "make_graph", "numpy", "vmap"]
+           "extend", "ffi", "jit", "lax", "make_graph", "numpy", "vmap"]

@@ -42,11 +42,12 @@ def fold_transposes(g: Graph) -> Graph:
 
 
 def dce(g: Graph) -> Graph:
-    """Drop equations none of whose outputs are used, and constants nobody reads."""
+    """Drop equations none of whose outputs are used (unless they declare
+    ``has_side_effect``), and constants nobody reads."""
     live = {id(v) for v in g.outvars if type(v) is not Literal}
     kept = []
     for e in reversed(g.eqns):
-        if any(id(o) in live for o in e.outs):
+        if any(id(o) in live for o in e.outs) or e.params.get("has_side_effect"):
             kept.append(e)
             live.update(id(a) for a in e.inputs if type(a) is not Literal)
     if len(kept) == len(g.eqns) and all(id(v) in live for v in g.constvars):

@@ -128,8 +128,11 @@ def _custom_sin_vmap(axis_size, in_batched, x, y):
     return fnp.sin(x) * y, any(in_batched)
 
 
-# primitives the StableHLO reference interpreter cannot run: name -> reason (none so far)
-INTERPRETER_LACKS: dict = {}
+# primitives the StableHLO reference interpreter cannot run: name -> reason
+INTERPRETER_LACKS: dict = {
+    "ffi_call": "a custom call runs native code only XLA can call (refused with a clear error, "
+                "tests/test_ffi.py)",
+}
 
 
 def _prims_in(graph) -> set:

@@ -8,6 +8,8 @@ import numpy as np
 from jax._src.lib import xla_client as _xc
 from jax.extend import backend as _jex_backend
 
+from . import cache, ffi
+
 _lock = threading.Lock()
 _ArrayImpl = None
 
@@ -56,10 +58,15 @@ class Executable:
 
 
 def compile_text(text: str, device=None, n_out: int = 1) -> Executable:
-    """Compile StableHLO text for one device."""
+    """Compile StableHLO text for one device (or load it from the persistent compilation
+    cache). Custom call targets are checked (and vmaplab's own registered) first."""
     device = default_device() if device is None else device
     opts = _xc.CompileOptions()
-    loaded = device.client.compile_and_load(text, _device_list(device), opts)
+    devs = _device_list(device)
+    ffi.ensure_registered(text, device.platform)
+    loaded = cache.compile_or_load(
+        text, device, opts, lambda: device.client.compile_and_load(text, devs, opts),
+        lambda blob: device.client.deserialize_executable(blob, devs, opts))
     return Executable(loaded, device, text, n_out)
 
 
