@@ -16,11 +16,12 @@ PACKAGES = ("frontend", "lowering")
 LAYERS = [
     ("core", ["frontend.dtypes", "frontend.tree", "frontend.core", "frontend._backend",
               "frontend.array"]),
-    ("tracing", ["frontend.batching", "frontend.tracing", "frontend.passes"]),
+    ("tracing", ["frontend.batching", "frontend.tracing"]),
     ("primitives", ["frontend.primitives"]),
     ("vmap", ["frontend.vectorize"]),
     ("lax", ["frontend.lax"]),
     ("numpy", ["frontend.numpy"]),
+    ("passes", ["frontend.passes"]),
     ("api", ["frontend.custom_batching", "frontend.array_methods", "frontend.api",
              "frontend.extend", "frontend"]),
     ("lowering", ["lowering.hlo", "lowering.emit"]),

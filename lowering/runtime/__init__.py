@@ -1,9 +1,12 @@
 """The only place that touches jaxlib / jax.extend: the XLA client (backends, devices,
-compile, execute, transfers) and the MLIR StableHLO verifier. These APIs move between jaxlib
-releases, so everything that depends on them is here (pinned range in pyproject.toml)."""
-from . import (
-    dispatch,  # noqa: F401
-    interpreter,  # noqa: F401,E402  (device="interpreter")
+compile, execute, transfers), the MLIR bindings (the StableHLO verifier, pass pipelines,
+rewrite patterns) and StableHLO portable artifacts. These APIs move between jaxlib releases,
+so everything that depends on them is here (pinned range in pyproject.toml)."""
+from . import (  # noqa: F401
+    artifact,  # portable artifacts, JAX's export format
+    dispatch,
+    interpreter,  # device="interpreter"
+    mlir,
 )
 from .mlir import parse_module, verify  # noqa: F401
 from .xla import (  # noqa: F401
