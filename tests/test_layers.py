@@ -9,7 +9,7 @@ import os
 import pytest
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-PACKAGES = ("frontend", "lowering")
+PACKAGES = ("frontend", "lowering", "vmaplab")
 
 # lowest first; a module may import modules of its own layer or below. A module belongs to
 # the layer of the longest prefix that names it.
@@ -26,6 +26,7 @@ LAYERS = [
              "frontend.extend", "frontend"]),
     ("lowering", ["lowering.hlo", "lowering.emit"]),
     ("backend", ["lowering.runtime", "lowering.backend", "lowering"]),
+    ("cli", ["vmaplab"]),
 ]
 # only these may import jax / jaxlib (the one seam for unstable APIs)
 JAX_USERS = ("lowering.runtime",)

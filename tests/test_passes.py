@@ -261,7 +261,7 @@ def test_pipeline_checks_each_pass():
         P.Pipeline([drops_output])(g)
     with pytest.raises(TypeError, match="wrong_types produced a graph that does not type-check"):
         P.Pipeline([wrong_types])(g)
-    with pytest.raises(ValueError, match="unknown graph pass 'cse2'; the built-in passes are dce, cse"):
+    with pytest.raises(ValueError, match="unknown graph pass 'cse2'; the known passes are dce, cse"):
         fe.jit(lambda x: x, passes=("cse2",))
     with pytest.raises(TypeError, match="a graph pass is a function Graph -> Graph"):
         P.Pipeline([3])

@@ -15,7 +15,7 @@ def test_ruff_is_clean():
     cmd = [ruff] if ruff else [sys.executable, "-m", "ruff"]
     try:
         r = subprocess.run(cmd + ["check", "--output-format", "concise", "frontend", "lowering",
-                                  "tests", "examples", "benchmarks"],
+                                  "vmaplab", "tests", "examples", "benchmarks"],
                            cwd=ROOT, capture_output=True, text=True, timeout=120)
     except FileNotFoundError:
         pytest.fail("ruff is not installed: pip install -e '.[test]'")

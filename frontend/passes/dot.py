@@ -24,7 +24,8 @@ def to_dot(g: Graph, name: str = "graph") -> str:
 
     >>> open("g.dot", "w").write(to_dot(fe.make_graph(f)(x)))   # then: dot -Tpng g.dot
     """
-    lines = [f'digraph "{_esc(name)}" {{', "  rankdir=TB;", '  node [fontname="monospace"];']
+    lines = [f'digraph "{_esc(name)}" {{', "  rankdir=TB;", '  node [fontname="monospace"];',
+             '  edge [fontname="monospace", fontsize=10];']
     src: dict = {}
     for i, v in enumerate(g.invars):
         src[id(v)] = f"in{i}"
@@ -45,7 +46,8 @@ def to_dot(g: Graph, name: str = "graph") -> str:
             lines.append(f'  {src[id(a)]} -> {dst} [label="{a.aval.str_short()}"];')
 
     for k, e in enumerate(g.eqns):
-        params = "\n".join(f"{p}={_param_text(v)}" for p, v in sorted(e.params.items()))
+        params = "\n".join(f"{p}={_param_text(v)}" for p, v in sorted(e.params.items())
+                            if v is not None)
         label = e.prim.name + ("\n" + params if params else "")
         lines.append(f'  e{k} [shape=ellipse, label="{_esc(label)}"];')
         for a in e.inputs:

@@ -15,13 +15,22 @@ GRAPH_PASSES = {p.__name__: p for p in (dce, cse, fold_constants, simplify, fold
 DEFAULT_PASSES = ("fold_transposes", "dce")
 
 
+def register_pass(p, name: str | None = None):
+    """Make the pass ``p`` (Graph -> Graph) known by ``name`` (default: its ``__name__``), for
+    ``jit(passes=("name", ...))`` and the command line's ``--passes``. Returns ``p``."""
+    if not callable(p):
+        raise TypeError(f"a graph pass is a function Graph -> Graph, got {type(p).__name__}")
+    GRAPH_PASSES[name or p.__name__] = p
+    return p
+
+
 def resolve(p):
     """A pass from a name of GRAPH_PASSES or a callable Graph -> Graph."""
     if isinstance(p, str):
         try:
             return GRAPH_PASSES[p]
         except KeyError:
-            raise ValueError(f"unknown graph pass {p!r}; the built-in passes are "
+            raise ValueError(f"unknown graph pass {p!r}; the known passes are "
                              f"{', '.join(GRAPH_PASSES)}") from None
     if not callable(p):
         raise TypeError(f"a graph pass is a function Graph -> Graph or the name of a built-in "
