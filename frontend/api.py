@@ -9,7 +9,7 @@ import numpy as np
 from . import _backend, dtypes
 from . import passes as _passes
 from .array import Array, to_buffer
-from .core import EVAL, Graph, _trace_var
+from .core import EVAL, Graph, Tracer, _trace_var
 from .tracing import abstractify, leaf_paths, trace_graph
 from .tree import tree_flatten, tree_unflatten
 from .vectorize import vmap  # noqa: F401  (public here, as jax.vmap)
@@ -137,13 +137,22 @@ class Compiled:
                             f"{len(leaves)}")
         bad = []
         for i, (x, a) in enumerate(zip(leaves, self.in_avals)):
+            if isinstance(x, Tracer):
+                raise TypeError("a Compiled function takes arrays, not traced values: call "
+                                "the jitted function inside jit/vmap instead")
             got = abstractify(x, f"argument {i}", "Compiled")
-            if got.shape != a.shape or got.dtype != a.dtype:
+            scalar_ok = got.weak_type and got.shape == a.shape and \
+                dtypes._kind(got.dtype) in _WEAK_INTO.get(dtypes._kind(a.dtype), "")
+            if not scalar_ok and (got.shape != a.shape or got.dtype != a.dtype):
                 bad.append(f"Argument {i} compiled with {a.str_short()} and called with "
                            f"{got.str_short()}")
         if bad:
+            wide = [a for a in self.in_avals if a.dtype.itemsize == 8 and a.dtype.kind != "c"
+                    or a.dtype == np.complex128]
+            hint = "" if dtypes.config.enable_x64 or not wide else (
+                "\n(64-bit arguments need 64-bit mode: frontend.config.update('enable_x64', True))")
             raise TypeError("Argument types differ from the types for which this computation "
-                            "was compiled. The mismatches are:\n" + "\n".join(bad))
+                            "was compiled. The mismatches are:\n" + "\n".join(bad) + hint)
         bufs = self._c([to_buffer(x, a, self.device) for x, a in zip(leaves, self.in_avals)])
         outs = [Array(b, a) for b, a in zip(bufs, self.out_avals)]
         return tree_unflatten(self.out_tree, outs)
@@ -154,6 +163,10 @@ class Compiled:
 
     def cost_analysis(self):
         return self._c.cost_analysis()
+
+
+# a Python scalar (weakly typed) may be passed for an argument of these kinds
+_WEAK_INTO = {"b": "b", "i": "bi", "u": "bi", "f": "bif", "c": "bifc"}
 
 
 def compile_stablehlo(module, device=None) -> Compiled:

@@ -165,6 +165,26 @@ def test_compile_stablehlo_checks_arguments():
         f(np.ones(3, F32))
     with pytest.raises(TypeError, match="not a valid JAX type|abstract array"):
         f(np.ones(3, F32), "x")
+    with pytest.raises(TypeError, match="a Compiled function takes arrays, not traced values"):
+        fe.jit(lambda x: f(x, 1))(np.ones(3, F32))
+
+
+
+F64_MODULE = """func.func @main(%x: tensor<2xf64>, %s: tensor<f64>) -> tensor<2xf64> {
+  %0 = stablehlo.broadcast_in_dim %s, dims = [] : (tensor<f64>) -> tensor<2xf64>
+  %1 = stablehlo.multiply %x, %0 : tensor<2xf64>
+  return %1 : tensor<2xf64>
+}"""
+
+
+def test_compile_stablehlo_64_bit_modules():
+    with pytest.raises(TypeError, match="64-bit arguments need 64-bit mode"):
+        fe.compile_stablehlo(F64_MODULE)(np.array([1e300, 2.0]), 3)
+
+
+def test_compile_stablehlo_64_bit_modules_x64(x64):
+    y = fe.compile_stablehlo(F64_MODULE)(np.array([1e300, 2.0]), 3)  # a Python scalar too
+    assert y.dtype == np.float64 and np.asarray(y).tolist() == [3e300, 6.0]
 
 
 def test_lowered_compile_is_callable_with_the_dynamic_arguments():

@@ -17,13 +17,13 @@ from .dot import to_dot
 from .fold import fold_constants
 from .pipeline import PassStat, Pipeline, PipelineResult, pass_name
 from .registry import DEFAULT_PASSES, GRAPH_PASSES, register_pass, resolve
-from .rewrite import Rewriter, count_eqns, dce, forward, map_subgraphs, rewrite, rewrite_pass
+from .rewrite import Rewriter, count_eqns, dce, forward, map_subgraphs, on, rewrite, rewrite_pass
 from .simplify import fold_dot_transposes, fold_transposes, simplify
 
 DEFAULT = Pipeline(DEFAULT_PASSES, check=False)
 
 __all__ = ["DEFAULT", "DEFAULT_PASSES", "GRAPH_PASSES", "PassStat", "Pipeline", "PipelineResult",
            "Rewriter", "count_eqns", "cse", "dce", "fold_constants", "fold_dot_transposes",
-           "fold_transposes", "forward", "map_subgraphs", "pass_name", "register_pass", "resolve",
+           "fold_transposes", "forward", "map_subgraphs", "on", "pass_name", "register_pass", "resolve",
            "rewrite",
            "rewrite_pass", "simplify", "to_dot"]

@@ -26,18 +26,19 @@ def map_subgraphs(e: Eqn, fn) -> Eqn:
     params (cond branches, loop bodies); ``e`` itself when no sub-graph changed."""
     new = None
     for k, v in e.params.items():
-        if isinstance(v, Graph):
+        t = type(v)
+        if t is not Graph and (t is not tuple or not v or type(v[0]) is not Graph):
+            continue
+        if t is Graph:
             nv = fn(v)
             if nv is v:
                 continue
             nv = _intern(nv)
-        elif isinstance(v, tuple) and v and all(isinstance(x, Graph) for x in v):
+        else:
             nv = tuple(fn(x) for x in v)
             if all(a is b for a, b in zip(nv, v)):
                 continue
             nv = tuple(_intern(x) for x in nv)
-        else:
-            continue
         if new is None:
             new = dict(e.params)
         new[k] = nv
@@ -65,11 +66,16 @@ def dce(g: Graph) -> Graph:
     kept = []
     changed = False
     for e in reversed(g.eqns):
-        if any(id(o) in live for o in e.outs):
-            e2 = map_subgraphs(e, dce)
-            changed |= e2 is not e
-            kept.append(e2)
-            live.update(id(a) for a in e2.inputs if type(a) is not Literal)
+        outs = e.outs
+        if id(outs[0]) in live if len(outs) == 1 else any(id(o) in live for o in outs):
+            if e.params:
+                e2 = map_subgraphs(e, dce)
+                if e2 is not e:
+                    changed, e = True, e2
+            kept.append(e)
+            for a in e.inputs:
+                if type(a) is not Literal:
+                    live.add(id(a))
     if not changed and len(kept) == len(g.eqns) and all(id(v) in live for v in g.constvars):
         return g
     kept.reverse()
@@ -124,10 +130,6 @@ class Rewriter:
             x = e.inputs[0]
         return None
 
-    def define(self, e: Eqn) -> None:
-        for o in e.outs:
-            self._producer[id(o)] = e
-
 
 def _rule_name(rule) -> str:
     return getattr(rule, "__name__", repr(rule))
@@ -144,10 +146,33 @@ def _checked_eqn(rule, old: Eqn, new: Eqn) -> Eqn:
     return new
 
 
+def on(*prims):
+    """Declare the primitives a rule looks at (the rewriter then calls it for those only):
+    ``@on(transpose_p)`` above ``def rule(e, rw)``."""
+    def deco(rule):
+        rule.primitives = frozenset(prims)
+        return rule
+    return deco
+
+
+def _dispatch(rules) -> tuple:
+    """(rules for any primitive, {primitive: rules}) from the rules' ``primitives``."""
+    general = tuple(r for r in rules if getattr(r, "primitives", None) is None)
+    by_prim: dict = {}
+    for r in rules:
+        for p in getattr(r, "primitives", None) or ():
+            by_prim.setdefault(p, [])
+    for p in by_prim:
+        by_prim[p] = tuple(r for r in rules if getattr(r, "primitives", None) is None
+                           or p in r.primitives)
+    return general, by_prim
+
+
 def rewrite(g: Graph, rules, recurse: bool = True) -> Graph:
     """Run the local ``rules`` over ``g`` in one forward sweep (each equation is rewritten
     until no rule applies), then drop what became dead. Sub-graphs are rewritten too
     (``recurse``). Returns ``g`` itself when nothing changed."""
+    general, by_prim = _dispatch(rules)
     rw = Rewriter(g)
     subst: dict = {}
     eqns = []
@@ -156,17 +181,19 @@ def rewrite(g: Graph, rules, recurse: bool = True) -> Graph:
     def get(a):
         return a if type(a) is Literal else subst.get(id(a), a)
 
+    producer = rw._producer
     for e in g.eqns:
-        ins = tuple([get(a) for a in e.inputs])
-        if any(a is not b for a, b in zip(ins, e.inputs)):
-            e = Eqn(e.prim, ins, e.params, e.outs)
-            changed = True
-        if recurse:
+        if subst:
+            ins = tuple([get(a) for a in e.inputs])
+            if any(a is not b for a, b in zip(ins, e.inputs)):
+                e = Eqn(e.prim, ins, e.params, e.outs)
+                changed = True
+        if recurse and e.params:
             e2 = map_subgraphs(e, lambda s: rewrite(s, rules))
-            changed |= e2 is not e
-            e = e2
+            if e2 is not e:
+                changed, e = True, e2
         for _ in range(64):  # a rule answer is rewritten again, until no rule applies
-            for rule in rules:
+            for rule in by_prim.get(e.prim, general):
                 r = rule(e, rw)
                 if r is not None:
                     break
@@ -188,7 +215,8 @@ def rewrite(g: Graph, rules, recurse: bool = True) -> Graph:
             break
         if e is not None:
             eqns.append(e)
-            rw.define(e)
+            for o in e.outs:
+                producer[id(o)] = e
     if not changed:
         return g
     outvars = tuple(get(v) for v in g.outvars)

@@ -13,11 +13,12 @@ from ..core import Eqn, Literal
 from ..primitives import elementwise as ew
 from ..primitives.linalg import dot_general_p
 from ..primitives.shape import broadcast_in_dim_p, reshape_p, squeeze_p, transpose_p
-from .rewrite import forward, rewrite_pass
+from .rewrite import forward, on, rewrite_pass
 
 # ----------------------------------------------------------------------------- shape chains
 
 
+@on(transpose_p)
 def transpose_chain(e, rw):
     """transpose(transpose(x, p1), p2) -> transpose(x, p1[p2]); identity transposes vanish."""
     if e.prim is not transpose_p:
@@ -37,6 +38,7 @@ def transpose_chain(e, rw):
 _RESHAPES = (reshape_p, squeeze_p)
 
 
+@on(*_RESHAPES)
 def reshape_chain(e, rw):
     """reshape(reshape(x)) -> reshape(x) (squeeze counts as a reshape); a reshape to the
     operand's own shape vanishes."""
@@ -52,6 +54,7 @@ def reshape_chain(e, rw):
     return None
 
 
+@on(broadcast_in_dim_p)
 def broadcast_chain(e, rw):
     """broadcast_in_dim(broadcast_in_dim(x)) -> one broadcast_in_dim; a broadcast to the
     operand's own shape vanishes."""
@@ -114,6 +117,7 @@ def _py(value, dtype):
     return {"b": bool, "i": int, "u": int, "f": float, "c": complex}[kind](v)
 
 
+@on(ew.convert_element_type_p)
 def convert_chain(e, rw):
     """convert(x, T) with T x's own type vanishes; convert(convert(x, T1), T2) ->
     convert(x, T2) when T1 holds every value of x's type exactly; an exact conversion of a
@@ -159,6 +163,7 @@ def _same_atom(a, b) -> bool:
         and repr(a.val) == repr(b.val)
 
 
+@on(ew.neg_p, ew.select_p, *_UNITS, *_IDEMPOTENT)
 def algebra(e, rw):
     """x + 0, 0 + x, x - 0, x * 1, 1 * x, x / 1 -> x (the constant may be a broadcast of a
     Literal or a splat constant); neg(neg(x)) -> x; and/or/max/min(x, x) -> x;
@@ -191,6 +196,7 @@ _NARY = (ew.add_p, ew.sub_p, ew.mul_p, ew.div_p, ew.rem_p, ew.pow_p, ew.max_p, e
          ew.ge_p, ew.select_p)
 
 
+@on(*_NARY)
 def literal_operands(e, rw):
     """An elementwise operand that is a broadcast of a Literal becomes the Literal itself
     (elementwise primitives broadcast rank-0 operands), as long as another operand still
@@ -222,6 +228,7 @@ def _fold_operand(x, contract, batch, rw):
     return t.inputs[0], tuple(perm[i] for i in contract), tuple(perm[i] for i in batch)
 
 
+@on(dot_general_p)
 def dot_transposes(e, rw):
     """dot_general(transpose(a), b) -> dot_general(a, b) with the contracting and batch
     dimensions read through the permutation (when the free dims keep their order)."""
