@@ -117,9 +117,9 @@ class Rewriter:
                 return x.val
             c = self._consts.get(id(x))
             if c is not None:
-                c = np.asarray(c)
-                if c.size == 0 or c.size > _SPLAT_LIMIT:
+                if not 0 < x.aval.size <= _SPLAT_LIMIT:
                     return None
+                c = np.asarray(c)
                 flat = c.reshape(-1)
                 if not (flat == flat[0]).all():
                     return None

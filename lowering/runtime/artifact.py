@@ -124,7 +124,8 @@ def read_jax(blob: bytes) -> dict:
     try:
         exp = jex.deserialize(bytearray(blob))
     except ImportError as e:
-        raise ValueError(f"reading JAX's export format needs the flatbuffers package: {e}") from None
+        raise ValueError("not a vmaplab export artifact; reading it as JAX's export format needs "
+                         f"the flatbuffers package: {e}") from None
     except Exception as e:
         raise ValueError(f"not an artifact of vmaplab's export nor of JAX's export ({e})") from None
     if exp.nr_devices != 1:
