@@ -80,7 +80,22 @@ def _full_run(config) -> bool:
         and not config.getoption("ignore") and config.getoption("markexpr") in ("not slow", "")
 
 
+@pytest.hookimpl(optionalhook=True)
+def pytest_testnodedown(node, error):
+    """pytest-xdist: a worker's record (names of the primitives it exercised, modules it
+    verified) joins the controller's, which checks the whole run."""
+    out = getattr(node, "workeroutput", {})
+    for kind, names in out.get("exercised", {}).items():
+        EXERCISED[kind].update(PROJECT[n] for n in names if n in PROJECT)
+    VERIFIED["modules"] += out.get("verified", 0)
+
+
 def pytest_sessionfinish(session, exitstatus):
+    worker_out = getattr(session.config, "workeroutput", None)
+    if worker_out is not None:  # an xdist worker: hand the record to the controller
+        worker_out["exercised"] = {k: sorted(p.name for p in v) for k, v in EXERCISED.items()}
+        worker_out["verified"] = VERIFIED["modules"]
+        return
     if exitstatus != 0 or not _full_run(session.config):
         return
     missing_l = sorted(p.name for p in PROJECT.values() if p not in EXERCISED["lowered"])
