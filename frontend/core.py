@@ -388,6 +388,12 @@ class Trace:
     def process(self, prim: Primitive, args: tuple, params: dict):
         raise NotImplementedError
 
+    def const(self, x: np.ndarray, weak: bool = False):
+        """A host constant (numpy array of a canonical dtype) as a value of this trace. A
+        constant is the same for every lane or tangent, so by default it is a value of the
+        parent trace; a graph trace records it as a constvar (no device transfer)."""
+        return self.parent.const(x, weak)
+
     def __enter__(self):
         self._tokens.append(_trace_var.set(self))
         return self
@@ -413,6 +419,9 @@ class EvalTrace(Trace):
                 raise escaped_tracer_error(a)
         return _eager_apply(prim, args, params)
 
+    def const(self, x, weak=False):
+        return _eager_const(x, weak)
+
 
 def escaped_tracer_error(t) -> Exception:
     return UnexpectedTracerError(
@@ -426,11 +435,14 @@ class UnexpectedTracerError(TypeError):
 
 
 _eager_apply: Callable = None  # set by frontend.array (set_eager_apply)
+_eager_const: Callable = None
 
 
-def set_eager_apply(fn) -> None:
-    global _eager_apply
-    _eager_apply = fn
+def set_eager_apply(fn, const) -> None:
+    """Install eager execution: ``fn(prim, args, params)`` runs one primitive, ``const(x,
+    weak)`` puts a host constant on the device."""
+    global _eager_apply, _eager_const
+    _eager_apply, _eager_const = fn, const
 
 
 EVAL = EvalTrace(None)
@@ -533,7 +545,10 @@ class GraphTrace(Trace):
         self.eqns: list = []
         self.constvars: list = []
         self.consts: list = []
-        self._const_ids: dict = {}
+        self._const_ids: dict = {}  # id(value) -> (value, var): the value is kept alive
+
+    def const(self, x, weak=False):
+        return GraphTracer(self, self._constvar(x, weak))
 
     def new_arg(self, aval: Aval) -> GraphTracer:
         return GraphTracer(self, Var(aval))
@@ -547,17 +562,24 @@ class GraphTrace(Trace):
             return Literal(x, aval_of(x))
         if isinstance(x, Tracer) and not x._trace.is_ancestor_of(self):
             raise escaped_tracer_error(x)
-        key = id(x)
-        v = self._const_ids.get(key)
-        if v is None:
-            if isinstance(x, np.generic):
-                x = np.asarray(x)
-            if isinstance(x, np.ndarray) and x.dtype != dtypes.canonicalize(x.dtype):
-                x = x.astype(dtypes.canonicalize(x.dtype))
-            v = Var(aval_of(x))
-            self._const_ids[key] = v
-            self.constvars.append(v)
-            self.consts.append(x)
+        return self._constvar(x, False)
+
+    def _constvar(self, x, weak: bool) -> Var:
+        """The constvar of a value from outside, one per (object, weak type)."""
+        key = (id(x), weak)
+        hit = self._const_ids.get(key)
+        if hit is not None:
+            return hit[1]
+        c = x
+        if isinstance(c, np.generic):
+            c = np.asarray(c)
+        if isinstance(c, np.ndarray) and c.dtype != dtypes.canonicalize(c.dtype):
+            c = c.astype(dtypes.canonicalize(c.dtype))
+        a = aval_of(c)
+        v = Var(a if not weak else a.update(weak_type=True))
+        self._const_ids[key] = (x, v)
+        self.constvars.append(v)
+        self.consts.append(c)
         return v
 
     def process(self, prim, args, params):

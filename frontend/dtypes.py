@@ -16,15 +16,25 @@ complex64, complex128 = np.dtype(np.complex64), np.dtype(np.complex128)
 
 
 class _Config:
-    """Global switches. ``enable_x64`` turns on 64-bit default dtypes, as ``jax_enable_x64``."""
+    """Global switches. ``enable_x64`` turns on 64-bit default dtypes, as ``jax_enable_x64``;
+    closed-over constants larger than ``embedded_constants_max_bytes`` are passed to the
+    compiled program as arguments instead of being written into its module text (as
+    ``jax_embedded_constants_max_bytes``; JAX's default is smaller, ours keeps small weights
+    in the text, where XLA can fold them)."""
 
     def __init__(self):
         self.enable_x64 = False
+        self.embedded_constants_max_bytes = 1 << 16
 
     def update(self, name: str, value) -> None:
         if name in ("enable_x64", "jax_enable_x64"):
             self.enable_x64 = bool(value)
             _canon_cache.clear()
+        elif name in ("embedded_constants_max_bytes", "jax_embedded_constants_max_bytes"):
+            if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+                raise ValueError(f"embedded_constants_max_bytes must be a non-negative int, "
+                                 f"got {value!r}")
+            self.embedded_constants_max_bytes = value
         else:
             raise ValueError(f"unknown config option {name!r}")
 

@@ -237,22 +237,28 @@ class ModuleCtx:
         self.funcs: list = []
 
 
-def lower_graph(g: Graph, name: str = "main", consts_as_args: bool = False) -> str:
-    """The StableHLO module of a graph: ``func.func public @main``. Constants are emitted as
-    ``stablehlo.constant`` unless ``consts_as_args`` (then they lead the arguments)."""
+def lower_graph(g: Graph, name: str = "main", const_args: tuple = ()) -> str:
+    """The StableHLO module of a graph: ``func.func public @main``. Constants are written as
+    ``stablehlo.constant``, except those whose indices are in ``const_args``: they lead the
+    arguments of @main (in that order) and the caller passes them at run time."""
     mod = ModuleCtx(name)
     f = FuncCtx(mod)
-    params = list(g.constvars) + list(g.invars) if consts_as_args else list(g.invars)
+    hoisted = [g.constvars[i] for i in const_args]
+    params = hoisted + list(g.invars)
     arg_names = [f"%arg{i}" for i in range(len(params))]
     args = ", ".join(f"{n}: {tensor_type(v.aval)}" for n, v in zip(arg_names, params))
-    if consts_as_args:
-        k = len(g.constvars)
-        outs = f.lower_body(g, arg_names[k:], arg_names[:k])
-    else:
-        outs = f.lower_body(g, arg_names)
+    k = len(hoisted)
+    const_names = dict(zip(const_args, arg_names))
+    for i, (v, c) in enumerate(zip(g.constvars, g.consts, strict=True)):
+        if i not in const_names:
+            const_names[i] = f.constant(c, v.aval)
+    outs = f.lower_body(g, arg_names[k:], [const_names[i] for i in range(len(g.consts))])
     res_types = [tensor_type(v.aval) for v in g.outvars]
     ret = f"    return {', '.join(outs)} : {', '.join(res_types)}" if outs else "    return"
-    head = (f"module @{name} attributes {{mhlo.num_partitions = 1 : i32, mhlo.num_replicas = 1 : i32}} {{\n"
-            f"  func.func public @main({args}) -> ({', '.join(res_types)}) {{")
-    return "\n".join([head, *mod.funcs, *f.lines, ret, "  }", "}", ""]) if not mod.funcs else \
-        "\n".join([head, *f.lines, ret, "  }", *mod.funcs, "}", ""])
+    head = [f"module @{name} attributes {{mhlo.num_partitions = 1 : i32, mhlo.num_replicas = 1 : i32}} {{"]
+    if k:
+        head.append(f"  // {arg_names[0]}{f' .. {arg_names[k - 1]}' if k > 1 else ''}: closed-over "
+                    f"constants ({', '.join(v.aval.str_short() for v in hoisted)}), passed as arguments")
+    head.append(f"  func.func public @main({args}) -> ({', '.join(res_types)}) {{")
+    body = [*f.lines, ret, "  }"]
+    return "\n".join([*head, *body, *mod.funcs, "}", ""])
