@@ -151,14 +151,16 @@ def to_buffer(x, aval: Aval | None = None, device=None):
 
 
 # ----------------------------------------------------------------------------- eager apply
-# One C++ callable per primitive and params (the jit call path of the backend): it checks
-# the operands' signature, executes and wraps the results without Python once it has seen a
-# signature; the first call of a signature compiles the one-equation graph (``_eager_cache``).
-# Operands are all Arrays by then: scalar literals come from a small cache of device scalars,
-# so repeated constants are not transferred again.
+# Eager work runs as compiled graphs through the C++ call path of the backend: one callable
+# per computation (a primitive with its params, or a numpy function with its static
+# arguments, see frontend.tracing.eager_fused), which checks the operands' signature,
+# executes and wraps the results without Python once it has seen a signature; the first call
+# of a signature builds and compiles the graph (``_eager_cache``). Operands are all Arrays by
+# then: scalar literals come from a small cache of device scalars, so repeated constants are
+# not transferred again.
 
-_eager_cache: dict = {}   # (prim, params, avals) -> (compiled, out avals)
-_eager_fns: dict = {}     # (prim, params) -> callable on Arrays
+_eager_cache: dict = {}   # (key, avals) -> (compiled, out avals)
+_eager_fns: dict = {}     # key -> callable on Arrays
 _scalars: dict = {}       # (aval, value) -> Array
 
 
@@ -170,33 +172,43 @@ def _freeze(v):
     return v
 
 
-def _compiled_eqn(prim, params, avals: tuple):
-    """The compiled one-equation graph of ``prim[params]`` on operands of ``avals``."""
-    key = (prim, _freeze(params), avals)
-    hit = _eager_cache.get(key)
-    if hit is None:
-        invars = tuple(Var(a) for a in avals)
-        out_avals = prim.abstract_eval(*avals, **params)
-        out_avals = tuple(out_avals) if prim.multiple_results else (out_avals,)
-        outs = tuple(Var(a) for a in out_avals)
-        g = Graph(invars, (), (), (Eqn(prim, invars, params, outs),), outs)
-        hit = _eager_cache[key] = (_backend.get().compile_graph(g), out_avals)
-    return hit
-
-
-def _eager_fn(prim, params):
+def eager_fn(name: str, key, build, multiple_results: bool = False):
+    """The eager callable of the computation identified by ``key`` (hashable: what it
+    computes and its static parameters): called with Arrays, it runs the graph
+    ``build(avals)``, one compiled executable per signature. Returns an Array (a list with
+    multiple_results)."""
+    fn = _eager_fns.get(key)
+    if fn is not None:
+        return fn
     be = _backend.get()
 
     def run(*arrays):
         """The Python path: compile (once per signature) and run; give the executable to
         the C++ path."""
-        compiled, out_avals = _compiled_eqn(prim, params, tuple(a.aval for a in arrays))
+        avals = tuple(a.aval for a in arrays)
+        hit = _eager_cache.get((key, avals))
+        if hit is None:
+            g = build(avals)
+            hit = _eager_cache[(key, avals)] = (be.compile_graph(g), g.out_avals)
+        compiled, out_avals = hit
         outs = [Array(b, av) for b, av in zip(compiled([a._buf for a in arrays]), out_avals)]
-        out = outs if prim.multiple_results else outs[0]
+        out = outs if multiple_results else outs[0]
         return out, be.fastpath_data(compiled, len(arrays), out, out_avals), False
 
     be.register_once(Array)
-    return be.dispatcher(prim.name, run, run)
+    if len(_eager_fns) > 4096:
+        _eager_fns.clear()
+    fn = _eager_fns[key] = be.dispatcher(name, run, run)
+    return fn
+
+
+def _eqn_graph(prim, params, avals) -> Graph:
+    """The graph of one application of ``prim``."""
+    invars = tuple(Var(a) for a in avals)
+    out_avals = prim.abstract_eval(*avals, **params)
+    out_avals = tuple(out_avals) if prim.multiple_results else (out_avals,)
+    outs = tuple(Var(a) for a in out_avals)
+    return Graph(invars, (), (), (Eqn(prim, invars, params, outs),), outs)
 
 
 def _as_array(x) -> Array:
@@ -224,9 +236,8 @@ def eager_apply(prim, args, params):
         key = (prim, _freeze(params))
         fn = _eager_fns.get(key)
     if fn is None:
-        if len(_eager_fns) > 4096:
-            _eager_fns.clear()
-        fn = _eager_fns[key] = _eager_fn(prim, params)
+        fn = eager_fn(prim.name, key, lambda avals: _eqn_graph(prim, params, avals),
+                      prim.multiple_results)
     return fn(*[a if type(a) is Array else _as_array(a) for a in args])
 
 

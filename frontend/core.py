@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import contextvars
 import itertools
+import math
 from dataclasses import dataclass
 from typing import Callable
 
@@ -23,6 +24,23 @@ _DTYPE_TYPES = {type(np.dtype(t)) for t in (np.bool_, np.int8, np.int16, np.int3
 _DTYPE_TYPES.add(type(dtypes.bfloat16))
 
 
+_SHAPES: dict = {}
+
+
+def _canonical_shape(shape) -> tuple:
+    """``shape`` as a tuple of Python ints: one shared tuple per shape (a dict hit for the
+    shapes seen before, which equal-valued tuples of numpy ints find too)."""
+    try:
+        return _SHAPES[shape]
+    except (KeyError, TypeError):
+        pass
+    t = tuple(map(int, shape))
+    if len(_SHAPES) > 100_000:
+        _SHAPES.clear()
+    _SHAPES[t] = t
+    return t
+
+
 class Aval:
     """Abstract value: shape, dtype and weak type. Frozen and hashable (cache key material)."""
 
@@ -30,10 +48,9 @@ class Aval:
 
     def __init__(self, shape, dtype, weak_type: bool = False):
         sa = object.__setattr__
-        sa(self, "shape", shape if type(shape) is tuple and all(type(d) is int for d in shape)
-           else tuple(map(int, shape)))
+        sa(self, "shape", _canonical_shape(shape))
         sa(self, "dtype", dtype if type(dtype) in _DTYPE_TYPES else np.dtype(dtype))
-        sa(self, "weak_type", bool(weak_type))
+        sa(self, "weak_type", weak_type if type(weak_type) is bool else bool(weak_type))
         sa(self, "_hash", None)
 
     def __setattr__(self, k, v):
@@ -45,7 +62,7 @@ class Aval:
 
     @property
     def size(self) -> int:
-        return int(np.prod(self.shape, dtype=np.int64))
+        return math.prod(self.shape)
 
     def update(self, shape=None, dtype=None, weak_type=None) -> "Aval":
         return Aval(self.shape if shape is None else shape,
@@ -82,7 +99,7 @@ def aval_of(x) -> Aval:
         d, w = dtypes.dtype_and_weak(x)
         return Aval((), d, w)
     if isinstance(x, (np.ndarray, np.generic)):
-        return Aval(np.shape(x), dtypes.canonicalize(x.dtype), False)
+        return Aval(x.shape, dtypes.canonicalize(x.dtype), False)
     raise TypeError(f"Value {x!r} of type {type(x).__name__} is not a valid array type")
 
 
@@ -522,15 +539,12 @@ class ConcretizationTypeError(TypeError):
 
 
 class GraphTracer(Tracer):
-    __slots__ = ("_var",)  # not ``var``: that name is the numpy method x.var()
+    __slots__ = ("_var", "aval")  # not ``var``: that name is the numpy method x.var()
 
     def __init__(self, trace, var):
         self._trace = trace
         self._var = var
-
-    @property
-    def aval(self):
-        return self._var.aval
+        self.aval = var.aval
 
     def __repr__(self):
         return f"Traced<{self.aval.str_short()}>"
@@ -585,7 +599,7 @@ class GraphTrace(Trace):
     def process(self, prim, args, params):
         atoms = tuple([a._var if type(a) is GraphTracer and a._trace is self else self.to_atom(a)
                        for a in args])
-        out_avals = prim.abstract_eval(*(a.aval for a in atoms), **params)
+        out_avals = prim.abstract_eval(*[a.aval for a in atoms], **params)
         if prim.multiple_results:
             outs = tuple(Var(a) for a in out_avals)
             self.eqns.append(Eqn(prim, atoms, params, outs))

@@ -10,6 +10,8 @@ from .core import Eqn, Graph, Literal
 
 def fold_transposes(g: Graph) -> Graph:
     """transpose(transpose(x, p1), p2) -> transpose(x, p1[p2]); identity transposes vanish."""
+    if not any(e.prim.name == "transpose" for e in g.eqns):
+        return g
     subst: dict = {}
     producer: dict = {}
     eqns = []
@@ -46,9 +48,11 @@ def dce(g: Graph) -> Graph:
     live = {id(v) for v in g.outvars if type(v) is not Literal}
     kept = []
     for e in reversed(g.eqns):
-        if any(id(o) in live for o in e.outs):
-            kept.append(e)
-            live.update(id(a) for a in e.inputs if type(a) is not Literal)
+        for o in e.outs:
+            if id(o) in live:
+                kept.append(e)
+                live.update([id(a) for a in e.inputs if type(a) is not Literal])
+                break
     if len(kept) == len(g.eqns) and all(id(v) in live for v in g.constvars):
         return g
     kept.reverse()

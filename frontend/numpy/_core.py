@@ -109,11 +109,20 @@ def broadcast_to_shape(x, shape: tuple):
     return broadcast_in_dim_p.bind(x, shape=tuple(shape), broadcast_dimensions=tuple(range(lead, nd)))
 
 
-def promote_args(name: str, *args, broadcast: bool = True):
+def promote_args(name: str, *args, broadcast=True):
     """JAX's numpy promotion: one common dtype (weak scalars follow arrays) and, with
-    ``broadcast``, one common shape (rank-0 operands stay rank 0: primitives broadcast them)."""
+    ``broadcast``, one common shape (rank-0 operands stay rank 0: primitives broadcast them).
+    ``broadcast="rank"``: one common rank only, leading size-1 dims added, for the n-ary
+    elementwise primitives, which broadcast size-1 dims themselves (as JAX's lax)."""
     if len(args) == 2:
-        fast = _promote_pair_fast(args[0], args[1])
+        # (a numpy array operand is a constant of the computation either way)
+        x, y = args
+        if type(x) is np.ndarray:
+            x = asarray(x)
+        if type(y) is np.ndarray:
+            y = asarray(y)
+        args = (x, y)
+        fast = _promote_pair_fast(x, y, broadcast)
         if fast is not None:
             return fast
     elif len(args) == 1 and hasattr(args[0], "aval") and not isinstance(args[0], Literal):
@@ -126,17 +135,23 @@ def promote_args(name: str, *args, broadcast: bool = True):
     if broadcast:
         shapes = [aval_of(a).shape for a in out]
         shp = broadcast_shapes(name, *shapes)
+        if broadcast == "rank":
+            nd = len(shp)
+            return [a if len(s) in (0, nd) else broadcast_in_dim_p.bind(
+                        a, shape=(1,) * (nd - len(s)) + s, broadcast_dimensions=tuple(range(nd - len(s), nd)))
+                    for a, s in zip(out, shapes)]
         out = [a if aval_of(a).shape in ((), shp) else broadcast_to_shape(a, shp) for a in out]
     return out
 
 
-def _promote_pair_fast(x, y):
-    """The common cases of binary ops: two arrays of one aval shape/dtype, or an array and a
-    Python scalar of a kind that does not change the array's dtype."""
+def _promote_pair_fast(x, y, broadcast: bool = True):
+    """The common cases of binary ops: two arrays of one dtype (and shape, when broadcasting),
+    or an array and a Python scalar of a kind that does not change the array's dtype."""
     ax = getattr(x, "aval", None)
     ay = getattr(y, "aval", None)
     if ax is not None and ay is not None:
-        if ax.dtype == ay.dtype and ax.weak_type == ay.weak_type and ax.shape == ay.shape \
+        if ax.dtype == ay.dtype and ax.weak_type == ay.weak_type \
+                and (ax.shape == ay.shape or not broadcast) \
                 and not isinstance(x, Literal) and not isinstance(y, Literal):
             return [x, y]
         return None
@@ -152,13 +167,13 @@ def _promote_pair_fast(x, y):
     return None
 
 
-def promote_dtypes_inexact(name: str, *args):
+def promote_dtypes_inexact(name: str, *args, broadcast=True):
     """Promote, then to the default float when the common type is not inexact."""
     if len(args) == 1:
         a = getattr(args[0], "aval", None)
         if a is not None and dtypes._kind(a.dtype) in "fc" and not isinstance(args[0], Literal):
             return list(args)
-    out = promote_args(name, *args)
+    out = promote_args(name, *args, broadcast=broadcast)
     d = aval_of(out[0]).dtype
     if not dtypes.is_inexact(d):
         weak = all(aval_of(a).weak_type for a in out)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import functools
 
+from jax._src import config as _config
 from jax._src import core as _core
 from jax._src import tree_util as _tree_util
 from jax._src.interpreters import pxla as _pxla
@@ -57,5 +58,4 @@ def fastpath_data(loaded_executable, device, n_in: int, outs, out_avals, const_a
 
 
 def jax_x64_enabled() -> bool:
-    from jax._src import config as _config
     return bool(_config.enable_x64.value)
