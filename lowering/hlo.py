@@ -87,7 +87,8 @@ class FuncCtx:
 
     def op(self, rhs: str, indent: str = "    ") -> str:
         """Emit ``%k = rhs`` and return ``%k``."""
-        name = self.fresh()
+        name = f"%{self.n}"
+        self.n += 1
         self.lines.append(f"{indent}{name} = {rhs}")
         return name
 
