@@ -109,11 +109,9 @@ def broadcast_to_shape(x, shape: tuple):
     return broadcast_in_dim_p.bind(x, shape=tuple(shape), broadcast_dimensions=tuple(range(lead, nd)))
 
 
-def promote_args(name: str, *args, broadcast=True):
+def promote_args(name: str, *args, broadcast: bool = True):
     """JAX's numpy promotion: one common dtype (weak scalars follow arrays) and, with
-    ``broadcast``, one common shape (rank-0 operands stay rank 0: primitives broadcast them).
-    ``broadcast="rank"``: one common rank only, leading size-1 dims added, for the n-ary
-    elementwise primitives, which broadcast size-1 dims themselves (as JAX's lax)."""
+    ``broadcast``, one common shape (rank-0 operands stay rank 0: primitives broadcast them)."""
     if len(args) == 2:
         # (a numpy array operand is a constant of the computation either way)
         x, y = args
@@ -135,11 +133,6 @@ def promote_args(name: str, *args, broadcast=True):
     if broadcast:
         shapes = [aval_of(a).shape for a in out]
         shp = broadcast_shapes(name, *shapes)
-        if broadcast == "rank":
-            nd = len(shp)
-            return [a if len(s) in (0, nd) else broadcast_in_dim_p.bind(
-                        a, shape=(1,) * (nd - len(s)) + s, broadcast_dimensions=tuple(range(nd - len(s), nd)))
-                    for a, s in zip(out, shapes)]
         out = [a if aval_of(a).shape in ((), shp) else broadcast_to_shape(a, shp) for a in out]
     return out
 
@@ -167,13 +160,13 @@ def _promote_pair_fast(x, y, broadcast: bool = True):
     return None
 
 
-def promote_dtypes_inexact(name: str, *args, broadcast=True):
+def promote_dtypes_inexact(name: str, *args):
     """Promote, then to the default float when the common type is not inexact."""
     if len(args) == 1:
         a = getattr(args[0], "aval", None)
         if a is not None and dtypes._kind(a.dtype) in "fc" and not isinstance(args[0], Literal):
             return list(args)
-    out = promote_args(name, *args, broadcast=broadcast)
+    out = promote_args(name, *args)
     d = aval_of(out[0]).dtype
     if not dtypes.is_inexact(d):
         weak = all(aval_of(a).weak_type for a in out)

@@ -20,8 +20,7 @@ def _unary(name, prim, inexact):
 
 def _binary(name, prim, inexact=False, bool_prim=None):
     def fn(x, y, /):
-        # one rank: the primitive broadcasts size-1 dims (no materialized broadcast)
-        x, y = (promote_dtypes_inexact if inexact else promote_args)(name, x, y, broadcast="rank")
+        x, y = (promote_dtypes_inexact if inexact else promote_args)(name, x, y)
         if bool_prim is not None and dtypes.is_bool(aval_of(x).dtype):
             return bool_prim.bind(x, y)  # numpy: add/multiply of booleans are or/and
         return prim.bind(x, y)
@@ -147,7 +146,7 @@ logical_xor = _logical("logical_xor", ew.xor_p)
 
 @eager_fused(2)
 def true_divide(x, y, /):
-    x, y = promote_dtypes_inexact("true_divide", x, y, broadcast="rank")
+    x, y = promote_dtypes_inexact("true_divide", x, y)
     return ew.div_p.bind(x, y)
 
 
