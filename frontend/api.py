@@ -238,16 +238,22 @@ class Jitted:
         if _trace_var.get() is not EVAL:
             # under another transformation: trace the function inline
             return self.fun(*args, **kwargs)
-        if self._cpp is not None and not dtypes.config.enable_x64 and not self._jax_x64():
-            # the C++ call path: signature check, transfers and execution without Python
-            return self._cpp(*args, **kwargs)
-        return self._cache_miss(*args, **kwargs)[0]
+        cpp = self._cpp
+        if cpp is None:
+            return self._cache_miss(*args, **kwargs)[0]
+        if self._cpp_x64 is not dtypes.config.enable_x64:
+            # its entries were made under the other setting (JAX's own setting is part of
+            # the C++ signature; ours is not)
+            cpp._clear_cache()
+            self._cpp_x64 = dtypes.config.enable_x64
+        # the C++ call path: signature check, transfers and execution without Python
+        return cpp(*args, **kwargs)
 
     def _make_cpp(self):
         be = _backend.get()
         if any(i < 0 for i in self.static_argnums) or isinstance(self.device, str):
             return None  # negative static argnums, or a named non-XLA device (interpreter)
-        self._jax_x64 = be.jax_x64_enabled
+        self._cpp_x64 = dtypes.config.enable_x64
         be.register_once(Array)
         return be.dispatcher(getattr(self.fun, "__name__", "fun"), self.fun, self._cache_miss,
                              self.static_argnums)
@@ -260,8 +266,11 @@ class Jitted:
         bufs = compiled([to_buffer(x, a, self.device) for x, a in zip(leaves, in_avals)])
         outs = tree_unflatten(out_td, [Array(b, a) for b, a in zip(bufs, out_avals)])
         fast = None
-        if not dtypes.config.enable_x64 and all(type(x) in _FAST_TYPES for x in leaves):
-            fast = _backend.get().fastpath_data(compiled, len(leaves), outs, out_avals)
+        be = _backend.get()
+        # the C++ path converts numpy and Python scalar arguments by JAX's x64 setting
+        if dtypes.config.enable_x64 == be.jax_x64_enabled() \
+                and all(type(x) in _FAST_TYPES for x in leaves):
+            fast = be.fastpath_data(compiled, len(leaves), outs, out_avals)
         return outs, fast, False
 
     def _entry(self, dyn, static, leaves, td, sig, kwargs):

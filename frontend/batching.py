@@ -12,7 +12,7 @@ from typing import Callable
 
 import numpy as np
 
-from .core import Aval, Trace, Tracer, aval_of, escaped_tracer_error, new_trace
+from .core import Aval, Trace, Tracer, _trace_var, aval_of, escaped_tracer_error, new_trace
 
 
 class BatchTracer(Tracer):
@@ -22,17 +22,22 @@ class BatchTracer(Tracer):
         self._trace = trace
         self.val = val
         self.bdim = bdim
-        a = val.aval if hasattr(val, "aval") else aval_of(val)
-        if bdim is not None:
-            a = Aval(a.shape[:bdim] + a.shape[bdim + 1:], a.dtype, a.weak_type)
-        self._aval = a
+        self._aval = None
 
     @property
     def aval(self):
-        return self._aval
+        """The per-example aval (made when first asked for)."""
+        a = self._aval
+        if a is None:
+            a = aval_of(self.val)
+            d = self.bdim
+            if d is not None:
+                a = Aval(a.shape[:d] + a.shape[d + 1:], a.dtype, a.weak_type)
+            self._aval = a
+        return a
 
     def __repr__(self):
-        return f"BatchTracer<{self._aval.str_short()}, bdim={self.bdim}>"
+        return f"BatchTracer<{self.aval.str_short()}, bdim={self.bdim}>"
 
 
 _fallback: Callable | None = None
@@ -53,7 +58,7 @@ class BatchTrace(Trace):
     def process(self, prim, args, params):
         vals, dims = [], []
         for a in args:
-            if isinstance(a, BatchTracer) and a._trace is self:
+            if type(a) is BatchTracer and a._trace is self:
                 vals.append(a.val)
                 dims.append(a.bdim)
             else:
@@ -61,8 +66,9 @@ class BatchTrace(Trace):
                     raise escaped_tracer_error(a)
                 vals.append(a)
                 dims.append(None)
-        with self.parent:
-            if all(d is None for d in dims):
+        token = _trace_var.set(self.parent)  # the rule computes with the enclosing trace
+        try:
+            if dims.count(None) == len(dims):
                 return prim.bind(*vals, **params)
             rule = prim.batching_rule
             if rule is not None:
@@ -71,6 +77,8 @@ class BatchTrace(Trace):
                 if _fallback is None:
                     raise NotImplementedError(f"primitive {prim.name!r} has no batching rule")
                 out, out_dim = _fallback(self, prim, tuple(vals), tuple(dims), params)
+        finally:
+            _trace_var.reset(token)
         if prim.multiple_results:
             return [BatchTracer(self, o, _check_dim(prim, o, d))
                     for o, d in zip(out, out_dim, strict=True)]
@@ -79,7 +87,7 @@ class BatchTrace(Trace):
 
 def _check_dim(prim, out, d):
     """The rule's out_dim, checked (a user's rule may return anything)."""
-    if d is None or (type(d) is int and 0 <= d < ndim(out)):
+    if d is None or (type(d) is int and 0 <= d < len(aval_of(out).shape)):
         return d
     raise ValueError(f"the batching rule of primitive {prim.name!r} returned out_dim={d!r} for "
                      f"a result of shape {shape(out)}: it must be None (not batched) or an axis "
@@ -109,11 +117,13 @@ def batch_fun(fun, axis_size: int, args, in_dims) -> tuple:
 
 
 def ndim(x) -> int:
-    return len(x.aval.shape) if hasattr(x, "aval") else np.ndim(x)
+    a = getattr(x, "aval", None)
+    return len(a.shape) if a is not None else np.ndim(x)
 
 
 def shape(x) -> tuple:
-    return x.aval.shape if hasattr(x, "aval") else np.shape(x)
+    a = getattr(x, "aval", None)
+    return a.shape if a is not None else np.shape(x)
 
 
 def axis_size(args, dims) -> int:

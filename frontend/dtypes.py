@@ -32,10 +32,14 @@ class _Config:
     -1: no limit) and ``persistent_cache_min_compile_time_secs`` set the persistent
     compilation cache, as JAX's options of these names (also from the environment variables
     VMAPLAB_COMPILATION_CACHE_DIR, VMAPLAB_COMPILATION_CACHE_MAX_SIZE and
-    VMAPLAB_PERSISTENT_CACHE_MIN_COMPILE_TIME_SECS)."""
+    VMAPLAB_PERSISTENT_CACHE_MIN_COMPILE_TIME_SECS); closed-over constants larger than
+    ``embedded_constants_max_bytes`` are passed to the compiled program as arguments instead
+    of being written into its module text (as ``jax_embedded_constants_max_bytes``; JAX's
+    default is smaller, ours keeps small weights in the text, where XLA can fold them)."""
 
     def __init__(self):
         self.enable_x64 = False
+        self.embedded_constants_max_bytes = 1 << 16
         for name, (env, parse, default) in _CACHE_OPTIONS.items():
             raw = os.environ.get(env)
             try:
@@ -51,6 +55,11 @@ class _Config:
         elif key in _CACHE_OPTIONS:
             setattr(self, key, _CACHE_OPTIONS[key][1](value) if value is not None else
                     _CACHE_OPTIONS[key][2])
+        elif key == "embedded_constants_max_bytes":
+            if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+                raise ValueError(f"embedded_constants_max_bytes must be a non-negative int, "
+                                 f"got {value!r}")
+            self.embedded_constants_max_bytes = value
         else:
             raise ValueError(f"unknown config option {name!r}")
 

@@ -176,8 +176,9 @@ def export(fun_jit, *, platforms=None):
 
     def do_export(*args, **kwargs) -> Exported:
         lo = fun_jit.lower(*args, **kwargs)
+        text = _backend.get().lower_self_contained(lo.graph)  # large constants inside too
         return Exported(getattr(fun_jit, "__name__", "fun"), lo.in_tree, lo.in_avals, lo.out_tree,
-                        lo.out_avals, (here,), lo.as_text())
+                        lo.out_avals, (here,), text)
 
     return do_export
 

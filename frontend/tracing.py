@@ -6,13 +6,14 @@ operands), and by vmap's loop helpers.
 """
 from __future__ import annotations
 
+import functools
 import inspect
 
 import numpy as np
 
 from . import dtypes
-from .array import Array
-from .core import Aval, Graph, GraphTrace, Literal, Tracer, aval_of, new_trace
+from .array import Array, eager_fn
+from .core import EVAL, Aval, Graph, GraphTrace, Literal, Tracer, _trace_var, aval_of, new_trace
 from .tree import TreeDef, key_paths, tree_flatten, tree_unflatten
 
 _SCALARS = (bool, int, float, complex)
@@ -86,6 +87,35 @@ def trace_graph(fn, in_avals) -> Graph:
         args = [tr.new_arg(a) for a in in_avals]
         outs = [as_traceable(o) for o in fn(*args)]
     return tr.to_graph(args, outs)
+
+
+def eager_fused(n_arrays: int):
+    """Decorate a numpy-style function whose first ``n_arrays`` positional arguments are
+    arrays and whose other arguments are static: called eagerly on Arrays it runs as ONE
+    compiled executable per signature (as JAX's jitted numpy functions), not one per
+    primitive; otherwise (under a transformation, with Python scalars or host arrays, or an
+    unhashable static argument) it is an ordinary call."""
+    def wrap(fun):
+        @functools.wraps(fun)
+        def fused(*args, **kwargs):
+            if _trace_var.get() is not EVAL:
+                return fun(*args, **kwargs)
+            arrays = args[:n_arrays]
+            if len(arrays) < n_arrays:
+                return fun(*args, **kwargs)
+            for a in arrays:
+                if type(a) is not Array:
+                    return fun(*args, **kwargs)
+            static = args[n_arrays:]
+            key = (fun, static, *kwargs.items()) if static or kwargs else fun
+            try:
+                run = eager_fn(fun.__name__, key, lambda avals: trace_graph(
+                    lambda *xs: [fun(*xs, *static, **kwargs)], avals))
+            except TypeError:  # an unhashable static argument
+                return fun(*args, **kwargs)
+            return run(*arrays)
+        return fused
+    return wrap
 
 
 def flatten_fun(fun, in_td: TreeDef, box: list):

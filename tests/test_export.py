@@ -196,3 +196,20 @@ def test_reading_a_jax_export_artifact():
     xs = np.stack([X, -X])
     got = fe.vmap(lambda x: ours.call(x, {"w": W})[1])(xs)
     np.testing.assert_allclose(got, [X.max(), (-X).max()])
+
+
+def test_large_closed_over_constants_stay_inside_the_artifact():
+    """jit hoists constants above embedded_constants_max_bytes to @main's arguments; an
+    artifact is called with the function's arguments only, so its module holds them."""
+    old = fe.config.embedded_constants_max_bytes
+    fe.config.update("embedded_constants_max_bytes", 256)
+    try:
+        w = np.random.default_rng(1).normal(size=(16, 16)).astype(np.float32)
+        f = fe.jit(lambda x: fnp.tanh(x @ w))
+        x = np.ones((3, 16), np.float32)
+        assert "%arg1" in f.lower(x).as_text()          # hoisted for jit
+        exp = fx.deserialize(fx.export(f)(x).serialize())
+        assert "%arg1" not in exp.mlir_module()
+        np.testing.assert_allclose(np.asarray(exp.call(x)), np.tanh(x @ w), rtol=1e-5, atol=1e-5)
+    finally:
+        fe.config.update("embedded_constants_max_bytes", old)

@@ -1,6 +1,6 @@
 """Elementwise primitives: unary math, binary arithmetic, comparisons, select and
 convert_element_type. Operands share one shape; a rank-0 operand broadcasts (as a literal
-does in a jaxpr). The families are rows of small tables built by ``unary``/``nary``; every
+does in a jaxpr), and so do size-1 dims of n-ary operands of one rank (as in JAX's lax). The families are rows of small tables built by ``unary``/``nary``; every
 row is batched by ``vectorized_batch`` (or keeps the batch axis where it is, for one operand).
 """
 from __future__ import annotations
@@ -38,17 +38,26 @@ def check_dtype(name, kind, d):
                         f"subtypes of {_KIND_NAME[kind]}.")
 
 
-def broadcast_shapes_nary(name, avals) -> tuple:
-    """The common shape of elementwise operands: equal shapes, rank-0 operands broadcast."""
+def broadcast_shapes_nary(name, avals, size_one: bool = True) -> tuple:
+    """The common shape of elementwise operands: rank-0 operands broadcast, and with
+    ``size_one`` (as JAX's lax) so do size-1 dims of operands of the same rank."""
     shapes = [a.shape for a in avals if a.shape != ()]
     if not shapes:
         return ()
     s0 = shapes[0]
-    for s in shapes[1:]:
-        if s != s0:
-            raise TypeError(f"{name} got incompatible shapes for broadcasting: "
-                            + ", ".join(str(a.shape) for a in avals) + ".")
-    return s0
+    if all(s == s0 for s in shapes):
+        return s0
+    if size_one and all(len(s) == len(s0) for s in shapes):
+        out = []
+        for sizes in zip(*shapes):
+            big = set(sizes) - {1}
+            if len(big) > 1:
+                break
+            out.append(big.pop() if big else 1)
+        else:
+            return tuple(out)
+    raise TypeError(f"{name} got incompatible shapes for broadcasting: "
+                    + ", ".join(str(a.shape) for a in avals) + ".")
 
 
 # ----------------------------------------------------------------------------- batching
@@ -62,6 +71,9 @@ def vectorized_batch(prim):
     The batch axis ends up where the first full-rank batched operand had it (else 0)."""
 
     def rule(args, dims, **params):
+        d0 = _common_bdim(args, dims)
+        if d0 is not None:  # nothing to move or broadcast
+            return prim.bind(*args, **params), d0
         size = batching.axis_size(args, dims)
         ranks = [ndim(a) - (d is not None) for a, d in zip(args, dims, strict=True)]
         r = max(ranks)
@@ -87,6 +99,22 @@ def vectorized_batch(prim):
         return prim.bind(*new, **params), d0
 
     return rule
+
+
+def _common_bdim(args, dims):
+    """The batch axis when every batched operand has it there at one rank and every
+    unbatched operand is rank 0 (the common case: arrays and scalar constants); else None."""
+    d0 = n0 = None
+    for a, d in zip(args, dims):
+        n = ndim(a)
+        if d is None:
+            if n:
+                return None
+        elif d0 is None:
+            d0, n0 = d, n
+        elif d != d0 or n != n0:
+            return None
+    return d0
 
 
 def same_axis_batch(prim):
@@ -122,10 +150,18 @@ def nary(name: str, kind: str, out_dtype=None) -> Primitive:
     @p.def_abstract_eval
     def abstract_eval(*avals):
         a0 = avals[0]
-        if len(avals) == 2 and a0 == avals[1] and _OK[kind](a0.dtype):
-            # the common case: identical operands
-            return Aval(a0.shape, out_dtype, a0.weak_type) if out_dtype is not None else a0
-        d = a0.dtype
+        d, shape, weak, full = a0.dtype, a0.shape, a0.weak_type, a0
+        for a in avals:  # the common case: one dtype, equal shapes or rank-0 operands
+            if a.dtype != d or (a.shape != shape and a.shape and shape):
+                break
+            if a.shape:
+                shape, full = a.shape, a
+            weak = weak and a.weak_type
+        else:
+            if _OK[kind](d):
+                if out_dtype is None and full.weak_type == weak:
+                    return full
+                return Aval(shape, d if out_dtype is None else out_dtype, weak)
         for a in avals:
             check_dtype(name, kind, a.dtype)
         if any(a.dtype != d for a in avals):
@@ -209,7 +245,7 @@ def _select_abstract_eval(pred, on_true, on_false):
     if on_true.dtype != on_false.dtype:
         raise TypeError("select requires on_true and on_false to have the same dtypes, got "
                         f"{on_true.dtype.name}, {on_false.dtype.name}.")
-    shape = broadcast_shapes_nary("select", (pred, on_true, on_false))
+    shape = broadcast_shapes_nary("select", (pred, on_true, on_false), size_one=False)
     return Aval(shape, on_true.dtype, on_true.weak_type and on_false.weak_type)
 
 

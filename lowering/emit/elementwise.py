@@ -1,5 +1,5 @@
 """Lowering rules of the elementwise family: the StableHLO op of each primitive (rank-0
-operands of a higher-rank op are broadcast first), compare, select, convert."""
+operands and size-1 dims of a higher-rank op are broadcast first), compare, select, convert."""
 from __future__ import annotations
 
 from frontend import dtypes
@@ -7,11 +7,15 @@ from frontend.primitives import elementwise as ew
 
 
 def _operands(ctx, names):
+    """The operands at the result's shape: rank-0 ones and size-1 dims broadcast."""
     out = ctx.avals_out[0]
     avals = ctx.avals_in
-    if all(a.shape == out.shape for a in avals):
+    for a in avals:
+        if a.shape != out.shape:
+            break
+    else:
         return names
-    return [ctx.broadcast(n, a, out.shape, ()) if a.ndim == 0 and out.ndim > 0 else n
+    return [n if a.shape == out.shape else ctx.broadcast(n, a, out.shape)
             for a, n in zip(avals, names, strict=True)]
 
 

@@ -5,6 +5,7 @@ import functools
 import threading
 
 import numpy as np
+from jax._src import config as _config
 from jax._src.lib import xla_client as _xc
 from jax.extend import backend as _jex_backend
 
@@ -81,10 +82,17 @@ def _placement(shape, dtype, device):
     return _core.ShapedArray(shape, dtype), SingleDeviceSharding(device), [device]
 
 
+_WIDE = {np.dtype(t) for t in (np.int64, np.uint64, np.float64, np.complex128)}
+
+
 def to_device(x: np.ndarray, device=None):
     """A device buffer holding ``x`` (numpy array of a canonical dtype)."""
     device = default_device() if device is None else device
     aval, sharding, devs = _placement(x.shape, x.dtype, device)
+    if x.dtype in _WIDE and not _config.enable_x64.value:
+        # the transfer would narrow 64-bit data to 32 bits by JAX's setting, not ours
+        with _config.enable_x64(True):
+            return _xc.batched_device_put(aval, sharding, [x], devs, True)
     return _xc.batched_device_put(aval, sharding, [x], devs, True)
 
 
