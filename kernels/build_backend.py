@@ -15,8 +15,8 @@ import subprocess
 import sys
 
 from setuptools import build_meta as _orig
-from setuptools.command.build_ext import build_ext
 from setuptools.build_meta import *  # noqa: F401,F403
+from setuptools.command.build_ext import build_ext
 
 CMAKE_MIN = (3, 18)
 
