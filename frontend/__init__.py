@@ -6,8 +6,8 @@ vmap, compile it with jit (lowered to StableHLO by ``lowering``).
 Array([5., 5., 5.], dtype=float32)
 """
 from . import array_methods as _am
-from . import custom_batching, extend, ffi, lax, numpy  # noqa: F401
-from .api import Lowered, devices, jit, make_graph, vmap  # noqa: F401
+from . import custom_batching, export, extend, ffi, lax, numpy, passes  # noqa: F401
+from .api import Compiled, Lowered, compile_stablehlo, devices, jit, make_graph, vmap  # noqa: F401
 from .array import Array, device_put
 from .core import Aval as ShapedArray  # noqa: F401
 from .core import ConcretizationTypeError, Graph, Tracer, UnexpectedTracerError  # noqa: F401
@@ -17,5 +17,6 @@ _am.install(Array)
 _am.install(Tracer)
 numpy.ndarray = Array
 
-__all__ = ["Array", "ShapedArray", "config", "custom_batching", "device_put", "devices",
-           "extend", "ffi", "jit", "lax", "make_graph", "numpy", "vmap"]
+__all__ = ["Array", "Compiled", "Lowered", "ShapedArray", "compile_stablehlo", "config",
+           "custom_batching", "device_put", "devices", "export", "extend", "ffi", "jit", "lax",
+           "make_graph", "numpy", "passes", "vmap"]

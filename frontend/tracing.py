@@ -109,13 +109,26 @@ def closure_convert(g: Graph):
 _INTERNED: dict = {}
 
 
-def _param_key(v):
+def param_key(v):
+    """A hashable key of a static parameter: equal keys, equal parameters. Scalars carry
+    their type (so 1, 1.0 and True differ) and floats their repr (so 0.0 and -0.0 differ);
+    Graphs compare by structure. Raises TypeError for an unhashable value."""
     if isinstance(v, Graph):
         k = _graph_key(v)
         return ("G", id(v)) if k is None else k
-    if isinstance(v, tuple):
-        return tuple(_param_key(x) for x in v)
-    return v
+    if isinstance(v, (tuple, list)):
+        return (type(v).__name__,) + tuple(param_key(x) for x in v)
+    if isinstance(v, float):
+        return ("float", repr(v))
+    if isinstance(v, (bool, int, complex, str)) or v is None:
+        return (type(v).__name__, v)
+    hash(v)
+    return (type(v), v)
+
+
+def literal_key(a: Literal):
+    """A hashable key of a Literal: its type, value (by repr) and aval."""
+    return ("L", type(a.val).__name__, repr(a.val), a.aval)
 
 
 def _graph_key(g: Graph):
@@ -127,7 +140,7 @@ def _graph_key(g: Graph):
 
     def atom(a):
         if isinstance(a, Literal):
-            return ("L", type(a.val).__name__, repr(a.val), a.aval)
+            return literal_key(a)
         k = ids.get(id(a))
         if k is None:
             k = ids[id(a)] = len(ids)
@@ -136,7 +149,7 @@ def _graph_key(g: Graph):
     parts = [tuple(v.aval for v in g.invars), tuple(atom(v) for v in g.invars)]
     for e in g.eqns:
         parts.append((id(e.prim), tuple(atom(x) for x in e.inputs),
-                      tuple((k, _param_key(v)) for k, v in sorted(e.params.items())),
+                      tuple((k, param_key(v)) for k, v in sorted(e.params.items())),
                       tuple(v.aval for v in e.outs), tuple(atom(v) for v in e.outs)))
     parts.append(tuple(atom(v) for v in g.outvars))
     return tuple(parts)

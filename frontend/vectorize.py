@@ -257,15 +257,20 @@ def chunked_map(f, xs, batch_size):
 
 
 def batch_fallback(trace, prim, vals, dims, params):
-    """Batch ``prim`` (which has no batching rule) by a sequential loop over the lanes: a scan
-    whose body applies the primitive to one lane of each batched operand. Outputs have the
-    batch axis at 0. Warns once per primitive and vmap."""
+    """Batch ``prim`` (which has no batching rule) by a sequential loop over the lanes (see
+    ``sequential_batch``). Warns once per primitive and vmap."""
     warned = trace.__dict__.setdefault("_no_rule_warned", set())
     if prim not in warned:
         warned.add(prim)
         warnings.warn(f"primitive {prim.name!r} has no batching rule; vmap runs it in a "
                       f"sequential loop over the {trace.axis_size} lanes of the batch",
                       RuntimeWarning, stacklevel=5)
+    return sequential_batch(prim, vals, dims, params)
+
+
+def sequential_batch(prim, vals, dims, params):
+    """The batching rule 'one lane at a time': a scan whose body applies ``prim`` to one lane
+    of each batched operand. Outputs have the batch axis at 0."""
     idx = [i for i, d in enumerate(dims) if d is not None]
     xs = [moveaxis(vals[i], dims[i], 0) for i in idx]
 
@@ -284,4 +289,5 @@ def batch_fallback(trace, prim, vals, dims, params):
 
 batching.set_fallback(batch_fallback)
 
-__all__ = ["vmap", "chunked_vmap", "chunked_map", "batch_fallback", "BatchTracer"]
+__all__ = ["vmap", "chunked_vmap", "chunked_map", "batch_fallback", "sequential_batch",
+           "BatchTracer"]

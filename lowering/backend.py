@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from frontend.core import Graph
+from frontend.core import Aval, Graph, Var
 
 from . import (
     emit,  # noqa: F401  (registers the emitters)
@@ -60,11 +60,56 @@ class Compiled:
         return self.exe.cost_analysis()
 
 
-def compile_graph(graph: Graph, device=None, text: str | None = None) -> Compiled:
+def compile_graph(graph: Graph, device=None, text: str | None = None):
     if isinstance(device, str):
         return compile_named(graph, device, text)  # e.g. "interpreter" (see the end of file)
     return Compiled(graph, lower_graph(graph) if text is None else text,
                     runtime.default_device() if device is None else device)
+
+
+# ----------------------------------------------------------------------------- testbed: MLIR
+compiler_ir = runtime.mlir.compiler_ir
+run_mlir_pipeline = runtime.mlir.run_pipeline
+check_compilable = runtime.mlir.check_compilable
+apply_patterns = runtime.mlir.apply_patterns
+MLIR_PASSES = runtime.mlir.MLIR_PASSES
+
+
+def stablehlo_signature(module):
+    """(normalized text, argument avals, result avals) of a StableHLO module (text or an
+    ir.Module) that XLA can compile; ValueError otherwise."""
+    text = runtime.mlir.module_text(runtime.mlir.parse_module(runtime.mlir.module_text(module)))
+    ins, outs = runtime.mlir.main_signature(text)
+    check_compilable(text)
+    return text, [Aval(s, d) for s, d in ins], [Aval(s, d) for s, d in outs]
+
+
+def compile_module(text: str, in_avals, out_avals, device=None):
+    """Compile module text of a known signature (a Graph without equations stands for it:
+    only its argument and result types are read)."""
+    sig = Graph(tuple(Var(a) for a in in_avals), (), (), (), tuple(Var(a) for a in out_avals))
+    return compile_graph(sig, device, text)
+
+
+# ----------------------------------------------------------------------------- testbed: artifacts
+serialize_artifact = runtime.artifact.serialize
+deserialize_artifact = runtime.artifact.deserialize
+check_stablehlo_version = runtime.artifact.check_version
+exported_callee = runtime.artifact.callee
+read_jax_export = runtime.artifact.read_jax
+write_jax_export = runtime.artifact.write_jax
+
+
+def stablehlo_versions() -> tuple:
+    """(oldest, newest) StableHLO version this jaxlib reads and writes."""
+    return runtime.artifact.minimum_version(), runtime.artifact.current_version()
+
+
+def platform_of(device=None) -> str:
+    """The platform name of ``device`` ('cpu', 'gpu', ...; named devices run on the default
+    XLA device's platform)."""
+    d = runtime.default_device() if device is None or isinstance(device, str) else device
+    return d.platform
 
 
 # the C++ dispatch path (see runtime/dispatch.py)

@@ -63,8 +63,8 @@ def dense_attr(value: np.ndarray, aval: Aval) -> str:
     """``dense<...>`` for a constant: a splat where all elements are equal, else raw hex."""
     value = np.asarray(value, aval.dtype)
     flat = value.reshape(-1)
-    if flat.size == 0:
-        return "dense<" + "[" * aval.ndim + "]" * aval.ndim + ">"
+    if flat.size == 0:  # a splat: nested brackets cannot spell dims after a 0 (2x0x3)
+        return f"dense<{_scalar_text(np.zeros((), aval.dtype), aval.dtype)}>"
     if flat.size == 1 or (flat == flat[0]).all() and not (flat.dtype.kind == "f" and np.isnan(flat[0])):
         return f"dense<{_scalar_text(flat[0], aval.dtype)}>"
     return f'dense<"0x{np.ascontiguousarray(value).tobytes().hex().upper()}">'
@@ -193,6 +193,7 @@ class RuleCtx:
     - ``ctx.region(body, arg_avals)``: the text of a region, ``body(args) -> (outs, avals)``
     - ``ctx.lower_body(graph, operands)``: inline a sub-Graph, return its outputs
     - ``ctx.fresh()``: a new SSA name, e.g. for region arguments
+    - ``ctx.add_function(name, text)``: module-level functions (once per name)
     """
 
     __slots__ = ("fn", "eqn", "avals_in", "avals_out")
@@ -230,11 +231,23 @@ class RuleCtx:
     def lower_body(self, g: Graph, in_names: list) -> list:
         return self.fn.lower_body(g, in_names)
 
+    def add_function(self, name: str, text: str) -> None:
+        """Add functions (``func.func`` text) to the module, once per ``name``: e.g. a
+        callee for ``func.call``."""
+        self.fn.module.add_function(name, text)
+
 
 class ModuleCtx:
     def __init__(self, name: str):
         self.name = name
         self.funcs: list = []
+        self._func_names: set = set()
+
+    def add_function(self, name: str, text: str) -> None:
+        """Add module-level function text (once per ``name``)."""
+        if name not in self._func_names:
+            self._func_names.add(name)
+            self.funcs.append(text)
 
 
 def lower_graph(g: Graph, name: str = "main", consts_as_args: bool = False) -> str:

@@ -25,9 +25,10 @@ DTYPES32 = [np.bool_, np.int8, np.int16, np.int32, np.uint8, np.uint16, np.uint3
             np.float16, ml_dtypes.bfloat16, np.float32, np.complex64]
 DTYPES64 = [np.int64, np.uint64, np.float64, np.complex128]
 I32 = np.int32
-# not lowered here: ffi_call's dtypes are its target's (tests/test_ffi.py); collectives are
-# resolved by vmap before lowering (tests/test_collectives.py, zero-size batches included)
-EXEMPT = {"ffi_call"}
+# not lowered here: ffi_call's and call_exported's dtypes are those of the target and the
+# exported module (tests/test_ffi.py, tests/test_export.py); collectives are resolved by vmap
+# before lowering (tests/test_collectives.py, zero-size batches included)
+EXEMPT = {"ffi_call", "call_exported"}
 
 
 def _bind(p, **params):

@@ -43,6 +43,7 @@ _BITWISE = ["and", "or", "xor"]
 
 # primitive name -> list of (function, args); every function must bind that primitive
 TABLE: dict = {}
+_EXPORTED = fe.export.export(fe.jit(lambda x, y: (fnp.sin(x) * y, fnp.sum(x))))(f32(3), f32(3))
 for _n in _UNARY_F:
     _x = np.abs(f32(3, 4)) + 0.5 if _n in ("log", "rsqrt", "sqrt") else f32(3, 4)
     TABLE[_n] = [(getattr(lax, _n), (_x,)), (getattr(lax, _n), (_x.astype(BF16),))]
@@ -116,6 +117,8 @@ TABLE.update({
     "scan": [(lambda c, xs: lax.scan(lambda c, x: (c + x, c * x), c, xs), (f32(2), f32(4, 2))),
              (lambda x: lax.fori_loop(0, 4, lambda i, c: c + i, x), (f32(2),))],
     "custom_vmap_call": [(lambda x, y: _custom_sin(x, y), (f32(3), f32(3)))],
+    # a function exported (frontend.export) and called: its module becomes a private function
+    "call_exported": [(lambda x, y: _EXPORTED.call(x, y), (f32(3), f32(3)))],
 })
 
 

@@ -16,15 +16,17 @@ PACKAGES = ("frontend", "lowering")
 LAYERS = [
     ("core", ["frontend.dtypes", "frontend.tree", "frontend.core", "frontend._backend",
               "frontend.array"]),
-    ("tracing", ["frontend.batching", "frontend.tracing", "frontend.passes"]),
+    ("tracing", ["frontend.batching", "frontend.tracing"]),
     ("primitives", ["frontend.primitives"]),
     ("vmap", ["frontend.vectorize"]),
     ("lax", ["frontend.lax"]),
     ("numpy", ["frontend.numpy"]),
+    ("passes", ["frontend.passes"]),
     ("api", ["frontend.custom_batching", "frontend.array_methods", "frontend.api",
              "frontend.extend", "frontend.ffi", "frontend.kernels", "frontend"]),
     ("lowering", ["lowering.hlo", "lowering.emit"]),
     ("backend", ["lowering.runtime", "lowering.backend", "lowering"]),
+    ("cli", ["lowering.cli"]),
 ]
 # only these may import jax / jaxlib (the one seam for unstable APIs)
 JAX_USERS = ("lowering.runtime",)

@@ -124,3 +124,14 @@ def test_jit_of_a_callable_whose_dict_has_a_fun_attribute():
     x = np.ones((3, 2), np.float32)
     np.testing.assert_array_equal(np.asarray(fe.jit(fe.vmap(Callable()))(x)), x * 2)
     np.testing.assert_array_equal(np.asarray(fe.jit(Callable())(x)), x * 2)
+
+
+def test_empty_constants_with_dims_after_the_zero():
+    """A captured empty constant of shape (2, 0, 3) was written as dense<[[[]]]>, whose
+    inferred shape (1, 1, 0) the parser rejects; empty constants are splats now (found by
+    the constant-folding pass on a fuzz program)."""
+    consts = [np.zeros((2, 0, 3), np.float32), np.zeros((0, 2), np.bool_),
+              np.zeros((1, 0), np.complex64), np.zeros((0,), np.int32)]
+    outs = fe.jit(lambda: [c for c in consts])()
+    for o, c in zip(outs, consts):
+        assert o.shape == c.shape and o.dtype == c.dtype
