@@ -86,10 +86,11 @@ class BatchTrace(Trace):
                 vals.append(a)
                 dims.append(None)
         with self.parent:
-            if all(d is None for d in dims) and not (
-                    self.axis_name is not None and uses_axis(prim, params, self.axis_name)):
-                return prim.bind(*vals, **params)
             rule = prim.batching_rule
+            if all(d is None for d in dims) and not (
+                    self.axis_name is not None and rule is not None
+                    and uses_axis(prim, params, self.axis_name)):
+                return prim.bind(*vals, **params)
             token = _rule_trace.set(self)
             try:
                 if rule is not None:
