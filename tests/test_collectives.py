@@ -116,6 +116,26 @@ def test_nested_vmaps_two_names_and_tuples():
                                        atol=1e-5, err_msg=f"{name} over {N}")
 
 
+def test_outer_name_with_the_inner_batch_axis_last():
+    """The inner vmap's batch axis after every per-lane axis: the positional rules shift the
+    collective's axes, not the batch axis, and the batch axis moves past an axis that goes."""
+    X = RNG.normal(size=(3, 3, 5, 2)).astype(np.float32)  # lanes i: 3; per i (3, 5, j: 2)
+
+    def inner(f):
+        return fe.vmap(fe.vmap(f, in_axes=-1, axis_name="j"), axis_name="i")
+
+    got = fe.jit(lambda x: (inner(lambda v: lax.psum_scatter(v, "i"))(x),
+                            inner(lambda v: lax.all_gather(v, "i", axis=1))(x),
+                            inner(lambda v: lax.all_to_all(v, "i", 0, 1))(x)),
+                 device="interpreter")(X)
+    lanes = np.moveaxis(X, -1, 1)  # (i, j, 3, 5)
+    want = (np.stack([lanes.sum(0)[:, i] for i in range(3)]),
+            np.broadcast_to(np.moveaxis(lanes, 0, 2)[None], (3, 2, 3, 3, 5)),
+            np.stack([np.stack([lanes[:, j, i].T for j in range(2)]) for i in range(3)]))
+    for k, (o, w) in enumerate(zip(got, want)):
+        np.testing.assert_allclose(o, w, rtol=1e-5, atol=1e-5, err_msg=str(k))
+
+
 def test_collectives_in_loops_branches_and_jit():
     S = 4
     X = _lanes(S)
