@@ -1,6 +1,7 @@
 """Elementwise primitives: unary math, binary arithmetic, comparisons, select and
 convert_element_type. Operands share one shape; a rank-0 operand broadcasts (as a literal
-does in a jaxpr), and so do size-1 dims of n-ary operands of one rank (as in JAX's lax). The families are rows of small tables built by ``unary``/``nary``; every
+does in a jaxpr), and the n-ary ops broadcast size-1 dimensions as JAX's lax does (equal
+ranks: ``add`` of (3, 4) and (3, 1) is (3, 4)). The families are rows of small tables built by ``unary``/``nary``; every
 row is batched by ``vectorized_batch`` (or keeps the batch axis where it is, for one operand).
 """
 from __future__ import annotations
@@ -18,6 +19,8 @@ NUMBER = "number"      # ints and inexact
 INEXACT = "inexact"    # floats and complex
 FLOAT = "float"
 INT_BOOL = "int_or_bool"
+INT = "int"
+REAL = "real"          # ints and floats
 NUM_BOOL = "number_or_bool"
 
 _OK = {
@@ -26,10 +29,12 @@ _OK = {
     INEXACT: dtypes.is_inexact,
     FLOAT: dtypes.is_float,
     INT_BOOL: lambda d: dtypes.is_int(d) or dtypes.is_bool(d),
+    INT: dtypes.is_int,
+    REAL: lambda d: dtypes.is_int(d) or dtypes.is_float(d),
     NUM_BOOL: lambda d: True,
 }
 _KIND_NAME = {NUMBER: "numeric", INEXACT: "floating or complex", FLOAT: "floating",
-              INT_BOOL: "integer or boolean", NUM_BOOL: "numeric or boolean", ANY: "any"}
+              INT_BOOL: "integer or boolean", INT: "integer", REAL: "integer or floating", NUM_BOOL: "numeric or boolean", ANY: "any"}
 
 
 def check_dtype(name, kind, d):
@@ -39,25 +44,28 @@ def check_dtype(name, kind, d):
 
 
 def broadcast_shapes_nary(name, avals, size_one: bool = True) -> tuple:
-    """The common shape of elementwise operands: rank-0 operands broadcast, and with
-    ``size_one`` (as JAX's lax) so do size-1 dims of operands of the same rank."""
+    """The common shape of elementwise operands, as JAX's lax: rank-0 operands broadcast,
+    the others have one rank and each dimension equal or (``size_one``) 1."""
     shapes = [a.shape for a in avals if a.shape != ()]
     if not shapes:
         return ()
     s0 = shapes[0]
     if all(s == s0 for s in shapes):
         return s0
-    if size_one and all(len(s) == len(s0) for s in shapes):
-        out = []
-        for sizes in zip(*shapes):
-            big = set(sizes) - {1}
-            if len(big) > 1:
-                break
-            out.append(big.pop() if big else 1)
-        else:
-            return tuple(out)
-    raise TypeError(f"{name} got incompatible shapes for broadcasting: "
-                    + ", ".join(str(a.shape) for a in avals) + ".")
+    if not size_one:
+        raise TypeError(f"{name} got incompatible shapes for broadcasting: "
+                        + ", ".join(str(a.shape) for a in avals) + ".")
+    ranks = {len(s) for s in shapes}
+    if len(ranks) > 1:
+        raise TypeError(f"{name}: arrays must have the same number of dimensions, got {ranks}")
+    out = []
+    for sizes in zip(*shapes):
+        big = {d for d in sizes if d != 1}
+        if len(big) > 1:
+            raise TypeError(f"{name} got incompatible shapes for broadcasting: "
+                            + ", ".join(str(a.shape) for a in avals) + ".")
+        out.append(big.pop() if big else 1)
+    return tuple(out)
 
 
 # ----------------------------------------------------------------------------- batching
@@ -215,7 +223,7 @@ add_p = nary("add", NUMBER)
 sub_p = nary("sub", NUMBER)
 mul_p = nary("mul", NUMBER)
 div_p = nary("div", NUMBER)
-rem_p = nary("rem", NUMBER)
+rem_p = nary("rem", REAL)
 pow_p = nary("pow", INEXACT)
 max_p = nary("max", NUM_BOOL)
 min_p = nary("min", NUM_BOOL)
@@ -223,6 +231,9 @@ atan2_p = nary("atan2", FLOAT)
 and_p = nary("and", INT_BOOL)
 or_p = nary("or", INT_BOOL)
 xor_p = nary("xor", INT_BOOL)
+shift_left_p = nary("shift_left", INT)
+shift_right_arithmetic_p = nary("shift_right_arithmetic", INT)
+shift_right_logical_p = nary("shift_right_logical", INT)
 
 eq_p = compare("eq")
 ne_p = compare("ne")

@@ -269,6 +269,9 @@ iota_p = Primitive("iota")
 @iota_p.def_abstract_eval
 def _iota_abstract_eval(*, dtype, shape, dimension):
     shape = tuple(shape)
+    if np.dtype(dtype) == np.bool_:
+        raise TypeError("iota does not accept dtype bool. Accepted dtypes are subtypes of "
+                        "integer, floating, complexfloating.")
     if any(s < 0 for s in shape):
         raise TypeError(f"iota shape must be nonnegative, got {shape}")
     if not 0 <= dimension < len(shape):
