@@ -24,6 +24,30 @@ from ._indexing import (
                         scatter_mul,
 )
 from ._linalg import dot, dot_general
+from ._numeric import (  # noqa: A004
+                        acos,
+                        acosh,
+                        asin,
+                        asinh,
+                        atan,
+                        atanh,
+                        cbrt,
+                        clz,
+                        complex,
+                        conj,
+                        cosh,
+                        exp2,
+                        imag,
+                        integer_pow,
+                        is_finite,
+                        mulhi,
+                        nextafter,
+                        real,
+                        reciprocal,
+                        reduce_precision,
+                        sinh,
+                        square,
+)
 from ._ops import (  # noqa: A004
                         abs,
                         add,
@@ -115,9 +139,28 @@ from ._shape import (
                         squeeze,
                         transpose,
 )
+from ._sort import sort, sort_key_val, top_k
+from ._special import (
+                        bessel_i0e,
+                        bessel_i1e,
+                        betainc,
+                        digamma,
+                        erf,
+                        erf_inv,
+                        erfc,
+                        igamma,
+                        igammac,
+                        lgamma,
+                        polygamma,
+                        zeta,
+)
 
 __all__ = [
-    "abs", "add", "all_gather", "all_to_all", "and_", "argmax", "argmin", "atan2", "axis_index",
+    "abs", "acos", "acosh", "add", "asin", "asinh", "atan", "atanh", "bessel_i0e", "bessel_i1e",
+    "betainc", "cbrt", "clz", "complex", "conj", "cosh", "digamma", "erf", "erf_inv", "erfc",
+    "exp2", "igamma", "igammac", "imag", "integer_pow", "is_finite", "lgamma", "mulhi",
+    "nextafter", "polygamma", "real", "reciprocal", "reduce_precision", "sinh", "square",
+    "zeta", "all_gather", "all_to_all", "and_", "argmax", "argmin", "atan2", "axis_index",
     "axis_size", "bitwise_and", "bitwise_not", "bitwise_or",
     "bitwise_xor", "broadcast", "broadcast_in_dim", "broadcasted_iota", "ceil", "concatenate",
     "cond", "convert_element_type", "cos", "cummax", "cummin", "cumprod", "cumsum", "div", "dot",
@@ -130,6 +173,6 @@ __all__ = [
     "reduce_or", "reduce_prod", "reduce_sum", "reduce_xor", "rem", "reshape", "rev", "round",
     "rsqrt", "scan", "scatter", "scatter_add", "scatter_max", "scatter_min", "scatter_mul",
     "ScatterDimensionNumbers", "select", "shift_left", "shift_right_arithmetic",
-    "shift_right_logical", "sign", "sin", "slice", "slice_in_dim", "sqrt",
-    "squeeze", "sub", "switch", "tan", "tanh", "transpose", "while_loop", "xor",
+    "shift_right_logical", "sign", "sin", "slice", "slice_in_dim", "sort", "sort_key_val", "sqrt",
+    "squeeze", "sub", "switch", "tan", "tanh", "top_k", "transpose", "while_loop", "xor",
 ]

@@ -274,11 +274,9 @@ def clip(a, a_min=None, a_max=None):
     return a
 
 
-def where(condition, x=None, y=None):
-    """Elementwise choice between x and y by ``condition`` (the 1-argument form needs a
-    concrete array and is not supported under tracing)."""
-    if x is None or y is None:
-        raise ValueError("where with one argument (nonzero) is not supported: pass x and y")
+def _where3(condition, x, y):
+    """Elementwise choice between x and y by ``condition`` (numpy broadcasting, JAX's
+    promotion): the three-argument ``where`` (frontend.numpy.where adds the others)."""
     c = condition if _is_bool(condition) else convert(condition, dtypes.bool_)
     x, y = promote_args("where", x, y, broadcast=False)
     shp = broadcast_shapes("where", aval_of(c).shape, aval_of(x).shape, aval_of(y).shape)

@@ -160,6 +160,9 @@ class InterpretedExecutable:
         self.result_device = result_device
         needs_wrap = any(_kind(a.dtype) for a in (*self.in_avals, *self.out_avals))
         self.run_text = _wrap(text, self.in_avals, self.out_avals) if needs_wrap else text
+        if "chlo." in self.run_text:  # the interpreter runs StableHLO only: expand CHLO ops
+            from .mlir import run_pipeline
+            self.run_text = run_pipeline(self.run_text, "func.func(chlo-legalize-to-stablehlo)")
         self.module = parse_module(self.run_text)
 
     def run_host(self, arrays: list) -> list:
