@@ -5,7 +5,15 @@ each (operands must already agree in dtype, as in JAX's lax), plus control flow.
 >>> lax.add(np.float32(1), 2.0)
 Array(3., dtype=float32)
 """
+from ..primitives.conv import ConvDimensionNumbers
 from ._control import cond, fori_loop, map, scan, switch, while_loop  # noqa: A004
+from ._conv import (
+                        conv,
+                        conv_dimension_numbers,
+                        conv_general_dilated,
+                        conv_with_general_padding,
+                        padtype_to_pads,
+)
 from ._convert import convert_element_type
 from ._indexing import (
                         GatherDimensionNumbers,
@@ -23,7 +31,7 @@ from ._indexing import (
                         scatter_min,
                         scatter_mul,
 )
-from ._linalg import dot, dot_general
+from ._linalg import Precision, dot, dot_general
 from ._numeric import (  # noqa: A004
                         acos,
                         acosh,
@@ -163,12 +171,13 @@ __all__ = [
     "zeta", "all_gather", "all_to_all", "and_", "argmax", "argmin", "atan2", "axis_index",
     "axis_size", "bitwise_and", "bitwise_not", "bitwise_or",
     "bitwise_xor", "broadcast", "broadcast_in_dim", "broadcasted_iota", "ceil", "concatenate",
-    "cond", "convert_element_type", "cos", "cummax", "cummin", "cumprod", "cumsum", "div", "dot",
+    "cond", "conv", "conv_dimension_numbers", "conv_general_dilated", "conv_with_general_padding",
+    "ConvDimensionNumbers", "convert_element_type", "cos", "cummax", "cummin", "cumprod", "cumsum", "div", "dot",
     "dot_general", "dynamic_index_in_dim", "dynamic_slice", "dynamic_slice_in_dim",
     "dynamic_update_index_in_dim", "dynamic_update_slice", "dynamic_update_slice_in_dim", "eq",
     "exp", "expand_dims", "expm1", "floor", "fori_loop", "gather", "GatherDimensionNumbers", "ge",
     "gt", "index_in_dim", "iota", "le", "log", "log1p", "logistic", "lt", "map", "max", "min",
-    "mul", "ne", "neg", "not_", "or_", "pad", "pmax", "pmean", "pmin", "pow", "ppermute",
+    "mul", "ne", "neg", "not_", "or_", "pad", "padtype_to_pads", "pmax", "pmean", "pmin", "pow", "Precision", "ppermute",
     "pshuffle", "psum", "psum_scatter", "pswapaxes", "reduce_and", "reduce_max", "reduce_min",
     "reduce_or", "reduce_prod", "reduce_sum", "reduce_xor", "rem", "reshape", "rev", "round",
     "rsqrt", "scan", "scatter", "scatter_add", "scatter_max", "scatter_min", "scatter_mul",

@@ -7,6 +7,7 @@ Array([0.46211717, 0.46211717], dtype=float32)
 import numpy as _onp
 
 from .. import dtypes as _dtypes
+from ._convolution import *  # noqa: F401,F403
 from ._core import asarray, astype, broadcast_shapes  # noqa: F401
 from ._creation import *  # noqa: F401,F403
 from ._creation import (  # noqa: F401
@@ -27,6 +28,7 @@ from ._elementwise import abs, round  # noqa: F401,A004
 from ._indexing import *  # noqa: F401,F403
 from ._indexing import _getitem, _IndexUpdateHelper  # noqa: F401
 from ._linalg import *  # noqa: F401,F403
+from ._numeric import *  # noqa: F401,F403
 from ._reductions import *  # noqa: F401,F403
 from ._shape import *  # noqa: F401,F403
 from ._sorting import *  # noqa: F401,F403

@@ -384,13 +384,18 @@ def unique(ar, return_index=False, return_inverse=False, return_counts=False, ax
             inv = reshape_p.bind(inv, new_sizes=in_shape, dimensions=None)
         ret.append(inv)
     if return_counts:
-        if rows_eff:
+        if rows_eff and (n_out if size is None else size) == 0:
+            ret.append(asarray(np.zeros(0, it)))
+        elif rows_eff:
             k = n_out if size is None else size
             # the start of each run and of the next one (the padding: past the end)
             idx = nonzero(mask, size=k + 1)[0]
             tail = slice_p.bind(idx, start_indices=(1,), limit_indices=(k + 1,), strides=None)
             tail = _where3(ew.ne_p.bind(tail, literal(0, it)), tail, literal(rows_eff, it))
-            head = slice_p.bind(idx, start_indices=(0,), limit_indices=(k,), strides=None)
+            head = concatenate_p.bind(
+                slice_p.bind(idx, start_indices=(0,), limit_indices=(1,), strides=None),
+                slice_p.bind(tail, start_indices=(0,), limit_indices=(k - 1,), strides=None),
+                dimension=0)
             ret.append(ew.sub_p.bind(tail, head))
         elif shp[ax]:
             ret.append(asarray(np.full((1,), shp[ax], it)))

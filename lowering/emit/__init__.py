@@ -1,3 +1,16 @@
 """The lowering rules of the built-in primitives, grouped by family like
 frontend/primitives; importing this package sets them (``prim.def_lowering``)."""
-from . import control, elementwise, exported, ffi, indexing, linalg, numeric, reductions, shape, sort, special  # noqa: F401
+from . import (  # noqa: F401
+    control,
+    conv,
+    elementwise,
+    exported,
+    ffi,
+    indexing,
+    linalg,
+    numeric,
+    reductions,
+    shape,
+    sort,
+    special,
+)
