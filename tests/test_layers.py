@@ -21,6 +21,7 @@ LAYERS = [
     ("vmap", ["frontend.vectorize"]),
     ("lax", ["frontend.lax"]),
     ("numpy", ["frontend.numpy"]),
+    ("scipy", ["frontend.scipy"]),
     ("passes", ["frontend.passes"]),
     ("api", ["frontend.custom_batching", "frontend.array_methods", "frontend.api",
              "frontend.extend", "frontend.ffi", "frontend.kernels", "frontend"]),

@@ -6,6 +6,7 @@ each (operands must already agree in dtype, as in JAX's lax), plus control flow.
 Array(3., dtype=float32)
 """
 from ..primitives.conv import ConvDimensionNumbers
+from . import linalg  # noqa: F401
 from ._control import cond, fori_loop, map, scan, switch, while_loop  # noqa: A004
 from ._conv import (
                         conv,

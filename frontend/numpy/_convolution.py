@@ -1,12 +1,10 @@
 """JAX's numpy 1-D convolutions on ``conv_general_dilated``: convolve, correlate."""
 from __future__ import annotations
 
-from .. import dtypes
 from ..core import aval_of
 from ..lax._conv import conv_general_dilated
-from ..lax._convert import convert
 from ..primitives.shape import reshape_p, rev_p, slice_p
-from ._core import asarray, check_arraylike, promote_args
+from ._core import asarray, check_arraylike, promote_args, promote_dtypes_inexact
 from ._numeric import conj
 
 __all__ = ["convolve", "correlate"]
@@ -21,11 +19,10 @@ def _conv1d(x, y, mode, op, precision, preferred_element_type):
     x, y = asarray(x), asarray(y)
     if aval_of(x).ndim != 1 or aval_of(y).ndim != 1:
         raise ValueError(f"{op}() only support 1-dimensional inputs.")
-    x, y = promote_args(op, x, y, broadcast=False)
-    if preferred_element_type is None and not dtypes.is_inexact(aval_of(x).dtype):
-        # unspecified: inexact, as numpy's convolutions
-        weak = aval_of(x).weak_type and aval_of(y).weak_type
-        x, y = (convert(v, dtypes.default_float(), weak) for v in (x, y))
+    if preferred_element_type is None:  # inexact, as numpy's convolutions
+        x, y = promote_dtypes_inexact(op, x, y, broadcast=False)
+    else:
+        x, y = promote_args(op, x, y, broadcast=False)
     nx, ny = aval_of(x).shape[0], aval_of(y).shape[0]
     if nx == 0 or ny == 0:
         raise ValueError(f"{op}: inputs cannot be empty, got shapes {aval_of(x).shape} and "

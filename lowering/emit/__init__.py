@@ -3,6 +3,7 @@ frontend/primitives; importing this package sets them (``prim.def_lowering``).""
 from . import (  # noqa: F401
     control,
     conv,
+    decompositions,
     elementwise,
     exported,
     ffi,
