@@ -6,6 +6,7 @@ each (operands must already agree in dtype, as in JAX's lax), plus control flow.
 Array(3., dtype=float32)
 """
 from ..primitives.conv import ConvDimensionNumbers
+from ..primitives.fft import FftType
 from . import linalg  # noqa: F401
 from ._control import cond, fori_loop, map, scan, switch, while_loop  # noqa: A004
 from ._conv import (
@@ -16,6 +17,7 @@ from ._conv import (
                         padtype_to_pads,
 )
 from ._convert import convert_element_type
+from ._fft import fft
 from ._indexing import (
                         GatherDimensionNumbers,
                         ScatterDimensionNumbers,
@@ -167,7 +169,7 @@ from ._special import (
 __all__ = [
     "abs", "acos", "acosh", "add", "asin", "asinh", "atan", "atanh", "bessel_i0e", "bessel_i1e",
     "betainc", "cbrt", "clz", "complex", "conj", "cosh", "digamma", "erf", "erf_inv", "erfc",
-    "exp2", "igamma", "igammac", "imag", "integer_pow", "is_finite", "lgamma", "mulhi",
+    "exp2", "fft", "FftType", "igamma", "igammac", "imag", "integer_pow", "is_finite", "lgamma", "mulhi",
     "nextafter", "polygamma", "real", "reciprocal", "reduce_precision", "sinh", "square",
     "zeta", "all_gather", "all_to_all", "and_", "argmax", "argmin", "atan2", "axis_index",
     "axis_size", "bitwise_and", "bitwise_not", "bitwise_or",

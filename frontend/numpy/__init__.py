@@ -7,7 +7,7 @@ Array([0.46211717, 0.46211717], dtype=float32)
 import numpy as _onp
 
 from .. import dtypes as _dtypes
-from . import linalg  # noqa: F401
+from . import fft, linalg  # noqa: F401
 from ._convolution import *  # noqa: F401,F403
 from ._core import asarray, astype, broadcast_shapes  # noqa: F401
 from ._creation import *  # noqa: F401,F403

@@ -7,6 +7,7 @@ from . import (  # noqa: F401
     elementwise,
     exported,
     ffi,
+    fft,
     indexing,
     linalg,
     numeric,
