@@ -109,10 +109,11 @@ def lu(a, permute_l: bool = False, overwrite_a: bool = False, check_finite: bool
     aa = aval_of(a)
     m, n = aa.shape[-2:]
     k = min(m, n)
-    cols = iota_p.bind(dtype=aval_of(perm).dtype, shape=aval_of(perm).shape + (m,),
-                       dimension=aval_of(perm).ndim)
-    rows = broadcast_in_dim_p.bind(perm, shape=aval_of(perm).shape + (m,),
-                                   broadcast_dimensions=tuple(range(aval_of(perm).ndim)))
+    # p[..., j, i] = (perm[..., i] == j): row i of l @ u is row perm[i] of a
+    pa = aval_of(perm)
+    rows = iota_p.bind(dtype=pa.dtype, shape=pa.shape[:-1] + (m, m), dimension=pa.ndim - 1)
+    cols = broadcast_in_dim_p.bind(perm, shape=pa.shape[:-1] + (m, m),
+                                   broadcast_dimensions=tuple(range(pa.ndim - 1)) + (pa.ndim,))
     p = real(convert(ew.eq_p.bind(rows, cols), aa.dtype))
     nb = aa.ndim - 2
     lower = slice_p.bind(lax_linalg.tril(lu_, -1), start_indices=(0,) * aa.ndim,

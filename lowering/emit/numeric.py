@@ -29,7 +29,7 @@ def chlo(op: str):
 for _p, _op in {nm.asin_p: "asin", nm.acos_p: "acos", nm.atan_p: "atan", nm.sinh_p: "sinh",
                 nm.cosh_p: "cosh", nm.asinh_p: "asinh", nm.acosh_p: "acosh",
                 nm.atanh_p: "atanh", nm.square_p: "square", nm.nextafter_p: "next_after",
-                nm.mulhi_p: "mulhi", sp.erf_p: "erf", sp.erfc_p: "erfc",
+                sp.erf_p: "erf", sp.erfc_p: "erfc",
                 sp.erf_inv_p: "erf_inv", sp.lgamma_p: "lgamma", sp.digamma_p: "digamma",
                 sp.bessel_i1e_p: "bessel_i1e", sp.polygamma_p: "polygamma",
                 sp.zeta_p: "zeta"}.items():
@@ -98,3 +98,24 @@ def _integer_pow(ctx, x, *, y):
 def _reduce_precision(ctx, x, *, exponent_bits, mantissa_bits):
     return [ctx.op(f"stablehlo.reduce_precision {x}, format = e{exponent_bits}m{mantissa_bits} "
                    f": {ctx.type(ctx.avals_in[0])}")]
+
+
+_MULHI_CHLO = chlo("mulhi")
+
+
+@nm.mulhi_p.def_lowering
+def _mulhi(ctx, x, y):
+    # up to 32 bits: the product in the double-width integer, shifted down (XLA CPU cannot
+    # emit chlo.mulhi fused with a transpose, e.g. under vmap at a middle axis; JAX fails
+    # there); 64 bits: chlo.mulhi
+    a = ctx.avals_out[0]
+    d = np.dtype(a.dtype)
+    if d.itemsize == 8:
+        return _MULHI_CHLO(ctx, x, y)
+    wide = Aval(a.shape, np.dtype(f"{d.kind}{2 * d.itemsize}"))
+    t, wt = ctx.type(a), ctx.type(wide)
+    x, y = (ctx.op(f"stablehlo.convert {v} : ({t}) -> {wt}") for v in _operands(ctx, (x, y)))
+    p = ctx.op(f"stablehlo.multiply {x}, {y} : {wt}")
+    shift = "shift_right_arithmetic" if d.kind == "i" else "shift_right_logical"
+    p = ctx.op(f"stablehlo.{shift} {p}, {_scalar(ctx, 8 * d.itemsize, wide)} : {wt}")
+    return [ctx.op(f"stablehlo.convert {p} : ({wt}) -> {t}")]
