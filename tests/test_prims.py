@@ -342,3 +342,9 @@ def test_vmap_of_fft_and_decompositions_keeps_one_call():
         assert "stablehlo.while" not in text, f
         calls = re.findall(r"stablehlo.custom_call @(\w+)|(stablehlo.fft)", text)
         assert len(calls) == len({c for c in calls}), (f, calls)
+
+
+def test_interpreter_refuses_fft_with_a_clear_error():
+    """The reference interpreter aborts the process on stablehlo.fft: refused up front."""
+    with pytest.raises(ValueError, match="cannot run stablehlo.fft"):
+        fe.jit(fnp.fft.rfft, device="interpreter")(np.ones(8, np.float32))
