@@ -152,6 +152,12 @@ TABLE.update({
     "reduce_precision": [(lambda x: lax.reduce_precision(x, 5, 10), (f32(5) * 1e3,))],
     "sort": [(lambda k, v: lax.sort((k, v), num_keys=1), (f32(3, 5), i32(3, 5)))],
     "top_k": [(lambda x: lax.top_k(x, 2), (f32(3, 5),))],
+    "reduce_window_sum": [(lambda x: lax.reduce_window(x, 0.0, lax.add, (2, 3), (1, 2), "SAME",
+                                                       (2, 1), (1, 2)), (f32(4, 6),))],
+    "reduce_window_max": [(lambda x: lax.reduce_window(x, -np.inf, lax.max, (2, 2), (2, 1),
+                                                       ((1, 0), (0, 1))), (f32(5, 4),))],
+    "reduce_window_min": [(lambda x: lax.reduce_window(x, np.iinfo(I32).max, lax.min, (3,), (1,),
+                                                       "VALID"), (i32(6),))],
     "conv_general_dilated": [(lambda x, w: lax.conv_general_dilated(
         x, w, (1, 2), "SAME", rhs_dilation=(2, 1), feature_group_count=2), (f32(2, 4, 6, 6), f32(4, 2, 3, 3)))],
 })

@@ -184,10 +184,33 @@ LINALG = [
         [f32(4, 4), f32(4)], eager=False),
 ]
 
+
+
+def _window(comp, init, *args):
+    return lambda M: lambda x: M.lax.reduce_window(x, init, getattr(M.lax, comp), *args)
+
+
+WINDOWS = [
+    Row("sum SAME strided", _window("add", 0.0, (1, 3, 3), (1, 2, 2), "SAME"), [f32(2, 7, 6)]),
+    Row("max dilated", _window("max", -np.inf, (2, 2, 1), (1, 1, 2), ((1, 0), (0, 2), (1, 1)),
+                               (1, 2, 1), (1, 1, 2)), [f32(3, 5, 6)]),
+    Row("min padded", _window("min", np.inf, (3, 2), (2, 1), ((1, 2), (0, 1))), [f32(7, 4)]),
+    Row("int max, other init", _window("max", 2, (2, 2), (1, 1), "VALID"), [i32(4, 5)]),
+    Row("sum, other init", _window("add", 1.5, (3,), (1,), "SAME", (2,)), [f32(6)]),
+    Row("pooling", lambda M: lambda x: (
+        M.lax.reduce_window(x, -np.inf, M.lax.max, (1, 1, 2, 2), (1, 1, 2, 2), "VALID"),
+        M.lax.reduce_window(x, 0.0, M.lax.add, (1, 1, 3, 3), (1, 1, 1, 1), "SAME") / 9),
+        [f32(2, 3, 6, 6)], eager=False),
+    Row("cumlogsumexp", lambda M: lambda x: (M.lax.cumlogsumexp(x, axis=1),
+                                             M.lax.cumlogsumexp(x, axis=0, reverse=True)),
+        [f32(5, 7, scale=4)], eager=False),
+]
+
 FAMILIES = {"elementwise": ELEMENTWISE, "special": SPECIAL, "sort": SORT, "conv": CONV,
-            "fft": FFT, "linalg": LINALG}
+            "fft": FFT, "linalg": LINALG, "windows": WINDOWS}
 _TOL = {"special": dict(rtol=2e-4, atol=2e-5), "linalg": dict(rtol=2e-4, atol=2e-4),
-        "fft": dict(rtol=1e-4, atol=1e-4), "conv": dict(rtol=1e-4, atol=1e-4)}
+        "fft": dict(rtol=1e-4, atol=1e-4),
+        "windows": dict(rtol=1e-5, atol=1e-5), "conv": dict(rtol=1e-4, atol=1e-4)}
 
 
 SIZE = 3  # examples per batch

@@ -165,6 +165,7 @@ from ._special import (
                         polygamma,
                         zeta,
 )
+from ._windows import cumlogsumexp, reduce_window
 
 __all__ = [
     "abs", "acos", "acosh", "add", "asin", "asinh", "atan", "atanh", "bessel_i0e", "bessel_i1e",
@@ -175,14 +176,14 @@ __all__ = [
     "axis_size", "bitwise_and", "bitwise_not", "bitwise_or",
     "bitwise_xor", "broadcast", "broadcast_in_dim", "broadcasted_iota", "ceil", "concatenate",
     "cond", "conv", "conv_dimension_numbers", "conv_general_dilated", "conv_with_general_padding",
-    "ConvDimensionNumbers", "convert_element_type", "cos", "cummax", "cummin", "cumprod", "cumsum", "div", "dot",
+    "ConvDimensionNumbers", "convert_element_type", "cos", "cumlogsumexp", "cummax", "cummin", "cumprod", "cumsum", "div", "dot",
     "dot_general", "dynamic_index_in_dim", "dynamic_slice", "dynamic_slice_in_dim",
     "dynamic_update_index_in_dim", "dynamic_update_slice", "dynamic_update_slice_in_dim", "eq",
     "exp", "expand_dims", "expm1", "floor", "fori_loop", "gather", "GatherDimensionNumbers", "ge",
     "gt", "index_in_dim", "iota", "le", "log", "log1p", "logistic", "lt", "map", "max", "min",
     "mul", "ne", "neg", "not_", "or_", "pad", "padtype_to_pads", "pmax", "pmean", "pmin", "pow", "Precision", "ppermute",
     "pshuffle", "psum", "psum_scatter", "pswapaxes", "reduce_and", "reduce_max", "reduce_min",
-    "reduce_or", "reduce_prod", "reduce_sum", "reduce_xor", "rem", "reshape", "rev", "round",
+    "reduce_or", "reduce_prod", "reduce_sum", "reduce_window", "reduce_xor", "rem", "reshape", "rev", "round",
     "rsqrt", "scan", "scatter", "scatter_add", "scatter_max", "scatter_min", "scatter_mul",
     "ScatterDimensionNumbers", "select", "shift_left", "shift_right_arithmetic",
     "shift_right_logical", "sign", "sin", "slice", "slice_in_dim", "sort", "sort_key_val", "sqrt",

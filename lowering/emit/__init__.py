@@ -15,4 +15,5 @@ from . import (  # noqa: F401
     shape,
     sort,
     special,
+    windows,
 )
