@@ -86,6 +86,34 @@ def _compose(f, g):
                          mode="promise_in_bounds")
 
 
+_UNROLL = 64  # up to this many swaps, applied one after the other (elementwise, fused)
+
+
+def _apply_swaps(pivots, batch, k: int, m: int):
+    """range(m) with the swaps (s, pivots[s]) applied in order, unrolled: each swap reads
+    the entry at pivots[s] (a one-element gather per problem) and selects over the (batch,
+    m) permutation (no loop; cheaper than the tree of full compositions for small k)."""
+    d = aval_of(pivots).dtype
+    nb = len(batch)
+    shape = batch + (m,)
+    pos = iota_p.bind(dtype=d, shape=shape, dimension=nb)
+    perm = pos
+
+    def column(x):  # (*batch, 1) -> broadcast over the last axis
+        return broadcast_in_dim_p.bind(reshape_p.bind(x, new_sizes=batch, dimensions=None),
+                                       shape=shape, broadcast_dimensions=tuple(range(nb)))
+    for s in range(k):
+        ps = slice_p.bind(pivots, start_indices=(0,) * nb + (s,), limit_indices=batch + (s + 1,),
+                          strides=None)                 # the row swapped with row s
+        vs = slice_p.bind(perm, start_indices=(0,) * nb + (s,), limit_indices=batch + (s + 1,),
+                          strides=None)
+        at_s = ew.eq_p.bind(pos, broadcast_in_dim_p.bind(literal(s, d), shape=shape,
+                                                         broadcast_dimensions=()))
+        perm = ew.select_p.bind(at_s, column(_compose(perm, ps)),
+                                ew.select_p.bind(ew.eq_p.bind(pos, column(ps)), column(vs), perm))
+    return perm
+
+
 def lu_pivots_to_permutation(pivots, permutation_size: int):
     """The permutation the row swaps ``pivots`` (row i swapped with row pivots[i], in
     order) make of ``range(permutation_size)``. The swaps are permutations composed
@@ -104,6 +132,8 @@ def lu_pivots_to_permutation(pivots, permutation_size: int):
         raise ValueError(f"Output permutation size {m} has to exceed the trailing dimension "
                          f"of the pivots. Got pivots size {k}")
     batch = pa.shape[:-1]
+    if 0 < k <= _UNROLL:
+        return _apply_swaps(pivots, batch, k, m)
     d = pa.dtype
     shape = batch + (k, m)
     i = iota_p.bind(dtype=d, shape=shape, dimension=len(batch))
