@@ -24,13 +24,12 @@ import numpy as np
 sys.path.insert(0, os.path.dirname(__file__))
 import jax  # noqa: E402
 import jax.numpy as jnp  # noqa: E402
-from common import paired, row_paired  # noqa: E402
+from common import paired, row_paired, same_call_time  # noqa: E402
 from jax import lax as jlax  # noqa: E402
 
 import frontend as fe  # noqa: E402
 import frontend.numpy as fnp  # noqa: E402
 from frontend import lax  # noqa: E402
-from lowering import runtime  # noqa: E402
 
 rng = np.random.default_rng(0)
 
@@ -58,17 +57,6 @@ def rfft(M):
     return lambda x: M.abs(M.fft.rfft(x))
 
 
-def _same_executable_time(text_ours, text_jax, args, number):
-    exe_o = runtime.compile_text(text_ours)
-    exe_j = runtime.compile_text(text_jax)
-    bufs = [runtime.to_device(np.asarray(a)) for a in args]
-    run_o = lambda: exe_o.loaded.execute(bufs)[0].block_until_ready()  # noqa: E731
-    run_j = lambda: exe_j.loaded.execute(bufs)[0].block_until_ready()  # noqa: E731
-    np.testing.assert_allclose(np.asarray(exe_o.loaded.execute(bufs)[0]),
-                               np.asarray(exe_j.loaded.execute(bufs)[0]), rtol=2e-3, atol=2e-3)
-    return paired(run_o, run_j, repeat=15, number=number)
-
-
 def compiled_runtime(name, make, args, in_axes, number):
     ours = fe.jit(fe.vmap(make(fnp), in_axes=in_axes))
     theirs = jax.jit(jax.vmap(make(jnp), in_axes=in_axes))
@@ -76,7 +64,7 @@ def compiled_runtime(name, make, args, in_axes, number):
     t_ours, t_jax = ours.lower(*args).as_text(), theirs.lower(*args).as_text()
     assert "stablehlo.while" not in t_ours
     lines = [row_paired(f"{name}: same-call XLA runtime",
-                        _same_executable_time(t_ours, t_jax, args, number), "(target <= 1.05)")]
+                        same_call_time(t_ours, t_jax, args, number, rtol=2e-3, atol=2e-3), "(target <= 1.05)")]
     dev_o = [fe.device_put(a) for a in args]
     dev_j = [jax.device_put(a) for a in args]
     r = paired(lambda: ours(*dev_o).block_until_ready(), lambda: theirs(*dev_j).block_until_ready(),
