@@ -74,6 +74,8 @@ ELEMENTWISE = [
         [f32(3, 4), i32(3, 4, lo=-4, hi=4)]),
     Row("reduce_precision", lambda M: lambda x: (M.lax.reduce_precision(x * 1e3, 5, 10),
                                                  M.lax.reduce_precision(x, 8, 7)), [f32(3, 4)]),
+    Row("split/tile", lambda M: lambda x: (*M.lax.split(x, (1, 0, 3), 1), M.lax.tile(x, (2, 1))),
+        [f32(3, 4)], eager=False),
     Row("numpy", lambda M: lambda x, y, z: (M.np.exp2(x), M.np.cbrt(x), M.np.arcsinh(x),
                                              M.np.arctan(y), M.np.cosh(x), M.np.isfinite(x / y),
                                              M.np.nextafter(x, y), M.np.real(z), M.np.imag(z),
@@ -371,3 +373,18 @@ def test_interpreter_refuses_fft_with_a_clear_error():
     """The reference interpreter aborts the process on stablehlo.fft: refused up front."""
     with pytest.raises(ValueError, match="cannot run stablehlo.fft"):
         fe.jit(fnp.fft.rfft, device="interpreter")(np.ones(8, np.float32))
+
+
+def test_precision_reaches_the_stablehlo_precision_config():
+    """precision= on dot_general/dot/matmul/einsum/conv: StableHLO's precision config."""
+    a = np.ones((3, 4), np.float32)
+    fns = {"matmul": lambda a: fnp.matmul(a, a.T, precision=lax.Precision.HIGHEST),
+           "einsum": lambda a: fnp.einsum("ij,kj->ik", a, a, precision="highest",
+                                          preferred_element_type=np.float32),
+           "dot": lambda a: lax.dot(a, a.T, precision=(lax.Precision.HIGH, "float32"))}
+    for name, f in fns.items():
+        text = fe.jit(f).lower(a).as_text()
+        assert re.search(r"stablehlo.dot_general .*precision = \[(HIGH|HIGHEST), HIGHEST\]", text), name
+    text = fe.jit(lambda a: lax.conv(a[None, None], a[None, None], (1, 1), "SAME",
+                                     precision=lax.Precision.HIGH)).lower(a).as_text()
+    assert "precision_config = [#stablehlo<precision HIGH>, #stablehlo<precision HIGH>]" in text

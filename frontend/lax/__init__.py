@@ -165,6 +165,7 @@ from ._special import (
                         polygamma,
                         zeta,
 )
+from ._tiling import split, tile
 from ._windows import cumlogsumexp, reduce_window
 
 __all__ = [
@@ -186,6 +187,6 @@ __all__ = [
     "reduce_or", "reduce_prod", "reduce_sum", "reduce_window", "reduce_xor", "rem", "reshape", "rev", "round",
     "rsqrt", "scan", "scatter", "scatter_add", "scatter_max", "scatter_min", "scatter_mul",
     "ScatterDimensionNumbers", "select", "shift_left", "shift_right_arithmetic",
-    "shift_right_logical", "sign", "sin", "slice", "slice_in_dim", "sort", "sort_key_val", "sqrt",
-    "squeeze", "sub", "switch", "tan", "tanh", "top_k", "transpose", "while_loop", "xor",
+    "shift_right_logical", "sign", "sin", "slice", "slice_in_dim", "sort", "split", "sort_key_val", "sqrt",
+    "squeeze", "sub", "switch", "tan", "tanh", "tile", "top_k", "transpose", "while_loop", "xor",
 ]
