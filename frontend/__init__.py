@@ -9,6 +9,7 @@ from . import array_methods as _am
 from . import custom_batching, extend, lax, numpy  # noqa: F401
 from .api import Lowered, devices, jit, make_graph, vmap  # noqa: F401
 from .array import Array, device_put
+from .autodiff import grad, hessian, jacfwd, jacrev, jvp, linearize, value_and_grad, vjp
 from .core import Aval as ShapedArray  # noqa: F401
 from .core import ConcretizationTypeError, Graph, Tracer, UnexpectedTracerError  # noqa: F401
 from .dtypes import config
@@ -18,4 +19,5 @@ _am.install(Tracer)
 numpy.ndarray = Array
 
 __all__ = ["Array", "ShapedArray", "config", "custom_batching", "device_put", "devices",
-           "extend", "jit", "lax", "make_graph", "numpy", "vmap"]
+           "extend", "grad", "hessian", "jacfwd", "jacrev", "jit", "jvp", "lax", "linearize",
+           "make_graph", "numpy", "value_and_grad", "vjp", "vmap"]

@@ -17,7 +17,8 @@ from . import batching, dtypes
 from .batching import BatchTracer
 from .core import literal
 from .primitives.control import scan_lanes
-from .primitives.shape import bdim_at, concatenate_p, moveaxis, reshape_p, slice_p
+from .primitives.padding import concatenate_p, slice_p
+from .primitives.shape import bdim_at, moveaxis, reshape_p
 from .tracing import abstractify, leaf_paths, trace_graph
 from .tree import broadcast_prefix, key_paths, tree_flatten, tree_unflatten
 

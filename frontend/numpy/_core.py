@@ -7,7 +7,8 @@ from .. import dtypes
 from ..array import Array, device_put
 from ..core import Literal, Tracer, aval_of, literal
 from ..lax._convert import convert
-from ..primitives.shape import broadcast_in_dim_p, concatenate_p, reshape_p
+from ..primitives.padding import concatenate_p
+from ..primitives.shape import broadcast_in_dim_p, reshape_p
 
 _SCALARS = (bool, int, float, complex)
 ArrayLike = (Array, Tracer, np.ndarray, np.generic, Literal) + _SCALARS

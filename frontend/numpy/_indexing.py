@@ -17,6 +17,7 @@ from ..lax import _indexing as lax_ix
 from ..lax._convert import convert
 from ..primitives import elementwise as ew
 from ..primitives import indexing as ix
+from ..primitives import padding as pd
 from ..primitives import shape as sh
 from ._core import asarray, broadcast_to_shape, canonical_axis, is_array
 from ._elementwise import remainder
@@ -182,7 +183,7 @@ def _static_slicing(x, entries):
             _, d, v = e
             st[d], lim[d] = v, v + 1
     if st != [0] * len(shp) or lim != list(shp) or strides != [1] * len(shp):
-        x = sh.slice_p.bind(x, start_indices=tuple(st), limit_indices=tuple(lim),
+        x = pd.slice_p.bind(x, start_indices=tuple(st), limit_indices=tuple(lim),
                              strides=None if strides == [1] * len(shp) else tuple(strides))
     if rev:
         x = sh.rev_p.bind(x, dimensions=tuple(rev))
@@ -239,7 +240,7 @@ def _stack_columns(cols, bshape):
         return np.stack(cols, axis=-1).astype(_INT)
     parts = [_reshape(c if not isinstance(c, np.ndarray) else asarray(c), tuple(bshape) + (1,))
              for c in cols]
-    return sh.concatenate_p.bind(*parts, dimension=len(bshape))
+    return pd.concatenate_p.bind(*parts, dimension=len(bshape))
 
 
 def _gather_index(x, entries, mode=None, fill_value=None):

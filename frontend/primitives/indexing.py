@@ -18,7 +18,8 @@ from .. import batching, dtypes
 from ..batching import ndim, shape
 from ..core import Aval, Primitive, aval_of, literal
 from .elementwise import max_p, min_p
-from .shape import bdim_at, broadcast_in_dim_p, concatenate_p, reshape_p
+from .padding import concatenate_p
+from .shape import bdim_at, broadcast_in_dim_p, reshape_p
 
 # ----------------------------------------------------------------------------- helpers
 

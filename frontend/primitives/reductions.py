@@ -16,74 +16,23 @@ import numpy as np
 
 from .. import dtypes
 from ..core import Aval, Primitive
+from .shape import (  # noqa: F401
+    ANY_KIND,
+    INT_BOOL_KIND,
+    NUMBER_KIND,
+    accepts,
+    reduce_sum_p,
+    reduced_bdim,
+    reduction,
+    shift_axes,
+)
 
-# dtype classes
-_NUMBER = "number"
-_ANY = "any"
-_INT_BOOL = "int_or_bool"
-
-
-def _accepts(kind, d) -> bool:
-    if kind == _NUMBER:
-        return dtypes.is_int(d) or dtypes.is_inexact(d)
-    if kind == _INT_BOOL:
-        return dtypes.is_int(d) or dtypes.is_bool(d)
-    return True
-
-
-def _check_axes(x: Aval, axes) -> tuple:
-    axes = tuple(axes)
-    if len(set(axes)) != len(axes):
-        raise ValueError(f"duplicate value in 'axes' of reduction: {axes}")
-    if any(not isinstance(a, (int, np.integer)) or not 0 <= a < x.ndim for a in axes):
-        raise ValueError(f"reduction axes {axes} contains out-of-bounds indices for "
-                         f"{x.dtype.name}[{','.join(map(str, x.shape))}].")
-    return axes
-
-
-def _shift_axes(axes, bdim) -> tuple:
-    """Per-example axes -> axes of the batched operand whose batch axis is at ``bdim``."""
-    return tuple(a + (a >= bdim) for a in axes)
-
-
-def _reduced_bdim(axes, bdim) -> int:
-    """Where the batch axis lands once ``axes`` (of the batched operand) are removed."""
-    return bdim - sum(1 for a in axes if a < bdim)
-
-
-def reduction(name: str, kind: str) -> Primitive:
-    """reduce_<monoid>(x, axes=(...)): ``axes`` (distinct, in range) are removed."""
-    p = Primitive(name)
-
-    @p.def_abstract_eval
-    def abstract_eval(x, *, axes):
-        if not _accepts(kind, x.dtype):
-            if kind == _INT_BOOL:
-                raise TypeError(f"logical reduction requires operand dtype bool or int, got "
-                                f"{x.dtype.name}.")
-            raise TypeError(f"{name} does not accept dtype {x.dtype.name}. Accepted dtypes "
-                            f"are subtypes of number.")
-        axes = _check_axes(x, axes)
-        shape = tuple(s for i, s in enumerate(x.shape) if i not in axes)
-        return Aval(shape, x.dtype, x.weak_type)
-
-    @p.def_batching
-    def batch(args, dims, *, axes):
-        # the batch axis is never reduced: it stays, shifted left by the reduced axes before it
-        (x,), (d,) = args, dims
-        new_axes = _shift_axes(axes, d)
-        return p.bind(x, axes=new_axes), _reduced_bdim(new_axes, d)
-
-    return p
-
-
-reduce_sum_p = reduction("reduce_sum", _NUMBER)
-reduce_prod_p = reduction("reduce_prod", _NUMBER)
-reduce_max_p = reduction("reduce_max", _ANY)
-reduce_min_p = reduction("reduce_min", _ANY)
-reduce_and_p = reduction("reduce_and", _INT_BOOL)
-reduce_or_p = reduction("reduce_or", _INT_BOOL)
-reduce_xor_p = reduction("reduce_xor", _INT_BOOL)
+reduce_prod_p = reduction("reduce_prod", NUMBER_KIND)
+reduce_max_p = reduction("reduce_max", ANY_KIND)
+reduce_min_p = reduction("reduce_min", ANY_KIND)
+reduce_and_p = reduction("reduce_and", INT_BOOL_KIND)
+reduce_or_p = reduction("reduce_or", INT_BOOL_KIND)
+reduce_xor_p = reduction("reduce_xor", INT_BOOL_KIND)
 
 
 def arg_reduction(name: str) -> Primitive:
@@ -114,8 +63,8 @@ def arg_reduction(name: str) -> Primitive:
     def batch(args, dims, *, axes, index_dtype):
         # the batch axis is never reduced: it stays, shifted left if it followed the axis
         (x,), (d,) = args, dims
-        new_axes = _shift_axes(axes, d)
-        return p.bind(x, axes=new_axes, index_dtype=index_dtype), _reduced_bdim(new_axes, d)
+        new_axes = shift_axes(axes, d)
+        return p.bind(x, axes=new_axes, index_dtype=index_dtype), reduced_bdim(new_axes, d)
 
     return p
 
@@ -130,7 +79,7 @@ def cumulative(name: str) -> Primitive:
 
     @p.def_abstract_eval
     def abstract_eval(x, *, axis, reverse=False):
-        if dtypes.is_bool(x.dtype) or not _accepts(_NUMBER, x.dtype):
+        if dtypes.is_bool(x.dtype) or not accepts(NUMBER_KIND, x.dtype):
             raise TypeError(f"{name} does not accept dtype {x.dtype.name}. Accepted dtypes "
                             f"are subtypes of number.")
         if not isinstance(axis, (int, np.integer)):
