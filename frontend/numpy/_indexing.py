@@ -267,7 +267,8 @@ def _gather_index(x, entries, mode=None, fill_value=None):
                             collapsed_slice_dims=tuple(sorted(adv_dims)),
                             start_index_map=adv_dims, operand_batching_dims=(),
                             start_indices_batching_dims=(), index_vector_dim=ivd,
-                            slice_sizes=sizes, indices_are_sorted=False, mode="clip")
+                            slice_sizes=sizes, indices_are_sorted=False,
+                            mode="clip" if mode == "clip" else "promise_in_bounds")
     if mode == "fill":
         mask = None
         for (d, _), c in zip(adv, cols):
@@ -355,7 +356,7 @@ def take(a, indices, axis=None, out=None, mode=None, unique_indices=False,
                             start_index_map=(axis,), operand_batching_dims=(),
                             start_indices_batching_dims=(), index_vector_dim=len(ishape),
                             slice_sizes=sizes, indices_are_sorted=bool(indices_are_sorted),
-                            mode="clip")
+                            mode="clip" if m == "clip" else "promise_in_bounds")
     if m != "fill":
         return res
     ra = aval_of(res)
@@ -414,7 +415,7 @@ def take_along_axis(arr, indices, axis, mode=None, fill_value=None):
                             start_index_map=(axis,), operand_batching_dims=others,
                             start_indices_batching_dims=others, index_vector_dim=nd,
                             slice_sizes=tuple(1 for _ in range(nd)), indices_are_sorted=False,
-                            mode="clip")
+                            mode="clip" if m == "clip" else "promise_in_bounds")
     if m != "fill":
         return res
     ok = ew.and_p.bind(ew.ge_p.bind(i, literal(0, _INT)),
@@ -429,7 +430,7 @@ def take_along_axis(arr, indices, axis, mode=None, fill_value=None):
 # ----------------------------------------------------------------------------- x.at[idx]
 
 
-def _scatter_index(x, idx, values, prim, mode):
+def _scatter_index(x, idx, values, prim, mode, indices_are_sorted=False, unique_indices=False):
     """x.at[idx].<op>(values) as one scatter. Window dims: step-1 slices (and Ellipsis);
     inserted dims: ints, traced scalars, integer arrays; strided slices become index arrays
     of their own scatter dim. Updates keep numpy's indexing-result layout."""
@@ -502,7 +503,8 @@ def _scatter_index(x, idx, values, prim, mode):
     return prim.bind(x, indices, upd, update_window_dims=uwd, inserted_window_dims=inserted,
                      input_batching_dims=(), scatter_indices_batching_dims=(),
                      scatter_dims_to_operand_dims=tuple(sdod), index_vector_dim=ivd,
-                     indices_are_sorted=False, unique_indices=False)
+                     indices_are_sorted=bool(indices_are_sorted),
+                     unique_indices=bool(unique_indices))
 
 
 def _grid(c, grid, positions):
@@ -565,28 +567,29 @@ class _IndexUpdateRef:
         m = lax_ix.canonical_mode(mode)
         return _getitem(self.array, self.index, mode=m, fill_value=fill_value)
 
-    def _update(self, prim, values, mode):
+    def _update(self, prim, values, mode, indices_are_sorted, unique_indices):
         x = self.array if is_array(self.array) else asarray(self.array)
-        return _scatter_index(x, self.index, values, prim, lax_ix.canonical_mode(mode))
+        return _scatter_index(x, self.index, values, prim, lax_ix.canonical_mode(mode),
+                              indices_are_sorted, unique_indices)
 
     def set(self, values, *, indices_are_sorted=False, unique_indices=False, mode=None):
         """x with ``x[idx] = values``."""
-        return self._update(ix.scatter_p, values, mode)
+        return self._update(ix.scatter_p, values, mode, indices_are_sorted, unique_indices)
 
     def add(self, values, *, indices_are_sorted=False, unique_indices=False, mode=None):
         """x with ``x[idx] += values`` (repeated indices accumulate)."""
-        return self._update(ix.scatter_add_p, values, mode)
+        return self._update(ix.scatter_add_p, values, mode, indices_are_sorted, unique_indices)
 
     def multiply(self, values, *, indices_are_sorted=False, unique_indices=False, mode=None):
         """x with ``x[idx] *= values``."""
-        return self._update(ix.scatter_mul_p, values, mode)
+        return self._update(ix.scatter_mul_p, values, mode, indices_are_sorted, unique_indices)
 
     mul = multiply
 
     def min(self, values, *, indices_are_sorted=False, unique_indices=False, mode=None):
         """x with ``x[idx] = minimum(x[idx], values)``."""
-        return self._update(ix.scatter_min_p, values, mode)
+        return self._update(ix.scatter_min_p, values, mode, indices_are_sorted, unique_indices)
 
     def max(self, values, *, indices_are_sorted=False, unique_indices=False, mode=None):
         """x with ``x[idx] = maximum(x[idx], values)``."""
-        return self._update(ix.scatter_max_p, values, mode)
+        return self._update(ix.scatter_max_p, values, mode, indices_are_sorted, unique_indices)

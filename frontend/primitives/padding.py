@@ -3,9 +3,10 @@ needs select, and slice and pad are each other's transposes)."""
 from __future__ import annotations
 
 from .. import batching, dtypes
+from ..ad_util import is_undefined_primal
 from ..core import Aval, Primitive, aval_of, literal
-from .elementwise import select_p
-from .shape import bdim_at, broadcast_in_dim_p
+from .elementwise import select_p, sub_p
+from .shape import bdim_at, broadcast_in_dim_p, linear_jvp, reduce_sum_p
 
 # ----------------------------------------------------------------------------- slice
 
@@ -58,6 +59,21 @@ def _slice_batch(args, dims, *, start_indices, limit_indices, strides=None):
     return slice_p.bind(x, start_indices=st, limit_indices=lim, strides=strides), d
 
 
+slice_p.def_jvp(linear_jvp(slice_p))
+
+
+@slice_p.def_transpose
+def _slice_transpose(ct, x, *, start_indices, limit_indices, strides=None):
+    # the cotangent padded back into place: zeros around, stride - 1 zeros between elements
+    a = x.aval
+    strides = (1,) * a.ndim if strides is None else strides
+    cfg = []
+    for s, k, n, d in zip(start_indices, strides, aval_of(ct).shape, a.shape):
+        cfg.append((s, d - s - (n - 1) * k - 1, k - 1) if n else (s, d - s, 0))
+    zero = literal(0, a.dtype, aval_of(ct).weak_type)
+    return [pad_p.bind(ct, zero, padding_config=tuple(cfg))]
+
+
 # ----------------------------------------------------------------------------- concatenate
 
 
@@ -100,6 +116,29 @@ def _concatenate_batch(args, dims, *, dimension):
     d0 = max(batched, key=lambda d: (batched.count(d), -batched.index(d)))
     new = [bdim_at(x, d, axis_size, d0) for x, d in zip(args, dims, strict=True)]
     return concatenate_p.bind(*new, dimension=dimension + (dimension >= d0)), d0
+
+
+concatenate_p.def_jvp(linear_jvp(concatenate_p))
+
+
+@concatenate_p.def_transpose
+def _concatenate_transpose(ct, *xs, dimension):
+    # each linear operand gets its slice of the cotangent
+    shp = aval_of(ct).shape
+    out, off = [], 0
+    for x in xs:
+        n = aval_of(x).shape[dimension]
+        if is_undefined_primal(x):
+            st = [0] * len(shp)
+            st[dimension] = off
+            lim = list(shp)
+            lim[dimension] = off + n
+            out.append(slice_p.bind(ct, start_indices=tuple(st), limit_indices=tuple(lim),
+                                    strides=None))
+        else:
+            out.append(None)
+        off += n
+    return out
 
 
 # ----------------------------------------------------------------------------- pad
@@ -162,3 +201,25 @@ def _pad_batch(args, dims, *, padding_config):
     mask = bdim_at(mask, None, axis_size, d0)
     pv_full = broadcast_in_dim_p.bind(pv, shape=out_shape, broadcast_dimensions=(d0,))
     return select_p.bind(mask, padded, pv_full), d0
+
+
+pad_p.def_jvp(linear_jvp(pad_p))
+
+
+@pad_p.def_transpose
+def _pad_transpose(ct, x, pv, *, padding_config):
+    # the operand's cotangent: undo the low/high padding, then take every (interior+1)-th
+    # element; the padding value's: everything else, summed
+    ca = aval_of(ct)
+    cfg = tuple(tuple(c) for c in padding_config)
+    zero = literal(0, ca.dtype, ca.weak_type)
+    unpadded = pad_p.bind(ct, zero, padding_config=tuple((-lo, -hi, 0) for lo, hi, _ in cfg))
+    t_x = slice_p.bind(unpadded, start_indices=(0,) * ca.ndim,
+                       limit_indices=aval_of(unpadded).shape,
+                       strides=tuple(i + 1 for _, _, i in cfg))
+    t_pv = None
+    if is_undefined_primal(pv):
+        everything = tuple(range(ca.ndim))
+        t_pv = sub_p.bind(reduce_sum_p.bind(ct, axes=everything),
+                          reduce_sum_p.bind(t_x, axes=everything))
+    return [t_x if is_undefined_primal(x) else None, t_pv]

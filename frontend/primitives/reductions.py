@@ -15,24 +15,87 @@ from __future__ import annotations
 import numpy as np
 
 from .. import dtypes
-from ..core import Aval, Primitive
+from ..core import Aval, Primitive, aval_of, literal
+from ..jvp import jvp_fun
+from .elementwise import add_p, convert_element_type_p, div_p, eq_p, jvp_by_operand, max_p, min_p, mul_p
+from .padding import concatenate_p, pad_p, slice_p
 from .shape import (  # noqa: F401
     ANY_KIND,
     INT_BOOL_KIND,
     NUMBER_KIND,
     accepts,
+    broadcast_in_dim_p,
+    linear_jvp,
     reduce_sum_p,
     reduced_bdim,
     reduction,
+    reshape_p,
+    rev_p,
     shift_axes,
+    transpose_p,
+    zero_jvp,
 )
 
+
+def _front(x, axes):
+    """x with ``axes`` moved to the front and flattened into one: (n, *rest)."""
+    shp = aval_of(x).shape
+    rest = [i for i in range(len(shp)) if i not in axes]
+    perm = tuple(axes) + tuple(rest)
+    if perm != tuple(range(len(shp))):
+        x = transpose_p.bind(x, permutation=perm)
+    n = int(np.prod([shp[i] for i in axes], dtype=np.int64))
+    return reshape_p.bind(x, new_sizes=(n,) + tuple(shp[i] for i in rest), dimensions=None)
+
+
+def _prod_tree(x):
+    """The product over axis 0 by halving (mul, slice, pad only: differentiable to any
+    order, as JAX's reduce_prod jvp)."""
+    shp = aval_of(x).shape
+    rest = shp[1:]
+    one = literal(1, aval_of(x).dtype, aval_of(x).weak_type)
+    while aval_of(x).shape[0] > 1:
+        n = aval_of(x).shape[0]
+        n1 = (n + 1) // 2
+        a = slice_p.bind(x, start_indices=(0,) * len(shp), limit_indices=(n1,) + rest, strides=None)
+        b = slice_p.bind(x, start_indices=(n1,) + (0,) * len(rest), limit_indices=(n,) + rest,
+                         strides=None)
+        if n - n1 != n1:
+            b = pad_p.bind(b, one, padding_config=((0, 1, 0),) + ((0, 0, 0),) * len(rest))
+        x = mul_p.bind(a, b)
+    if shp[0] == 0:
+        return broadcast_in_dim_p.bind(one, shape=rest, broadcast_dimensions=())
+    return reshape_p.bind(x, new_sizes=rest, dimensions=None)
+
+
+def _reduce_prod_jvp(primals, tangents, *, axes):
+    (x,), (t,) = primals, tangents
+    (out,), (tout,) = jvp_fun(lambda x: [_prod_tree(_front(x, axes))], [x], [t])
+    return out, tout
+
+
+def _chooser_jvp(g, ans, x, *, axes):
+    # the tangent at the chosen elements, averaged over ties (as JAX)
+    xa = aval_of(x)
+    kept = tuple(i for i in range(xa.ndim) if i not in axes)
+    hit = eq_p.bind(x, broadcast_in_dim_p.bind(ans, shape=xa.shape, broadcast_dimensions=kept))
+    hit = convert_element_type_p.bind(hit, new_dtype=aval_of(g).dtype, weak_type=False)
+    counts = reduce_sum_p.bind(hit, axes=axes)
+    return div_p.bind(reduce_sum_p.bind(mul_p.bind(g, hit), axes=axes), counts)
+
+
 reduce_prod_p = reduction("reduce_prod", NUMBER_KIND)
+reduce_prod_p.def_jvp(_reduce_prod_jvp)
 reduce_max_p = reduction("reduce_max", ANY_KIND)
+reduce_max_p.def_jvp(jvp_by_operand(reduce_max_p, _chooser_jvp, with_result=True))
 reduce_min_p = reduction("reduce_min", ANY_KIND)
+reduce_min_p.def_jvp(jvp_by_operand(reduce_min_p, _chooser_jvp, with_result=True))
 reduce_and_p = reduction("reduce_and", INT_BOOL_KIND)
+reduce_and_p.def_jvp(zero_jvp(reduce_and_p))
 reduce_or_p = reduction("reduce_or", INT_BOOL_KIND)
+reduce_or_p.def_jvp(zero_jvp(reduce_or_p))
 reduce_xor_p = reduction("reduce_xor", INT_BOOL_KIND)
+reduce_xor_p.def_jvp(zero_jvp(reduce_xor_p))
 
 
 def arg_reduction(name: str) -> Primitive:
@@ -66,6 +129,7 @@ def arg_reduction(name: str) -> Primitive:
         new_axes = shift_axes(axes, d)
         return p.bind(x, axes=new_axes, index_dtype=index_dtype), reduced_bdim(new_axes, d)
 
+    p.def_jvp(zero_jvp(p))
     return p
 
 
@@ -73,8 +137,11 @@ argmax_p = arg_reduction("argmax")
 argmin_p = arg_reduction("argmin")
 
 
-def cumulative(name: str) -> Primitive:
-    """cum<monoid>(x, axis, reverse): inclusive scan along ``axis``; same shape and dtype."""
+def cumulative(name: str, combine=None) -> Primitive:
+    """cum<monoid>(x, axis, reverse): inclusive scan along ``axis``; same shape and dtype.
+    ``combine`` (the monoid's binary primitive) gives the jvp: that of the parallel prefix
+    scan with it (as JAX: differentiable to any order); without it the scan is linear
+    (cumsum)."""
     p = Primitive(name)
 
     @p.def_abstract_eval
@@ -96,7 +163,62 @@ def cumulative(name: str) -> Primitive:
         (x,), (d,) = args, dims
         return p.bind(x, axis=axis + (axis >= d), reverse=reverse), d
 
+    if combine is None:
+        p.def_jvp(linear_jvp(p))
+        p.def_transpose(lambda ct, x, *, axis, reverse=False: [
+            p.bind(ct, axis=axis, reverse=not reverse)])
+    else:
+        @p.def_jvp
+        def jvp(primals, tangents, *, axis, reverse=False):
+            scan = lambda x: [associative_scan(combine.bind, x, axis, reverse)]  # noqa: E731
+            (out,), (tout,) = jvp_fun(scan, list(primals), list(tangents))
+            return out, tout
+
     return p
+
+
+def associative_scan(fn, x, axis: int, reverse: bool = False):
+    """The inclusive scan of x along ``axis`` with the associative ``fn`` (a binary function
+    of arrays), in O(log n) parallel steps: combine neighbours, scan the half, fill in the
+    rest (Blelloch's recursion, in the order JAX's associative_scan uses)."""
+    if reverse:
+        x = rev_p.bind(x, dimensions=(axis,))
+    out = _scan(fn, x, axis)
+    return rev_p.bind(out, dimensions=(axis,)) if reverse else out
+
+
+def _slice_axis(x, axis, start, stop, stride=1):
+    shp = aval_of(x).shape
+    st = [0] * len(shp)
+    lim = list(shp)
+    st[axis], lim[axis] = start, stop
+    strides = None if stride == 1 else tuple(stride if i == axis else 1 for i in range(len(shp)))
+    return slice_p.bind(x, start_indices=tuple(st), limit_indices=tuple(lim), strides=strides)
+
+
+def _scan(fn, x, axis):
+    n = aval_of(x).shape[axis]
+    if n < 2:
+        return x
+    odd = _scan(fn, fn(_slice_axis(x, axis, 0, n - 1, 2), _slice_axis(x, axis, 1, n, 2)), axis)
+    no = aval_of(odd).shape[axis]
+    if n % 2 == 0:
+        even = fn(_slice_axis(odd, axis, 0, no - 1), _slice_axis(x, axis, 2, n, 2))
+    else:
+        even = fn(odd, _slice_axis(x, axis, 2, n, 2))
+    even = concatenate_p.bind(_slice_axis(x, axis, 0, 1), even, dimension=axis)
+    return _interleave(even, odd, axis)
+
+
+def _interleave(a, b, axis):
+    """a[0], b[0], a[1], b[1], ... along ``axis`` (a has as many elements as b, or one more)."""
+    aa, ba = aval_of(a), aval_of(b)
+    same = aa.shape[axis] == ba.shape[axis]
+    zero = literal(0, aa.dtype, aa.weak_type)
+    cfg_a = tuple((0, 1 if same else 0, 1) if i == axis else (0, 0, 0) for i in range(aa.ndim))
+    cfg_b = tuple((1, 0 if same else 1, 1) if i == axis else (0, 0, 0) for i in range(ba.ndim))
+    return add_p.bind(pad_p.bind(a, zero, padding_config=cfg_a),
+                      pad_p.bind(b, zero, padding_config=cfg_b))
 
 
 # ----------------------------------------------------------------------------- identities
@@ -143,6 +265,6 @@ IDENTITY = {reduce_sum_p: _zero, reduce_prod_p: _one, reduce_max_p: lowest,
             reduce_xor_p: _zero}
 
 cumsum_p = cumulative("cumsum")
-cumprod_p = cumulative("cumprod")
-cummax_p = cumulative("cummax")
-cummin_p = cumulative("cummin")
+cumprod_p = cumulative("cumprod", mul_p)
+cummax_p = cumulative("cummax", max_p)
+cummin_p = cumulative("cummin", min_p)

@@ -34,12 +34,15 @@ def instantiate_zeros(t):
     return zeros_like_aval(t.aval) if type(t) is Zero else t
 
 
-def linear_jvp(prim):
-    """The jvp rule of a primitive linear in all its operands (JAX's deflinear): the
-    primitive applied to the tangents (zeros filled in)."""
+def linear_jvp(prim, linear=None):
+    """The jvp rule of a primitive linear in its operands (JAX's deflinear), or in those
+    listed in ``linear`` (the others, e.g. indices, are passed as they are): the primitive
+    applied to the tangents (zeros filled in)."""
 
     def rule(primals, tangents, **params):
-        return prim.bind(*primals, **params), prim.bind(*map(instantiate_zeros, tangents), **params)
+        ts = [instantiate_zeros(t) if linear is None or i in linear else p
+              for i, (p, t) in enumerate(zip(primals, tangents))]
+        return prim.bind(*primals, **params), prim.bind(*ts, **params)
 
     return rule
 
