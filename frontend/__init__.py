@@ -12,12 +12,13 @@ from .array import Array, device_put
 from .autodiff import grad, hessian, jacfwd, jacrev, jvp, linearize, value_and_grad, vjp
 from .core import Aval as ShapedArray  # noqa: F401
 from .core import ConcretizationTypeError, Graph, Tracer, UnexpectedTracerError  # noqa: F401
+from .custom_derivatives import custom_jvp, custom_vjp
 from .dtypes import config
 
 _am.install(Array)
 _am.install(Tracer)
 numpy.ndarray = Array
 
-__all__ = ["Array", "ShapedArray", "config", "custom_batching", "device_put", "devices",
+__all__ = ["Array", "ShapedArray", "config", "custom_batching", "custom_jvp", "custom_vjp", "device_put", "devices",
            "extend", "grad", "hessian", "jacfwd", "jacrev", "jit", "jvp", "lax", "linearize",
            "make_graph", "numpy", "value_and_grad", "vjp", "vmap"]

@@ -62,6 +62,7 @@ from ._ops import (  # noqa: A004
                         sign,
                         sin,
                         sqrt,
+                        stop_gradient,
                         sub,
                         tan,
                         tanh,
@@ -111,5 +112,5 @@ __all__ = [
     "reduce_or", "reduce_prod", "reduce_sum", "reduce_xor", "rem", "reshape", "rev", "round",
     "rsqrt", "scan", "scatter", "scatter_add", "scatter_max", "scatter_min", "scatter_mul",
     "ScatterDimensionNumbers", "select", "sign", "sin", "slice", "slice_in_dim", "sqrt",
-    "squeeze", "sub", "switch", "tan", "tanh", "transpose", "while_loop", "xor",
+    "squeeze", "stop_gradient", "sub", "switch", "tan", "tanh", "transpose", "while_loop", "xor",
 ]

@@ -55,7 +55,7 @@ def _batched_aval(a: Aval, d, size: int) -> Aval:
     return Aval(a.shape[:d] + (size,) + a.shape[d:], a.dtype, a.weak_type)
 
 
-def _batch_graph(g: Graph, size: int, in_dims, force=None):
+def batch_graph(g: Graph, size: int, in_dims, force=None):
     """(graph, out_batched): ``g`` vectorized over ``size`` lanes. Input i carries its batch
     axis at ``in_dims[i]`` (None: unbatched); every batched output has it at 0; an output with
     ``force[i]`` is batched (broadcast) even when it depends on no batched input."""
@@ -158,13 +158,13 @@ def _cond_batch(args, dims, *, branches):
     if idx_dim is None:
         out_b = [False] * len(branches[0].outvars)
         for g in branches:
-            out_b = [a or b for a, b in zip(out_b, _batch_graph(g, axis_size, op_dims)[1])]
-        new = tuple(_batch_graph(g, axis_size, op_dims, out_b)[0] for g in branches)
+            out_b = [a or b for a, b in zip(out_b, batch_graph(g, axis_size, op_dims)[1])]
+        new = tuple(batch_graph(g, axis_size, op_dims, out_b)[0] for g in branches)
         outs = cond_p.bind(index, *ops, branches=new)
         return outs, [0 if b else None for b in out_b]
     # batched predicate: every branch runs (batched), each lane selects its branch's result
     n_out = len(branches[0].outvars)
-    results = [_eval(_batch_graph(g, axis_size, op_dims, [True] * n_out)[0], ops)
+    results = [_eval(batch_graph(g, axis_size, op_dims, [True] * n_out)[0], ops)
                for g in branches]
     index = moveaxis(index, idx_dim, 0)
     outs = list(results[-1])
@@ -283,8 +283,8 @@ def _while_batch(args, dims, *, cond_graph, body_graph, cond_nconsts, body_ncons
     carry_b = [d is not None for d in initd]
     while True:  # fixpoint: which carries are batched
         cd = [0 if b else None for b in carry_b]
-        pred_b = _batch_graph(cond_graph, axis_size, list(ccd) + cd)[1][0]
-        out_b = _batch_graph(body_graph, axis_size, list(bcd) + cd)[1]
+        pred_b = batch_graph(cond_graph, axis_size, list(ccd) + cd)[1][0]
+        out_b = batch_graph(body_graph, axis_size, list(bcd) + cd)[1]
         new = [a or b or (pred_b and not p) for a, b, p in zip(carry_b, out_b, passthrough)]
         if new == carry_b:
             break
@@ -292,14 +292,14 @@ def _while_batch(args, dims, *, cond_graph, body_graph, cond_nconsts, body_ncons
     cd = [0 if b else None for b in carry_b]
     init = [bdim_at(x, d, axis_size, 0) if b else x for x, d, b in zip(init, initd, carry_b)]
     out_dims = [0 if b else None for b in carry_b]
-    body_b = _batch_graph(body_graph, axis_size, list(bcd) + cd, carry_b)[0]
+    body_b = batch_graph(body_graph, axis_size, list(bcd) + cd, carry_b)[0]
     if not pred_b:
-        cond_b = _batch_graph(cond_graph, axis_size, list(ccd) + cd)[0]
+        cond_b = batch_graph(cond_graph, axis_size, list(ccd) + cd)[0]
         outs = while_p.bind(*cc, *bc, *init, cond_graph=cond_b, body_graph=body_b,
                          cond_nconsts=nc, body_nconsts=nb)
         return outs, out_dims
     # batched predicate: loop while any lane is active; finished lanes keep their carry
-    cond_lanes = _batch_graph(cond_graph, axis_size, list(ccd) + cd)[0]
+    cond_lanes = batch_graph(cond_graph, axis_size, list(ccd) + cd)[0]
     cc_avals = [aval_of(x) for x in cc]
     bc_avals = [aval_of(x) for x in bc]
     carry_avals = [aval_of(x) for x in init]
@@ -400,13 +400,13 @@ def _scan_batch(args, dims, *, body, num_consts, num_carry, length, reverse):
     x_in = [None if d is None else d - 1 for d in xd]
     carry_b = [d is not None for d in initd]
     while True:
-        out_b = _batch_graph(body, axis_size, list(cd) + [0 if b else None for b in carry_b] + x_in)[1]
+        out_b = batch_graph(body, axis_size, list(cd) + [0 if b else None for b in carry_b] + x_in)[1]
         new = [a or b for a, b in zip(carry_b, out_b[:nk])]
         if new == carry_b:
             break
         carry_b = new
     ny = len(body.outvars) - nk
-    body_b, out_b = _batch_graph(body, axis_size,
+    body_b, out_b = batch_graph(body, axis_size,
                                  list(cd) + [0 if b else None for b in carry_b] + x_in,
                                  carry_b + [False] * ny)
     init = [bdim_at(x, d, axis_size, 0) if b else x for x, d, b in zip(init, initd, carry_b)]
