@@ -10,6 +10,7 @@ from . import custom_batching, extend, lax, numpy  # noqa: F401
 from .api import Lowered, devices, jit, make_graph, vmap  # noqa: F401
 from .array import Array, device_put
 from .autodiff import grad, hessian, jacfwd, jacrev, jvp, linearize, value_and_grad, vjp
+from .checkpoint import checkpoint, remat
 from .core import Aval as ShapedArray  # noqa: F401
 from .core import ConcretizationTypeError, Graph, Tracer, UnexpectedTracerError  # noqa: F401
 from .custom_derivatives import custom_jvp, custom_vjp
@@ -19,6 +20,6 @@ _am.install(Array)
 _am.install(Tracer)
 numpy.ndarray = Array
 
-__all__ = ["Array", "ShapedArray", "config", "custom_batching", "custom_jvp", "custom_vjp", "device_put", "devices",
+__all__ = ["Array", "ShapedArray", "checkpoint", "config", "custom_batching", "custom_jvp", "custom_vjp", "device_put", "devices",
            "extend", "grad", "hessian", "jacfwd", "jacrev", "jit", "jvp", "lax", "linearize",
-           "make_graph", "numpy", "value_and_grad", "vjp", "vmap"]
+           "make_graph", "numpy", "remat", "value_and_grad", "vjp", "vmap"]

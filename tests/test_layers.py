@@ -26,7 +26,7 @@ LAYERS = [
     ("lax", ["frontend.lax"]),
     ("numpy", ["frontend.numpy"]),
     ("api", ["frontend.custom_batching", "frontend.array_methods", "frontend.api",
-             "frontend.autodiff", "frontend.custom_derivatives",
+             "frontend.autodiff", "frontend.custom_derivatives", "frontend.checkpoint",
              "frontend.extend", "frontend"]),
     ("lowering", ["lowering.hlo", "lowering.emit"]),
     ("backend", ["lowering.runtime", "lowering.backend", "lowering"]),

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from frontend.checkpoint import checkpoint_p
 from frontend.core import Aval
 from frontend.custom_batching import custom_vmap_call_p
 from frontend.custom_derivatives import custom_jvp_call_p, custom_lin_p, custom_vjp_call_p
@@ -116,6 +117,18 @@ def _inline_call(ctx, *names, call, **params):
 
 for _p in (custom_vmap_call_p, custom_jvp_call_p, custom_vjp_call_p):
     _p.def_lowering(_inline_call)
+
+
+@checkpoint_p.def_lowering
+def _checkpoint(ctx, *names, call, prevent_cse):
+    # the body inlined; with prevent_cse its operands pass an optimization barrier, so XLA
+    # does not merge a recomputation with the values it replaces
+    names = list(names)
+    if prevent_cse and names:
+        types = _types(ctx.avals_in)
+        names = ctx.op_results(f"stablehlo.optimization_barrier {', '.join(names)} : {types}",
+                               len(names))
+    return ctx.lower_body(call, names)
 
 
 @custom_lin_p.def_lowering
