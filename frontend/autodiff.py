@@ -95,12 +95,12 @@ def jvp(fun, primals, tangents, has_aux=False):
     if not isinstance(primals, (tuple, list)) or not isinstance(tangents, (tuple, list)):
         raise TypeError("primal and tangent arguments to jax.jvp must be tuples or lists; found "
                         f"{type(primals).__name__} and {type(tangents).__name__}.")
-    p_leaves, p_td = tree_flatten(tuple(primals))
-    t_leaves, t_td = tree_flatten(tuple(tangents))
+    p_leaves, p_td = tree_flatten(primals)
+    t_leaves, t_td = tree_flatten(tangents)
     if p_td != t_td:
         raise TypeError("primal and tangent arguments to jax.jvp must have the same tree "
-                        f"structure; primals have tree structure {_pytree(tree_flatten(primals)[1])} "
-                        f"whereas tangents have tree structure {_pytree(tree_flatten(tangents)[1])}.")
+                        f"structure; primals have tree structure {_pytree(p_td)} whereas "
+                        f"tangents have tree structure {_pytree(t_td)}.")
     p_leaves = [_operand(p) for p in p_leaves]
     ts = []
     for p, t in zip(p_leaves, t_leaves):
@@ -192,7 +192,7 @@ def vjp(fun, *primals, has_aux=False):
                 f"{name}.\n\nBut the tree structures differ: the output is a {_pytree(out_td)}, "
                 f"the cotangent a {_pytree(c_td)}.")
         cts = []
-        for c, oa, nz in zip(c_leaves, out_avals, lin.out_nonzero):
+        for c, oa, nz in zip(c_leaves, out_avals, lin.out_nonzero[:n]):
             ca, want = leaf_aval(c), tangent_aval(oa)
             if ca.shape != want.shape or ca.dtype != want.dtype:
                 raise ValueError(
@@ -202,6 +202,7 @@ def vjp(fun, *primals, has_aux=False):
                     f"{oa.str_short()}")
             if nz:
                 cts.append(convert(_operand(c), want.dtype, want.weak_type))
+        cts += [Zero(a) for a, nz in zip(lin.out_tangent_avals[n:], lin.out_nonzero[n:]) if nz]
         g = lin.graph
         res = backward_pass(g, g.consts, [UndefinedPrimal(v.aval) for v in g.invars], cts)
         it = iter(res)

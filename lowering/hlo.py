@@ -55,7 +55,9 @@ def _scalar_text(v, dtype) -> str:
         return f"({_scalar_text(c.real, part)}, {_scalar_text(c.imag, part)})"
     f = float(v)
     if np.isfinite(f) and d not in (dtypes.bfloat16, dtypes.float16):
-        return repr(f)
+        r = repr(f)
+        # MLIR's float literals need a '.' before an exponent: 1e-06 -> 1.0e-06
+        return r.replace("e", ".0e") if "e" in r and "." not in r else r
     return "0x" + np.asarray(v, d).tobytes()[::-1].hex().upper()
 
 

@@ -124,3 +124,11 @@ def test_jit_of_a_callable_whose_dict_has_a_fun_attribute():
     x = np.ones((3, 2), np.float32)
     np.testing.assert_array_equal(np.asarray(fe.jit(fe.vmap(Callable()))(x)), x * 2)
     np.testing.assert_array_equal(np.asarray(fe.jit(Callable())(x)), x * 2)
+
+
+def test_float_constants_in_exponent_notation_lower():
+    """repr(1e-06) has no '.', which MLIR's float literal syntax needs (found by the
+    autodiff finite-difference table)."""
+    x = np.float32(3.0)
+    got = fe.jit(lambda x: x * 1e-6 + 1e20)(x)
+    np.testing.assert_allclose(np.asarray(got), np.asarray(jnp.float32(3.0) * 1e-6 + 1e20))
