@@ -324,8 +324,9 @@ def _while_batch(args, dims, *, cond_graph, body_graph, cond_nconsts, body_ncons
 
 @while_p.def_jvp
 def _while_jvp(primals, tangents, *, cond_graph, body_graph, cond_nconsts, body_nconsts):
-    # one loop carrying the tangents along (forward mode only: reverse mode would need the
-    # trip count)
+    # the primal loop, and a loop carrying the tangents along (it recomputes the primal carry:
+    # under reverse mode the primal results must not depend on tangents, and that loop, the
+    # linear half, raises JAX's error when transposed: it would need the trip count)
     nc, nb = cond_nconsts, body_nconsts
     cc, bc, init = primals[:nc], primals[nc:nc + nb], primals[nc + nb:]
     nz_b, carry_nz = _nonzero(tangents[nc:nc + nb]), _nonzero(tangents[nc + nb:])
@@ -346,9 +347,11 @@ def _while_jvp(primals, tangents, *, cond_graph, body_graph, cond_nconsts, body_
     cond = intern_graph(Graph(tuple(cond_graph.invars) + tuple(Var(aval_of(t)) for t in t_init),
                               (), (), cond_graph.eqns, cond_graph.outvars))
     t_bc = [t for t in tangents[nc:nc + nb] if type(t) is not Zero]
+    p_out = while_p.bind(*primals, cond_graph=cond_graph, body_graph=body_graph,
+                         cond_nconsts=nc, body_nconsts=nb)
     outs = while_p.bind(*cc, *consts, *bc, *t_bc, *init, *t_init, cond_graph=cond, body_graph=body,
                         cond_nconsts=nc, body_nconsts=len(consts) + nb + len(t_bc))
-    return outs[:nk], _tangents_out(outs[nk:], carry_nz, [aval_of(x) for x in init])
+    return p_out, _tangents_out(outs[nk:], carry_nz, [aval_of(x) for x in init])
 
 
 @while_p.def_transpose

@@ -12,7 +12,7 @@ import numpy as np
 from .. import batching, dtypes
 from ..ad_util import Zero, is_undefined_primal, tangent_aval
 from ..batching import moved_shape, ndim
-from ..core import Aval, Primitive, aval_of, literal
+from ..core import Aval, Literal, Primitive, aval_of, literal
 from .shape import (
     bdim_at,
     broadcast_in_dim_p,
@@ -331,10 +331,10 @@ abs_p.def_batching(same_axis_batch(abs_p))
 abs_p.def_jvp(jvp_by_operand(abs_p, _abs_jvp, with_result=True))
 
 add_p = nary("add", NUMBER)
-add_p.def_jvp(linear_jvp(add_p))
+add_p.def_jvp(jvp_by_operand(add_p, lambda g, x, y: g, lambda g, x, y: g))
 add_p.def_transpose(_add_transpose)
 sub_p = nary("sub", NUMBER)
-sub_p.def_jvp(linear_jvp(sub_p))
+sub_p.def_jvp(jvp_by_operand(sub_p, lambda g, x, y: g, lambda g, x, y: _neg(g)))
 sub_p.def_transpose(_sub_transpose)
 mul_p = nary("mul", NUMBER)
 mul_p.def_jvp(jvp_by_operand(mul_p, lambda g, x, y: _mul(g, y), lambda g, x, y: _mul(x, g)))
@@ -348,9 +348,20 @@ rem_p.def_jvp(jvp_by_operand(
     rem_p, lambda g, x, y: g,
     lambda g, x, y: _mul(_neg(g), _mul(sign_p.bind(_div(x, y)), floor_p.bind(abs_p.bind(_div(x, y)))))))
 pow_p = nary("pow", INEXACT)
+
+
+def _pow_jvp_base(g, ans, x, y):
+    # g * y * x ** (y - 1); a literal exponent stays a literal (x ** 2 -> g * 2 * x)
+    if type(y) is Literal:
+        e = y.val - 1
+        xe = x if e == 1 else pow_p.bind(x, literal(e, y.aval.dtype, y.aval.weak_type))
+        return _mul(g, _mul(y, xe))
+    return _mul(g, _mul(y, pow_p.bind(x, _sub(y, _c(y, 1)))))
+
+
 pow_p.def_jvp(jvp_by_operand(
-    pow_p, lambda g, ans, x, y: _mul(g, _mul(y, pow_p.bind(x, _sub(y, _c(y, 1))))),
-    lambda g, ans, x, y: _mul(g, _mul(log_p.bind(_replace_zero(x)), ans)), with_result=True))
+    pow_p, _pow_jvp_base, lambda g, ans, x, y: _mul(g, _mul(log_p.bind(_replace_zero(x)), ans)),
+    with_result=True))
 max_p = nary("max", NUM_BOOL)
 max_p.def_jvp(jvp_by_operand(max_p, lambda g, ans, x, y: _mul(g, _balanced_eq(x, ans, y)),
                              lambda g, ans, x, y: _mul(g, _balanced_eq(y, ans, x)),

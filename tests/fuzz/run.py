@@ -109,7 +109,7 @@ def run_ours(prog, args):
     import frontend as fe
     import frontend.numpy as fnp
     from frontend import lax
-    f = prog.function(fnp, lax)
+    f = prog.function(fnp, lax, fe)
     g = _nest(f, prog, fe.vmap)
     if prog.jit:
         return fe.jit(g)(*args)
@@ -124,7 +124,7 @@ def run_loop(prog, args):
     from frontend import lax
     # the per-example function is jitted (one compile instead of one per op; the batched
     # run covers the eager path when prog.jit is off)
-    g = fe.jit(prog.function(fnp, lax))
+    g = fe.jit(prog.function(fnp, lax, fe))
     for lv in reversed(prog.levels):
         g = _loop(g, lv, fnp.stack)
     return g(*args)
@@ -133,8 +133,20 @@ def run_loop(prog, args):
 def run_jax(prog, args):
     import jax
     import jax.numpy as jnp
-    f = prog.function(jnp, jax.lax)
+    f = prog.function(jnp, jax.lax, jax)
     return jax.jit(_nest(f, prog, jax.vmap))(*args)  # the oracle: always one compile
+
+
+def _check_rejected(prog, args, exc_type):
+    """JAX rejected the program with ``exc_type``: ours must raise it too."""
+    try:
+        run_ours(prog, args)
+    except exc_type:
+        return
+    except Exception as e:
+        raise FuzzMismatch(f"JAX raised {exc_type.__name__}, ours raised {type(e).__name__}: {e}"
+                           f"\n\n{pretty(prog)}") from None
+    raise FuzzMismatch(f"JAX raised {exc_type.__name__}, ours did not\n\n{pretty(prog)}")
 
 
 def check_program(prog) -> str:
@@ -143,7 +155,9 @@ def check_program(prog) -> str:
     args = make_args(prog)
     try:
         ref = run_jax(prog, args)
-    except Exception:
+    except Exception as e:
+        if prog.ad and "Reverse-mode differentiation does not work" in str(e):
+            _check_rejected(prog, args, type(e))  # reverse mode through while_loop: ours too
         return "jax-rejected"
     try:
         got = run_ours(prog, args)
