@@ -125,19 +125,26 @@ def jvp(fun, primals, tangents, has_aux=False):
     return (out, t_tree, aux) if has_aux else (out, t_tree)
 
 
-def linearize(fun, *primals, has_aux=False):
-    """``(fun(*primals), f_jvp)`` where ``f_jvp(*tangents)`` is the jvp at ``primals``: the
-    primal computation runs once, ``f_jvp`` evaluates only the linear part (plus the aux
-    output with ``has_aux``)."""
+def _linearize(fun, primals, has_aux):
+    """``fun`` linearized at ``primals`` (a tuple of pytrees), with respect to the inexact
+    leaves: (leaves, their treedef, which are differentiated, primal outputs, Linearized,
+    [output treedef, aux treedef, number of outputs])."""
     _check_callable(fun)
     leaves, in_td = tree_flatten(primals)
     leaves = [_operand(x) for x in leaves]
     nonzero = [dtypes.is_inexact(x.aval.dtype) for x in leaves]
     box = []
     p_out, lin = linearize_fun(_flat_fun(fun, in_td, has_aux, box), leaves, nonzero)
-    n = box[2]
+    return leaves, in_td, nonzero, p_out, lin, box
+
+
+def linearize(fun, *primals, has_aux=False):
+    """``(fun(*primals), f_jvp)`` where ``f_jvp(*tangents)`` is the jvp at ``primals``: the
+    primal computation runs once, ``f_jvp`` evaluates only the linear part (plus the aux
+    output with ``has_aux``)."""
+    leaves, in_td, nonzero, p_out, lin, box = _linearize(fun, primals, has_aux)
+    n, out_td = box[2], box[0]
     out, aux = _split_aux(p_out, box)
-    out_td = box[0]
 
     def f_jvp(*tangents):
         t_leaves, t_td = tree_flatten(tangents)
@@ -171,15 +178,9 @@ def vjp(fun, *primals, has_aux=False):
     >>> f_vjp(1.0)
     (Array(6., dtype=float32, weak_type=True),)
     """
-    _check_callable(fun)
-    leaves, in_td = tree_flatten(primals)
-    leaves = [_operand(x) for x in leaves]
-    nonzero = [dtypes.is_inexact(x.aval.dtype) for x in leaves]
-    box = []
-    p_out, lin = linearize_fun(_flat_fun(fun, in_td, has_aux, box), leaves, nonzero)
-    n = box[2]
+    leaves, in_td, nonzero, p_out, lin, box = _linearize(fun, primals, has_aux)
+    n, out_td = box[2], box[0]
     out, aux = _split_aux(p_out, box)
-    out_td = box[0]
     out_avals = [aval_of(o) for o in p_out[:n]]
     name = getattr(fun, "__name__", "fun")
 

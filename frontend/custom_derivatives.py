@@ -62,17 +62,30 @@ def _with_nondiff(static, nd, dyn) -> list:
     return full
 
 
-def _trace_call(fun, dyn, in_tree):
-    """(closed graph of fun on the flat dynamic args, its captured values, out treedef)."""
-    box = []
+class _Call:
+    """A call of a custom_jvp/custom_vjp function: its arguments split into the nondiff ones
+    (``static``, at positions ``nd``) and the flat others (``leaves``, of ``in_tree``), and,
+    unless the call is ``eager`` (no transformation: the function just runs), the function
+    traced on them: a closed ``graph``, its captured values ``consts`` and ``out_tree``."""
 
-    def flat(*xs):
-        outs, otd = tree_flatten(fun(*tree_unflatten(in_tree, xs)))
-        box.append(otd)
-        return outs
+    def __init__(self, fun, nondiff_argnums, args, kwargs, what):
+        self.args = _resolve_args(fun, args, kwargs, what)
+        self.eager = _trace_var.get() is EVAL
+        if self.eager:
+            return
+        self.static, dyn, self.nd = _split_nondiff(self.args, nondiff_argnums)
+        self.leaves, self.in_tree = tree_flatten(dyn)
+        box = []
 
-    g, consts = closure_convert(trace_graph(flat, [leaf_aval(x) for x in dyn]))
-    return g, consts, box[0]
+        def flat(*xs):
+            d = tree_unflatten(self.in_tree, xs)
+            outs, otd = tree_flatten(fun(*_with_nondiff(self.static, self.nd, d)))
+            box.append(otd)
+            return outs
+
+        self.graph, self.consts = closure_convert(
+            trace_graph(flat, [leaf_aval(x) for x in self.leaves]))
+        self.out_tree = box[0]
 
 
 def _tangent_value(t, aval):
@@ -227,22 +240,18 @@ class custom_jvp:
         self.defjvp(jvp)
 
     def __call__(self, *args, **kwargs):
-        name = _name(self.fun)
         if self.jvp is None:
-            raise AttributeError(f"No JVP defined for custom_jvp function {name} using defjvp.")
-        args = _resolve_args(self.fun, args, kwargs, "custom_jvp")
-        if _trace_var.get() is EVAL:
-            return self.fun(*args)
-        static, dyn, nd = _split_nondiff(args, self.nondiff_argnums)
-        leaves, in_tree = tree_flatten(dyn)
-        fun = lambda *d: self.fun(*_with_nondiff(static, nd, d))  # noqa: E731
-        g, consts, out_tree = _trace_call(fun, leaves, in_tree)
-        rule, rname = self.jvp, _name(self.jvp)
+            raise AttributeError(f"No JVP defined for custom_jvp function {_name(self.fun)} "
+                                 "using defjvp.")
+        call = _Call(self.fun, self.nondiff_argnums, args, kwargs, "custom_jvp")
+        if call.eager:
+            return self.fun(*call.args)
+        name, rule, rname = _name(self.fun), self.jvp, _name(self.jvp)
 
         def jvp_flat(primals, tangents):
-            p = tree_unflatten(in_tree, primals)
-            t = tree_unflatten(in_tree, tangents)
-            res = rule(*static, tuple(p), tuple(t))
+            p = tree_unflatten(call.in_tree, primals)
+            t = tree_unflatten(call.in_tree, tangents)
+            res = rule(*call.static, tuple(p), tuple(t))
             if not isinstance(res, (tuple, list)) or len(res) != 2:
                 raise TypeError(f"Custom JVP rule {rname} for function {name} must produce a pair "
                                 "(list or tuple of length two) representing primal and tangent "
@@ -262,9 +271,10 @@ class custom_jvp:
                                     f"but got {_type_str(ta)}.")
             return po[0], pt[0]
 
-        outs = custom_jvp_call_p.bind(*consts, *leaves, call=g, num_consts=len(consts),
-                                      jvp=jvp_flat, out_avals=tuple(g.out_avals))
-        return tree_unflatten(out_tree, outs)
+        outs = custom_jvp_call_p.bind(*call.consts, *call.leaves, call=call.graph,
+                                      num_consts=len(call.consts), jvp=jvp_flat,
+                                      out_avals=tuple(call.graph.out_avals))
+        return tree_unflatten(call.out_tree, outs)
 
 
 def _zeros_tree(tree):
@@ -345,16 +355,14 @@ class custom_vjp:
         self.fwd, self.bwd = fwd, bwd
 
     def __call__(self, *args, **kwargs):
-        name = _name(self.fun)
         if self.fwd is None:
-            raise AttributeError(f"No VJP defined for custom_vjp function {name} using defvjp.")
-        args = _resolve_args(self.fun, args, kwargs, "custom_vjp")
-        if _trace_var.get() is EVAL:
-            return self.fun(*args)
-        static, dyn, nd = _split_nondiff(args, self.nondiff_argnums)
-        leaves, in_tree = tree_flatten(dyn)
-        fun = lambda *d: self.fun(*_with_nondiff(static, nd, d))  # noqa: E731
-        g, consts, out_tree = _trace_call(fun, leaves, in_tree)
+            raise AttributeError(f"No VJP defined for custom_vjp function {_name(self.fun)} "
+                                 "using defvjp.")
+        call = _Call(self.fun, self.nondiff_argnums, args, kwargs, "custom_vjp")
+        if call.eager:
+            return self.fun(*call.args)
+        name, static, nd, in_tree, out_tree = (_name(self.fun), call.static, call.nd,
+                                               call.in_tree, call.out_tree)
         fwd, bwd = self.fwd, self.bwd
         fname = _name(fwd)
         res_tree = []
@@ -380,10 +388,11 @@ class custom_vjp:
 
         def bwd_flat(res, cts):
             out = bwd(*static, tree_unflatten(res_tree[0], res), tree_unflatten(out_tree, cts))
-            return _bwd_cotangents(out, leaves, in_tree)
+            return _bwd_cotangents(out, call.leaves, in_tree)
 
-        outs = custom_vjp_call_p.bind(*consts, *leaves, call=g, num_consts=len(consts),
-                                      fwd=fwd_flat, bwd=bwd_flat, out_avals=tuple(g.out_avals))
+        outs = custom_vjp_call_p.bind(*call.consts, *call.leaves, call=call.graph,
+                                      num_consts=len(call.consts), fwd=fwd_flat, bwd=bwd_flat,
+                                      out_avals=tuple(call.graph.out_avals))
         return tree_unflatten(out_tree, outs)
 
 

@@ -418,6 +418,15 @@ def _scan_batch(args, dims, *, body, num_consts, num_carry, length, reverse):
     return outs, [0 if b else None for b in carry_b] + [1 if b else None for b in out_b[nk:]]
 
 
+def _split(xs, sizes) -> list:
+    """xs cut into consecutive lists of the given sizes."""
+    parts, k = [], 0
+    for n in sizes:
+        parts.append(list(xs[k:k + n]))
+        k += n
+    return parts
+
+
 def _row(a: Aval) -> Aval:
     return Aval(a.shape[1:], a.dtype, a.weak_type)
 
@@ -454,15 +463,10 @@ def _scan_jvp(primals, tangents, *, body, num_consts, num_carry, length, reverse
     t_c = [t for t in tangents[:nc] if type(t) is not Zero]
     t_init = [instantiate_zeros(t) for t, z in zip(tangents[nc:nc + nk], carry_nz) if z]
     t_x = [t for t in tangents[nc + nk:] if type(t) is not Zero]
-    groups = [lc, c_vals, t_c, t_init, x_vals, t_x]
-    sizes = [len(g) for g in groups]
+    sizes = [len(g) for g in (lc, c_vals, t_c, t_init, x_vals, t_x)]
 
     def step(*a):
-        parts, k = [], 0
-        for n in sizes:
-            parts.append(list(a[k:k + n]))
-            k += n
-        lcs, cv, tc, tk, xv, tx = parts
+        lcs, cv, tc, tk, xv, tx = _split(a, sizes)
         rs = [None] * len(lin.res)
         for i, v in zip(c_res + x_res, cv + xv):
             rs[i] = v
@@ -495,11 +499,7 @@ def _scan_transpose(cts, *args, body, num_consts, num_carry, length, reverse):
     sizes = [len(tb_consts), len(res_c), len(acc), nk, len(res_x), len(ct_ys)]
 
     def step(*a):
-        parts, k = [], 0
-        for n in sizes:
-            parts.append(list(a[k:k + n]))
-            k += n
-        tbc, rc, ac, cc, rx, cy = parts
+        tbc, rc, ac, cc, rx, cy = _split(a, sizes)
         outs = eval_graph(tb, (), tbc + rc + rx + cc + cy)
         d_c, d_carry, d_x = outs[:len(ac)], outs[len(ac):len(ac) + nk], outs[len(ac) + nk:]
         return [add_tangents(a, d) for a, d in zip(ac, d_c)] + d_carry + d_x
