@@ -71,6 +71,10 @@ def vmap(fun, in_axes=0, out_axes=0, axis_size=None, *, batch_size=None):
                                  f"{nd} (shape with the batch axis)")
             ax %= nd
             if d is None:
+                if isinstance(val, np.ndarray) and val.dtype == dtypes.float0:
+                    # the tangent of an integer (no data): a float0 array of the batched shape
+                    res.append(np.zeros(np.insert(val.shape, ax, size).astype(int), dtypes.float0))
+                    continue
                 if isinstance(val, _SCALARS):
                     val = literal(val, *dtypes.dtype_and_weak(val))
                 res.append(bdim_at(val, None, size, ax))

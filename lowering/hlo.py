@@ -12,8 +12,15 @@ from frontend import dtypes
 from frontend.core import Aval, Graph, Literal
 
 
+def _float0_error():
+    return TypeError("float0 values (the tangents of integer and boolean values) cannot be "
+                     "inputs or outputs of a compiled function: return them from outside jit")
+
+
 def elem_type(dtype) -> str:
     d = np.dtype(dtype)
+    if d == dtypes.float0:
+        raise _float0_error()
     if d == dtypes.bool_:
         return "i1"
     if d == dtypes.bfloat16:
@@ -63,6 +70,8 @@ def _scalar_text(v, dtype) -> str:
 
 def dense_attr(value: np.ndarray, aval: Aval) -> str:
     """``dense<...>`` for a constant: a splat where all elements are equal, else raw hex."""
+    if aval.dtype == dtypes.float0:
+        raise _float0_error()
     value = np.asarray(value, aval.dtype)
     flat = value.reshape(-1)
     if flat.size == 0:

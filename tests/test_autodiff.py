@@ -102,6 +102,9 @@ def test_float0_tangents_of_integer_inputs():
     assert_same(p, np.arange(3, dtype=np.int32) * 2)
     (g,) = fe.vjp(lambda x: x.astype(np.int32), np.float32(1.5))[1](np.zeros((), jax.dtypes.float0))
     assert_same(g, np.float32(0))
+    _, (ti, tf) = fe.vmap(lambda x: fe.jvp(lambda x: (x.astype(np.int32), x * 2), (x,), (x,)),
+                          out_axes=-1)(np.ones((3, 2), np.float32))
+    assert ti.dtype == jax.dtypes.float0 and ti.shape == (2, 3) and tf.shape == (2, 3)
 
 
 def test_holomorphic():
