@@ -48,13 +48,16 @@ def backward_pass(g: Graph, consts, args, cts) -> list:
 
     lin_eqns = []
     for e in g.eqns:
-        if any(type(x) is Var and id(x) in linear for x in e.inputs):
-            lin_eqns.append(e)
-            linear.update(id(o) for o in e.outs)
-            continue
-        out = e.prim.bind(*map(read, e.inputs), **e.params)  # known: evaluate forward
-        for v, o in zip(e.outs, out if e.prim.multiple_results else (out,), strict=True):
-            env[id(v)] = o
+        for x in e.inputs:
+            if type(x) is Var and id(x) in linear:
+                lin_eqns.append(e)
+                for o in e.outs:
+                    linear.add(id(o))
+                break
+        else:
+            out = e.prim.bind(*map(read, e.inputs), **e.params)  # known: evaluate forward
+            for v, o in zip(e.outs, out if e.prim.multiple_results else (out,), strict=True):
+                env[id(v)] = o
     ct_env: dict = {}
 
     def put(v, ct):
@@ -67,20 +70,23 @@ def backward_pass(g: Graph, consts, args, cts) -> list:
         if type(v) is Var and id(v) in linear:
             put(v, ct)
     for e in reversed(lin_eqns):
-        outs = [ct_env.pop(id(o), None) for o in e.outs]
-        if all(c is None for c in outs):
-            continue
-        rule = e.prim.transpose_rule
+        prim = e.prim
+        if prim.multiple_results:
+            outs = [ct_env.pop(id(o), None) for o in e.outs]
+            if all(c is None for c in outs):
+                continue
+            outs = [Zero(tangent_aval(o.aval)) if c is None else c for o, c in zip(e.outs, outs)]
+        else:
+            outs = ct_env.pop(id(e.outs[0]), None)
+            if outs is None:
+                continue
+        rule = prim.transpose_rule
         if rule is None:
             raise NotImplementedError(f"Transpose rule (for reverse-mode differentiation) for "
-                                      f"'{e.prim.name}' not implemented")
+                                      f"'{prim.name}' not implemented")
         ins = [UndefinedPrimal(x.aval) if type(x) is Var and id(x) in linear else read(x)
                for x in e.inputs]
-        if e.prim.multiple_results:
-            ct_in = rule([Zero(tangent_aval(o.aval)) if c is None else c
-                          for o, c in zip(e.outs, outs)], *ins, **e.params)
-        else:
-            ct_in = rule(outs[0], *ins, **e.params)
+        ct_in = rule(outs, *ins, **e.params)
         for x, ct in zip(e.inputs, ct_in, strict=True):
             if type(x) is Var and id(x) in linear:
                 put(x, ct)

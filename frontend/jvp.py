@@ -51,7 +51,9 @@ class JVPTrace(Trace):
             rule = prim.jvp_rule
             if rule is None:
                 raise NotImplementedError(f"Differentiation rule for '{prim.name}' not implemented")
-            tangents = [zero_of(aval_of(p)) if t is None else t for p, t in zip(primals, tangents)]
+            for i, t in enumerate(tangents):
+                if t is None:
+                    tangents[i] = zero_of(aval_of(primals[i]))
             out, tout = rule(tuple(primals), tuple(tangents), **params)
         if prim.multiple_results:
             return [self.wrap(o, t) for o, t in zip(out, tout, strict=True)]
