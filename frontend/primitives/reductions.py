@@ -2,13 +2,17 @@
 
 - monoid reductions over ``axes`` (reduce_sum, reduce_prod, reduce_max, reduce_min,
   reduce_and, reduce_or, reduce_xor): the reduced axes disappear; dtype and weak type stay.
+  (The family's factory and reduce_sum live in frontend.primitives.shape, with
+  broadcast_in_dim, their transpose.)
 - argmax / argmin over ``axes=(k,)`` giving ``index_dtype`` indices; the first index wins
   ties and NaN counts as the extreme value (as in JAX).
 - cumulative scans (cumsum, cumprod, cummax, cummin) along ``axis`` (``reverse`` scans from
   the end): same shape and dtype.
 
 Batching never reduces (or scans over) the batch axis: the operation's axes are renumbered
-around it, so no transpose is ever needed.
+around it, so no transpose is ever needed. Derivatives as JAX's: reduce_prod by a halving
+tree of products, max/min share ties, cumprod/cummax/cummin through the parallel prefix
+scan (``associative_scan``), so they differentiate to any order.
 """
 from __future__ import annotations
 

@@ -1,7 +1,9 @@
-"""Shape primitives: broadcast_in_dim, reshape, transpose, squeeze, slice, concatenate, iota,
-rev, and the axis moves that batching rules share (``moveaxis``, ``bdim_at``). Every batching
-rule keeps the batch axis where it is whenever the operation allows it (no transposes), and
-says where it ends up."""
+"""Shape primitives: broadcast_in_dim, reshape, transpose, squeeze, iota, rev, and
+reduce_sum with the monoid-reduction factory (broadcast_in_dim and reduce_sum are each
+other's transposes); the axis moves that batching rules share (``moveaxis``, ``bdim_at``) and
+the autodiff helpers every rule uses (``instantiate_zeros``, ``linear_jvp``, ``zero_jvp``).
+Every batching rule keeps the batch axis where it is whenever the operation allows it (no
+transposes), and says where it ends up."""
 from __future__ import annotations
 
 import numpy as np
