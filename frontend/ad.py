@@ -21,12 +21,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .ad_util import UndefinedPrimal, Zero, tangent_aval
-from .core import Graph, Literal, Tracer, Var, aval_of, eval_graph, new_trace
+from .core import Graph, Literal, Tracer, Var, aval_of, eval_graph
 from .jvp import jvp_fun
-from .partial_eval import LinearizeTrace
+from .partial_eval import linearize_fun
 from .passes import dce
 from .primitives.elementwise import add_tangents
-from .primitives.shape import instantiate_zeros
+from .primitives.shape import instantiate_zeros, zeros_like_aval
 from .tracing import closure_convert, trace_graph
 
 
@@ -157,15 +157,9 @@ def linearize_graph(g: Graph, nonzero, instantiate, forward_inputs=None) -> Line
     box = {}
 
     def primal_fn(*xs):
-        with new_trace(LinearizeTrace) as lin:
-            t_in = [lin.new_arg(tangent_aval(v.aval)) for v, nz in zip(g.invars, nonzero) if nz]
-            it = iter(t_in)
-            tangents = [next(it) if nz else Zero(tangent_aval(v.aval))
-                        for v, nz in zip(g.invars, nonzero)]
-            outs, touts = jvp_fun(lambda *a: _eval(g, a), list(xs), tangents)
-            out_nz = [type(t) is not Zero or bool(i) for t, i in zip(touts, instantiate)]
-            touts = [instantiate_zeros(t) for t, nz in zip(touts, out_nz) if nz]
-        lg = lin.to_graph(t_in, touts)
+        outs, lin = linearize_fun(lambda *a: _eval(g, a), list(xs), nonzero, instantiate,
+                                  zeros_like_aval)
+        lg = lin.graph
         res, computed = [], []
         for c in lg.consts:
             i = next((i for i, x in enumerate(xs) if x is c and forward_inputs[i]), None)
@@ -176,7 +170,7 @@ def linearize_graph(g: Graph, nonzero, instantiate, forward_inputs=None) -> Line
                 computed.append(c)
             else:
                 res.append(("const", c))
-        box.update(lg=lg, res=res, out_nz=out_nz)
+        box.update(lg=lg, res=res, out_nz=list(lin.out_nonzero))
         return list(outs) + computed
 
     primal, p_consts = _closed(trace_graph(primal_fn, [v.aval for v in g.invars]))
