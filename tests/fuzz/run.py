@@ -71,14 +71,17 @@ def _leaves(x):
     return list(x) if isinstance(x, tuple) else [x]
 
 
-def _tol(dtype, ref):
+def _tol(dtype, ref, low_precision=False):
     scale = float(np.max(np.abs(ref.astype(np.float64)[np.isfinite(ref.astype(np.float64))]), initial=1.0))
-    if np.dtype(dtype) == _np_dtype(BF16):
+    if np.dtype(dtype) == _np_dtype(BF16) or low_precision:
         return dict(rtol=5e-2, atol=5e-2 * scale)
     return dict(rtol=2e-4, atol=2e-4 * scale)
 
 
-def compare(got, ref, what: str, weak: bool = True) -> None:
+def compare(got, ref, what: str, weak: bool = True, low_precision: bool = False) -> None:
+    """Equal structure, shapes, dtypes, weak types and values; ``low_precision``: bfloat16
+    tolerances for every float output (derivatives of bfloat16 computations are rounded at
+    different points by different but equally valid rules)."""
     gl, rl = _leaves(got), _leaves(ref)
     if len(gl) != len(rl):
         raise FuzzMismatch(f"{what}: {len(gl)} outputs vs {len(rl)}")
@@ -98,7 +101,8 @@ def compare(got, ref, what: str, weak: bool = True) -> None:
         if gn.dtype.kind == "f" or gn.dtype == _np_dtype(BF16):
             a, b = gn.astype(np.float64), rn.astype(np.float64)
             try:
-                np.testing.assert_allclose(a, b, equal_nan=True, **_tol(gn.dtype, rn))
+                np.testing.assert_allclose(a, b, equal_nan=True,
+                                           **_tol(gn.dtype, rn, low_precision))
             except AssertionError as e:
                 raise FuzzMismatch(f"{what}: output {k} values differ\n{e}") from None
         elif not np.array_equal(gn, rn):
@@ -161,10 +165,11 @@ def check_program(prog) -> str:
         return "jax-rejected"
     try:
         got = run_ours(prog, args)
-        compare(got, ref, "ours batched vs JAX")
+        low = bool(prog.ad) and "bfloat16" in prog.source() + repr(prog.inputs)
+        compare(got, ref, "ours batched vs JAX", low_precision=low)
         loop = run_loop(prog, args)
-        compare(loop, ref, "ours per-example loop vs JAX", weak=False)
-        compare(got, loop, "ours batched vs ours loop", weak=False)
+        compare(loop, ref, "ours per-example loop vs JAX", weak=False, low_precision=low)
+        compare(got, loop, "ours batched vs ours loop", weak=False, low_precision=low)
     except FuzzMismatch as e:
         raise FuzzMismatch(f"{e}\n\n{pretty(prog)}") from None
     except Exception as e:
