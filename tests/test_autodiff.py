@@ -57,6 +57,18 @@ def test_weak_types_and_scalars_as_jax():
                 jax.jvp(lambda x: x * 2, (1.0,), (np.float32(1.0),)), "jvp weak primal")
 
 
+def test_nested_derivatives_keep_perturbations_apart():
+    ours = fe.jit(lambda x: (fe.grad(lambda x: fe.grad(lambda y: x * y ** 2)(3.0))(x),
+                             fe.grad(lambda x: x * fe.grad(lambda y: x * y)(1.0))(x),
+                             fe.jvp(lambda x: fe.jvp(lambda y: x * y, (1.0,), (1.0,))[1], (x,), (1.0,)),
+                             fe.grad(fe.grad(fe.grad(fnp.tanh)))(x)))
+    theirs = jax.jit(lambda x: (jax.grad(lambda x: jax.grad(lambda y: x * y ** 2)(3.0))(x),
+                                jax.grad(lambda x: x * jax.grad(lambda y: x * y)(1.0))(x),
+                                jax.jvp(lambda x: jax.jvp(lambda y: x * y, (1.0,), (1.0,))[1], (x,), (1.0,)),
+                                jax.grad(jax.grad(jax.grad(jnp.tanh)))(x)))
+    assert_same(ours(0.3), theirs(0.3))
+
+
 def test_jvp_vjp_linearize_on_pytrees():
     f = lambda p, x: {"a": fnp.sin(p["w1"]) @ x, "b": (fnp.sum(p["b1"] * p["b1"]), x * 2)}  # noqa: E731
     fj = lambda p, x: {"a": jnp.sin(p["w1"]) @ x, "b": (jnp.sum(p["b1"] * p["b1"]), x * 2)}  # noqa: E731
