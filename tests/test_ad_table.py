@@ -134,7 +134,8 @@ INDEXING = [
     Row("scatter_mul", lambda M: lambda x, u: x.at[IDX].multiply(2.0)
         + x.at[UNIQUE].multiply(u[:3], unique_indices=True), [f32(4, 5), f32(5, 5)]),
     Row("scatter_max", lambda M: lambda x, u: x.at[IDX].max(u), [f32(4, 5), f32(5, 5)]),
-    Row("scatter_min ties", lambda M: lambda x, u: M.np.round(x).at[IDX].min(M.np.round(u)) * x[0],
+    Row("scatter_min", lambda M: lambda x, u: x.at[IDX].min(u), [f32(4, 5), f32(5, 5)]),
+    Row("scatter_min ties", lambda M: lambda x, u: (M.np.round(x) * x[0]).at[IDX].min(M.np.round(u) * x[0]),
         [f32(4, 5, scale=2), f32(5, 5, scale=2)], fd=False),
 ]
 
@@ -173,6 +174,12 @@ def _custom_fns(M):
     double.defjvp(lambda p, t: (double(p[0]), double(t[0])))
 
     @M.custom_jvp
+    def diff(x, y):
+        return x - y
+
+    diff.defjvp(lambda p, t: (diff(*p), t[0] - t[1]))
+
+    @M.custom_jvp
     def sin2(x):
         return M.np.sin(x) * 2.0
 
@@ -186,7 +193,7 @@ def _custom_fns(M):
     def _(n, b, x):
         return M.np.sin(x), b[0]
 
-    return softplus, clip_grad, sin2, vsin
+    return softplus, clip_grad, sin2, vsin, diff
 
 
 CONTROL = [
@@ -205,8 +212,8 @@ CONTROL = [
     Row("while (jvp)", lambda M: lambda x: M.lax.while_loop(
         lambda c: M.np.sum(M.np.abs(c[1])) < 20.0, lambda c: (c[0] + 1, M.np.sin(c[1]) + c[1] * 2.0),
         (0, x))[1], [f32(3)], vjp=False),
-    Row("custom_jvp", lambda M: (lambda f: lambda x, y: f[0](x) * f[2](y))(_custom_fns(M)),
-        [f32(3), f32(3)]),
+    Row("custom_jvp", lambda M: (lambda f: lambda x, y: f[0](x) * f[2](y) + f[4](x, y * y))(
+        _custom_fns(M)), [f32(3), f32(3)]),
     Row("custom_vjp", lambda M: (lambda f: lambda x, y: f[1](x, y) * f[2](y))(_custom_fns(M)),
         [f32(3), f32(3)], jvp=False, fd=False),
     Row("custom_vmap", lambda M: lambda x: _custom_fns(M)[3](x) * x, [f32(3)], vjp=False),
