@@ -1,7 +1,8 @@
 """Extending vmaplab from outside the package: new primitives and their rules (the
 counterpart of ``jax.extend.core`` and the batching/lowering registries).
 
-A primitive is one object; its rules are set with ``def_*`` methods and live on it:
+A primitive is one object; its rules (abstract evaluation, batching, lowering, jvp and, for
+linear primitives, transpose) are set with ``def_*`` methods and live on it:
 
     >>> from frontend.extend import Primitive, ShapedArray
     >>> logaddexp_p = Primitive("logaddexp")
@@ -10,8 +11,9 @@ A primitive is one object; its rules are set with ``def_*`` methods and live on 
     >>> @logaddexp_p.def_lowering
     ... def _(ctx, x, y):
     ...     ...   # ctx.op("stablehlo.maximum ...") etc.; returns [result SSA names]
-    >>> logaddexp_p.def_jvp(jvp_by_operand(logaddexp_p, lambda t, x, y: t * fnp.exp(x - ...),
-    ...                                    lambda t, x, y: ...))
+    >>> logaddexp_p.def_jvp(jvp_by_operand(            # d/dx = exp(x - out), d/dy likewise
+    ...     logaddexp_p, lambda t, out, x, y: t * fnp.exp(x - out),
+    ...     lambda t, out, x, y: t * fnp.exp(y - out), with_result=True))
 
 Built-in primitives are declared with exactly this API (frontend/primitives/), so they are
 the examples to copy. See docs/extending.md for a walk-through.
