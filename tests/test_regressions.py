@@ -132,3 +132,12 @@ def test_float_constants_in_exponent_notation_lower():
     x = np.float32(3.0)
     got = fe.jit(lambda x: x * 1e-6 + 1e20)(x)
     np.testing.assert_allclose(np.asarray(got), np.asarray(jnp.float32(3.0) * 1e-6 + 1e20))
+
+
+def test_inexact_function_of_a_weak_bool_is_strong():
+    """sin(x >= -0.5) for a bool x: the comparison is a weak bool, its float is strong, as in
+    JAX (found by the slow autodiff fuzz run)."""
+    for f, fj in [(lambda x: fnp.sin(x >= -0.5), lambda x: jnp.sin(x >= -0.5)),
+                  (lambda x: fnp.exp(fnp.greater_equal(x, -0.5)), lambda x: jnp.exp(jnp.greater_equal(x, -0.5)))]:
+        x = np.array([True, False])
+        assert_same(fe.jit(f)(x), jax.jit(fj)(x))

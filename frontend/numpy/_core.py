@@ -168,7 +168,8 @@ def promote_dtypes_inexact(name: str, *args):
     out = promote_args(name, *args)
     d = aval_of(out[0]).dtype
     if not dtypes.is_inexact(d):
-        weak = all(aval_of(a).weak_type for a in out)
+        # a weak bool (a comparison of weak values) has no weak float to become (as JAX)
+        weak = not dtypes.is_bool(d) and all(aval_of(a).weak_type for a in out)
         out = [convert(a, dtypes.default_float(), weak) for a in out]
     return out
 
