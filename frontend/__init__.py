@@ -6,8 +6,8 @@ vmap, compile it with jit (lowered to StableHLO by ``lowering``).
 Array([5., 5., 5.], dtype=float32)
 """
 from . import array_methods as _am
-from . import custom_batching, extend, lax, numpy  # noqa: F401
-from .api import Lowered, devices, jit, make_graph, vmap  # noqa: F401
+from . import custom_batching, export, extend, ffi, lax, numpy, passes  # noqa: F401
+from .api import Compiled, Lowered, compile_stablehlo, devices, jit, make_graph, vmap  # noqa: F401
 from .array import Array, device_put
 from .autodiff import grad, hessian, jacfwd, jacrev, jvp, linearize, value_and_grad, vjp
 from .checkpoint import checkpoint, remat
@@ -20,6 +20,7 @@ _am.install(Array)
 _am.install(Tracer)
 numpy.ndarray = Array
 
-__all__ = ["Array", "ShapedArray", "checkpoint", "config", "custom_batching", "custom_jvp", "custom_vjp", "device_put", "devices",
-           "extend", "grad", "hessian", "jacfwd", "jacrev", "jit", "jvp", "lax", "linearize",
-           "make_graph", "numpy", "remat", "value_and_grad", "vjp", "vmap"]
+__all__ = ["Array", "Compiled", "Lowered", "ShapedArray", "checkpoint", "compile_stablehlo",
+           "config", "custom_batching", "custom_jvp", "custom_vjp", "device_put", "devices",
+           "export", "extend", "ffi", "grad", "hessian", "jacfwd", "jacrev", "jit", "jvp", "lax",
+           "linearize", "make_graph", "numpy", "passes", "remat", "value_and_grad", "vjp", "vmap"]

@@ -24,10 +24,9 @@ from .ad_util import UndefinedPrimal, Zero, tangent_aval
 from .core import Graph, Literal, Tracer, Var, aval_of, eval_graph
 from .jvp import jvp_fun
 from .partial_eval import linearize_fun
-from .passes import dce
 from .primitives.elementwise import add_tangents
 from .primitives.shape import instantiate_zeros, zeros_like_aval
-from .tracing import closure_convert, trace_graph
+from .tracing import closure_convert, dce, trace_graph
 
 
 def backward_pass(g: Graph, consts, args, cts) -> list:

@@ -7,9 +7,9 @@ import threading
 import numpy as np
 
 from . import _backend, dtypes
+from . import passes as _passes
 from .array import Array, to_buffer
-from .core import EVAL, Graph, _trace_var
-from .passes import simplify
+from .core import EVAL, Graph, Tracer, _trace_var
 from .tracing import abstractify, leaf_paths, trace_graph
 from .tree import tree_flatten, tree_unflatten
 from .vectorize import vmap  # noqa: F401  (public here, as jax.vmap)
@@ -56,40 +56,150 @@ _FAST_TYPES = {np.ndarray, Array, float, int, bool, complex}
 
 
 class Lowered:
-    """The StableHLO of one specialization of a jitted function."""
+    """The StableHLO of one specialization of a jitted function (JAX's ``Lowered``):
+    ``graph`` is the graph that was lowered (after the graph passes, whose statistics are
+    ``pass_stats``); ``compile()`` gives a callable ``Compiled``."""
 
-    def __init__(self, graph: Graph, text: str, out_td, device):
+    def __init__(self, graph: Graph, text: str, out_td, device, in_tree=None, pass_stats=(),
+                 foreign: bool = False):
         self.graph = graph
         self._text = text
         self.out_tree = out_td
+        self.in_tree = in_tree
         self.device = device
+        self.pass_stats = tuple(pass_stats)
+        self._foreign = foreign  # the text went through an MLIR pipeline
 
-    def as_text(self) -> str:
+    in_avals = property(lambda self: self.graph.in_avals)
+    out_avals = property(lambda self: self.graph.out_avals)
+
+    def as_text(self, dialect: str | None = None) -> str:
+        _check_dialect(dialect or "stablehlo", "as_text")
         return self._text
 
+    def compiler_ir(self, dialect: str = "stablehlo"):
+        """The module parsed by jaxlib's MLIR bindings (an ``ir.Module`` of this thread's
+        context), as JAX's ``compiler_ir`` gives it."""
+        _check_dialect(dialect, "compiler_ir")
+        return _backend.get().compiler_ir(self._text)
+
+    def apply_passes(self, pipeline: str) -> "Lowered":
+        """A new Lowered whose module is this one after the MLIR pass pipeline ``pipeline``
+        (e.g. ``"builtin.module(canonicalize,cse)"``; a bare ``"canonicalize,cse"`` is run on
+        the module). The result compiles when the pipeline leaves StableHLO."""
+        text = _backend.get().run_mlir_pipeline(self._text, pipeline)
+        return Lowered(self.graph, text, self.out_tree, self.device, self.in_tree,
+                       self.pass_stats, foreign=True)
+
+    def apply_patterns(self, patterns) -> "Lowered":
+        """A new Lowered whose module is this one rewritten by Python rewrite patterns with
+        MLIR's greedy driver: ``patterns`` is a list of ``(root, fn)``, ``root`` an op name
+        such as "stablehlo.multiply", ``fn(op, rewriter) -> bool`` (True when it rewrote
+        ``op``; see examples/mlir_rewrite.py)."""
+        text = _backend.get().apply_patterns(self._text, patterns)
+        return Lowered(self.graph, text, self.out_tree, self.device, self.in_tree,
+                       self.pass_stats, foreign=True)
+
     def compile(self) -> "Compiled":
-        return Compiled(_backend.get().compile_graph(self.graph, self.device, self._text))
+        be = _backend.get()
+        if self._foreign:
+            be.check_compilable(self._text)
+        return Compiled(be.compile_graph(self.graph, self.device, self._text), self.in_tree,
+                        self.graph.in_avals, self.out_tree, self.graph.out_avals, self.device)
+
+
+def _check_dialect(dialect, what):
+    if dialect != "stablehlo":
+        raise ValueError(f"{what}: unknown dialect {dialect!r}; 'stablehlo' is supported (XLA's "
+                         "optimized HLO is Lowered.compile().as_text())")
 
 
 class Compiled:
-    def __init__(self, compiled):
+    """An executable for one input signature (JAX's ``Compiled``): call it with the
+    arguments the function was lowered with (static arguments left out)."""
+
+    def __init__(self, compiled, in_tree, in_avals, out_tree, out_avals, device=None):
         self._c = compiled
+        self.in_tree = in_tree
+        self.in_avals = tuple(in_avals)
+        self.out_tree = out_tree
+        self.out_avals = tuple(out_avals)
+        self.device = device
+
+    def __call__(self, *args, **kwargs):
+        leaves, td = tree_flatten((args, kwargs))
+        if self.in_tree is not None and td != self.in_tree:
+            raise TypeError("Function compiled with input pytree does not match the input "
+                            f"pytree it was called with: compiled for {self.in_tree}, called "
+                            f"with {td}")
+        if len(leaves) != len(self.in_avals):
+            raise TypeError(f"compiled function takes {len(self.in_avals)} arguments, got "
+                            f"{len(leaves)}")
+        bad = []
+        for i, (x, a) in enumerate(zip(leaves, self.in_avals)):
+            if isinstance(x, Tracer):
+                raise TypeError("a Compiled function takes arrays, not traced values: call "
+                                "the jitted function inside jit/vmap instead")
+            got = abstractify(x, f"argument {i}", "Compiled")
+            scalar_ok = got.weak_type and got.shape == a.shape and \
+                dtypes._kind(got.dtype) in _WEAK_INTO.get(dtypes._kind(a.dtype), "")
+            if not scalar_ok and (got.shape != a.shape or got.dtype != a.dtype):
+                bad.append(f"Argument {i} compiled with {a.str_short()} and called with "
+                           f"{got.str_short()}")
+        if bad:
+            wide = [a for a in self.in_avals if a.dtype.itemsize == 8 and a.dtype.kind != "c"
+                    or a.dtype == np.complex128]
+            hint = "" if dtypes.config.enable_x64 or not wide else (
+                "\n(64-bit arguments need 64-bit mode: frontend.config.update('enable_x64', True))")
+            raise TypeError("Argument types differ from the types for which this computation "
+                            "was compiled. The mismatches are:\n" + "\n".join(bad) + hint)
+        bufs = self._c([to_buffer(x, a, self.device) for x, a in zip(leaves, self.in_avals)])
+        outs = [Array(b, a) for b, a in zip(bufs, self.out_avals)]
+        return tree_unflatten(self.out_tree, outs)
 
     def as_text(self) -> str:
-        """XLA's optimized HLO."""
+        """XLA's optimized HLO (the interpreter's module for device="interpreter")."""
         return self._c.as_text()
 
     def cost_analysis(self):
         return self._c.cost_analysis()
 
 
+# a Python scalar (weakly typed) may be passed for an argument of these kinds
+_WEAK_INTO = {"b": "b", "i": "bi", "u": "bi", "f": "bif", "c": "bifc"}
+
+
+def compile_stablehlo(module, device=None) -> Compiled:
+    """Compile a StableHLO module someone wrote or edited (text, or an ``ir.Module`` from
+    ``Lowered.compiler_ir``) for ``device`` (default: the first device; "interpreter" runs
+    it on the reference interpreter). The result takes ``@main``'s arguments (arrays of
+    exactly its types, Python scalars) and returns Arrays: one, or a tuple for several.
+
+    >>> f = compile_stablehlo(\'\'\'func.func @main(%x: tensor<3xf32>) -> tensor<3xf32> {
+    ...   %0 = stablehlo.add %x, %x : tensor<3xf32>
+    ...   return %0 : tensor<3xf32>
+    ... }\'\'\')
+    >>> f(np.ones(3, np.float32))
+    Array([2., 2., 2.], dtype=float32)
+    """
+    be = _backend.get()
+    text, in_avals, out_avals = be.stablehlo_signature(module)
+    compiled = be.compile_module(text, in_avals, out_avals, device)
+    in_tree = tree_flatten((tuple(range(len(in_avals))), {}))[1]
+    outs = tuple(range(len(out_avals)))
+    out_tree = tree_flatten(outs[0] if len(outs) == 1 else outs)[1]
+    return Compiled(compiled, in_tree, in_avals, out_tree, out_avals, device)
+
+
 class Jitted:
     """``jit(f)``: traces once per input signature and reuses the compiled executable."""
 
-    def __init__(self, fun, static_argnums=(), device=None):
+    def __init__(self, fun, static_argnums=(), device=None, passes=None):
         if not callable(fun):
             raise TypeError(f"jit expects a callable, got {type(fun).__name__}")
         self.fun = fun
+        self.passes = _passes.DEFAULT if passes is None else \
+            passes if isinstance(passes, _passes.Pipeline) else _passes.Pipeline(passes)
         if isinstance(static_argnums, int):
             static_argnums = (static_argnums,)
         self.static_argnums = tuple(static_argnums)
@@ -110,7 +220,7 @@ class Jitted:
                 sig.append(None)  # reported with its path by _specialize
         return dyn, static, leaves, td, sig
 
-    def _specialize(self, dyn, static, leaves, td, kwargs):
+    def _specialize(self, dyn, static, leaves, td, kwargs, record=False):
         paths = None
         avals = []
         for i, x in enumerate(leaves):
@@ -120,22 +230,30 @@ class Jitted:
                 paths = paths or leaf_paths(self.fun, dyn, kwargs, td)
                 abstractify(x, paths[i] if i < len(paths) else f"leaf {i}", self.fun)
         graph, out_td = _trace_flat(self.fun, dyn, kwargs, static, avals, td)
-        return simplify(graph), out_td
+        if record:  # a PipelineResult: the graph and what each pass did
+            return self.passes.run(graph), out_td
+        return self.passes(graph), out_td
 
     def __call__(self, *args, **kwargs):
         if _trace_var.get() is not EVAL:
             # under another transformation: trace the function inline
             return self.fun(*args, **kwargs)
-        if self._cpp is not None and not dtypes.config.enable_x64 and not self._jax_x64():
-            # the C++ call path: signature check, transfers and execution without Python
-            return self._cpp(*args, **kwargs)
-        return self._cache_miss(*args, **kwargs)[0]
+        cpp = self._cpp
+        if cpp is None:
+            return self._cache_miss(*args, **kwargs)[0]
+        if self._cpp_x64 is not dtypes.config.enable_x64:
+            # its entries were made under the other setting (JAX's own setting is part of
+            # the C++ signature; ours is not)
+            cpp._clear_cache()
+            self._cpp_x64 = dtypes.config.enable_x64
+        # the C++ call path: signature check, transfers and execution without Python
+        return cpp(*args, **kwargs)
 
     def _make_cpp(self):
         be = _backend.get()
         if any(i < 0 for i in self.static_argnums) or isinstance(self.device, str):
             return None  # negative static argnums, or a named non-XLA device (interpreter)
-        self._jax_x64 = be.jax_x64_enabled
+        self._cpp_x64 = dtypes.config.enable_x64
         be.register_once(Array)
         return be.dispatcher(getattr(self.fun, "__name__", "fun"), self.fun, self._cache_miss,
                              self.static_argnums)
@@ -148,8 +266,11 @@ class Jitted:
         bufs = compiled([to_buffer(x, a, self.device) for x, a in zip(leaves, in_avals)])
         outs = tree_unflatten(out_td, [Array(b, a) for b, a in zip(bufs, out_avals)])
         fast = None
-        if not dtypes.config.enable_x64 and all(type(x) in _FAST_TYPES for x in leaves):
-            fast = _backend.get().fastpath_data(compiled, len(leaves), outs, out_avals)
+        be = _backend.get()
+        # the C++ path converts numpy and Python scalar arguments by JAX's x64 setting
+        if dtypes.config.enable_x64 == be.jax_x64_enabled() \
+                and all(type(x) in _FAST_TYPES for x in leaves):
+            fast = be.fastpath_data(compiled, len(leaves), outs, out_avals)
         return outs, fast, False
 
     def _entry(self, dyn, static, leaves, td, sig, kwargs):
@@ -166,28 +287,32 @@ class Jitted:
 
     def lower(self, *args, **kwargs) -> Lowered:
         dyn, static, leaves, td, _ = self._signature(args, kwargs)
-        graph, out_td = self._specialize(dyn, static, leaves, td, kwargs)
-        return Lowered(graph, _backend.get().lower(graph), out_td, self.device)
+        res, out_td = self._specialize(dyn, static, leaves, td, kwargs, record=True)
+        return Lowered(res.graph, _backend.get().lower(res.graph), out_td, self.device, td,
+                       res.stats)
 
     def make_graph(self, *args, **kwargs) -> Graph:
         dyn, static, leaves, td, _ = self._signature(args, kwargs)
         return self._specialize(dyn, static, leaves, td, kwargs)[0]
 
 
-def jit(fun=None, *, static_argnums=(), device=None):
+def jit(fun=None, *, static_argnums=(), device=None, passes=None):
     """Compile ``fun`` once per input signature (shapes, dtypes, weak types, static args,
-    pytree structure).
+    pytree structure). ``passes`` (beyond JAX): the graph passes run after tracing, a
+    ``frontend.passes.Pipeline`` or a sequence of passes or their names (default:
+    ``frontend.passes.DEFAULT``, fold_transposes then dce).
 
     >>> f = jit(lambda x: x * 2 + 1)
     >>> f(np.arange(3.0, dtype=np.float32))
     Array([1., 3., 5.], dtype=float32)
     """
     if fun is None:
-        return functools.partial(jit, static_argnums=static_argnums, device=device)
-    return Jitted(fun, static_argnums, device)
+        return functools.partial(jit, static_argnums=static_argnums, device=device,
+                                 passes=passes)
+    return Jitted(fun, static_argnums, device, passes)
 
 
-def make_graph(fun, static_argnums=()):
+def make_graph(fun, static_argnums=(), *, passes=None):
     """``make_graph(f)(*args)``: the traced Graph of f, printed like a jaxpr.
 
     >>> print(make_graph(lambda x: x * 2.0)(np.ones(3, np.float32)))
@@ -195,7 +320,7 @@ def make_graph(fun, static_argnums=()):
         b:f32[3] = mul a 2.0:f32[]
       in (b,) }
     """
-    j = Jitted(fun, static_argnums)
+    j = Jitted(fun, static_argnums, passes=passes)
 
     @functools.wraps(fun)
     def graph_of(*args, **kwargs):

@@ -4,7 +4,7 @@ from __future__ import annotations
 import numpy as np
 
 from . import _backend, dtypes
-from .core import Aval, Eqn, Graph, Literal, Var, aval_of, set_eager_apply
+from .core import Aval, Eqn, Graph, Literal, Var, _trace_var, aval_of, set_eager_apply
 
 
 class Array:
@@ -126,6 +126,17 @@ def device_put(x, device=None, *, weak_type=None) -> Array:
     return Array(be.to_device(host, device), aval)
 
 
+def host_const(x: np.ndarray, weak: bool = False):
+    """A host array (of a canonical dtype) as an operand of the computation in progress: a
+    device Array when running eagerly; under jit/make_graph a constant of the traced graph,
+    which reaches the device only when the program runs."""
+    return _trace_var.get().const(x, weak)
+
+
+def _eager_const(x: np.ndarray, weak: bool) -> Array:
+    return Array(_backend.get().to_device(x), Aval(x.shape, x.dtype, weak))
+
+
 def to_buffer(x, aval: Aval | None = None, device=None):
     """The device buffer for an argument: an Array's own, or a transfer of a host value."""
     if isinstance(x, Array):
@@ -140,8 +151,17 @@ def to_buffer(x, aval: Aval | None = None, device=None):
 
 
 # ----------------------------------------------------------------------------- eager apply
+# Eager work runs as compiled graphs through the C++ call path of the backend: one callable
+# per computation (a primitive with its params, or a numpy function with its static
+# arguments, see frontend.tracing.eager_fused), which checks the operands' signature,
+# executes and wraps the results without Python once it has seen a signature; the first call
+# of a signature builds and compiles the graph (``_eager_cache``). Operands are all Arrays by
+# then: scalar literals come from a small cache of device scalars, so repeated constants are
+# not transferred again.
 
-_eager_cache: dict = {}
+_eager_cache: dict = {}   # (key, avals) -> (compiled, out avals)
+_eager_fns: dict = {}     # key -> callable on Arrays
+_scalars: dict = {}       # (aval, value) -> Array
 
 
 def _freeze(v):
@@ -152,21 +172,73 @@ def _freeze(v):
     return v
 
 
+def eager_fn(name: str, key, build, multiple_results: bool = False):
+    """The eager callable of the computation identified by ``key`` (hashable: what it
+    computes and its static parameters): called with Arrays, it runs the graph
+    ``build(avals)``, one compiled executable per signature. Returns an Array (a list with
+    multiple_results)."""
+    fn = _eager_fns.get(key)
+    if fn is not None:
+        return fn
+    be = _backend.get()
+
+    def run(*arrays):
+        """The Python path: compile (once per signature) and run; give the executable to
+        the C++ path."""
+        avals = tuple(a.aval for a in arrays)
+        hit = _eager_cache.get((key, avals))
+        if hit is None:
+            g = build(avals)
+            hit = _eager_cache[(key, avals)] = (be.compile_graph(g), g.out_avals)
+        compiled, out_avals = hit
+        outs = [Array(b, av) for b, av in zip(compiled([a._buf for a in arrays]), out_avals)]
+        out = outs if multiple_results else outs[0]
+        return out, be.fastpath_data(compiled, len(arrays), out, out_avals), False
+
+    be.register_once(Array)
+    if len(_eager_fns) > 4096:
+        _eager_fns.clear()
+    fn = _eager_fns[key] = be.dispatcher(name, run, run)
+    return fn
+
+
+def _eqn_graph(prim, params, avals) -> Graph:
+    """The graph of one application of ``prim``."""
+    invars = tuple(Var(a) for a in avals)
+    out_avals = prim.abstract_eval(*avals, **params)
+    out_avals = tuple(out_avals) if prim.multiple_results else (out_avals,)
+    outs = tuple(Var(a) for a in out_avals)
+    return Graph(invars, (), (), (Eqn(prim, invars, params, outs),), outs)
+
+
+def _as_array(x) -> Array:
+    """An eager operand as an Array: scalar literals from a cache of device scalars."""
+    if type(x) is Literal:
+        v = x.val
+        key = (x.aval, v) if v or type(v) is bool or type(v) is int else (x.aval, repr(v))
+        a = _scalars.get(key)
+        if a is None:
+            if len(_scalars) > 1024:
+                _scalars.clear()
+            a = _scalars[key] = Array(to_buffer(x), x.aval)
+        return a
+    if isinstance(x, Array):
+        return x
+    a = aval_of(x)
+    return Array(to_buffer(x, a), a)
+
+
 def eager_apply(prim, args, params):
-    avals = tuple(aval_of(a) for a in args)
-    key = (prim, _freeze(params), avals)
-    hit = _eager_cache.get(key)
-    if hit is None:
-        invars = tuple(Var(a) for a in avals)
-        out_avals = prim.abstract_eval(*avals, **params)
-        out_avals = tuple(out_avals) if prim.multiple_results else (out_avals,)
-        outs = tuple(Var(a) for a in out_avals)
-        g = Graph(invars, (), (), (Eqn(prim, invars, params, outs),), outs)
-        hit = _eager_cache[key] = (_backend.get().compile_graph(g), out_avals)
-    compiled, out_avals = hit
-    bufs = compiled([to_buffer(a, av) for a, av in zip(args, avals)])
-    outs = [Array(b, av) for b, av in zip(bufs, out_avals)]
-    return outs if prim.multiple_results else outs[0]
+    try:
+        key = (prim, *params.items())
+        fn = _eager_fns.get(key)
+    except TypeError:  # a list or dict among the params
+        key = (prim, _freeze(params))
+        fn = _eager_fns.get(key)
+    if fn is None:
+        fn = eager_fn(prim.name, key, lambda avals: _eqn_graph(prim, params, avals),
+                      prim.multiple_results)
+    return fn(*[a if type(a) is Array else _as_array(a) for a in args])
 
 
-set_eager_apply(eager_apply)
+set_eager_apply(eager_apply, _eager_const)

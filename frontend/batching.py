@@ -5,14 +5,34 @@ not batched). Binding a primitive with some batched operand calls the primitive'
 rule, ``rule(batched_args, batch_dims, **params) -> (out, out_dim)``, under the enclosing
 trace. A primitive without a rule goes to the fallback installed with ``set_fallback`` (the
 sequential loop of frontend.vectorize), so this module needs no primitive.
+
+Named axes: ``vmap(f, axis_name='i')`` gives its BatchTrace a name. Collectives
+(``CollectivePrimitive``: psum, all_gather, axis_index, ...) name the axes they work across;
+the trace whose name they carry runs their batching rule even when no operand is batched
+there (so do control-flow primitives whose sub-graphs hold such a collective), and a rule
+reads the name and size of the trace running it with ``rule_axis()``. A name that no
+enclosing vmap binds is a NameError when the collective is bound.
 """
 from __future__ import annotations
 
+import contextvars
+import weakref
 from typing import Callable
 
 import numpy as np
 
-from .core import Aval, Trace, Tracer, aval_of, escaped_tracer_error, new_trace
+from .core import (
+    Aval,
+    Graph,
+    Primitive,
+    Trace,
+    Tracer,
+    _trace_var,
+    aval_of,
+    current_trace,
+    escaped_tracer_error,
+    new_trace,
+)
 
 
 class BatchTracer(Tracer):
@@ -22,17 +42,22 @@ class BatchTracer(Tracer):
         self._trace = trace
         self.val = val
         self.bdim = bdim
-        a = val.aval if hasattr(val, "aval") else aval_of(val)
-        if bdim is not None:
-            a = Aval(a.shape[:bdim] + a.shape[bdim + 1:], a.dtype, a.weak_type)
-        self._aval = a
+        self._aval = None
 
     @property
     def aval(self):
-        return self._aval
+        """The per-example aval (made when first asked for)."""
+        a = self._aval
+        if a is None:
+            a = aval_of(self.val)
+            d = self.bdim
+            if d is not None:
+                a = Aval(a.shape[:d] + a.shape[d + 1:], a.dtype, a.weak_type)
+            self._aval = a
+        return a
 
     def __repr__(self):
-        return f"BatchTracer<{self._aval.str_short()}, bdim={self.bdim}>"
+        return f"BatchTracer<{self.aval.str_short()}, bdim={self.bdim}>"
 
 
 _fallback: Callable | None = None
@@ -45,15 +70,20 @@ def set_fallback(fn) -> None:
     _fallback = fn
 
 
+# the BatchTrace whose batching rule is running (read by rules with rule_axis())
+_rule_trace: contextvars.ContextVar = contextvars.ContextVar("vmaplab_batch_rule", default=None)
+
+
 class BatchTrace(Trace):
-    def __init__(self, parent, axis_size: int):
+    def __init__(self, parent, axis_size: int, axis_name=None):
         super().__init__(parent)
         self.axis_size = axis_size
+        self.axis_name = axis_name
 
     def process(self, prim, args, params):
         vals, dims = [], []
         for a in args:
-            if isinstance(a, BatchTracer) and a._trace is self:
+            if type(a) is BatchTracer and a._trace is self:
                 vals.append(a.val)
                 dims.append(a.bdim)
             else:
@@ -61,16 +91,25 @@ class BatchTrace(Trace):
                     raise escaped_tracer_error(a)
                 vals.append(a)
                 dims.append(None)
-        with self.parent:
-            if all(d is None for d in dims):
-                return prim.bind(*vals, **params)
+        token = _trace_var.set(self.parent)  # the rule computes with the enclosing trace
+        try:
             rule = prim.batching_rule
-            if rule is not None:
-                out, out_dim = rule(tuple(vals), tuple(dims), **params)
-            else:
-                if _fallback is None:
-                    raise NotImplementedError(f"primitive {prim.name!r} has no batching rule")
-                out, out_dim = _fallback(self, prim, tuple(vals), tuple(dims), params)
+            if dims.count(None) == len(dims) and not (
+                    self.axis_name is not None and rule is not None
+                    and uses_axis(prim, params, self.axis_name)):
+                return prim.bind(*vals, **params)
+            rule_token = _rule_trace.set(self)
+            try:
+                if rule is not None:
+                    out, out_dim = rule(tuple(vals), tuple(dims), **params)
+                else:
+                    if _fallback is None:
+                        raise NotImplementedError(f"primitive {prim.name!r} has no batching rule")
+                    out, out_dim = _fallback(self, prim, tuple(vals), tuple(dims), params)
+            finally:
+                _rule_trace.reset(rule_token)
+        finally:
+            _trace_var.reset(token)
         if prim.multiple_results:
             return [BatchTracer(self, o, _check_dim(prim, o, d))
                     for o, d in zip(out, out_dim, strict=True)]
@@ -79,18 +118,19 @@ class BatchTrace(Trace):
 
 def _check_dim(prim, out, d):
     """The rule's out_dim, checked (a user's rule may return anything)."""
-    if d is None or (type(d) is int and 0 <= d < ndim(out)):
+    if d is None or (type(d) is int and 0 <= d < len(aval_of(out).shape)):
         return d
     raise ValueError(f"the batching rule of primitive {prim.name!r} returned out_dim={d!r} for "
                      f"a result of shape {shape(out)}: it must be None (not batched) or an axis "
                      f"of the result, in [0, {ndim(out)})")
 
 
-def batch_fun(fun, axis_size: int, args, in_dims) -> tuple:
+def batch_fun(fun, axis_size: int, args, in_dims, axis_name=None) -> tuple:
     """Run ``fun`` (flat values in, flat list out) with ``args[i]`` batched at ``in_dims[i]``
-    (None: not batched). Returns (values, batch dims) of the outputs, values of the enclosing
-    trace; an output that does not depend on a batched input has dim None."""
-    with new_trace(BatchTrace, axis_size) as tr:
+    (None: not batched) over an axis named ``axis_name`` (None: anonymous). Returns (values,
+    batch dims) of the outputs, values of the enclosing trace; an output that does not depend
+    on a batched input (nor on the axis through a collective) has dim None."""
+    with new_trace(BatchTrace, axis_size, axis_name) as tr:
         tracers = [BatchTracer(tr, a, d) if d is not None else a for a, d in zip(args, in_dims)]
         outs = fun(*tracers)
     vals, dims = [], []
@@ -109,19 +149,122 @@ def batch_fun(fun, axis_size: int, args, in_dims) -> tuple:
 
 
 def ndim(x) -> int:
-    return len(x.aval.shape) if hasattr(x, "aval") else np.ndim(x)
+    a = getattr(x, "aval", None)
+    return len(a.shape) if a is not None else np.ndim(x)
 
 
 def shape(x) -> tuple:
-    return x.aval.shape if hasattr(x, "aval") else np.shape(x)
+    a = getattr(x, "aval", None)
+    return a.shape if a is not None else np.shape(x)
 
 
 def axis_size(args, dims) -> int:
-    """The size of the batch axis, read off the first batched argument."""
+    """The size of the batch axis, read off the first batched argument (or, when none is,
+    off the vmap whose rule is running: a collective or a loop over its named axis)."""
     for a, d in zip(args, dims):
         if d is not None:
             return shape(a)[d]
+    t = _rule_trace.get()
+    if t is not None:
+        return t.axis_size
     raise ValueError("axis_size: no argument is batched")
+
+
+def rule_axis() -> BatchTrace | None:
+    """The vmap trace whose batching rule is running (``.axis_name``, ``.axis_size``)."""
+    return _rule_trace.get()
+
+
+# ----------------------------------------------------------------------------- named axes
+
+
+def find_axis(name) -> BatchTrace | None:
+    """The innermost enclosing vmap trace named ``name`` (None when no vmap binds it)."""
+    t = current_trace()
+    while t is not None:
+        if isinstance(t, BatchTrace) and t.axis_name is not None and t.axis_name == name:
+            return t
+        t = t.parent
+    return None
+
+
+def bound_axis_names() -> list:
+    """The axis names the enclosing vmaps bind, innermost first."""
+    out, t = [], current_trace()
+    while t is not None:
+        if isinstance(t, BatchTrace) and t.axis_name is not None:
+            out.append(t.axis_name)
+        t = t.parent
+    return out
+
+
+def unbound_axis_error(name, api: str) -> NameError:
+    return NameError(f"Found an unbound axis name: {name}. To fix this, please call {api} "
+                     f"under a vmap that binds it: vmap(f, axis_name={name!r}) (axis names "
+                     f"bound here: {bound_axis_names()})")
+
+
+def axis_size_of(name, api: str) -> int:
+    """The size of the vmapped axis ``name``; JAX's NameError when no enclosing vmap binds it."""
+    t = find_axis(name)
+    if t is None:
+        raise unbound_axis_error(name, api)
+    return t.axis_size
+
+
+class CollectivePrimitive(Primitive):
+    """A primitive over named axes (psum, all_gather, axis_index, ...): its static param
+    ``names_param`` holds the axis name (or a tuple of them). Binding it checks that an
+    enclosing vmap binds every name (JAX's NameError otherwise) and runs its abstract
+    evaluation (JAX's shape checks) on whatever trace it is bound to."""
+
+    def __init__(self, name: str, names_param: str = "axis_name"):
+        super().__init__(name)
+        self.names_param = names_param
+
+    def axis_names(self, params) -> tuple:
+        names = params[self.names_param]
+        return names if isinstance(names, tuple) else (names,)
+
+    def bind(self, *args, **params):
+        for n in self.axis_names(params):
+            if find_axis(n) is None:
+                raise unbound_axis_error(n, self.name)
+        self.abstract_eval(*(aval_of(a) for a in args), **params)
+        return super().bind(*args, **params)
+
+
+_GRAPH_NAMES: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
+
+
+def _names_in_params(params) -> frozenset:
+    out: frozenset = frozenset()
+    for v in params.values():
+        for g in (v if isinstance(v, tuple) else (v,)):
+            if isinstance(g, Graph):
+                out |= graph_axis_names(g)
+    return out
+
+
+def graph_axis_names(g: Graph) -> frozenset:
+    """The axis names the collectives of ``g`` (sub-graphs included) work across."""
+    names = _GRAPH_NAMES.get(g)
+    if names is None:
+        names = frozenset()
+        for e in g.eqns:
+            if isinstance(e.prim, CollectivePrimitive):
+                names |= frozenset(e.prim.axis_names(e.params))
+            names |= _names_in_params(e.params)
+        _GRAPH_NAMES[g] = names
+    return names
+
+
+def uses_axis(prim, params, name) -> bool:
+    """Whether binding ``prim`` refers to the named axis: a collective over it, or a primitive
+    with sub-graphs (loops, branches) holding one."""
+    if isinstance(prim, CollectivePrimitive):
+        return name in prim.axis_names(params)
+    return name in _names_in_params(params)
 
 
 def moved_shape(shp, src: int, dst: int) -> tuple:

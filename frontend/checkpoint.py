@@ -17,10 +17,9 @@ from . import batching
 from .ad import jvp_graph, transpose_graph
 from .ad_util import Zero, is_undefined_primal, tangent_aval
 from .core import EVAL, Graph, Primitive, _trace_var, aval_of
-from .passes import dce
 from .primitives.control import batch_graph
 from .primitives.shape import instantiate_zeros, moveaxis
-from .tracing import closure_convert, intern_graph, leaf_aval, trace_graph
+from .tracing import closure_convert, dce, intern_graph, leaf_aval, trace_graph
 from .tree import tree_flatten, tree_unflatten
 
 # checkpoint(*args; call, prevent_cse): call(*args), recomputed rather than stored by

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import contextvars
 import itertools
+import math
 from dataclasses import dataclass
 from typing import Callable
 
@@ -23,6 +24,23 @@ _DTYPE_TYPES = {type(np.dtype(t)) for t in (np.bool_, np.int8, np.int16, np.int3
 _DTYPE_TYPES.add(type(dtypes.bfloat16))
 
 
+_SHAPES: dict = {}
+
+
+def _canonical_shape(shape) -> tuple:
+    """``shape`` as a tuple of Python ints: one shared tuple per shape (a dict hit for the
+    shapes seen before, which equal-valued tuples of numpy ints find too)."""
+    try:
+        return _SHAPES[shape]
+    except (KeyError, TypeError):
+        pass
+    t = tuple(map(int, shape))
+    if len(_SHAPES) > 100_000:
+        _SHAPES.clear()
+    _SHAPES[t] = t
+    return t
+
+
 class Aval:
     """Abstract value: shape, dtype and weak type. Frozen and hashable (cache key material)."""
 
@@ -30,10 +48,9 @@ class Aval:
 
     def __init__(self, shape, dtype, weak_type: bool = False):
         sa = object.__setattr__
-        sa(self, "shape", shape if type(shape) is tuple and all(type(d) is int for d in shape)
-           else tuple(map(int, shape)))
+        sa(self, "shape", _canonical_shape(shape))
         sa(self, "dtype", dtype if type(dtype) in _DTYPE_TYPES else np.dtype(dtype))
-        sa(self, "weak_type", bool(weak_type))
+        sa(self, "weak_type", weak_type if type(weak_type) is bool else bool(weak_type))
         sa(self, "_hash", None)
 
     def __setattr__(self, k, v):
@@ -45,7 +62,7 @@ class Aval:
 
     @property
     def size(self) -> int:
-        return int(np.prod(self.shape, dtype=np.int64))
+        return math.prod(self.shape)
 
     def update(self, shape=None, dtype=None, weak_type=None) -> "Aval":
         return Aval(self.shape if shape is None else shape,
@@ -82,7 +99,7 @@ def aval_of(x) -> Aval:
         d, w = dtypes.dtype_and_weak(x)
         return Aval((), d, w)
     if isinstance(x, (np.ndarray, np.generic)):
-        return Aval(np.shape(x), dtypes.canonicalize(x.dtype), False)
+        return Aval(x.shape, dtypes.canonicalize(x.dtype), False)
     raise TypeError(f"Value {x!r} of type {type(x).__name__} is not a valid array type")
 
 
@@ -388,6 +405,12 @@ class Trace:
     def process(self, prim: Primitive, args: tuple, params: dict):
         raise NotImplementedError
 
+    def const(self, x: np.ndarray, weak: bool = False):
+        """A host constant (numpy array of a canonical dtype) as a value of this trace. A
+        constant is the same for every lane or tangent, so by default it is a value of the
+        parent trace; a graph trace records it as a constvar (no device transfer)."""
+        return self.parent.const(x, weak)
+
     def __enter__(self):
         self._tokens.append(_trace_var.set(self))
         return self
@@ -413,6 +436,9 @@ class EvalTrace(Trace):
                 raise escaped_tracer_error(a)
         return _eager_apply(prim, args, params)
 
+    def const(self, x, weak=False):
+        return _eager_const(x, weak)
+
 
 def escaped_tracer_error(t) -> Exception:
     return UnexpectedTracerError(
@@ -426,11 +452,14 @@ class UnexpectedTracerError(TypeError):
 
 
 _eager_apply: Callable = None  # set by frontend.array (set_eager_apply)
+_eager_const: Callable = None
 
 
-def set_eager_apply(fn) -> None:
-    global _eager_apply
-    _eager_apply = fn
+def set_eager_apply(fn, const) -> None:
+    """Install eager execution: ``fn(prim, args, params)`` runs one primitive, ``const(x,
+    weak)`` puts a host constant on the device."""
+    global _eager_apply, _eager_const
+    _eager_apply, _eager_const = fn, const
 
 
 EVAL = EvalTrace(None)
@@ -510,15 +539,12 @@ class ConcretizationTypeError(TypeError):
 
 
 class GraphTracer(Tracer):
-    __slots__ = ("_var",)  # not ``var``: that name is the numpy method x.var()
+    __slots__ = ("_var", "aval")  # not ``var``: that name is the numpy method x.var()
 
     def __init__(self, trace, var):
         self._trace = trace
         self._var = var
-
-    @property
-    def aval(self):
-        return self._var.aval
+        self.aval = var.aval
 
     def __repr__(self):
         return f"Traced<{self.aval.str_short()}>"
@@ -533,7 +559,10 @@ class GraphTrace(Trace):
         self.eqns: list = []
         self.constvars: list = []
         self.consts: list = []
-        self._const_ids: dict = {}
+        self._const_ids: dict = {}  # id(value) -> (value, var): the value is kept alive
+
+    def const(self, x, weak=False):
+        return GraphTracer(self, self._constvar(x, weak))
 
     def new_arg(self, aval: Aval) -> GraphTracer:
         return GraphTracer(self, Var(aval))
@@ -547,23 +576,30 @@ class GraphTrace(Trace):
             return Literal(x, aval_of(x))
         if isinstance(x, Tracer) and not x._trace.is_ancestor_of(self):
             raise escaped_tracer_error(x)
-        key = id(x)
-        v = self._const_ids.get(key)
-        if v is None:
-            if isinstance(x, np.generic):
-                x = np.asarray(x)
-            if isinstance(x, np.ndarray) and x.dtype != dtypes.canonicalize(x.dtype):
-                x = x.astype(dtypes.canonicalize(x.dtype))
-            v = Var(aval_of(x))
-            self._const_ids[key] = v
-            self.constvars.append(v)
-            self.consts.append(x)
+        return self._constvar(x, False)
+
+    def _constvar(self, x, weak: bool) -> Var:
+        """The constvar of a value from outside, one per (object, weak type)."""
+        key = (id(x), weak)
+        hit = self._const_ids.get(key)
+        if hit is not None:
+            return hit[1]
+        c = x
+        if isinstance(c, np.generic):
+            c = np.asarray(c)
+        if isinstance(c, np.ndarray) and c.dtype != dtypes.canonicalize(c.dtype):
+            c = c.astype(dtypes.canonicalize(c.dtype))
+        a = aval_of(c)
+        v = Var(a if not weak else a.update(weak_type=True))
+        self._const_ids[key] = (x, v)
+        self.constvars.append(v)
+        self.consts.append(c)
         return v
 
     def process(self, prim, args, params):
         atoms = tuple([a._var if type(a) is GraphTracer and a._trace is self else self.to_atom(a)
                        for a in args])
-        out_avals = prim.abstract_eval(*(a.aval for a in atoms), **params)
+        out_avals = prim.abstract_eval(*[a.aval for a in atoms], **params)
         if prim.multiple_results:
             outs = tuple(Var(a) for a in out_avals)
             self.eqns.append(Eqn(prim, atoms, params, outs))

@@ -6,13 +6,14 @@ operands), and by vmap's loop helpers.
 """
 from __future__ import annotations
 
+import functools
 import inspect
 
 import numpy as np
 
 from . import dtypes
-from .array import Array
-from .core import Aval, Graph, GraphTrace, Literal, Tracer, aval_of, new_trace
+from .array import Array, eager_fn
+from .core import EVAL, Aval, Eqn, Graph, GraphTrace, Literal, Tracer, _trace_var, aval_of, new_trace
 from .tree import TreeDef, key_paths, tree_flatten, tree_unflatten
 
 _SCALARS = (bool, int, float, complex)
@@ -88,6 +89,35 @@ def trace_graph(fn, in_avals) -> Graph:
     return tr.to_graph(args, outs)
 
 
+def eager_fused(n_arrays: int):
+    """Decorate a numpy-style function whose first ``n_arrays`` positional arguments are
+    arrays and whose other arguments are static: called eagerly on Arrays it runs as ONE
+    compiled executable per signature (as JAX's jitted numpy functions), not one per
+    primitive; otherwise (under a transformation, with Python scalars or host arrays, or an
+    unhashable static argument) it is an ordinary call."""
+    def wrap(fun):
+        @functools.wraps(fun)
+        def fused(*args, **kwargs):
+            if _trace_var.get() is not EVAL:
+                return fun(*args, **kwargs)
+            arrays = args[:n_arrays]
+            if len(arrays) < n_arrays:
+                return fun(*args, **kwargs)
+            for a in arrays:
+                if type(a) is not Array:
+                    return fun(*args, **kwargs)
+            static = args[n_arrays:]
+            key = (fun, static, *kwargs.items()) if static or kwargs else fun
+            try:
+                run = eager_fn(fun.__name__, key, lambda avals: trace_graph(
+                    lambda *xs: [fun(*xs, *static, **kwargs)], avals))
+            except TypeError:  # an unhashable static argument
+                return fun(*args, **kwargs)
+            return run(*arrays)
+        return fused
+    return wrap
+
+
 def flatten_fun(fun, in_td: TreeDef, box: list):
     """``fun`` on pytrees -> a function on flat leaves; the output treedef goes to ``box``."""
     def flat(*leaves):
@@ -109,13 +139,26 @@ def closure_convert(g: Graph):
 _INTERNED: dict = {}
 
 
-def _param_key(v):
+def param_key(v):
+    """A hashable key of a static parameter: equal keys, equal parameters. Scalars carry
+    their type (so 1, 1.0 and True differ) and floats their repr (so 0.0 and -0.0 differ);
+    Graphs compare by structure. Raises TypeError for an unhashable value."""
     if isinstance(v, Graph):
         k = _graph_key(v)
         return ("G", id(v)) if k is None else k
-    if isinstance(v, tuple):
-        return tuple(_param_key(x) for x in v)
-    return v
+    if isinstance(v, (tuple, list)):
+        return (type(v).__name__,) + tuple(param_key(x) for x in v)
+    if isinstance(v, float):
+        return ("float", repr(v))
+    if isinstance(v, (bool, int, complex, str)) or v is None:
+        return (type(v).__name__, v)
+    hash(v)
+    return (type(v), v)
+
+
+def literal_key(a: Literal):
+    """A hashable key of a Literal: its type, value (by repr) and aval."""
+    return ("L", type(a.val).__name__, repr(a.val), a.aval)
 
 
 def _graph_key(g: Graph):
@@ -127,7 +170,7 @@ def _graph_key(g: Graph):
 
     def atom(a):
         if isinstance(a, Literal):
-            return ("L", type(a.val).__name__, repr(a.val), a.aval)
+            return literal_key(a)
         k = ids.get(id(a))
         if k is None:
             k = ids[id(a)] = len(ids)
@@ -136,7 +179,7 @@ def _graph_key(g: Graph):
     parts = [tuple(v.aval for v in g.invars), tuple(atom(v) for v in g.invars)]
     for e in g.eqns:
         parts.append((id(e.prim), tuple(atom(x) for x in e.inputs),
-                      tuple((k, _param_key(v)) for k, v in sorted(e.params.items())),
+                      tuple((k, param_key(v)) for k, v in sorted(e.params.items())),
                       tuple(v.aval for v in e.outs), tuple(atom(v) for v in e.outs)))
     parts.append(tuple(atom(v) for v in g.outvars))
     return tuple(parts)
@@ -155,3 +198,61 @@ def intern_graph(g: Graph) -> Graph:
     if len(_INTERNED) > 4096:
         _INTERNED.clear()
     return _INTERNED.setdefault(k, g)
+
+
+# ----------------------------------------------------------------------------- graph upkeep
+# (the graph passes of frontend.passes and the autodiff graph transforms share these)
+
+
+def _intern_unless_consts(g: Graph) -> Graph:
+    return intern_graph(g) if not g.consts else g
+
+
+def map_subgraphs(e: Eqn, fn) -> Eqn:
+    """``e`` with ``fn`` (Graph -> Graph, keeping the signature) applied to every Graph in its
+    params (cond branches, loop bodies); ``e`` itself when no sub-graph changed."""
+    new = None
+    for k, v in e.params.items():
+        t = type(v)
+        if t is not Graph and (t is not tuple or not v or type(v[0]) is not Graph):
+            continue
+        if t is Graph:
+            nv = fn(v)
+            if nv is v:
+                continue
+            nv = _intern_unless_consts(nv)
+        else:
+            nv = tuple(fn(x) for x in v)
+            if all(a is b for a, b in zip(nv, v)):
+                continue
+            nv = tuple(_intern_unless_consts(x) for x in nv)
+        if new is None:
+            new = dict(e.params)
+        new[k] = nv
+    return e if new is None else Eqn(e.prim, e.inputs, new, e.outs)
+
+
+def dce(g: Graph) -> Graph:
+    """Dead-code elimination: drop equations none of whose outputs are used (primitives are
+    pure; a call declaring ``has_side_effect`` is kept) and constants nobody reads, also
+    inside sub-graphs."""
+    live = {id(v) for v in g.outvars if type(v) is not Literal}
+    kept = []
+    changed = False
+    for e in reversed(g.eqns):
+        outs = e.outs
+        if (id(outs[0]) in live if len(outs) == 1 else any(id(o) in live for o in outs)) \
+                or e.params.get("has_side_effect"):
+            if e.params:
+                e2 = map_subgraphs(e, dce)
+                if e2 is not e:
+                    changed, e = True, e2
+            kept.append(e)
+            for a in e.inputs:
+                if type(a) is not Literal:
+                    live.add(id(a))
+    if not changed and len(kept) == len(g.eqns) and all(id(v) in live for v in g.constvars):
+        return g
+    kept.reverse()
+    cv = [(v, c) for v, c in zip(g.constvars, g.consts) if id(v) in live]
+    return Graph(g.invars, tuple(v for v, _ in cv), tuple(c for _, c in cv), tuple(kept), g.outvars)

@@ -14,8 +14,9 @@ import warnings
 import numpy as np
 
 from . import batching, dtypes
+from .array import Array
 from .batching import BatchTracer
-from .core import literal
+from .core import Literal, Tracer, literal
 from .primitives.control import scan_lanes
 from .primitives.padding import concatenate_p, slice_p
 from .primitives.shape import bdim_at, moveaxis, reshape_p
@@ -25,13 +26,16 @@ from .tree import broadcast_prefix, key_paths, tree_flatten, tree_unflatten
 _SCALARS = (bool, int, float, complex)
 
 
-def vmap(fun, in_axes=0, out_axes=0, axis_size=None, *, batch_size=None):
+def vmap(fun, in_axes=0, out_axes=0, axis_name=None, axis_size=None, *, batch_size=None):
     """Vectorize ``fun`` over an axis of its inputs, with JAX's ``in_axes``/``out_axes``
-    semantics (ints, negative ints, None, pytree prefixes). ``batch_size=k`` (beyond JAX)
-    computes k lanes at a time in a loop, for bounded memory.
+    semantics (ints, negative ints, None, pytree prefixes). ``axis_name`` names the mapped
+    axis for collectives (``lax.psum(x, axis_name)``, ``lax.axis_index``, ...).
+    ``batch_size=k`` (beyond JAX) computes k lanes at a time in a loop, for bounded memory.
 
     >>> vmap(lambda x, y: x @ y)(np.ones((3, 5), np.float32), np.ones((3, 5), np.float32))
     Array([5., 5., 5.], dtype=float32)
+    >>> vmap(lambda x: x - lax.pmean(x, "i"), axis_name="i")(np.arange(3.0, dtype=np.float32))
+    Array([-1.,  0.,  1.], dtype=float32)
     """
     if not callable(fun):
         raise TypeError(f"vmap expects a callable, got {type(fun).__name__}")
@@ -39,6 +43,9 @@ def vmap(fun, in_axes=0, out_axes=0, axis_size=None, *, batch_size=None):
         in_axes = tuple(in_axes)
     _check_axes_spec(in_axes, "in_axes")
     _check_axes_spec(out_axes, "out_axes")
+    if axis_name is not None and batch_size is not None:
+        raise ValueError("vmap batch_size cannot be combined with axis_name: collectives over "
+                         "the named axis need every lane of it at once")
 
     @functools.wraps(fun)
     def batched(*args, **kwargs):
@@ -51,9 +58,9 @@ def vmap(fun, in_axes=0, out_axes=0, axis_size=None, *, batch_size=None):
             a, kw = tree_unflatten(td, xs)
             outs, otd = tree_flatten(fun(*a, **kw))
             box.append(otd)
-            return outs
+            return [_check_output(o) for o in outs]
 
-        vals, dims = batching.batch_fun(flat_fun, size, leaves, axes)
+        vals, dims = batching.batch_fun(flat_fun, size, leaves, axes, axis_name)
         otd = box[0]
         oaxes = broadcast_prefix(out_axes, otd, "vmap out_axes")
         res = []
@@ -65,11 +72,7 @@ def vmap(fun, in_axes=0, out_axes=0, axis_size=None, *, batch_size=None):
                         "output that does not depend on a mapped input can have out_axes=None")
                 res.append(val)
                 continue
-            nd = batching.ndim(val) + (d is None)
-            if not -nd <= ax < nd:
-                raise ValueError(f"vmap out_axes={ax} is out of range for output{p} of rank "
-                                 f"{nd} (shape with the batch axis)")
-            ax %= nd
+            ax = _out_axis(ax, batching.ndim(val) + (d is None))
             if d is None:
                 if isinstance(val, np.ndarray) and val.dtype == dtypes.float0:
                     # the tangent of an integer (no data): a float0 array of the batched shape
@@ -83,6 +86,22 @@ def vmap(fun, in_axes=0, out_axes=0, axis_size=None, *, batch_size=None):
         return tree_unflatten(otd, res)
 
     return batched
+
+
+def _out_axis(ax: int, nd: int) -> int:
+    """An out_axes entry for an output of rank ``nd`` (batch axis included), as numpy's
+    normalize_axis does (JAX's wording)."""
+    if not -nd <= ax < nd:
+        raise ValueError(f"axis {ax} is out of bounds for array of dimension {nd}")
+    return ax % nd
+
+
+def _check_output(o):
+    """An output leaf of the batched function: arrays and scalars (JAX's TypeError else)."""
+    if isinstance(o, (Tracer, Array, np.ndarray, np.generic, Literal)) or isinstance(o, _SCALARS):
+        return o
+    raise TypeError(f"Output from batched function {o!r} with type {type(o)} is not a valid "
+                    "JAX type")
 
 
 def _mapped_leaves(fun, in_axes, axis_size, args, kwargs):
@@ -194,7 +213,7 @@ def chunked_vmap(fun, in_axes, out_axes, size, batch_size, args, kwargs):
         a, kw = tree_unflatten(td, full)
         outs, otd = tree_flatten(fun(*a, **kw))
         box.append(otd)
-        return outs
+        return [_check_output(o) for o in outs]
 
     ys = _map_chunked(flat_fun, mapped, size, k)
     otd = box[-1]
@@ -212,7 +231,7 @@ def chunked_vmap(fun, in_axes, out_axes, size, batch_size, args, kwargs):
         if ax is None:
             res.append(_first_row(y))
         else:
-            res.append(moveaxis(y, 0, ax % batching.ndim(y)))
+            res.append(moveaxis(y, 0, _out_axis(ax, batching.ndim(y))))
     return tree_unflatten(otd, res)
 
 
@@ -243,15 +262,20 @@ def chunked_map(f, xs, batch_size):
 
 
 def batch_fallback(trace, prim, vals, dims, params):
-    """Batch ``prim`` (which has no batching rule) by a sequential loop over the lanes: a scan
-    whose body applies the primitive to one lane of each batched operand. Outputs have the
-    batch axis at 0. Warns once per primitive and vmap."""
+    """Batch ``prim`` (which has no batching rule) by a sequential loop over the lanes (see
+    ``sequential_batch``). Warns once per primitive and vmap."""
     warned = trace.__dict__.setdefault("_no_rule_warned", set())
     if prim not in warned:
         warned.add(prim)
         warnings.warn(f"primitive {prim.name!r} has no batching rule; vmap runs it in a "
                       f"sequential loop over the {trace.axis_size} lanes of the batch",
                       RuntimeWarning, stacklevel=5)
+    return sequential_batch(prim, vals, dims, params)
+
+
+def sequential_batch(prim, vals, dims, params):
+    """The batching rule 'one lane at a time': a scan whose body applies ``prim`` to one lane
+    of each batched operand. Outputs have the batch axis at 0."""
     idx = [i for i, d in enumerate(dims) if d is not None]
     xs = [moveaxis(vals[i], dims[i], 0) for i in idx]
 
@@ -270,4 +294,5 @@ def batch_fallback(trace, prim, vals, dims, params):
 
 batching.set_fallback(batch_fallback)
 
-__all__ = ["vmap", "chunked_vmap", "chunked_map", "batch_fallback", "BatchTracer"]
+__all__ = ["vmap", "chunked_vmap", "chunked_map", "batch_fallback", "sequential_batch",
+           "BatchTracer"]

@@ -3,7 +3,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from frontend.core import Graph
+from frontend import dtypes
+from frontend.array import Array
+from frontend.core import Aval, Graph, Var
 
 from . import (
     emit,  # noqa: F401  (registers the emitters)
@@ -27,22 +29,67 @@ def to_device(x: np.ndarray, device=None):
     return runtime.to_device(x, device)
 
 
+def register_ffi_target(name: str, fn, platform: str = "cpu") -> None:
+    runtime.ffi.register(name, fn, platform)
+
+
+def ffi_include_dir() -> str:
+    return runtime.ffi.include_dir()
+
+
+def const_args(graph: Graph) -> tuple:
+    """Indices of the graph's constants that become leading arguments of @main instead of
+    text in the module: those above ``config.embedded_constants_max_bytes`` (as JAX's
+    ``jax_embedded_constants_max_bytes``), so that module text, verification and XLA's parse
+    stay small."""
+    limit = dtypes.config.embedded_constants_max_bytes
+    return tuple(i for i, v in enumerate(graph.constvars)
+                 if v.aval.size * v.aval.dtype.itemsize > limit)
+
+
 def lower(graph: Graph) -> str:
+    return lower_graph(graph, const_args=const_args(graph))
+
+
+def lower_self_contained(graph: Graph) -> str:
+    """The module with every constant written into it (none hoisted to @main's arguments):
+    what a portable artifact holds, since its callers pass only the function's arguments."""
     return lower_graph(graph)
+
+
+class _ConstArgs:
+    """The hoisted constants of a compiled graph as device buffers, made at the first run
+    (an Array's own buffer when it is on the device, else one transfer) and kept."""
+
+    __slots__ = ("values", "device", "_bufs")
+
+    def __init__(self, graph: Graph, idx: tuple, device):
+        self.values = [graph.consts[i] for i in idx]
+        self.device = device
+        self._bufs = None
+
+    def buffers(self) -> list:
+        if self._bufs is None:
+            self._bufs = [c._buf if isinstance(c, Array) and c.device == self.device
+                          else runtime.to_device(np.asarray(c), self.device) for c in self.values]
+        return self._bufs
 
 
 class Compiled:
     """A graph compiled for one device: call with a list of device buffers."""
 
-    __slots__ = ("text", "exe", "device", "graph")
+    __slots__ = ("text", "exe", "device", "graph", "consts")
 
-    def __init__(self, graph: Graph, text: str, device):
+    def __init__(self, graph: Graph, text: str, device, const_idx: tuple = ()):
         self.graph = graph
         self.text = text
         self.device = device
+        self.consts = _ConstArgs(graph, const_idx, device) if const_idx else None
         self.exe = runtime.compile_text(text, device, len(graph.outvars))
 
     def __call__(self, bufs):
+        if self.consts is not None:
+            bufs = self.consts.buffers() + list(bufs)
         return self.exe.loaded.execute(bufs)
 
     def as_text(self) -> str:
@@ -53,10 +100,58 @@ class Compiled:
 
 
 def compile_graph(graph: Graph, device=None, text: str | None = None) -> Compiled:
+    """Compile ``graph`` (``text``: its module from ``lower``, when already lowered)."""
+    idx = const_args(graph) if graph.consts else ()
+    if text is None:
+        text = lower_graph(graph, const_args=idx)
     if isinstance(device, str):
-        return compile_named(graph, device, text)  # e.g. "interpreter" (see the end of file)
-    return Compiled(graph, lower_graph(graph) if text is None else text,
-                    runtime.default_device() if device is None else device)
+        return compile_named(graph, device, text, idx)  # e.g. "interpreter" (end of file)
+    return Compiled(graph, text, runtime.default_device() if device is None else device, idx)
+
+
+# ----------------------------------------------------------------------------- testbed: MLIR
+compiler_ir = runtime.mlir.compiler_ir
+run_mlir_pipeline = runtime.mlir.run_pipeline
+check_compilable = runtime.mlir.check_compilable
+apply_patterns = runtime.mlir.apply_patterns
+MLIR_PASSES = runtime.mlir.MLIR_PASSES
+
+
+def stablehlo_signature(module):
+    """(normalized text, argument avals, result avals) of a StableHLO module (text or an
+    ir.Module) that XLA can compile; ValueError otherwise."""
+    text = runtime.mlir.module_text(runtime.mlir.parse_module(runtime.mlir.module_text(module)))
+    ins, outs = runtime.mlir.main_signature(text)
+    check_compilable(text)
+    return text, [Aval(s, d) for s, d in ins], [Aval(s, d) for s, d in outs]
+
+
+def compile_module(text: str, in_avals, out_avals, device=None):
+    """Compile module text of a known signature (a Graph without equations stands for it:
+    only its argument and result types are read)."""
+    sig = Graph(tuple(Var(a) for a in in_avals), (), (), (), tuple(Var(a) for a in out_avals))
+    return compile_graph(sig, device, text)
+
+
+# ----------------------------------------------------------------------------- testbed: artifacts
+serialize_artifact = runtime.artifact.serialize
+deserialize_artifact = runtime.artifact.deserialize
+check_stablehlo_version = runtime.artifact.check_version
+exported_callee = runtime.artifact.callee
+read_jax_export = runtime.artifact.read_jax
+write_jax_export = runtime.artifact.write_jax
+
+
+def stablehlo_versions() -> tuple:
+    """(oldest, newest) StableHLO version this jaxlib reads and writes."""
+    return runtime.artifact.minimum_version(), runtime.artifact.current_version()
+
+
+def platform_of(device=None) -> str:
+    """The platform name of ``device`` ('cpu', 'gpu', ...; named devices run on the default
+    XLA device's platform)."""
+    d = runtime.default_device() if device is None or isinstance(device, str) else device
+    return d.platform
 
 
 # the C++ dispatch path (see runtime/dispatch.py)
@@ -66,7 +161,9 @@ jax_x64_enabled = runtime.dispatch.jax_x64_enabled
 
 
 def fastpath_data(compiled: Compiled, n_in: int, outs, out_avals):
-    return runtime.dispatch.fastpath_data(compiled.exe.loaded, compiled.device, n_in, outs, out_avals)
+    consts = compiled.consts.buffers() if compiled.consts is not None else []
+    return runtime.dispatch.fastpath_data(compiled.exe.loaded, compiled.device, n_in, outs,
+                                          out_avals, consts)
 
 
 _registered: set = set()
@@ -92,16 +189,20 @@ INTERPRETER = runtime.interpreter.INTERPRETER
 class InterpretedCompiled:
     """A graph run by the StableHLO reference interpreter (same interface as Compiled)."""
 
-    __slots__ = ("text", "exe", "device", "graph")
+    __slots__ = ("text", "exe", "device", "graph", "consts")
 
-    def __init__(self, graph: Graph, text: str):
+    def __init__(self, graph: Graph, text: str, const_idx: tuple = ()):
         self.graph = graph
         self.text = text
         self.device = INTERPRETER
-        self.exe = runtime.interpreter.InterpretedExecutable(
-            text, graph.in_avals, graph.out_avals, runtime.default_device())
+        xla = runtime.default_device()
+        self.consts = _ConstArgs(graph, const_idx, xla) if const_idx else None
+        in_avals = tuple(graph.constvars[i].aval for i in const_idx) + graph.in_avals
+        self.exe = runtime.interpreter.InterpretedExecutable(text, in_avals, graph.out_avals, xla)
 
     def __call__(self, bufs):
+        if self.consts is not None:
+            bufs = self.consts.buffers() + list(bufs)
         return self.exe(bufs)
 
     def as_text(self) -> str:
@@ -111,11 +212,11 @@ class InterpretedCompiled:
         return self.exe.cost_analysis()
 
 
-def compile_named(graph: Graph, device: str, text: str | None = None):
+def compile_named(graph: Graph, device: str, text: str, const_idx: tuple = ()):
     if device != INTERPRETER:
         raise ValueError(f"unknown device {device!r}: pass an XLA device (frontend.devices()) "
                          f"or {INTERPRETER!r}")
-    return InterpretedCompiled(graph, lower_graph(graph) if text is None else text)
+    return InterpretedCompiled(graph, text, const_idx)
 
 
 _xla_to_device = to_device

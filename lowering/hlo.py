@@ -42,11 +42,12 @@ _TYPE_CACHE: dict = {}
 
 
 def tensor_type(aval: Aval) -> str:
-    """``tensor<3x5xf32>`` (cached per aval)."""
-    t = _TYPE_CACHE.get(aval)
+    """``tensor<3x5xf32>`` (cached per shape and dtype)."""
+    key = (aval.shape, aval.dtype)
+    t = _TYPE_CACHE.get(key)
     if t is None:
         dims = "x".join(map(str, aval.shape))
-        t = _TYPE_CACHE[aval] = f"tensor<{dims}{'x' if dims else ''}{elem_type(aval.dtype)}>"
+        t = _TYPE_CACHE[key] = f"tensor<{dims}{'x' if dims else ''}{elem_type(aval.dtype)}>"
     return t
 
 
@@ -74,8 +75,8 @@ def dense_attr(value: np.ndarray, aval: Aval) -> str:
         raise _float0_error()
     value = np.asarray(value, aval.dtype)
     flat = value.reshape(-1)
-    if flat.size == 0:
-        return "dense<" + "[" * aval.ndim + "]" * aval.ndim + ">"
+    if flat.size == 0:  # a splat: nested brackets cannot spell dims after a 0 (2x0x3)
+        return f"dense<{_scalar_text(np.zeros((), aval.dtype), aval.dtype)}>"
     if flat.size == 1 or (flat == flat[0]).all() and not (flat.dtype.kind == "f" and np.isnan(flat[0])):
         return f"dense<{_scalar_text(flat[0], aval.dtype)}>"
     return f'dense<"0x{np.ascontiguousarray(value).tobytes().hex().upper()}">'
@@ -97,45 +98,51 @@ class FuncCtx:
 
     def op(self, rhs: str, indent: str = "    ") -> str:
         """Emit ``%k = rhs`` and return ``%k``."""
-        name = self.fresh()
+        name = f"%{self.n}"
+        self.n += 1
         self.lines.append(f"{indent}{name} = {rhs}")
         return name
 
     def constant(self, value, aval: Aval) -> str:
-        key = None
-        if aval.ndim == 0:
+        """A ``stablehlo.constant``; scalars are emitted once per function (or region)."""
+        if aval.shape:
+            return self.op(f"stablehlo.constant {dense_attr(value, aval)} : {tensor_type(aval)}")
+        t = type(value)
+        if (t is int or t is bool) or (t is float and value):  # (0.0 and -0.0 are equal keys)
+            key = (aval.dtype, t, value)
+        else:
             key = (aval.dtype, _scalar_text(value, aval.dtype))
-            hit = self._consts.get(key)
-            if hit is not None:
-                return hit
-        name = self.op(f"stablehlo.constant {dense_attr(value, aval)} : {tensor_type(aval)}")
-        if key is not None:
-            self._consts[key] = name
+        name = self._consts.get(key)
+        if name is None:
+            name = self._consts[key] = self.op(
+                f"stablehlo.constant {dense_attr(value, aval)} : {tensor_type(aval)}")
         return name
 
     def broadcast(self, x: str, in_aval: Aval, shape: tuple, dims=None) -> str:
-        """broadcast_in_dim of x to ``shape`` (a rank-0 x with dims ())."""
+        """broadcast_in_dim of x to ``shape`` (a rank-0 x with dims ()); one per value,
+        shape and dims in a function (or region), like the scalar constants."""
         if dims is None:
             dims = tuple(range(len(shape) - in_aval.ndim, len(shape)))
-        out = Aval(shape, in_aval.dtype)
-        return self.op(f"stablehlo.broadcast_in_dim {x}, dims = [{', '.join(map(str, dims))}] : "
-                       f"({tensor_type(in_aval)}) -> {tensor_type(out)}")
+        key = (x, shape, dims)
+        name = self._consts.get(key)
+        if name is None:
+            out = Aval(shape, in_aval.dtype)
+            name = self._consts[key] = self.op(
+                f"stablehlo.broadcast_in_dim {x}, dims = [{', '.join(map(str, dims))}] : "
+                f"({tensor_type(in_aval)}) -> {tensor_type(out)}")
+        return name
 
     def lower_body(self, g: Graph, in_names: list, const_names: list | None = None) -> list:
         """Emit the equations of ``g`` with its invars bound to ``in_names``; return the
         SSA names of its outputs."""
-        env: dict = {}
+        env: dict = {}  # Var -> SSA name
         if const_names is None:
             const_names = [self.constant(c, v.aval) for v, c in zip(g.constvars, g.consts)]
-        for v, n in zip(g.constvars, const_names, strict=True):
-            env[id(v)] = n
-        for v, n in zip(g.invars, in_names, strict=True):
-            env[id(v)] = n
+        env.update(zip(g.constvars, const_names, strict=True))
+        env.update(zip(g.invars, in_names, strict=True))
 
         def read(a):
-            if type(a) is Literal:
-                return self.constant(a.val, a.aval)
-            return env[id(a)]
+            return self.constant(a.val, a.aval) if type(a) is Literal else env[a]
 
         for e in g.eqns:
             rule = e.prim.lowering_rule
@@ -144,16 +151,14 @@ class FuncCtx:
                     f"primitive {e.prim.name!r} has no lowering rule, so it cannot be compiled: "
                     f"define one with p.def_lowering(fn), fn(ctx, *operands, **params) -> "
                     f"[results] (see docs/extending.md)")
-            ctx = RuleCtx(self, e)
-            outs = rule(ctx, *[env[id(a)] if type(a) is not Literal else read(a)
-                               for a in e.inputs], **e.params)
+            outs = rule(RuleCtx(self, e), *[env[a] if type(a) is not Literal else read(a)
+                                            for a in e.inputs], **e.params)
             if type(outs) is str:
                 outs = [outs]
             if len(outs) != len(e.outs):
                 raise ValueError(f"the lowering rule of primitive {e.prim.name!r} returned "
                                  f"{len(outs)} results for {len(e.outs)} outputs")
-            for v, n in zip(e.outs, outs):
-                env[id(v)] = n
+            env.update(zip(e.outs, outs))
         return [read(v) for v in g.outvars]
 
     def region(self, body, arg_avals=()) -> str:
@@ -204,6 +209,7 @@ class RuleCtx:
     - ``ctx.region(body, arg_avals)``: the text of a region, ``body(args) -> (outs, avals)``
     - ``ctx.lower_body(graph, operands)``: inline a sub-Graph, return its outputs
     - ``ctx.fresh()``: a new SSA name, e.g. for region arguments
+    - ``ctx.add_function(name, text)``: module-level functions (once per name)
     """
 
     __slots__ = ("fn", "eqn", "avals_in", "avals_out")
@@ -241,29 +247,47 @@ class RuleCtx:
     def lower_body(self, g: Graph, in_names: list) -> list:
         return self.fn.lower_body(g, in_names)
 
+    def add_function(self, name: str, text: str) -> None:
+        """Add functions (``func.func`` text) to the module, once per ``name``: e.g. a
+        callee for ``func.call``."""
+        self.fn.module.add_function(name, text)
+
 
 class ModuleCtx:
     def __init__(self, name: str):
         self.name = name
         self.funcs: list = []
+        self._func_names: set = set()
+
+    def add_function(self, name: str, text: str) -> None:
+        """Add module-level function text (once per ``name``)."""
+        if name not in self._func_names:
+            self._func_names.add(name)
+            self.funcs.append(text)
 
 
-def lower_graph(g: Graph, name: str = "main", consts_as_args: bool = False) -> str:
-    """The StableHLO module of a graph: ``func.func public @main``. Constants are emitted as
-    ``stablehlo.constant`` unless ``consts_as_args`` (then they lead the arguments)."""
+def lower_graph(g: Graph, name: str = "main", const_args: tuple = ()) -> str:
+    """The StableHLO module of a graph: ``func.func public @main``. Constants are written as
+    ``stablehlo.constant``, except those whose indices are in ``const_args``: they lead the
+    arguments of @main (in that order) and the caller passes them at run time."""
     mod = ModuleCtx(name)
     f = FuncCtx(mod)
-    params = list(g.constvars) + list(g.invars) if consts_as_args else list(g.invars)
+    hoisted = [g.constvars[i] for i in const_args]
+    params = hoisted + list(g.invars)
     arg_names = [f"%arg{i}" for i in range(len(params))]
     args = ", ".join(f"{n}: {tensor_type(v.aval)}" for n, v in zip(arg_names, params))
-    if consts_as_args:
-        k = len(g.constvars)
-        outs = f.lower_body(g, arg_names[k:], arg_names[:k])
-    else:
-        outs = f.lower_body(g, arg_names)
+    k = len(hoisted)
+    const_names = dict(zip(const_args, arg_names))
+    for i, (v, c) in enumerate(zip(g.constvars, g.consts, strict=True)):
+        if i not in const_names:
+            const_names[i] = f.constant(c, v.aval)
+    outs = f.lower_body(g, arg_names[k:], [const_names[i] for i in range(len(g.consts))])
     res_types = [tensor_type(v.aval) for v in g.outvars]
     ret = f"    return {', '.join(outs)} : {', '.join(res_types)}" if outs else "    return"
-    head = (f"module @{name} attributes {{mhlo.num_partitions = 1 : i32, mhlo.num_replicas = 1 : i32}} {{\n"
-            f"  func.func public @main({args}) -> ({', '.join(res_types)}) {{")
-    return "\n".join([head, *mod.funcs, *f.lines, ret, "  }", "}", ""]) if not mod.funcs else \
-        "\n".join([head, *f.lines, ret, "  }", *mod.funcs, "}", ""])
+    head = [f"module @{name} attributes {{mhlo.num_partitions = 1 : i32, mhlo.num_replicas = 1 : i32}} {{"]
+    if k:
+        head.append(f"  // {arg_names[0]}{f' .. {arg_names[k - 1]}' if k > 1 else ''}: closed-over "
+                    f"constants ({', '.join(v.aval.str_short() for v in hoisted)}), passed as arguments")
+    head.append(f"  func.func public @main({args}) -> ({', '.join(res_types)}) {{")
+    body = [*f.lines, ret, "  }"]
+    return "\n".join([*head, *body, *mod.funcs, "}", ""])

@@ -51,7 +51,7 @@ def x64():
 # Recorded here by wrapping the rules on the primitive objects, checked at the end of a full
 # run (no file or -k selection).
 
-from harness import project_primitives, takes_operands  # noqa: E402
+from harness import is_collective, project_primitives, takes_operands  # noqa: E402
 
 import frontend  # noqa: E402,F401
 import lowering.emit  # noqa: E402,F401
@@ -85,10 +85,26 @@ def _full_run(config) -> bool:
         and not config.getoption("ignore") and config.getoption("markexpr") in ("not slow", "")
 
 
+@pytest.hookimpl(optionalhook=True)
+def pytest_testnodedown(node, error):
+    """pytest-xdist: a worker's record (names of the primitives it exercised, modules it
+    verified) joins the controller's, which checks the whole run."""
+    out = getattr(node, "workeroutput", {})
+    for kind, names in out.get("exercised", {}).items():
+        EXERCISED[kind].update(PROJECT[n] for n in names if n in PROJECT)
+    VERIFIED["modules"] += out.get("verified", 0)
+
+
 def pytest_sessionfinish(session, exitstatus):
+    worker_out = getattr(session.config, "workeroutput", None)
+    if worker_out is not None:  # an xdist worker: hand the record to the controller
+        worker_out["exercised"] = {k: sorted(p.name for p in v) for k, v in EXERCISED.items()}
+        worker_out["verified"] = VERIFIED["modules"]
+        return
     if exitstatus != 0 or not _full_run(session.config):
         return
-    missing_l = sorted(p.name for p in PROJECT.values() if p not in EXERCISED["lowered"])
+    missing_l = sorted(p.name for p in PROJECT.values()
+                       if p not in EXERCISED["lowered"] and not is_collective(p))
     missing_b = sorted(p.name for p in PROJECT.values()
                        if takes_operands(p) and p not in EXERCISED["batched"])
     missing_d = sorted(p.name for p in PROJECT.values()

@@ -28,6 +28,13 @@ def project_primitives() -> dict:
     return out
 
 
+def is_collective(p) -> bool:
+    """A collective over named axes: vmap resolves it before lowering, so it has no
+    lowering rule (yet: shard_map will give it one)."""
+    from frontend.batching import CollectivePrimitive
+    return isinstance(p, CollectivePrimitive)
+
+
 def takes_operands(p) -> bool:
     """Whether a primitive's abstract eval takes array operands (iota takes none: vmap never
     batches it, so it needs no batching rule)."""
@@ -179,3 +186,21 @@ def check_vmap(f, example_args, *, f_jax=None, makers=None, variants=None, size=
         got = fe.jit(fe.vmap(fe.vmap(f, in_axes=axes0), in_axes=tuple(-1 for _ in inner)))(*outer)
         ref = loop_reference(lambda *a: loop_reference(f, a, axes0), outer, tuple(-1 for _ in inner))
         assert_same(got, ref, "nested vmap")
+
+
+def zero_batch_variants(f, example_args, graph=None):
+    """vmap(f) over a batch of size 0, every operand batched and (with several operands) each
+    one alone: a list of (batched function, arguments, expected [(shape, dtype)] of the
+    outputs). The loop over no examples stacks nothing, so each output is (0, *its
+    per-example shape) with the per-example dtype (from ``graph``, f's traced graph)."""
+    graph = graph if graph is not None else fe.make_graph(f)(*example_args)
+    expect = [((0,) + v.aval.shape, v.aval.dtype) for v in graph.outvars]
+    args = [np.asarray(a) for a in example_args]
+    n = len(args)
+    variants = [tuple([0] * n)] + ([tuple(0 if j == k else None for j in range(n))
+                                    for k in range(n)] if n > 1 else [])
+    out = []
+    for axes in variants:
+        zargs = [np.zeros((0,) + a.shape, a.dtype) if ax == 0 else a for a, ax in zip(args, axes)]
+        out.append((fe.vmap(f, in_axes=axes), zargs, expect))
+    return out

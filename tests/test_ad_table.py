@@ -307,7 +307,8 @@ def test_finite_differences_float64(table, x64):
                 f"{table} {row.name}: <ct, J t> = {lhs} but <J^T ct, t> = {rhs}"
 
 
-INT_ONLY = ["not", "and", "or", "xor", "reduce_and", "reduce_or", "reduce_xor"]
+INT_ONLY = ["not", "and", "or", "xor", "shift_left", "shift_right_arithmetic", "shift_right_logical",
+            "reduce_and", "reduce_or", "reduce_xor"]
 
 
 @pytest.mark.parametrize("name", INT_ONLY)

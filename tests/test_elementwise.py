@@ -1,11 +1,12 @@
 """Op table of the elementwise family: every unary/binary/compare primitive, select and
 convert_element_type, through frontend.numpy and frontend.lax, against jax.numpy / jax.lax
 (jit and eager), and vmap against the per-example loop and jax.vmap."""
+import jax
 import jax.numpy as jnp
 import ml_dtypes
 import numpy as np
 import pytest
-from harness import check_vmap, check_vs_jax, rand, stablehlo
+from harness import RNG, assert_same, check_vmap, check_vs_jax, rand, stablehlo
 from jax import lax as jlax
 
 import frontend as fe
@@ -129,3 +130,80 @@ def test_incompatible_shapes_error():
         lax.add(np.ones(2, np.float32), np.ones(2, np.int32))
     with pytest.raises(TypeError, match="does not accept dtype"):
         fnp.bitwise_and(np.ones(2), np.ones(2))
+
+
+# every binary lax op with size-1 dimensions (JAX 0.10's lax broadcasting): name, dtype, makers
+BROADCAST = [
+    ("add", np.float32), ("sub", np.int32), ("mul", np.float32), ("div", np.float32),
+    ("rem", np.int32), ("pow", np.float32), ("max", np.float32), ("min", np.int32),
+    ("atan2", np.float32), ("and_", np.int32), ("or_", np.bool_), ("xor", np.int32),
+    ("shift_left", np.int32), ("shift_right_arithmetic", np.int32),
+    ("shift_right_logical", np.uint32), ("eq", np.int32), ("ne", np.float32), ("lt", np.float32),
+    ("le", np.int32), ("gt", np.float32), ("ge", np.uint8),
+]
+_JNAME = {"and_": "bitwise_and", "or_": "bitwise_or", "xor": "bitwise_xor"}
+
+
+def _bcast_args(name, d, sa, sb):
+    lo = 1 if name in ("rem", "div", "pow", "shift_left", "shift_right_arithmetic",
+                       "shift_right_logical") else -3
+    a, b = rand(sa, d, low=lo, high=5), rand(sb, d, low=lo, high=5)
+    if name == "pow":
+        a = np.abs(a) + 0.5
+    if name == "div":
+        b = np.abs(b) + 0.5
+    return a, b
+
+
+def test_size_one_broadcasting_in_every_binary_lax_op():
+    """(3, 4) with (3, 1), (1, 4) with (3, 1), and vmapped (the batch axis and an unbatched
+    size-1 operand): one program of ours, one of JAX's, for all rows."""
+    args = []
+    for name, d in BROADCAST:
+        args += _bcast_args(name, d, (3, 4), (3, 1)) + _bcast_args(name, d, (1, 4), (3, 1))
+        args += _bcast_args(name, d, (2, 3, 1), (1, 4))
+
+    def program(L, vmap):
+        def run(*flat):
+            out = []
+            for k, (name, _) in enumerate(BROADCAST):
+                f = getattr(L, _JNAME.get(name, name) if L is jlax else name)
+                a, b, c, e, g, h = flat[6 * k:6 * k + 6]
+                out += [f(a, b), f(c, e), vmap(f, in_axes=(0, None))(g, h)]
+            return out
+        return run
+
+    ours = fe.jit(program(lax, fe.vmap))(*args)
+    theirs = jax.jit(program(jlax, jax.vmap))(*args)
+    for k, (o, t) in enumerate(zip(ours, theirs)):
+        assert_same(o, t, f"{BROADCAST[k // 3][0]} case {k % 3}")
+    text = stablehlo(lambda a, b: lax.add(a, b), np.ones((3, 4), np.float32), np.ones((3, 1), np.float32))
+    assert "stablehlo.broadcast_in_dim %arg1, dims = [0, 1] : (tensor<3x1xf32>) -> tensor<3x4xf32>" in text
+
+
+def test_lax_broadcasting_errors_as_jax():
+    with pytest.raises(TypeError, match=r"add: arrays must have the same number of dimensions, got \{1, 2\}"):
+        lax.add(np.ones((3, 4), np.float32), np.ones(4, np.float32))
+    with pytest.raises(TypeError, match=r"mul got incompatible shapes for broadcasting: \(3, 4\), \(2, 4\)\."):
+        lax.mul(np.ones((3, 4), np.float32), np.ones((2, 4), np.float32))
+    with pytest.raises(TypeError, match="select got incompatible shapes"):  # select does not broadcast
+        lax.select(np.ones((3, 1), bool), np.ones((3, 4), np.float32), np.ones((3, 4), np.float32))
+    with pytest.raises(TypeError, match="shift_left does not accept dtype float32"):
+        lax.shift_left(np.ones(2, np.float32), np.ones(2, np.float32))
+    with pytest.raises(TypeError, match="rem does not accept dtype complex64"):
+        lax.rem(np.ones(2, np.complex64), np.ones(2, np.complex64))
+
+
+def test_complex_order_and_unsigned_sign_abs():
+    """Complex max/min/comparisons/reductions/cumulative max order lexicographically, as
+    JAX's; sign and abs of unsigned integers (stablehlo.sign/abs take signed types)."""
+    x = (RNG.integers(0, 3, (4, 6)) + 1j * RNG.integers(0, 3, (4, 6))).astype(np.complex64)
+    y = (RNG.integers(0, 3, (4, 6)) + 1j * RNG.integers(0, 3, (4, 6))).astype(np.complex64)
+    u = np.array([0, 1, 7, 255], np.uint8)
+
+    def prog(L, N):
+        return (N.maximum(x, y), N.minimum(x, y), N.less_equal(x, y), N.greater_equal(x, y),
+                N.greater(x, y), L.reduce_max(x, (0,)), L.reduce_min(x, (1,)), L.cummax(x, 0),
+                L.cummin(x, 1), L.sign(u), N.abs(u), N.sign(u))
+
+    assert_same(fe.jit(lambda: prog(lax, fnp))(), jax.jit(lambda: prog(jlax, jnp))(), "complex/unsigned")

@@ -8,7 +8,7 @@ from __future__ import annotations
 import ml_dtypes
 import numpy as np
 import pytest
-from harness import assert_same, project_primitives, rand
+from harness import assert_same, is_collective, project_primitives, rand
 
 import frontend as fe
 import frontend.numpy as fnp
@@ -43,6 +43,7 @@ _BITWISE = ["and", "or", "xor"]
 
 # primitive name -> list of (function, args); every function must bind that primitive
 TABLE: dict = {}
+_EXPORTED = fe.export.export(fe.jit(lambda x, y: (fnp.sin(x) * y, fnp.sum(x))))(f32(3), f32(3))
 for _n in _UNARY_F:
     _x = np.abs(f32(3, 4)) + 0.5 if _n in ("log", "rsqrt", "sqrt") else f32(3, 4)
     TABLE[_n] = [(getattr(lax, _n), (_x,)), (getattr(lax, _n), (_x.astype(BF16),))]
@@ -59,6 +60,8 @@ for _n in _BITWISE:
     TABLE[_n] = [(getattr(lax, _lax_name(_n)), (b(6), b(6))),
                  (getattr(lax, _lax_name(_n)), (i32(6), i32(6)))]
 TABLE["not"] = [(lax.not_, (b(6),)), (lax.not_, (i32(6),))]
+for _n in ("shift_left", "shift_right_arithmetic", "shift_right_logical"):
+    TABLE[_n] = [(getattr(lax, _n), (i32(6, lo=-40, hi=40), i32(6, lo=0, hi=34)))]
 TABLE["abs"].append((lax.abs, (i32(5),)))
 TABLE["neg"].append((lax.neg, (np.array([1 + 2j, -3j], np.complex64),)))
 
@@ -119,6 +122,8 @@ TABLE.update({
     "custom_jvp_call": [(lambda x: _softplus(x), (f32(3),))],
     "custom_vjp_call": [(lambda x: _clip_grad(x), (f32(3),))],
     "checkpoint": [(lambda x: fe.checkpoint(lambda y: fnp.sin(y) * y)(x), (f32(3),))],
+    # a function exported (frontend.export) and called: its module becomes a private function
+    "call_exported": [(lambda x, y: _EXPORTED.call(x, y), (f32(3), f32(3)))],
 })
 
 
@@ -153,6 +158,11 @@ def _custom_sin_vmap(axis_size, in_batched, x, y):
 INTERPRETER_LACKS: dict = {
     "custom_lin": "never lowered: reverse mode only transposes it, and evaluating it is forward "
                   "mode through a custom_vjp function (JAX's error)",
+    "ffi_call": "a custom call runs native code only XLA can call (refused with a clear error, "
+                "tests/test_ffi.py)",
+    **{n: "a collective: the vmap binding its axis resolves it before lowering "
+          "(tests/test_collectives.py runs the result on both)"
+       for n, p in project_primitives().items() if is_collective(p)},
 }
 
 

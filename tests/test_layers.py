@@ -16,7 +16,7 @@ PACKAGES = ("frontend", "lowering")
 LAYERS = [
     ("core", ["frontend.dtypes", "frontend.tree", "frontend.core", "frontend._backend",
               "frontend.array"]),
-    ("tracing", ["frontend.batching", "frontend.tracing", "frontend.passes"]),
+    ("tracing", ["frontend.batching", "frontend.tracing"]),
     # autodiff's core: symbolic zeros, the JVP trace, linearize by partial evaluation
     ("autodiff", ["frontend.ad_util", "frontend.jvp", "frontend.partial_eval"]),
     # frontend.ad (backward pass, graph-level jvp/linearize/transpose) binds add and
@@ -25,11 +25,13 @@ LAYERS = [
     ("vmap", ["frontend.vectorize"]),
     ("lax", ["frontend.lax"]),
     ("numpy", ["frontend.numpy"]),
+    ("passes", ["frontend.passes"]),
     ("api", ["frontend.custom_batching", "frontend.array_methods", "frontend.api",
              "frontend.autodiff", "frontend.custom_derivatives", "frontend.checkpoint",
-             "frontend.extend", "frontend"]),
+             "frontend.extend", "frontend.ffi", "frontend.kernels", "frontend"]),
     ("lowering", ["lowering.hlo", "lowering.emit"]),
     ("backend", ["lowering.runtime", "lowering.backend", "lowering"]),
+    ("cli", ["lowering.cli"]),
 ]
 # only these may import jax / jaxlib (the one seam for unstable APIs)
 JAX_USERS = ("lowering.runtime",)

@@ -141,3 +141,14 @@ def test_inexact_function_of_a_weak_bool_is_strong():
                   (lambda x: fnp.exp(fnp.greater_equal(x, -0.5)), lambda x: jnp.exp(jnp.greater_equal(x, -0.5)))]:
         x = np.array([True, False])
         assert_same(fe.jit(f)(x), jax.jit(fj)(x))
+
+
+def test_empty_constants_with_dims_after_the_zero():
+    """A captured empty constant of shape (2, 0, 3) was written as dense<[[[]]]>, whose
+    inferred shape (1, 1, 0) the parser rejects; empty constants are splats now (found by
+    the constant-folding pass on a fuzz program)."""
+    consts = [np.zeros((2, 0, 3), np.float32), np.zeros((0, 2), np.bool_),
+              np.zeros((1, 0), np.complex64), np.zeros((0,), np.int32)]
+    outs = fe.jit(lambda: [c for c in consts])()
+    for o, c in zip(outs, consts):
+        assert o.shape == c.shape and o.dtype == c.dtype

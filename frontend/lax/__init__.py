@@ -59,6 +59,9 @@ from ._ops import (  # noqa: A004
                         round,
                         rsqrt,
                         select,
+                        shift_left,
+                        shift_right_arithmetic,
+                        shift_right_logical,
                         sign,
                         sin,
                         sqrt,
@@ -67,6 +70,20 @@ from ._ops import (  # noqa: A004
                         tan,
                         tanh,
                         xor,
+)
+from ._parallel import (
+                        all_gather,
+                        all_to_all,
+                        axis_index,
+                        axis_size,
+                        pmax,
+                        pmean,
+                        pmin,
+                        ppermute,
+                        pshuffle,
+                        psum,
+                        psum_scatter,
+                        pswapaxes,
 )
 from ._reductions import (
                         argmax,
@@ -101,16 +118,19 @@ from ._shape import (
 )
 
 __all__ = [
-    "abs", "add", "and_", "argmax", "argmin", "atan2", "bitwise_and", "bitwise_not", "bitwise_or",
+    "abs", "add", "all_gather", "all_to_all", "and_", "argmax", "argmin", "atan2", "axis_index",
+    "axis_size", "bitwise_and", "bitwise_not", "bitwise_or",
     "bitwise_xor", "broadcast", "broadcast_in_dim", "broadcasted_iota", "ceil", "concatenate",
     "cond", "convert_element_type", "cos", "cummax", "cummin", "cumprod", "cumsum", "div", "dot",
     "dot_general", "dynamic_index_in_dim", "dynamic_slice", "dynamic_slice_in_dim",
     "dynamic_update_index_in_dim", "dynamic_update_slice", "dynamic_update_slice_in_dim", "eq",
     "exp", "expand_dims", "expm1", "floor", "fori_loop", "gather", "GatherDimensionNumbers", "ge",
     "gt", "index_in_dim", "iota", "le", "log", "log1p", "logistic", "lt", "map", "max", "min",
-    "mul", "ne", "neg", "not_", "or_", "pad", "pow", "reduce_and", "reduce_max", "reduce_min",
+    "mul", "ne", "neg", "not_", "or_", "pad", "pmax", "pmean", "pmin", "pow", "ppermute",
+    "pshuffle", "psum", "psum_scatter", "pswapaxes", "reduce_and", "reduce_max", "reduce_min",
     "reduce_or", "reduce_prod", "reduce_sum", "reduce_xor", "rem", "reshape", "rev", "round",
     "rsqrt", "scan", "scatter", "scatter_add", "scatter_max", "scatter_min", "scatter_mul",
-    "ScatterDimensionNumbers", "select", "sign", "sin", "slice", "slice_in_dim", "sqrt",
+    "ScatterDimensionNumbers", "select", "shift_left", "shift_right_arithmetic",
+    "shift_right_logical", "sign", "sin", "slice", "slice_in_dim", "sqrt",
     "squeeze", "stop_gradient", "sub", "switch", "tan", "tanh", "transpose", "while_loop", "xor",
 ]

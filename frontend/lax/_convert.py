@@ -8,7 +8,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import dtypes
-from ..array import Array, device_put
+from ..array import Array, host_const
 from ..core import Literal, Tracer, aval_of, literal
 from ..primitives.elementwise import convert_element_type_p
 
@@ -22,11 +22,11 @@ def as_operand(x):
         return x
     if isinstance(x, SCALARS):
         d, weak = dtypes.dtype_and_weak(x)
-        return device_put(np.asarray(x, d), weak_type=weak)
+        return host_const(np.asarray(x, d), weak)
     if isinstance(x, (list, tuple)):
         x = np.asarray(x)
     if isinstance(x, (np.ndarray, np.generic)):
-        return device_put(np.asarray(x, dtypes.canonicalize(x.dtype)))
+        return host_const(np.asarray(x, dtypes.canonicalize(x.dtype)))
     if hasattr(x, "__array__"):
         return as_operand(np.asarray(x))
     raise TypeError(f"Value {x!r} of type {type(x).__name__} is not a valid array type")

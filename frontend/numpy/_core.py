@@ -4,7 +4,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import dtypes
-from ..array import Array, device_put
+from ..array import Array, host_const
 from ..core import Literal, Tracer, aval_of, literal
 from ..lax._convert import convert
 from ..primitives.padding import concatenate_p
@@ -40,20 +40,20 @@ def asarray(a, dtype=None, copy=None) -> "Array | Tracer":
         if dtype is not None:
             d, weak = dtype, False
         literal(a, d)  # OverflowError for an int out of the dtype's range
-        return device_put(np.asarray(a, d), weak_type=weak)
+        return host_const(np.asarray(a, d), weak)
     if isinstance(a, (list, tuple)):
         leaves = [x for x in _flat(a)]
         if any(isinstance(x, (Array, Tracer)) for x in leaves):
             return _stack_rows([asarray(x, dtype) for x in a])
         if not leaves:
-            return device_put(np.asarray(a, dtype or dtypes.default_float()))
+            return host_const(np.asarray(a, dtype or dtypes.default_float()))
         if all(isinstance(x, _SCALARS) for x in leaves):
             d, weak = dtypes.promote(*(dtypes.dtype_and_weak(x) for x in leaves))
-            return device_put(np.asarray(a, dtype or d))
+            return host_const(np.asarray(a, dtype or d))
         a = np.asarray(a)
     if isinstance(a, (np.ndarray, np.generic)):
         d = dtypes.canonicalize(dtype or a.dtype)
-        return device_put(np.asarray(a, d))
+        return host_const(np.asarray(a, d))
     if hasattr(a, "__array__"):
         return asarray(np.asarray(a), dtype)
     raise TypeError(f"Value {a!r} of type {type(a).__name__} is not a valid array type")
@@ -106,21 +106,22 @@ def broadcast_to_shape(x, shape: tuple):
     if lead < 0 or any(s not in (1, t) for s, t in zip(a.shape, shape[lead:])):
         raise ValueError(f"Incompatible shapes for broadcasting: {a.shape} and requested shape "
                          f"{tuple(shape)}")
-    if any(s == 1 and t != 1 for s, t in zip(a.shape, shape[lead:])):
-        # size-1 dims that stretch: drop them first with a reshape
-        keep = [i for i, (s, t) in enumerate(zip(a.shape, shape[lead:])) if not (s == 1 and t != 1)]
-        x = reshape_p.bind(x, new_sizes=tuple(a.shape[i] for i in keep), dimensions=None)
-        dims = tuple(lead + i for i in keep)
-    else:
-        dims = tuple(range(lead, nd))
-    return broadcast_in_dim_p.bind(x, shape=tuple(shape), broadcast_dimensions=dims)
+    # size-1 dims stretch in the same broadcast_in_dim
+    return broadcast_in_dim_p.bind(x, shape=tuple(shape), broadcast_dimensions=tuple(range(lead, nd)))
 
 
 def promote_args(name: str, *args, broadcast: bool = True):
     """JAX's numpy promotion: one common dtype (weak scalars follow arrays) and, with
     ``broadcast``, one common shape (rank-0 operands stay rank 0: primitives broadcast them)."""
     if len(args) == 2:
-        fast = _promote_pair_fast(args[0], args[1])
+        # (a numpy array operand is a constant of the computation either way)
+        x, y = args
+        if type(x) is np.ndarray:
+            x = asarray(x)
+        if type(y) is np.ndarray:
+            y = asarray(y)
+        args = (x, y)
+        fast = _promote_pair_fast(x, y, broadcast)
         if fast is not None:
             return fast
     elif len(args) == 1 and hasattr(args[0], "aval") and not isinstance(args[0], Literal):
@@ -137,13 +138,14 @@ def promote_args(name: str, *args, broadcast: bool = True):
     return out
 
 
-def _promote_pair_fast(x, y):
-    """The common cases of binary ops: two arrays of one aval shape/dtype, or an array and a
-    Python scalar of a kind that does not change the array's dtype."""
+def _promote_pair_fast(x, y, broadcast: bool = True):
+    """The common cases of binary ops: two arrays of one dtype (and shape, when broadcasting),
+    or an array and a Python scalar of a kind that does not change the array's dtype."""
     ax = getattr(x, "aval", None)
     ay = getattr(y, "aval", None)
     if ax is not None and ay is not None:
-        if ax.dtype == ay.dtype and ax.weak_type == ay.weak_type and ax.shape == ay.shape \
+        if ax.dtype == ay.dtype and ax.weak_type == ay.weak_type \
+                and (ax.shape == ay.shape or not broadcast) \
                 and not isinstance(x, Literal) and not isinstance(y, Literal):
             return [x, y]
         return None

@@ -5,6 +5,7 @@ from .. import dtypes
 from ..core import aval_of
 from ..lax._convert import convert
 from ..primitives import elementwise as ew
+from ..tracing import eager_fused
 from ._core import broadcast_shapes, broadcast_to_shape, promote_args, promote_dtypes_inexact
 
 
@@ -14,7 +15,7 @@ def _unary(name, prim, inexact):
         return prim.bind(x)
     fn.__name__ = name
     fn.__doc__ = f"Elementwise ``{name}`` (JAX's numpy semantics)."
-    return fn
+    return eager_fused(1)(fn)
 
 
 def _binary(name, prim, inexact=False, bool_prim=None):
@@ -25,7 +26,7 @@ def _binary(name, prim, inexact=False, bool_prim=None):
         return prim.bind(x, y)
     fn.__name__ = name
     fn.__doc__ = f"Elementwise ``{name}`` with numpy broadcasting and JAX's numpy promotion."
-    return fn
+    return eager_fused(2)(fn)
 
 
 negative = _unary("negative", ew.neg_p, False)
@@ -143,6 +144,7 @@ logical_or = _logical("logical_or", ew.or_p)
 logical_xor = _logical("logical_xor", ew.xor_p)
 
 
+@eager_fused(2)
 def true_divide(x, y, /):
     x, y = promote_dtypes_inexact("true_divide", x, y)
     return ew.div_p.bind(x, y)

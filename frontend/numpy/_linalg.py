@@ -99,6 +99,9 @@ def matmul(a, b, *, precision=None, preferred_element_type=None):
     orig = (a, b)
     (a, b), pref = _prepare("matmul", (a, b), preferred_element_type)
     ash, bsh = aval_of(a).shape, aval_of(b).shape
+    if len(ash) <= 2 and len(bsh) <= 2:  # no batch axes: numpy.dot's contraction
+        out = _dg(a, b, ((len(ash) - 1,), (max(len(bsh) - 2, 0),)), precision=precision, pref=pref)
+        return _finish(out, pref)
     a_mat, b_mat = len(ash) > 1, len(bsh) > 1
     a_bat = ash[:-2] if a_mat else ()
     b_bat = bsh[:-2] if b_mat else ()
@@ -139,7 +142,8 @@ def matmul(a, b, *, precision=None, preferred_element_type=None):
     b_batch = [k - sum(s < k for s in b_sq) for k in b_batch]
     an, bn = aval_of(a).ndim, aval_of(b).ndim
     out = _dg(a, b, ((an - 1,), (bn - 1 - b_mat,)), (a_batch, b_batch), precision, pref)
-    out = _transpose(out, np.argsort(idx_batch + idx_a + idx_b, kind="stable"))
+    order = idx_batch + idx_a + idx_b
+    out = _transpose(out, sorted(range(len(order)), key=order.__getitem__))
     return _finish(out, pref)
 
 

@@ -12,6 +12,7 @@ Array([3., 3.], dtype=float32)
 """
 from __future__ import annotations
 
+import math
 import operator
 
 import numpy as np
@@ -22,6 +23,7 @@ from ..lax._convert import convert
 from ..primitives import elementwise as ew
 from ..primitives import reductions as red
 from ..primitives.shape import broadcast_in_dim_p, reshape_p
+from ..tracing import eager_fused
 from ._core import asarray, broadcast_to_shape, canonical_axis, check_arraylike
 
 __all__ = ["sum", "prod", "max", "min", "amax", "amin", "mean", "var", "std", "argmax",
@@ -167,6 +169,7 @@ def _as_bool(a):
 # ----------------------------------------------------------------------------- reductions
 
 
+@eager_fused(1)
 def sum(a, axis=None, dtype=None, out=None, keepdims=False, initial=None, where=None,  # noqa: A001
         promote_integers=True):
     """Sum of elements over ``axis`` (frontend.numpy.sum).
@@ -179,6 +182,7 @@ def sum(a, axis=None, dtype=None, out=None, keepdims=False, initial=None, where=
                       upcast_f16=dtype is None)
 
 
+@eager_fused(1)
 def prod(a, axis=None, dtype=None, out=None, keepdims=False, initial=None, where=None,
          promote_integers=True):
     """Product of elements over ``axis`` (frontend.numpy.prod).
@@ -191,6 +195,7 @@ def prod(a, axis=None, dtype=None, out=None, keepdims=False, initial=None, where
                       upcast_f16=dtype is None)
 
 
+@eager_fused(1)
 def max(a, axis=None, out=None, keepdims=False, initial=None, where=None):  # noqa: A001
     """Maximum over ``axis`` (frontend.numpy.max); NaN propagates.
 
@@ -201,6 +206,7 @@ def max(a, axis=None, out=None, keepdims=False, initial=None, where=None):  # no
                       has_identity=False)
 
 
+@eager_fused(1)
 def min(a, axis=None, out=None, keepdims=False, initial=None, where=None):  # noqa: A001
     """Minimum over ``axis`` (frontend.numpy.min); NaN propagates.
 
@@ -215,6 +221,7 @@ amax = max
 amin = min
 
 
+@eager_fused(1)
 def all(a, axis=None, out=None, keepdims=False, *, where=None):  # noqa: A001
     """True where every element over ``axis`` is nonzero (frontend.numpy.all).
 
@@ -225,6 +232,7 @@ def all(a, axis=None, out=None, keepdims=False, *, where=None):  # noqa: A001
                       preproc=_as_bool)
 
 
+@eager_fused(1)
 def any(a, axis=None, out=None, keepdims=False, *, where=None):  # noqa: A001
     """True where some element over ``axis`` is nonzero (frontend.numpy.any).
 
@@ -239,10 +247,11 @@ def _count(a, axes, keepdims, where, dtype):
     """The number of elements reduced: a Python number, or an array when ``where`` is given."""
     av = aval_of(a)
     if where is None:
-        return int(np.prod([av.shape[d] for d in axes], dtype=np.int64))
+        return math.prod(av.shape[d] for d in axes)
     return sum(broadcast_to_shape(where, av.shape), axis=axes, dtype=dtype, keepdims=keepdims)
 
 
+@eager_fused(1)
 def mean(a, axis=None, dtype=None, out=None, keepdims=False, *, where=None):
     """Arithmetic mean over ``axis`` (frontend.numpy.mean); integers give the default float.
 
@@ -278,6 +287,7 @@ def _var_types(a_dtype, dtype):
     return _upcast_f16(comp), np.dtype(dtype)
 
 
+@eager_fused(1)
 def var(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=None,
         correction=None):
     """Variance over ``axis`` with ``ddof`` (or ``correction``) degrees of freedom removed
@@ -323,6 +333,7 @@ def var(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=Non
     return convert(r, result, False)
 
 
+@eager_fused(1)
 def std(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=None,
         correction=None):
     """Standard deviation over ``axis`` (frontend.numpy.std): the square root of ``var``.

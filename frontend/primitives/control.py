@@ -61,9 +61,11 @@ def batch_graph(g: Graph, size: int, in_dims, force=None):
     ``force[i]`` is batched (broadcast) even when it depends on no batched input."""
     in_avals = [_batched_aval(v.aval, d, size) for v, d in zip(g.invars, in_dims, strict=True)]
     box = []
+    rule = batching.rule_axis()  # the vmap being batched: its axis name reaches the body
+    name = rule.axis_name if rule is not None else None
 
     def fn(*args):
-        vals, dims = batching.batch_fun(lambda *a: _eval(g, a), size, args, in_dims)
+        vals, dims = batching.batch_fun(lambda *a: _eval(g, a), size, args, in_dims, name)
         res, flags = [], []
         for i, (o, d) in enumerate(zip(vals, dims)):
             if d is not None:

@@ -1,6 +1,7 @@
 """Elementwise primitives: unary math, binary arithmetic, comparisons, select and
 convert_element_type. Operands share one shape; a rank-0 operand broadcasts (as a literal
-does in a jaxpr). The families are rows of small tables built by ``unary``/``nary``; every
+does in a jaxpr), and the n-ary ops broadcast size-1 dimensions as JAX's lax does (equal
+ranks: ``add`` of (3, 4) and (3, 1) is (3, 4)). The families are rows of small tables built by ``unary``/``nary``; every
 row is batched by ``vectorized_batch`` (or keeps the batch axis where it is, for one operand).
 Beside each row: its jvp rule (JAX's formulas, so values match at ties and edges too) and,
 for the linear ones, its transpose rule.
@@ -19,7 +20,7 @@ from .shape import (
     instantiate_zeros,
     linear_jvp,
     moveaxis,
-    reduce_sum_p,
+    sum_to_aval,
     zero_jvp,
 )
 
@@ -29,6 +30,8 @@ NUMBER = "number"      # ints and inexact
 INEXACT = "inexact"    # floats and complex
 FLOAT = "float"
 INT_BOOL = "int_or_bool"
+INT = "int"
+REAL = "real"          # ints and floats
 NUM_BOOL = "number_or_bool"
 
 _OK = {
@@ -37,10 +40,12 @@ _OK = {
     INEXACT: dtypes.is_inexact,
     FLOAT: dtypes.is_float,
     INT_BOOL: lambda d: dtypes.is_int(d) or dtypes.is_bool(d),
+    INT: dtypes.is_int,
+    REAL: lambda d: dtypes.is_int(d) or dtypes.is_float(d),
     NUM_BOOL: lambda d: True,
 }
 _KIND_NAME = {NUMBER: "numeric", INEXACT: "floating or complex", FLOAT: "floating",
-              INT_BOOL: "integer or boolean", NUM_BOOL: "numeric or boolean", ANY: "any"}
+              INT_BOOL: "integer or boolean", INT: "integer", REAL: "integer or floating", NUM_BOOL: "numeric or boolean", ANY: "any"}
 
 
 def check_dtype(name, kind, d):
@@ -49,17 +54,29 @@ def check_dtype(name, kind, d):
                         f"subtypes of {_KIND_NAME[kind]}.")
 
 
-def broadcast_shapes_nary(name, avals) -> tuple:
-    """The common shape of elementwise operands: equal shapes, rank-0 operands broadcast."""
+def broadcast_shapes_nary(name, avals, size_one: bool = True) -> tuple:
+    """The common shape of elementwise operands, as JAX's lax: rank-0 operands broadcast,
+    the others have one rank and each dimension equal or (``size_one``) 1."""
     shapes = [a.shape for a in avals if a.shape != ()]
     if not shapes:
         return ()
     s0 = shapes[0]
-    for s in shapes[1:]:
-        if s != s0:
+    if all(s == s0 for s in shapes):
+        return s0
+    if not size_one:
+        raise TypeError(f"{name} got incompatible shapes for broadcasting: "
+                        + ", ".join(str(a.shape) for a in avals) + ".")
+    ranks = {len(s) for s in shapes}
+    if len(ranks) > 1:
+        raise TypeError(f"{name}: arrays must have the same number of dimensions, got {ranks}")
+    out = []
+    for sizes in zip(*shapes):
+        big = {d for d in sizes if d != 1}
+        if len(big) > 1:
             raise TypeError(f"{name} got incompatible shapes for broadcasting: "
                             + ", ".join(str(a.shape) for a in avals) + ".")
-    return s0
+        out.append(big.pop() if big else 1)
+    return tuple(out)
 
 
 # ----------------------------------------------------------------------------- batching
@@ -73,6 +90,9 @@ def vectorized_batch(prim):
     The batch axis ends up where the first full-rank batched operand had it (else 0)."""
 
     def rule(args, dims, **params):
+        d0 = _common_bdim(args, dims)
+        if d0 is not None:  # nothing to move or broadcast
+            return prim.bind(*args, **params), d0
         size = batching.axis_size(args, dims)
         ranks = [ndim(a) - (d is not None) for a, d in zip(args, dims, strict=True)]
         r = max(ranks)
@@ -98,6 +118,22 @@ def vectorized_batch(prim):
         return prim.bind(*new, **params), d0
 
     return rule
+
+
+def _common_bdim(args, dims):
+    """The batch axis when every batched operand has it there at one rank and every
+    unbatched operand is rank 0 (the common case: arrays and scalar constants); else None."""
+    d0 = n0 = None
+    for a, d in zip(args, dims):
+        n = ndim(a)
+        if d is None:
+            if n:
+                return None
+        elif d0 is None:
+            d0, n0 = d, n
+        elif d != d0 or n != n0:
+            return None
+    return d0
 
 
 def same_axis_batch(prim):
@@ -126,7 +162,7 @@ def jvp_by_operand(prim, *rules, with_result=False):
     ``with_result``): ``rules[i](t_i, *primals, **params)`` (``(t_i, result, *primals,
     **params)``) is operand i's contribution to the result's tangent, linear in ``t_i``;
     None for an operand without a derivative. Contributions of zero tangents are skipped; a
-    rank-0 contribution to a higher-rank result is broadcast."""
+    contribution of a rank-0 operand, or of one with size-1 dims, is broadcast to the result."""
 
     def rule(primals, tangents, **params):
         out = prim.bind(*primals, **params)
@@ -136,8 +172,10 @@ def jvp_by_operand(prim, *rules, with_result=False):
             if r is None or type(t) is Zero:
                 continue
             c = r(t, out, *primals, **params) if with_result else r(t, *primals, **params)
-            if aval_of(c).shape != oa.shape:
-                c = broadcast_in_dim_p.bind(c, shape=oa.shape, broadcast_dimensions=())
+            cs = aval_of(c).shape
+            if cs != oa.shape:
+                c = broadcast_in_dim_p.bind(c, shape=oa.shape,
+                                            broadcast_dimensions=tuple(range(len(cs))))
             acc = add_tangents(acc, c)
         return out, acc
 
@@ -146,11 +184,12 @@ def jvp_by_operand(prim, *rules, with_result=False):
 
 def unbroadcast(ct, aval):
     """The cotangent of an operand of ``aval`` from the cotangent of the result it was
-    broadcast into (a rank-0 operand of a higher-rank elementwise op): their sum."""
+    broadcast into (a rank-0 operand of a higher-rank elementwise op, or one with size-1
+    dims): the sum over the broadcast dims."""
     shp = aval_of(ct).shape
     if shp == aval.shape:
         return ct
-    return reduce_sum_p.bind(ct, axes=tuple(range(len(shp))))
+    return sum_to_aval(ct, aval, shp, tuple(range(len(aval.shape))))
 
 
 def _c(x, v):
@@ -250,10 +289,18 @@ def nary(name: str, kind: str, out_dtype=None) -> Primitive:
     @p.def_abstract_eval
     def abstract_eval(*avals):
         a0 = avals[0]
-        if len(avals) == 2 and a0 == avals[1] and _OK[kind](a0.dtype):
-            # the common case: identical operands
-            return Aval(a0.shape, out_dtype, a0.weak_type) if out_dtype is not None else a0
-        d = a0.dtype
+        d, shape, weak, full = a0.dtype, a0.shape, a0.weak_type, a0
+        for a in avals:  # the common case: one dtype, equal shapes or rank-0 operands
+            if a.dtype != d or (a.shape != shape and a.shape and shape):
+                break
+            if a.shape:
+                shape, full = a.shape, a
+            weak = weak and a.weak_type
+        else:
+            if _OK[kind](d):
+                if out_dtype is None and full.weak_type == weak:
+                    return full
+                return Aval(shape, d if out_dtype is None else out_dtype, weak)
         for a in avals:
             check_dtype(name, kind, a.dtype)
         if any(a.dtype != d for a in avals):
@@ -343,7 +390,7 @@ div_p = nary("div", NUMBER)
 div_p.def_jvp(jvp_by_operand(div_p, lambda g, x, y: _div(g, y),
                              lambda g, x, y: _div(_mul(_neg(g), x), _mul(y, y))))
 div_p.def_transpose(_div_transpose)
-rem_p = nary("rem", NUMBER)
+rem_p = nary("rem", REAL)
 rem_p.def_jvp(jvp_by_operand(
     rem_p, lambda g, x, y: g,
     lambda g, x, y: _mul(_neg(g), _mul(sign_p.bind(_div(x, y)), floor_p.bind(abs_p.bind(_div(x, y)))))))
@@ -380,6 +427,12 @@ or_p = nary("or", INT_BOOL)
 or_p.def_jvp(zero_jvp(or_p))
 xor_p = nary("xor", INT_BOOL)
 xor_p.def_jvp(zero_jvp(xor_p))
+shift_left_p = nary("shift_left", INT)
+shift_left_p.def_jvp(zero_jvp(shift_left_p))
+shift_right_arithmetic_p = nary("shift_right_arithmetic", INT)
+shift_right_arithmetic_p.def_jvp(zero_jvp(shift_right_arithmetic_p))
+shift_right_logical_p = nary("shift_right_logical", INT)
+shift_right_logical_p.def_jvp(zero_jvp(shift_right_logical_p))
 
 eq_p = compare("eq")
 ne_p = compare("ne")
@@ -402,7 +455,7 @@ def _select_abstract_eval(pred, on_true, on_false):
     if on_true.dtype != on_false.dtype:
         raise TypeError("select requires on_true and on_false to have the same dtypes, got "
                         f"{on_true.dtype.name}, {on_false.dtype.name}.")
-    shape = broadcast_shapes_nary("select", (pred, on_true, on_false))
+    shape = broadcast_shapes_nary("select", (pred, on_true, on_false), size_one=False)
     return Aval(shape, on_true.dtype, on_true.weak_type and on_false.weak_type)
 
 

@@ -170,7 +170,7 @@ def _dynamic_slice_batch(args, dims, *, slice_sizes):
                             mode="clip")
         return out, 0
     sizes = list(slice_sizes)
-    sizes.insert(xd, 1)
+    sizes.insert(xd, min(1, axis_size))  # a batching dim's slice is 1 (0 on an empty batch)
     out = gather_p.bind(x, idx, offset_dims=tuple(range(1, k + 1)), collapsed_slice_dims=(),
                         start_index_map=tuple(j + (j >= xd) for j in range(k)),
                         operand_batching_dims=(xd,), start_indices_batching_dims=(0,),
@@ -406,7 +406,7 @@ def _gather_batch(args, dims, *, offset_dims, collapsed_slice_dims, start_index_
         k = sum(1 for j in obd if j < xd)
         obd.insert(k, xd)
         sibd.insert(k, id_)
-        sizes.insert(xd, 1)
+        sizes.insert(xd, min(1, axis_size))  # 0 on an empty batch: the slice must fit
     out = gather_p.bind(x, idx, offset_dims=tuple(offs), collapsed_slice_dims=tuple(coll),
                     start_index_map=tuple(sim), operand_batching_dims=tuple(obd),
                     start_indices_batching_dims=tuple(sibd), index_vector_dim=new_ivd,

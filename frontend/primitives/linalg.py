@@ -31,6 +31,8 @@ def _type_rank(d) -> tuple:
 
 def dot_operand_dtype(ld, rd) -> np.dtype:
     """The dtype both operands are computed in (the 'higher' one when they differ)."""
+    if ld == rd:
+        return np.dtype(ld)
     lr, rr = _type_rank(ld), _type_rank(rd)
     if lr > rr:
         return np.dtype(ld)
@@ -46,41 +48,44 @@ def _free(ndim, contract, batch) -> list:
     return [i for i in range(ndim) if i not in used]
 
 
+def _distinct(dims) -> bool:
+    return len(dims) < 2 or len(set(dims)) == len(dims)
+
+
 def _check_dims(lhs, rhs, dn):
     (lc, rc), (lb, rb) = dn
-    if not all(0 <= d < lhs.ndim for d in lc + lb):
-        raise TypeError("dot_general requires lhs dimension numbers to be nonnegative and less "
-                        f"than the number of axes of the lhs value, got lhs_batch of {lb} and "
-                        f"lhs_contracting of {lc} for lhs of rank {lhs.ndim}")
-    if not all(0 <= d < rhs.ndim for d in rc + rb):
-        raise TypeError("dot_general requires rhs dimension numbers to be nonnegative and less "
-                        f"than the number of axes of the rhs value, got rhs_batch of {rb} and "
-                        f"rhs_contracting of {rc} for rhs of rank {rhs.ndim}")
+    for d in lc + lb:
+        if not 0 <= d < lhs.ndim:
+            raise TypeError("dot_general requires lhs dimension numbers to be nonnegative and "
+                            "less than the number of axes of the lhs value, got lhs_batch of "
+                            f"{lb} and lhs_contracting of {lc} for lhs of rank {lhs.ndim}")
+    for d in rc + rb:
+        if not 0 <= d < rhs.ndim:
+            raise TypeError("dot_general requires rhs dimension numbers to be nonnegative and "
+                            "less than the number of axes of the rhs value, got rhs_batch of "
+                            f"{rb} and rhs_contracting of {rc} for rhs of rank {rhs.ndim}")
     if len(lb) != len(rb):
         raise TypeError("dot_general requires equal numbers of lhs_batch and rhs_batch "
                         f"dimensions, got lhs_batch {lb} and rhs_batch {rb}.")
     for side, dims, what in (("lhs", lb, "batch"), ("rhs", rb, "batch"),
                              ("lhs", lc, "contracting"), ("rhs", rc, "contracting")):
-        if len(set(dims)) != len(dims):
-            key = f"{side}_{'batch' if what == 'batch' else 'contracting'}"
+        if not _distinct(dims):
             raise TypeError(f"dot_general requires {side} {what} dimensions to be distinct, got "
-                            f"{key} {dims}.")
-    if set(lb) & set(lc):
+                            f"{side}_{what} {dims}.")
+    if lb and lc and set(lb) & set(lc):
         raise TypeError("dot_general requires lhs batch dimensions to be disjoint from "
                         f"contracting dimensions, got lhs_batch {lb} and lhs_contracting {lc}.")
-    if set(rb) & set(rc):
+    if rb and rc and set(rb) & set(rc):
         raise TypeError("dot_general requires rhs batch dimensions to be disjoint from "
                         f"contracting dimensions, got rhs_batch {rb} and rhs_contracting {rc}.")
-    lbs = tuple(lhs.shape[i] for i in lb)
-    rbs = tuple(rhs.shape[i] for i in rb)
-    if lbs != rbs:
+    ls, rs = lhs.shape, rhs.shape
+    if [ls[i] for i in lb] != [rs[i] for i in rb]:
         raise TypeError("dot_general requires lhs batch dimensions and rhs batch dimensions to "
-                        f"have the same shape, got {lbs} and {rbs}.")
-    lcs = tuple(lhs.shape[i] for i in lc)
-    rcs = tuple(rhs.shape[i] for i in rc)
-    if lcs != rcs:
+                        f"have the same shape, got {tuple(ls[i] for i in lb)} and "
+                        f"{tuple(rs[i] for i in rb)}.")
+    if [ls[i] for i in lc] != [rs[i] for i in rc]:
         raise TypeError("dot_general requires contracting dimensions to have the same shape, "
-                        f"got {lcs} and {rcs}.")
+                        f"got {tuple(ls[i] for i in lc)} and {tuple(rs[i] for i in rc)}.")
 
 
 def _bits(d) -> int:

@@ -108,8 +108,13 @@ def _broadcast_in_dim_batch(args, dims, *, shape, broadcast_dimensions):
 
 
 def _broadcast_in_dim_transpose(ct, x, *, shape, broadcast_dimensions):
-    # sum over the new dims and the size-1 dims that were stretched; put those back as 1s
-    a = x.aval
+    return [sum_to_aval(ct, x.aval, shape, broadcast_dimensions)]
+
+
+def sum_to_aval(ct, a, shape, broadcast_dimensions):
+    """The cotangent of an operand of aval ``a`` broadcast into ``shape`` (at
+    ``broadcast_dimensions``) from the cotangent ``ct`` of the result: the sum over the new
+    dims and over the size-1 dims that were stretched (those are put back as 1s)."""
     bd = tuple(broadcast_dimensions)
     unit = [i for i, d in enumerate(bd) if a.shape[i] == 1 and shape[d] != 1]
     axes = tuple(sorted(set(range(len(shape))) - set(bd) | {bd[i] for i in unit}))
@@ -117,7 +122,7 @@ def _broadcast_in_dim_transpose(ct, x, *, shape, broadcast_dimensions):
     if unit:
         keep = tuple(i for i in range(a.ndim) if i not in unit)
         out = broadcast_in_dim_p.bind(out, shape=a.shape, broadcast_dimensions=keep)
-    return [out]
+    return out
 
 
 broadcast_in_dim_p.def_jvp(linear_jvp(broadcast_in_dim_p))
@@ -329,6 +334,9 @@ iota_p = Primitive("iota")
 @iota_p.def_abstract_eval
 def _iota_abstract_eval(*, dtype, shape, dimension):
     shape = tuple(shape)
+    if np.dtype(dtype) == np.bool_:
+        raise TypeError("iota does not accept dtype bool. Accepted dtypes are subtypes of "
+                        "integer, floating, complexfloating.")
     if any(s < 0 for s in shape):
         raise TypeError(f"iota shape must be nonnegative, got {shape}")
     if not 0 <= dimension < len(shape):

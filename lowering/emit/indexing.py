@@ -6,6 +6,7 @@ from frontend import dtypes
 from frontend.core import Aval
 from frontend.primitives import indexing as ix
 
+from .elementwise import combine as combine_values
 from .shape import ints
 
 
@@ -64,7 +65,7 @@ def _scatter(combine):
             if combine is None:  # replace
                 return [b], [scalar]
             op = combine[1] if dtypes.is_bool(out.dtype) else combine[0]
-            return [ctx.op(f"stablehlo.{op} {a}, {b} : {ctx.type(scalar)}")], [scalar]
+            return [combine_values(ctx, op, a, b, scalar)], [scalar]
 
         body = ctx.region(region, [scalar, scalar])
         dn = (f"#stablehlo.scatter<update_window_dims = [{ints(update_window_dims)}], "

@@ -16,7 +16,7 @@ from frontend import dtypes
 from frontend.core import Aval
 from frontend.primitives import reductions as red
 
-from .elementwise import compare_type
+from .elementwise import combine, compare_type
 from .shape import ints
 
 # each monoid's StableHLO op (its identity, the init value, is frontend knowledge)
@@ -39,15 +39,25 @@ def _init(ctx, value, dtype) -> str:
     return ctx.constant(value, Aval((), d))
 
 
+def _body(ctx, op, s: Aval) -> str:
+    """A region combining two scalars of type ``s`` with the monoid's op."""
+    return ctx.region(lambda args: ([combine(ctx, op, args[0], args[1], s)], [s]), [s, s])
+
+
 def _reduce(op, identity):
     def rule(ctx, x, *, axes):
         a, out = ctx.avals_in[0], ctx.avals_out[0]
         if not axes:
             return [x]
         init = _init(ctx, identity(a.dtype), a.dtype)
+        s = _scalar(a)
+        if dtypes.is_complex(a.dtype) and op in ("maximum", "minimum"):  # JAX's order
+            return [ctx.op(f'"stablehlo.reduce"({x}, {init}) <{{dimensions = array<i64: '
+                           f'{ints(axes)}>}}> ({_body(ctx, op, s)}) : ({ctx.type(a)}, '
+                           f"{ctx.type(s)}) -> {ctx.type(out)}")]
         return [ctx.op(f"stablehlo.reduce({x} init: {init}) applies stablehlo.{op} "
                        f"across dimensions = [{ints(axes)}] : ({ctx.type(a)}, "
-                       f"{ctx.type(_scalar(a))}) -> {ctx.type(out)}")]
+                       f"{ctx.type(s)}) -> {ctx.type(out)}")]
 
     return rule
 
@@ -117,8 +127,7 @@ def _cumulative(monoid):
         pad = "[" + ", ".join(f"[{lo}, {hi}]" for lo, hi in
                               (before_after if i == axis else [0, 0] for i in range(a.ndim))) + "]"
         s = _scalar(a)
-        region = ctx.region(lambda args: ([ctx.op(f"stablehlo.{op} {args[0]}, {args[1]} : "
-                                                  f"{ctx.type(s)}")], [s]), [s, s])
+        region = _body(ctx, op, s)
         return [ctx.op(f'"stablehlo.reduce_window"({x}, {init}) <{{padding = dense<{pad}> : '
                        f"tensor<{a.ndim}x2xi64>, window_dimensions = array<i64: {ints(window)}>}}> "
                        f"({region}) : ({ctx.type(a)}, {ctx.type(s)}) -> {ctx.type(a)}")]

@@ -1,9 +1,16 @@
 """The only place that touches jaxlib / jax.extend: the XLA client (backends, devices,
-compile, execute, transfers) and the MLIR StableHLO verifier. These APIs move between jaxlib
-releases, so everything that depends on them is here (pinned range in pyproject.toml)."""
-from . import (
-    dispatch,  # noqa: F401
-    interpreter,  # noqa: F401,E402  (device="interpreter")
+compile, execute, transfers, the persistent compilation cache, FFI custom call targets), the
+MLIR bindings (the StableHLO verifier, pass pipelines, rewrite patterns) and StableHLO portable
+artifacts. These APIs move between jaxlib releases, so everything that depends on them is here
+(pinned range in pyproject.toml)."""
+from . import (  # noqa: F401
+    artifact,  # portable artifacts, JAX's export format
+    cache,  # the persistent compilation cache
+    dispatch,
+    ffi,  # custom call targets
+    interpreter,  # device="interpreter"
+    mlir,
+    native,  # vmaplab's C++ kernel library
 )
 from .mlir import parse_module, verify  # noqa: F401
 from .xla import (  # noqa: F401

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import functools
 
+from jax._src import config as _config
 from jax._src import core as _core
 from jax._src import tree_util as _tree_util
 from jax._src.interpreters import pxla as _pxla
@@ -41,19 +42,20 @@ def _sharding(device):
     return SingleDeviceSharding(device)
 
 
-def fastpath_data(loaded_executable, device, n_in: int, outs, out_avals):
+def fastpath_data(loaded_executable, device, n_in: int, outs, out_avals, const_args=()):
     """What the C++ path keeps for one signature: the executable, the argument placement,
-    and the output pytree (whose leaves are the device buffers in ``outs``)."""
+    the output pytree (whose leaves are the device buffers in ``outs``) and the buffers it
+    passes before the arguments (hoisted constants)."""
     leaves, out_tree = _registry.flatten(outs)
     sh = _sharding(device)
     avals = [_core.ShapedArray(a.shape, a.dtype, weak_type=a.weak_type) for a in out_avals]
     if len(avals) != len(leaves):
         return None
+    n_in += len(const_args)
     return _pxla.MeshExecutableFastpathData(
         loaded_executable, out_tree, [sh] * n_in, [sh] * len(avals), avals,
-        [True] * len(avals), [True] * n_in, [None] * n_in, [])
+        [True] * len(avals), [True] * n_in, [None] * n_in, list(const_args))
 
 
 def jax_x64_enabled() -> bool:
-    from jax._src import config as _config
     return bool(_config.enable_x64.value)

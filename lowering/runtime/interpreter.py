@@ -147,7 +147,13 @@ class InterpretedExecutable:
     buffers, returns device buffers on ``result_device`` (the default XLA device)."""
 
     def __init__(self, text: str, in_avals, out_avals, result_device=None):
+        from .ffi import targets
         from .mlir import parse_module
+        calls = targets(text)
+        if calls:
+            raise ValueError(f"the StableHLO reference interpreter cannot run custom calls (this "
+                             f"module calls @{calls[0]}): their handlers are native code only XLA "
+                             f"runs; use an XLA device (frontend.devices()) for this function")
         self.text = text
         self.in_avals = tuple(in_avals)
         self.out_avals = tuple(out_avals)

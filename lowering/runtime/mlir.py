@@ -1,9 +1,14 @@
-"""The MLIR StableHLO parser and verifier from jaxlib's MLIR bindings."""
+"""jaxlib's MLIR bindings: parsing and verifying StableHLO, running MLIR pass pipelines and
+Python rewrite patterns over modules, reading ``@main``'s signature."""
 from __future__ import annotations
 
 import threading
 
+import numpy as np
+
 _local = threading.local()
+_registered = threading.Lock()
+_passes_ready = [False]
 
 
 def _context():
@@ -43,3 +48,170 @@ def verify(text: str) -> bool:
         if not m.operation.verify():
             raise StableHLOVerificationError(f"module does not verify:\n{text}")
     return True
+
+
+def module_text(module) -> str:
+    """The text of a module (an ``ir.Module``, an operation, or text), without locations."""
+    if isinstance(module, (bytes, bytearray)):
+        module = bytes(module).decode()
+    if isinstance(module, str):
+        return module
+    op = getattr(module, "operation", None)
+    if op is None:
+        raise TypeError(f"expected StableHLO text or an MLIR module, got {type(module).__name__}")
+    return op.get_asm(enable_debug_info=False, large_elements_limit=None)
+
+
+# ----------------------------------------------------------------------------- pass pipelines
+
+# passes known to run on this project's modules with jaxlib 0.10.2: (pipeline element,
+# what it does). ``vmaplab passes`` prints them; a test runs each.
+MLIR_PASSES = (
+    ("canonicalize", "MLIR canonicalization (does not fold StableHLO arithmetic)"),
+    ("cse", "common-subexpression elimination"),
+    ("symbol-dce", "drop private functions nobody calls"),
+    ("inline", "inline func.call"),
+    ("stablehlo-legalize-to-hlo,canonicalize,hlo-legalize-to-stablehlo",
+     "round trip through MHLO, whose canonicalizer folds constants"),
+    ("func.func(chlo-legalize-to-stablehlo)", "CHLO ops to StableHLO"),
+    ("stablehlo-refine-shapes", "refine dynamic shapes from constants"),
+    ("stablehlo-legalize-to-linalg", "StableHLO to linalg on tensors (does not compile on XLA)"),
+    ("stablehlo-legalize-to-hlo", "StableHLO to MHLO"),
+    ("sdy-add-data-flow-edges", "Shardy: data-flow edges for sharding propagation"),
+    ("sdy-import-func-calls", "Shardy: import func.call as named computations"),
+)
+
+# dialects XLA's compiler takes
+_COMPILABLE = {"builtin", "func", "stablehlo", "chlo", "mhlo", "sdy"}
+
+
+def _register_passes():
+    if _passes_ready[0]:
+        return
+    with _registered:
+        if not _passes_ready[0]:
+            from jaxlib.mlir._mlir_libs import _mlirHlo
+            from jaxlib.mlir.dialects import stablehlo
+            stablehlo.register_stablehlo_passes()
+            _mlirHlo.register_mhlo_passes()
+            _passes_ready[0] = True
+
+
+def _pipeline_text(pipeline: str) -> str:
+    if not isinstance(pipeline, str) or not pipeline.strip():
+        raise ValueError(f"an MLIR pass pipeline is a non-empty string such as "
+                         f"'builtin.module(canonicalize,cse)', got {pipeline!r}")
+    p = pipeline.strip()
+    return p if p.startswith("builtin.module(") else f"builtin.module({p})"
+
+
+def run_pipeline(text: str, pipeline: str) -> str:
+    """The module after the MLIR pass pipeline (parsed with the textual pipeline syntax;
+    a bare list of passes is nested under builtin.module). The result is verified."""
+    from jaxlib.mlir import ir, passmanager
+    _register_passes()
+    spec = _pipeline_text(pipeline)
+    m = parse_module(text)
+    with _context():
+        try:
+            pm = passmanager.PassManager.parse(spec)
+        except Exception as e:
+            raise ValueError(f"bad MLIR pass pipeline {spec!r}: {e}") from None
+        try:
+            pm.run(m.operation)
+        except ir.MLIRError as e:
+            raise ValueError(f"MLIR pass pipeline {spec!r} failed: {e}") from None
+        if not m.operation.verify():
+            raise StableHLOVerificationError(f"the module does not verify after {spec!r}")
+        return module_text(m)
+
+
+def compiler_ir(text: str):
+    """A fresh parsed module (an ``ir.Module`` of this thread's context)."""
+    return parse_module(text)
+
+
+def foreign_ops(text: str) -> list:
+    """Names of the ops in a module that XLA's compiler does not take (e.g. linalg)."""
+    from jaxlib.mlir import ir
+    m = parse_module(text)
+    found: set = set()
+
+    def visit(op):
+        name = op.name
+        if name.split(".", 1)[0] not in _COMPILABLE:
+            found.add(name)
+        return ir.WalkResult.ADVANCE
+
+    with _context():
+        m.operation.walk(visit)
+    found.discard("builtin.module")
+    return sorted(found)
+
+
+def check_compilable(text: str) -> None:
+    bad = foreign_ops(text)
+    if bad:
+        raise ValueError(f"the module holds ops XLA cannot compile ({', '.join(bad[:6])}"
+                         f"{', ...' if len(bad) > 6 else ''}): only StableHLO (with func, chlo, "
+                         "mhlo, sdy) compiles; print it with as_text() instead")
+
+
+# ----------------------------------------------------------------------------- signatures
+
+_ELEM = {"i1": "bool", "i8": "int8", "i16": "int16", "i32": "int32", "i64": "int64",
+         "ui8": "uint8", "ui16": "uint16", "ui32": "uint32", "ui64": "uint64",
+         "f16": "float16", "bf16": "bfloat16", "f32": "float32", "f64": "float64",
+         "complex<f32>": "complex64", "complex<f64>": "complex128"}
+
+
+def _dtype(name: str):
+    import ml_dtypes
+    return np.dtype(ml_dtypes.bfloat16) if name == "bfloat16" else np.dtype(name)
+
+
+def main_signature(text: str):
+    """([(shape, dtype)] of @main's arguments, [(shape, dtype)] of its results); a
+    ValueError for a module without a public @main or with types other than static tensors."""
+    m = parse_module(text)
+    with _context():
+        main = None
+        for op in m.body.operations:
+            if op.operation.name == "func.func" and op.attributes["sym_name"].value == "main":
+                main = op
+        if main is None:
+            raise ValueError("the module has no function @main to call")
+        ft = main.type
+
+        def conv(t, what, i):
+            shape = getattr(t, "shape", None)
+            elem = str(getattr(t, "element_type", ""))
+            if shape is None or not t.has_static_shape or elem not in _ELEM:
+                raise ValueError(f"@main's {what} {i} has type {t}: only tensors of static shape "
+                                 f"with element types {', '.join(_ELEM)} are supported")
+            return tuple(shape), _dtype(_ELEM[elem])
+
+        return ([conv(t, "argument", i) for i, t in enumerate(ft.inputs)],
+                [conv(t, "result", i) for i, t in enumerate(ft.results)])
+
+
+# ----------------------------------------------------------------------------- rewrite patterns
+
+
+def apply_patterns(module, patterns) -> str:
+    """Run Python rewrite patterns over a module with MLIR's greedy driver (which also
+    folds), and return the new module text. ``patterns`` is a list of ``(root, fn)``: root an
+    op name ("stablehlo.multiply") or an OpView class, ``fn(op, rewriter) -> bool`` rewrites
+    ``op`` with the ``PatternRewriter`` and returns True, or returns False when it does not
+    apply. ``module`` is text or an ``ir.Module`` (left untouched: a copy is rewritten)."""
+    from jaxlib.mlir._mlir_libs._mlir import rewrite
+    m = parse_module(module_text(module))
+    with _context():
+        ps = rewrite.RewritePatternSet()
+        for root, fn in patterns:
+            # jaxlib's convention: the callable returns a falsy value when it matched
+            ps.add(root, lambda op, rw, fn=fn: not fn(op, rw))
+        rewrite.apply_patterns_and_fold_greedily(m, ps.freeze())
+        if not m.operation.verify():
+            raise StableHLOVerificationError("the module does not verify after the rewrite")
+        return module_text(m)

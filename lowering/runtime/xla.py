@@ -5,8 +5,11 @@ import functools
 import threading
 
 import numpy as np
+from jax._src import config as _config
 from jax._src.lib import xla_client as _xc
 from jax.extend import backend as _jex_backend
+
+from . import cache, ffi
 
 _lock = threading.Lock()
 _ArrayImpl = None
@@ -56,10 +59,15 @@ class Executable:
 
 
 def compile_text(text: str, device=None, n_out: int = 1) -> Executable:
-    """Compile StableHLO text for one device."""
+    """Compile StableHLO text for one device (or load it from the persistent compilation
+    cache). Custom call targets are checked (and vmaplab's own registered) first."""
     device = default_device() if device is None else device
     opts = _xc.CompileOptions()
-    loaded = device.client.compile_and_load(text, _device_list(device), opts)
+    devs = _device_list(device)
+    ffi.ensure_registered(text, device.platform)
+    loaded = cache.compile_or_load(
+        text, device, opts, lambda: device.client.compile_and_load(text, devs, opts),
+        lambda blob: device.client.deserialize_executable(blob, devs, opts))
     return Executable(loaded, device, text, n_out)
 
 
@@ -74,10 +82,17 @@ def _placement(shape, dtype, device):
     return _core.ShapedArray(shape, dtype), SingleDeviceSharding(device), [device]
 
 
+_WIDE = {np.dtype(t) for t in (np.int64, np.uint64, np.float64, np.complex128)}
+
+
 def to_device(x: np.ndarray, device=None):
     """A device buffer holding ``x`` (numpy array of a canonical dtype)."""
     device = default_device() if device is None else device
     aval, sharding, devs = _placement(x.shape, x.dtype, device)
+    if x.dtype in _WIDE and not _config.enable_x64.value:
+        # the transfer would narrow 64-bit data to 32 bits by JAX's setting, not ours
+        with _config.enable_x64(True):
+            return _xc.batched_device_put(aval, sharding, [x], devs, True)
     return _xc.batched_device_put(aval, sharding, [x], devs, True)
 
 

@@ -1,0 +1,345 @@
+"""Portable artifacts, shaped like JAX's export module.
+
+    exp = export(jit(f))(x, y)     # Exported: in_avals, out_avals, in_tree, out_tree, ...
+    blob = exp.serialize()         # bytes: a header and a StableHLO portable artifact
+    exp2 = deserialize(blob)       # in another process too
+    exp2.call(x, y)                # eagerly, under jit, under vmap
+
+``serialize(target_version="1.10.0")`` writes the artifact for an older StableHLO version
+(``stablehlo_versions()`` gives the range this jaxlib writes and reads);
+``serialize(format="jax")`` writes JAX's export format, which ``jax.export.deserialize``
+reads (with the ``flatbuffers`` package installed), and ``deserialize`` reads both.
+
+``Exported.call`` is a primitive (``call_exported``) whose lowering calls the exported module
+as a function of the enclosing module. Under ``vmap`` it is batched sequentially: the module
+runs once per example in a loop (one ``stablehlo.while``); it is not re-traced.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import struct
+import threading
+
+import numpy as np
+
+from . import _backend, dtypes
+from .ad_util import Zero, tangent_aval
+from .api import Jitted
+from .core import Aval, Primitive, aval_of
+from .custom_derivatives import custom_lin_p
+from .primitives.shape import instantiate_zeros
+from .tracing import abstractify
+from .tree import tree_flatten, tree_unflatten
+from .vectorize import sequential_batch
+
+FORMAT_VERSION = 1
+MAGIC = b"VMAPLAB-EXPORTED\n"
+
+# call_exported(*args; exported): the exported module's @main on the kept arguments
+call_exported_p = Primitive("call_exported", multiple_results=True)
+
+
+@call_exported_p.def_abstract_eval
+def _call_exported_abstract_eval(*avals, exported):
+    exported._check_avals(avals, exported._kept_avals)
+    return list(exported.out_avals)
+
+
+@call_exported_p.def_batching
+def _call_exported_batch(args, dims, *, exported):
+    # one example at a time in a loop; the outputs have the batch axis at 0
+    return sequential_batch(call_exported_p, args, dims, {"exported": exported})
+
+
+@call_exported_p.def_jvp
+def _call_exported_jvp(primals, tangents, *, exported):
+    # as JAX's Exported.call (a custom_vjp function whose artifact carries no VJP): the
+    # output tangents are a custom_lin of the input tangents; forward mode stops at it with
+    # JAX's custom_vjp error, reverse mode at its transpose with JAX's "No VJP is available"
+    outs = call_exported_p.bind(*primals, exported=exported)
+    lin = tuple(tangent_aval(aval_of(x)).dtype != dtypes.float0 for x in primals)
+    ts = [instantiate_zeros(t) for t, keep in zip(tangents, lin) if keep]
+    touts = custom_lin_p.bind(*ts, num_res=0, bwd=_no_vjp, out_avals=tuple(exported.out_avals),
+                              arg_avals=tuple(aval_of(x) for x in primals), linear=lin)
+    return outs, [Zero(tangent_aval(a)) if tangent_aval(a).dtype == dtypes.float0 else t
+                  for t, a in zip(touts, exported.out_avals)]
+
+
+def _no_vjp(res, cts):
+    raise ValueError("No VJP is available: an exported function is differentiated in reverse "
+                     "mode only through a VJP exported with it, and vmaplab's artifacts carry "
+                     "none (differentiate the function before exporting it)")
+
+
+class Exported:
+    """A function exported for one input signature: ``fun_name``, ``in_tree``, ``in_avals``,
+    ``out_tree``, ``out_avals``, ``platforms``, ``nr_devices``, ``module_kept_var_idx``;
+    ``mlir_module()`` (StableHLO text), ``mlir_module_serialized`` (a portable artifact),
+    ``serialize()`` and ``call(*args, **kwargs)``."""
+
+    nr_devices = 1
+
+    def __init__(self, fun_name, in_tree, in_avals, out_tree, out_avals, platforms, text,
+                 module_kept_var_idx=None):
+        self.fun_name = fun_name
+        self.in_tree = in_tree
+        self.in_avals = tuple(in_avals)
+        self.out_tree = out_tree
+        self.out_avals = tuple(out_avals)
+        self.platforms = tuple(platforms)
+        self.module_kept_var_idx = tuple(range(len(self.in_avals))) \
+            if module_kept_var_idx is None else tuple(module_kept_var_idx)
+        self._kept_avals = tuple(self.in_avals[i] for i in self.module_kept_var_idx)
+        self._text = text
+        self._callee = None
+        self._lock = threading.Lock()
+
+    def __repr__(self):
+        ins = ", ".join(a.str_short() for a in self.in_avals)
+        outs = ", ".join(a.str_short() for a in self.out_avals)
+        return f"Exported({self.fun_name}: ({ins}) -> ({outs}))"
+
+    def mlir_module(self) -> str:
+        return self._text
+
+    @property
+    def mlir_module_serialized(self) -> bytes:
+        """The module as a portable artifact for the current StableHLO version."""
+        return _backend.get().serialize_artifact(self._text)
+
+    # -- calling
+
+    def _check_avals(self, got, want) -> None:
+        bad = [f"argument {i}: exported for {w.str_short()}, called with {g.str_short()}"
+               for i, (g, w) in enumerate(zip(got, want))
+               if g.shape != w.shape or g.dtype != w.dtype]
+        if len(got) != len(want) or bad:
+            raise TypeError(f"Function {self.fun_name} was exported for argument types "
+                            f"{[a.str_short() for a in want]}, called with "
+                            f"{[a.str_short() for a in got]}: " + "; ".join(bad))
+
+    def callee(self) -> tuple:
+        """(function name, functions text) that a module adds to call this one."""
+        if self._callee is None:
+            with self._lock:
+                if self._callee is None:
+                    self._callee = _backend.get().exported_callee(self._text)
+        return self._callee
+
+    def platform_index(self):
+        """None, or the index of this platform for a module exported for several (JAX's
+        convention: @main then takes it as a leading i32 argument)."""
+        here = _backend.get().platform_of()
+        if here not in self.platforms:
+            raise ValueError(f"Function {self.fun_name} was exported for platforms "
+                             f"{self.platforms} but it is used on {here!r}")
+        return self.platforms.index(here) if len(self.platforms) > 1 else None
+
+    def call(self, *args, **kwargs):
+        """Run the exported function (eagerly, or traced under jit/vmap/make_graph)."""
+        leaves, td = tree_flatten((args, kwargs))
+        if td != self.in_tree:
+            raise TypeError(f"Function {self.fun_name} was exported for an input pytree "
+                            f"{self.in_tree}, called with {td}")
+        avals = [abstractify(x, f"argument {i}", self.fun_name) for i, x in enumerate(leaves)]
+        self._check_avals(avals, self.in_avals)
+        self.platform_index()
+        outs = call_exported_p.bind(*(leaves[i] for i in self.module_kept_var_idx),
+                                    exported=self)
+        return tree_unflatten(self.out_tree, outs)
+
+    # -- serialization
+
+    def serialize(self, *, target_version: str | None = None, format: str = "vmaplab") -> bytearray:
+        """The exported function as bytes: ``format="vmaplab"`` (a header with the types
+        and pytrees, a checksum, and a StableHLO portable artifact for ``target_version``,
+        default the current version) or ``format="jax"`` (JAX's export format, which keeps
+        no weak types)."""
+        be = _backend.get()
+        if format == "jax":
+            return bytearray(be.write_jax_export(
+                self.fun_name, self._text, self.in_tree.unflatten(range(len(self.in_avals))),
+                [_aval_triple(a) for a in self.in_avals],
+                self.out_tree.unflatten(range(len(self.out_avals))),
+                [_aval_triple(a) for a in self.out_avals], self.platforms[0], target_version,
+                self.module_kept_var_idx))
+        if format != "vmaplab":
+            raise ValueError(f"unknown export format {format!r}: 'vmaplab' or 'jax'")
+        version = be.check_stablehlo_version(target_version or be.stablehlo_versions()[1])
+        artifact = be.serialize_artifact(self._text, version)
+        header = json.dumps({
+            "format_version": FORMAT_VERSION, "fun_name": self.fun_name,
+            "in_tree": _tree_to_json(self.in_tree), "out_tree": _tree_to_json(self.out_tree),
+            "in_avals": [_aval_json(a) for a in self.in_avals],
+            "out_avals": [_aval_json(a) for a in self.out_avals],
+            "platforms": list(self.platforms), "module_kept_var_idx": list(self.module_kept_var_idx),
+            "stablehlo_version": version}, sort_keys=True).encode()
+        body = struct.pack(">I", len(header)) + header + artifact
+        return bytearray(MAGIC + hashlib.sha256(body).digest() + body)
+
+
+def export(fun_jit, *, platforms=None):
+    """``export(jit(f))(*args, **kwargs)``: the Exported of ``f`` for the signature of the
+    arguments (arrays, ``frontend.ShapedArray``-like objects are not needed: examples with the
+    right shapes and dtypes are). Static arguments are baked in and left out of the call.
+
+    >>> exp = export(jit(lambda x: x * 2))(np.ones(3, np.float32))
+    >>> deserialize(exp.serialize()).call(np.arange(3, dtype=np.float32))
+    Array([0., 2., 4.], dtype=float32)
+    """
+    if not isinstance(fun_jit, Jitted):
+        raise TypeError(f"Function to be exported must be the result of `jit` but is: {fun_jit!r}")
+    here = _backend.get().platform_of(fun_jit.device)
+    if platforms is not None:
+        platforms = (platforms,) if isinstance(platforms, str) else tuple(platforms)
+        if platforms != (here,):
+            raise ValueError(f"export compiles for the platform of the jitted function's device "
+                             f"({here!r}); got platforms={platforms}")
+
+    def do_export(*args, **kwargs) -> Exported:
+        lo = fun_jit.lower(*args, **kwargs)
+        text = _backend.get().lower_self_contained(lo.graph)  # large constants inside too
+        return Exported(getattr(fun_jit, "__name__", "fun"), lo.in_tree, lo.in_avals, lo.out_tree,
+                        lo.out_avals, (here,), text)
+
+    return do_export
+
+
+def stablehlo_versions() -> tuple:
+    """(oldest, newest) StableHLO version ``serialize(target_version=...)`` can write."""
+    return _backend.get().stablehlo_versions()
+
+
+def deserialize(blob) -> Exported:
+    """An Exported from bytes written by ``Exported.serialize`` (either format)."""
+    if not isinstance(blob, (bytes, bytearray, memoryview)):
+        raise TypeError(f"deserialize expects bytes, got {type(blob).__name__}")
+    blob = bytes(blob)
+    if not blob.startswith(MAGIC):
+        return _from_jax(_backend.get().read_jax_export(blob))
+    digest, body = blob[len(MAGIC):len(MAGIC) + 32], blob[len(MAGIC) + 32:]
+    try:
+        (n,) = struct.unpack(">I", body[:4])
+        header = json.loads(body[4:4 + n].decode())
+        version = header["format_version"]
+    except (struct.error, UnicodeDecodeError, ValueError, KeyError, TypeError):
+        raise ValueError("corrupt vmaplab export artifact: unreadable header") from None
+    if not isinstance(version, int) or version > FORMAT_VERSION or version < 1:
+        raise ValueError(f"the artifact has export format version {version}; this vmaplab reads "
+                         f"versions 1 to {FORMAT_VERSION}")
+    if hashlib.sha256(body).digest() != digest:
+        raise ValueError("corrupt vmaplab export artifact: checksum mismatch")
+    text = _backend.get().deserialize_artifact(body[4 + n:])
+    exp = Exported(header["fun_name"], _tree_from_json(header["in_tree"]),
+                   [_aval_from(a) for a in header["in_avals"]],
+                   _tree_from_json(header["out_tree"]),
+                   [_aval_from(a) for a in header["out_avals"]], header["platforms"], text,
+                   header["module_kept_var_idx"])
+    _check_module(exp)
+    return exp
+
+
+def _from_jax(d: dict) -> Exported:
+    in_leaves, in_tree = tree_flatten(d["in_tree"])
+    out_leaves, out_tree = tree_flatten(d["out_tree"])
+    if in_leaves != list(range(len(d["in_avals"]))) or out_leaves != list(range(len(d["out_avals"]))):
+        raise ValueError("the JAX artifact's pytrees hold node types vmaplab does not know")
+    exp = Exported(d["fun_name"], in_tree, [Aval(*a) for a in d["in_avals"]], out_tree,
+                   [Aval(*a) for a in d["out_avals"]], d["platforms"], d["text"],
+                   d["kept_var_idx"])
+    _check_module(exp)
+    return exp
+
+
+def _check_module(exp: Exported) -> None:
+    """The module's @main must take the kept arguments and give the results."""
+    _, ins, outs = _backend.get().stablehlo_signature(exp._text)
+    extra = 1 if len(exp.platforms) > 1 else 0
+    want_in = [(a.shape, a.dtype) for a in exp._kept_avals]
+    if [(a.shape, a.dtype) for a in ins[extra:]] != want_in or \
+            [(a.shape, a.dtype) for a in outs] != [(a.shape, a.dtype) for a in exp.out_avals]:
+        raise ValueError(f"the artifact's module does not match its header: @main takes "
+                         f"{[a.str_short() for a in ins]} and gives {[a.str_short() for a in outs]}, "
+                         f"the header says {[a.str_short() for a in exp._kept_avals]} -> "
+                         f"{[a.str_short() for a in exp.out_avals]}")
+
+
+# ----------------------------------------------------------------------------- header pieces
+
+_NAMEDTUPLE_NAMES: dict = {}
+_NAMEDTUPLES: dict = {}
+
+
+def register_namedtuple_serialization(nodetype, *, serialized_name: str):
+    """Let pytrees holding the namedtuple class ``nodetype`` be serialized, under
+    ``serialized_name`` (as JAX's ``register_namedtuple_serialization``)."""
+    if not (isinstance(nodetype, type) and issubclass(nodetype, tuple) and hasattr(nodetype, "_fields")):
+        raise ValueError(f"{nodetype!r} is not a namedtuple class")
+    _NAMEDTUPLE_NAMES[nodetype] = serialized_name
+    _NAMEDTUPLES[serialized_name] = nodetype
+    return nodetype
+
+
+def _dtype_from(name: str):
+    return dtypes.bfloat16 if name == "bfloat16" else np.dtype(name)
+
+
+def _aval_json(a: Aval) -> list:
+    return [list(a.shape), a.dtype.name, a.weak_type]
+
+
+def _aval_from(j) -> Aval:
+    shape, name, weak = j
+    return Aval(tuple(shape), _dtype_from(name), weak)
+
+
+def _aval_triple(a: Aval) -> tuple:
+    return a.shape, a.dtype, a.weak_type
+
+
+def _tree_to_json(td):
+    k = td.kind
+    if k == "leaf":
+        return "*"
+    if k == "none":
+        return None
+    kids = [_tree_to_json(c) for c in td.children]
+    if k in ("tuple", "list"):
+        return {k: kids}
+    if k == "dict":
+        for key in td.meta:
+            if not isinstance(key, str):
+                raise ValueError(f"cannot serialize a pytree with the dict key {key!r}: only str "
+                                 "keys are supported")
+        return {"dict": [[key, c] for key, c in zip(td.meta, kids)]}
+    name = _NAMEDTUPLE_NAMES.get(td.meta)
+    if name is None:
+        raise ValueError(f"cannot serialize a pytree holding the namedtuple "
+                         f"{td.meta.__qualname__}: register it with "
+                         "frontend.export.register_namedtuple_serialization(cls, serialized_name=...)")
+    return {"namedtuple": name, "children": kids}
+
+
+def _tree_from_json(j):
+    count = iter(range(1 << 62))
+
+    def build(j):
+        if j == "*":
+            return next(count)
+        if j is None:
+            return None
+        if "tuple" in j:
+            return tuple(build(c) for c in j["tuple"])
+        if "list" in j:
+            return [build(c) for c in j["list"]]
+        if "dict" in j:
+            return {k: build(c) for k, c in j["dict"]}
+        cls = _NAMEDTUPLES.get(j["namedtuple"])
+        if cls is None:
+            raise ValueError(f"the artifact's pytree holds the namedtuple registered as "
+                             f"{j['namedtuple']!r}: register that class with "
+                             "frontend.export.register_namedtuple_serialization first")
+        return cls(*(build(c) for c in j["children"]))
+
+    return tree_flatten(build(j))[1]

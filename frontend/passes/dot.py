@@ -1,0 +1,62 @@
+"""A graph as Graphviz DOT text (``dot -Tpng`` draws it)."""
+from __future__ import annotations
+
+from ..core import Graph, Literal
+from .rewrite import count_eqns
+
+
+def _esc(s: str) -> str:
+    return s.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n")
+
+
+def _param_text(v) -> str:
+    if isinstance(v, Graph):
+        return f"<graph: {count_eqns(v)} eqns>"
+    if isinstance(v, tuple) and v and all(isinstance(x, Graph) for x in v):
+        return "(" + ", ".join(_param_text(x) for x in v) + ")"
+    s = str(v)
+    return s if len(s) <= 40 else s[:37] + "..."
+
+
+def to_dot(g: Graph, name: str = "graph") -> str:
+    """Graphviz DOT of ``g``: arguments and constants as boxes, equations as ellipses
+    (primitive and params), edges labelled with the value's type, results at the bottom.
+
+    >>> open("g.dot", "w").write(to_dot(fe.make_graph(f)(x)))   # then: dot -Tpng g.dot
+    """
+    lines = [f'digraph "{_esc(name)}" {{', "  rankdir=TB;", '  node [fontname="monospace"];',
+             '  edge [fontname="monospace", fontsize=10];']
+    src: dict = {}
+    for i, v in enumerate(g.invars):
+        src[id(v)] = f"in{i}"
+        lines.append(f'  in{i} [shape=box, style=filled, fillcolor="#dde8f5", '
+                     f'label="arg {i}: {v.aval.str_short()}"];')
+    for i, v in enumerate(g.constvars):
+        src[id(v)] = f"c{i}"
+        lines.append(f'  c{i} [shape=box, style=dashed, label="const {i}: {v.aval.str_short()}"];')
+    n_lit = 0
+
+    def edge(a, dst):
+        nonlocal n_lit
+        if type(a) is Literal:
+            lines.append(f'  lit{n_lit} [shape=plaintext, label="{_esc(repr(a))}"];')
+            lines.append(f"  lit{n_lit} -> {dst};")
+            n_lit += 1
+        else:
+            lines.append(f'  {src[id(a)]} -> {dst} [label="{a.aval.str_short()}"];')
+
+    for k, e in enumerate(g.eqns):
+        params = "\n".join(f"{p}={_param_text(v)}" for p, v in sorted(e.params.items())
+                            if v is not None)
+        label = e.prim.name + ("\n" + params if params else "")
+        lines.append(f'  e{k} [shape=ellipse, label="{_esc(label)}"];')
+        for a in e.inputs:
+            edge(a, f"e{k}")
+        for o in e.outs:
+            src[id(o)] = f"e{k}"
+    for i, v in enumerate(g.outvars):
+        lines.append(f'  out{i} [shape=box, style=filled, fillcolor="#e3f2d9", '
+                     f'label="result {i}: {v.aval.str_short()}"];')
+        edge(v, f"out{i}")
+    lines.append("}")
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,181 @@
+"""StableHLO portable artifacts (versioned MLIR bytecode of the VHLO dialect), a module's
+functions made callable from another module, and JAX's export format (read and written
+through JAX's public export API; writing needs the ``flatbuffers`` package, as JAX does)."""
+from __future__ import annotations
+
+import itertools
+import re
+
+import numpy as np
+
+from .mlir import _context, module_text, parse_module
+
+_BYTECODE_MAGIC = b"ML\xefR"
+_PRODUCER = re.compile(rb"StableHLO_v(\d+)\.(\d+)\.(\d+)\x00")
+
+
+def _v(s: str) -> tuple:
+    return tuple(int(p) for p in s.split("."))
+
+
+def current_version() -> str:
+    from jaxlib.mlir.dialects import stablehlo
+    return stablehlo.get_current_version()
+
+
+def minimum_version() -> str:
+    from jaxlib.mlir.dialects import stablehlo
+    return stablehlo.get_minimum_version()
+
+
+def check_version(version: str) -> str:
+    """``version`` ('1.10.0') when this jaxlib reads and writes it, else a ValueError."""
+    if not isinstance(version, str) or not re.fullmatch(r"\d+\.\d+\.\d+", version):
+        raise ValueError(f"a StableHLO version is a string 'MAJOR.MINOR.PATCH', got {version!r}")
+    lo, hi = minimum_version(), current_version()
+    if not _v(lo) <= _v(version) <= _v(hi):
+        raise ValueError(f"StableHLO version {version} is outside the versions this jaxlib "
+                         f"reads and writes ({lo} to {hi})")
+    return version
+
+
+def serialize(text: str, target_version: str | None = None) -> bytes:
+    """A portable artifact of the module for ``target_version`` (default: the current one).
+    Works on the text, so no module object is rewritten in place."""
+    from jaxlib.mlir.dialects import stablehlo
+    version = check_version(target_version or current_version())
+    try:
+        return bytes(stablehlo.serialize_portable_artifact_str(text, version))
+    except ValueError as e:
+        raise ValueError(f"cannot serialize the module for StableHLO {version}: {e}") from None
+
+
+def artifact_version(blob: bytes) -> str:
+    """The StableHLO version an artifact was written for (read from its header, before MLIR
+    sees the bytes); a ValueError when ``blob`` is no portable artifact."""
+    if not bytes(blob[:4]) == _BYTECODE_MAGIC:
+        raise ValueError("not a StableHLO portable artifact (no MLIR bytecode header)")
+    m = _PRODUCER.search(bytes(blob[:64]))
+    if m is None:
+        raise ValueError("not a StableHLO portable artifact (no StableHLO producer version)")
+    return ".".join(x.decode() for x in m.groups())
+
+
+def deserialize(blob: bytes) -> str:
+    """The module text of a portable artifact. The version is checked first; the bytes must
+    be intact (the MLIR bytecode reader may crash the process on corrupt input, so callers
+    check a checksum before)."""
+    from jaxlib.mlir.dialects import stablehlo
+    version = artifact_version(blob)
+    try:
+        check_version(version)
+    except ValueError:
+        raise ValueError(f"the artifact was written for StableHLO {version}; this jaxlib reads "
+                         f"{minimum_version()} to {current_version()}") from None
+    with _context() as ctx:
+        try:
+            m = stablehlo.deserialize_portable_artifact(ctx, bytes(blob))
+        except Exception as e:
+            raise ValueError(f"cannot read the portable artifact: {e}") from None
+        return module_text(m)
+
+
+# ----------------------------------------------------------------------------- callees
+
+_counter = itertools.count()
+
+
+def callee(text: str) -> tuple:
+    """(name, functions text): the module's functions, renamed with a fresh prefix and all
+    private, ready to be added to another module and called as ``func.call @name``."""
+    from jaxlib.mlir import ir
+    m = parse_module(text)
+    prefix = f"__vmaplab_exported{next(_counter)}_"
+    with _context():
+        ops = list(m.body.operations)
+        for op in ops:
+            if op.operation.name != "func.func":
+                raise ValueError(f"cannot call an exported module holding a top-level "
+                                 f"{op.operation.name}: only func.func is supported")
+        names = [op.attributes["sym_name"].value for op in ops]
+        if "main" not in names:
+            raise ValueError("the exported module has no function @main")
+        for op, old in zip(ops, names):
+            ir.SymbolTable.set_symbol_name(op, prefix + old)
+            ir.SymbolTable.replace_all_symbol_uses(old, prefix + old, m.operation)
+            op.attributes["sym_visibility"] = ir.StringAttr.get("private")
+            for k in ("arg_attrs", "res_attrs"):
+                if k in op.attributes:
+                    del op.attributes[k]
+        text = "\n".join(op.operation.get_asm(enable_debug_info=False, large_elements_limit=None)
+                         for op in ops)
+    return prefix + "main", text
+
+
+# ----------------------------------------------------------------------------- JAX's format
+
+
+def read_jax(blob: bytes) -> dict:
+    """The parts of a JAX export artifact this project can call: a dict with fun_name,
+    in_tree/out_tree (Python structures with int leaves), in_avals/out_avals
+    ((shape, dtype, weak) triples), platforms, kept_var_idx and the module text."""
+    from jax import export as jex
+    from jax import tree_util
+    try:
+        exp = jex.deserialize(bytearray(blob))
+    except ImportError as e:
+        raise ValueError("not a vmaplab export artifact; reading it as JAX's export format needs "
+                         f"the flatbuffers package: {e}") from None
+    except Exception as e:
+        raise ValueError(f"not an artifact of vmaplab's export nor of JAX's export ({e})") from None
+    if exp.nr_devices != 1:
+        raise ValueError(f"the JAX artifact runs on {exp.nr_devices} devices; only single-device "
+                         "artifacts can be called")
+    if exp.ordered_effects or exp.unordered_effects:
+        raise ValueError("the JAX artifact has effects; only pure functions can be called")
+
+    def aval(a):
+        if not all(isinstance(d, (int, np.integer)) for d in a.shape):
+            raise ValueError(f"the JAX artifact has a symbolic shape {a.shape}; only static "
+                             "shapes can be called")
+        return tuple(int(d) for d in a.shape), np.dtype(a.dtype), bool(a.weak_type)
+
+    in_avals, out_avals = [aval(a) for a in exp.in_avals], [aval(a) for a in exp.out_avals]
+    return dict(
+        fun_name=exp.fun_name, platforms=tuple(exp.platforms),
+        in_tree=tree_util.tree_unflatten(exp.in_tree, list(range(len(in_avals)))),
+        out_tree=tree_util.tree_unflatten(exp.out_tree, list(range(len(out_avals)))),
+        in_avals=in_avals, out_avals=out_avals, kept_var_idx=tuple(exp.module_kept_var_idx),
+        text=deserialize(exp.mlir_module_serialized))
+
+
+def write_jax(fun_name: str, text: str, in_tree, in_avals, out_tree, out_avals, platform: str,
+              target_version: str | None = None, kept_var_idx=None) -> bytes:
+    """A JAX export artifact (``jax.export.deserialize`` reads it) of a single-device, pure
+    module whose @main takes the arguments ``kept_var_idx`` (default: all). ``in_tree`` and
+    ``out_tree`` are Python structures with int leaves; avals are (shape, dtype, weak)
+    triples. JAX's format keeps no weak types."""
+    import jax
+    from jax import export as jex
+    from jax import tree_util
+
+    def sa(a):
+        shape, dtype, weak = a
+        return jax.core.ShapedArray(tuple(shape), dtype, weak_type=weak)
+
+    n_in, n_out = len(in_avals), len(out_avals)
+    try:
+        exp = jex.Exported(
+            fun_name=fun_name, in_tree=tree_util.tree_structure(in_tree),
+            in_avals=tuple(map(sa, in_avals)), out_tree=tree_util.tree_structure(out_tree),
+            out_avals=tuple(map(sa, out_avals)), _has_named_shardings=True,
+            _in_named_shardings=(None,) * n_in, _out_named_shardings=(None,) * n_out,
+            in_shardings_hlo=(None,) * n_in, out_shardings_hlo=(None,) * n_out, nr_devices=1,
+            platforms=(platform,), ordered_effects=(), unordered_effects=(),
+            disabled_safety_checks=(), mlir_module_serialized=serialize(text, target_version),
+            calling_convention_version=10,
+            module_kept_var_idx=tuple(range(n_in)) if kept_var_idx is None else tuple(kept_var_idx),
+            uses_global_constants=False, _get_vjp=None)
+        return bytes(exp.serialize())
+    except ImportError as e:
+        raise ValueError(f"writing JAX's export format needs the flatbuffers package: {e}") from None

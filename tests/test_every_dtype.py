@@ -1,0 +1,212 @@
+"""Every primitive at every dtype its abstract evaluation accepts: the lowered module passes
+the StableHLO verifier and runs on a tiny input, with the shapes and dtypes abstract
+evaluation promised. The same programs carry each primitive vmapped over a batch of size 0
+(every operand batched, and each one alone): the per-example loop over no examples is an
+empty stack of the per-example result, so the batched result must be exactly that.
+
+One program per dtype. The default run executes them on the StableHLO reference interpreter
+(device="interpreter", a fraction of a second each); the slow run also compiles and runs
+them with XLA (seconds each)."""
+import ml_dtypes
+import numpy as np
+import pytest
+from harness import is_collective, project_primitives, rand, takes_operands, verify, zero_batch_variants
+
+import frontend as fe
+from frontend import lax
+from frontend.custom_batching import custom_vmap
+from frontend.primitives import elementwise as ew
+from frontend.primitives import indexing as ix
+from frontend.primitives import linalg, padding
+from frontend.primitives import reductions as rd
+from frontend.primitives import shape as sh
+
+DTYPES32 = [np.bool_, np.int8, np.int16, np.int32, np.uint8, np.uint16, np.uint32,
+            np.float16, ml_dtypes.bfloat16, np.float32, np.complex64]
+DTYPES64 = [np.int64, np.uint64, np.float64, np.complex128]
+I32 = np.int32
+# not lowered here: ffi_call's and call_exported's dtypes are those of the target and the
+# exported module (tests/test_ffi.py, tests/test_export.py); collectives are resolved by vmap
+# before lowering (tests/test_collectives.py, zero-size batches included)
+EXEMPT = {"ffi_call", "call_exported"}
+
+
+def _bind(p, **params):
+    return lambda *a: p.bind(*a, **params)
+
+
+def X(T, shape=(2, 3)):
+    # integers in [1, 3): no division by zero (the interpreter would trap, as C does)
+    return rand(shape, T, low=1, high=3)
+
+
+@custom_vmap
+def _rev_rows(x):
+    return lax.rev(x, (0,))
+
+
+@_rev_rows.def_vmap
+def _rev_rows_vmap(axis_size, in_batched, x):
+    return lax.rev(x, (1,) if in_batched[0] else (0,)), in_batched[0]
+
+
+UNARY = [ew.neg_p, ew.sign_p, ew.exp_p, ew.log_p, ew.log1p_p, ew.expm1_p, ew.tanh_p,
+         ew.logistic_p, ew.sin_p, ew.cos_p, ew.tan_p, ew.sqrt_p, ew.rsqrt_p, ew.floor_p,
+         ew.ceil_p, ew.round_p, ew.not_p, ew.abs_p]
+BINARY = [ew.add_p, ew.sub_p, ew.mul_p, ew.div_p, ew.rem_p, ew.pow_p, ew.max_p, ew.min_p,
+          ew.atan2_p, ew.and_p, ew.or_p, ew.xor_p, ew.shift_left_p, ew.shift_right_arithmetic_p,
+          ew.shift_right_logical_p, ew.eq_p, ew.ne_p, ew.lt_p, ew.le_p, ew.gt_p, ew.ge_p]
+REDUCE = [rd.reduce_sum_p, rd.reduce_prod_p, rd.reduce_max_p, rd.reduce_min_p, rd.reduce_and_p,
+          rd.reduce_or_p, rd.reduce_xor_p]
+CUMULATIVE = [rd.cumsum_p, rd.cumprod_p, rd.cummax_p, rd.cummin_p]
+SCATTERS = [ix.scatter_p, ix.scatter_add_p, ix.scatter_mul_p, ix.scatter_min_p, ix.scatter_max_p]
+IDX = np.array([[2], [0]], I32)
+SCATTER_DNUMS = dict(update_window_dims=(1,), inserted_window_dims=(0,), input_batching_dims=(),
+                     scatter_indices_batching_dims=(), scatter_dims_to_operand_dims=(0,),
+                     index_vector_dim=1)
+
+
+def samples(T, group):
+    """(primitive name, function of arrays, example arrays) applying each primitive with
+    dtype T wherever the primitive takes the operand's dtype."""
+    out = [(p.name, _bind(p), [X(T)]) for p in UNARY]
+    out += [(p.name, _bind(p), [X(T), X(T)]) for p in BINARY]
+    out += [(p.name, _bind(p, axes=(1,)), [X(T)]) for p in REDUCE]
+    out += [(p.name, _bind(p, axis=1, reverse=False), [X(T)]) for p in CUMULATIVE]
+    out += [(p.name, _bind(p, axes=(1,), index_dtype=np.dtype(I32)), [X(T)])
+            for p in (rd.argmax_p, rd.argmin_p)]
+    out += [(p.name, _bind(p, **SCATTER_DNUMS), [X(T, (3, 4)), IDX, X(T, (2, 4))])
+            for p in SCATTERS]
+    out += [(f"convert_element_type-{np.dtype(U).name}",
+             _bind(ew.convert_element_type_p, new_dtype=np.dtype(U), weak_type=False), [X(T)])
+            for U in group]
+    out += [
+        ("select", _bind(ew.select_p), [X(np.bool_), X(T), X(T)]),
+        ("broadcast_in_dim", _bind(sh.broadcast_in_dim_p, shape=(2, 3),
+                                   broadcast_dimensions=(1,)), [X(T, (3,))]),
+        ("reshape", _bind(sh.reshape_p, new_sizes=(3, 2), dimensions=None), [X(T)]),
+        ("transpose", _bind(sh.transpose_p, permutation=(1, 0)), [X(T)]),
+        ("squeeze", _bind(sh.squeeze_p, dimensions=(0,)), [X(T, (1, 3))]),
+        ("slice", _bind(sh.slice_p, start_indices=(0, 1), limit_indices=(2, 3), strides=None),
+         [X(T)]),
+        ("concatenate", _bind(sh.concatenate_p, dimension=0), [X(T), X(T)]),
+        ("rev", _bind(sh.rev_p, dimensions=(0,)), [X(T)]),
+        ("iota", lambda: sh.iota_p.bind(dtype=np.dtype(T), shape=(3,), dimension=0), []),
+        ("pad", _bind(padding.pad_p, padding_config=((1, 0, 0), (0, 1, 1))),
+         [X(T), X(T, ())]),
+        ("dot_general", _bind(linalg.dot_general_p, dimension_numbers=(((1,), (0,)), ((), ()))),
+         [X(T), X(T, (3, 4))]),
+        ("dynamic_slice", _bind(ix.dynamic_slice_p, slice_sizes=(2, 2)),
+         [X(T, (3, 4)), I32(1), I32(3)]),
+        ("dynamic_update_slice", _bind(ix.dynamic_update_slice_p),
+         [X(T, (3, 4)), X(T, (2, 2)), I32(2), I32(1)]),
+        ("gather", _bind(ix.gather_p, offset_dims=(1,), collapsed_slice_dims=(0,),
+                         start_index_map=(0,), operand_batching_dims=(),
+                         start_indices_batching_dims=(), index_vector_dim=1,
+                         slice_sizes=(1, 4), indices_are_sorted=False, mode="clip"),
+         [X(T, (3, 4)), IDX]),
+        ("cond", lambda p, x: lax.cond(p, lambda a: a, lambda a: lax.rev(a, (0,)), x),
+         [np.bool_(True), X(T)]),
+        ("while", lambda x: lax.while_loop(lambda c: c[0] < 2,
+                                           lambda c: (c[0] + 1, lax.rev(c[1], (0,))), (0, x))[1],
+         [X(T)]),
+        ("scan", lambda c, xs: lax.scan(lambda k, r: (lax.rev(k, (0,)), r), c, xs),
+         [X(T, (3,)), X(T)]),
+        ("custom_vmap_call", _rev_rows, [X(T)]),
+    ]
+    return out
+
+
+def _accepts(fn, args):
+    """The function's graph (which primitives it binds, what it gives) when abstract
+    evaluation accepts these dtypes, else None."""
+    try:
+        return fe.make_graph(fn)(*args)
+    except (TypeError, ValueError):
+        return None
+
+
+def _run_group(group, device):
+    """Per dtype: one program with every accepted sample and, for the first dtype that
+    accepts each sample, its zero-size batches, verified and run on ``device``. Returns
+    (names lowered, names batched)."""
+    lowered, batched, zero_done = set(), set(), set()
+    for T in group:
+        fns, argl, expect, what = [], [], [], []
+        for name, fn, args in samples(T, group):
+            g = _accepts(fn, args)
+            if g is None:
+                continue
+            lowered.update(e.prim.name for e in g.eqns)
+            fns.append(fn)
+            argl.append(args)
+            expect.append([(v.aval.shape, v.aval.dtype) for v in g.outvars])
+            what.append(f"{name} at {np.dtype(T).name}")
+            if name not in zero_done and args:
+                zero_done.add(name)
+                for vfn, zargs, zexp in zero_batch_variants(fn, args, g):
+                    batched.update(e.prim.name for e in g.eqns)
+                    fns.append(vfn)
+                    argl.append(zargs)
+                    expect.append(zexp)
+                    what.append(f"{name} vmapped over an empty batch, in_axes "
+                                f"{[0 if a.shape[:1] == (0,) else None for a in map(np.asarray, zargs)]}")
+        sizes = [len(a) for a in argl]
+
+        def program(*flat):
+            outs, k = [], 0
+            for fn, n in zip(fns, sizes):
+                res = fn(*flat[k:k + n])
+                outs.append(list(res) if isinstance(res, (tuple, list)) else [res])
+                k += n
+            return outs
+
+        flat = [a for args in argl for a in args]
+        try:
+            verify(fe.jit(program).lower(*flat).as_text())
+            got = fe.jit(program, device=device)(*flat)
+        except Exception:  # name the culprits: each entry compiled alone
+            raise AssertionError("\n".join(_culprits(fns, argl, what, device))) from None
+        for w, res, exp in zip(what, got, expect):
+            assert [(np.shape(r), np.asarray(r).dtype) for r in res] == exp, w
+    return lowered, batched
+
+
+def _culprits(fns, argl, what, device) -> list:
+    bad = []
+    for fn, args, w in zip(fns, argl, what):
+        try:
+            verify(fe.jit(fn).lower(*args).as_text())
+            fe.jit(fn, device=device)(*args)
+        except Exception as e:  # noqa: BLE001
+            lines = str(e).splitlines() or [""]
+            line = next((x for x in lines if "error:" in x), lines[0])
+            bad.append(f"{w}: {type(e).__name__}: {line.strip()[:300]}")
+    return bad or ["the combined program failed, but every entry passes alone"]
+
+
+def _check_coverage(lowered, batched):
+    prims = project_primitives()
+    named = {n for n, p in prims.items() if is_collective(p)}
+    missing = sorted(set(prims) - EXEMPT - named - lowered)
+    assert not missing, f"primitives with no sample in the every-dtype table: {missing}"
+    unbatched = sorted(n for n, p in prims.items() if takes_operands(p) and n not in batched
+                       and n not in EXEMPT | named)
+    assert not unbatched, f"primitives never vmapped over an empty batch: {unbatched}"
+
+
+def test_every_primitive_every_dtype_32bit():
+    _check_coverage(*_run_group(DTYPES32, "interpreter"))
+
+
+@pytest.mark.usefixtures("x64")
+def test_every_primitive_every_dtype_64bit():
+    _run_group(DTYPES64, "interpreter")
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("group", ["32", "64"])
+def test_every_primitive_every_dtype_with_xla(group, request):
+    if group == "64":
+        request.getfixturevalue("x64")
+    _run_group(DTYPES32 if group == "32" else DTYPES64, None)

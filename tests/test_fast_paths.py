@@ -1,0 +1,99 @@
+"""The fast paths of issue 12 compute what the slow ones did: n-ary elementwise primitives
+broadcast size-1 dims (as JAX's lax), eager numpy functions run as one executable per
+signature, and jit's C++ call path serves 64-bit mode."""
+from __future__ import annotations
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+import pytest
+
+import frontend as fe
+import frontend.numpy as fnp
+from frontend import array as arr
+from frontend import lax
+
+R = np.random.default_rng(3)
+A = R.normal(size=(3, 1)).astype(np.float32)
+B = R.normal(size=(1, 4)).astype(np.float32) + 2.0
+AS = R.normal(size=(5, 3, 1)).astype(np.float32)
+
+_OPS = [("add", lax.add, jax.lax.add), ("sub", lax.sub, jax.lax.sub), ("mul", lax.mul, jax.lax.mul),
+        ("max", lax.max, jax.lax.max), ("lt", lax.lt, jax.lax.lt), ("atan2", lax.atan2, jax.lax.atan2),
+        ("pow", lambda a, b: lax.pow(lax.abs(a), b), lambda a, b: jax.lax.pow(jax.lax.abs(a), b))]
+
+
+def test_size_one_dims_broadcast_in_elementwise_primitives():
+    def ours(a, b):
+        return [f(a, b) for _, f, _ in _OPS]
+
+    def theirs(a, b):
+        return [f(a, b) for _, _, f in _OPS]
+
+    for got, want in zip(fe.jit(ours)(A, B), theirs(A, B)):
+        assert got.shape == want.shape == (3, 4) and got.dtype == want.dtype
+        np.testing.assert_allclose(np.asarray(got), want, rtol=1e-6)
+    # vmap (batched operand with size-1 dims, unbatched one broadcast) against a loop
+    got = fe.jit(fe.vmap(ours, in_axes=(0, None)))(AS, B)
+    for k, (name, _, f) in enumerate(_OPS):
+        want = np.stack([f(a, B) for a in AS])
+        np.testing.assert_allclose(np.asarray(got[k]), want, rtol=1e-6, err_msg=name)
+    with pytest.raises(TypeError, match=r"add got incompatible shapes for broadcasting: "
+                                        r"\(3, 4\), \(2, 4\)"):
+        lax.add(np.ones((3, 4), np.float32), np.ones((2, 4), np.float32))
+    with pytest.raises(TypeError, match="select"):  # select keeps equal shapes
+        lax.select(np.ones((3, 1), bool), np.ones((3, 4), np.float32), np.ones((3, 4), np.float32))
+
+
+def _layer_norm(np_mod):
+    def f(x, g, b):
+        m = x.mean(-1, keepdims=True)
+        v = ((x - m) ** 2).mean(-1, keepdims=True)
+        return (x - m) / np_mod.sqrt(v + 1e-5) * g + b
+    return f
+
+
+def test_eager_numpy_functions_run_as_one_executable():
+    x = R.normal(size=(6, 7)).astype(np.float32)
+    g = R.normal(size=7).astype(np.float32)
+    ours = [fe.device_put(a) for a in (x, g, g)]
+    np.testing.assert_allclose(np.asarray(_layer_norm(fnp)(*ours)), _layer_norm(jnp)(x, g, g),
+                               rtol=1e-5, atol=1e-5)
+    n = len(arr._eager_cache)
+    out = fnp.maximum(ours[0], ours[1])   # broadcast_in_dim + max: one executable
+    assert len(arr._eager_cache) == n + 1
+    np.testing.assert_array_equal(np.asarray(out), np.maximum(x, g))
+    fnp.maximum(ours[0], ours[1])
+    assert len(arr._eager_cache) == n + 1
+    # a list axis (unhashable) and Python scalars take the per-primitive path
+    np.testing.assert_allclose(np.asarray(fnp.sum(ours[0], axis=[0, 1])), x.sum(), rtol=1e-5)
+    np.testing.assert_allclose(np.asarray(fnp.mean(ours[0] * 2.0, 0)), (x * 2).mean(0), rtol=1e-6)
+    # errors come out of the fused path unchanged
+    with pytest.raises(TypeError, match="add got incompatible shapes for broadcasting"):
+        fnp.add(fe.device_put(np.ones(3, np.float32)), fe.device_put(np.ones(4, np.float32)))
+
+
+def test_jit_cpp_path_serves_x64_and_follows_the_switches(x64, monkeypatch):
+    from frontend import api
+    misses = []
+    orig = api.Jitted._cache_miss
+
+    def counting(self, *a, **k):
+        misses.append(1)
+        return orig(self, *a, **k)
+
+    monkeypatch.setattr(api.Jitted, "_cache_miss", counting)
+    f = fe.jit(lambda v: v * 2)
+    x = np.arange(3.0)
+    for _ in range(3):
+        assert f(x).dtype == np.float64
+    assert len(misses) == 1  # the later calls were served by the C++ path
+    fe.config.update("enable_x64", False)  # ours off, JAX's on: the C++ entries are dropped
+    assert f(x).dtype == np.float32 and f(x).dtype == np.float32
+    assert len(misses) == 3  # (and Python serves while the switches disagree)
+    jax.config.update("jax_enable_x64", False)
+    fe.config.update("enable_x64", True)   # ours on, JAX's off: 64-bit data not narrowed
+    r = f(x)
+    assert r.dtype == np.float64
+    np.testing.assert_array_equal(np.asarray(r), [0.0, 2.0, 4.0])
+    np.testing.assert_array_equal(np.asarray(fe.device_put(np.array([2**40]))), [2**40])
