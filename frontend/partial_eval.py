@@ -26,6 +26,10 @@ class LinearizeTrace(GraphTrace):
         with self.parent:
             return prim.bind(*args, **params)
 
+    def const(self, x, weak=False):
+        # a constant is known: a value of the enclosing trace, not of the linear graph
+        return self.parent.const(x, weak)
+
 
 @dataclass(frozen=True, eq=False)
 class Linearized:
