@@ -100,6 +100,7 @@ from ._ops import (  # noqa: A004
                         sign,
                         sin,
                         sqrt,
+                        stop_gradient,
                         sub,
                         tan,
                         tanh,
@@ -188,5 +189,5 @@ __all__ = [
     "rsqrt", "scan", "scatter", "scatter_add", "scatter_max", "scatter_min", "scatter_mul",
     "ScatterDimensionNumbers", "select", "shift_left", "shift_right_arithmetic",
     "shift_right_logical", "sign", "sin", "slice", "slice_in_dim", "sort", "split", "sort_key_val", "sqrt",
-    "squeeze", "sub", "switch", "tan", "tanh", "tile", "top_k", "transpose", "while_loop", "xor",
+    "squeeze", "stop_gradient", "sub", "switch", "tan", "tanh", "tile", "top_k", "transpose", "while_loop", "xor",
 ]

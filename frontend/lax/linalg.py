@@ -17,15 +17,8 @@ from ..primitives import decompositions as dc
 from ..primitives import elementwise as ew
 from ..primitives.indexing import gather_p
 from ..primitives.numeric import conj_p
-from ..primitives.padding import pad_p
-from ..primitives.shape import (
-    broadcast_in_dim_p,
-    concatenate_p,
-    iota_p,
-    reshape_p,
-    slice_p,
-    transpose_p,
-)
+from ..primitives.padding import concatenate_p, pad_p, slice_p
+from ..primitives.shape import broadcast_in_dim_p, iota_p, reshape_p, transpose_p
 from ._convert import as_operand, convert
 
 __all__ = ["cholesky", "eigh", "geqrf", "householder_product", "lu", "lu_pivots_to_permutation",

@@ -3,7 +3,8 @@ from __future__ import annotations
 
 from ..core import aval_of
 from ..lax._conv import conv_general_dilated
-from ..primitives.shape import reshape_p, rev_p, slice_p
+from ..primitives.padding import slice_p
+from ..primitives.shape import reshape_p, rev_p
 from ._core import asarray, check_arraylike, promote_args, promote_dtypes_inexact
 from ._numeric import conj
 

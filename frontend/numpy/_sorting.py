@@ -16,16 +16,9 @@ from ..lax._convert import convert
 from ..lax._numeric import imag, real
 from ..lax._sort import sort as lax_sort
 from ..primitives import elementwise as ew
-from ..primitives.reductions import cumsum_p, reduce_or_p, reduce_sum_p
-from ..primitives.shape import (
-    broadcast_in_dim_p,
-    concatenate_p,
-    iota_p,
-    reshape_p,
-    rev_p,
-    slice_p,
-    transpose_p,
-)
+from ..primitives.padding import concatenate_p, slice_p
+from ..primitives.reductions import cumsum_p, reduce_or_p
+from ..primitives.shape import broadcast_in_dim_p, iota_p, reduce_sum_p, reshape_p, rev_p, transpose_p
 from ..primitives.sort import sort_p
 from ._core import asarray, canonical_axis, check_arraylike, promote_args
 from ._elementwise import _where3, floor_divide, remainder

@@ -20,7 +20,8 @@ from ..numpy._linalg import matmul
 from ..numpy._numeric import conj, real
 from ..numpy._shape import swapaxes
 from ..primitives import elementwise as ew
-from ..primitives.shape import broadcast_in_dim_p, iota_p, reshape_p, slice_p
+from ..primitives.padding import slice_p
+from ..primitives.shape import broadcast_in_dim_p, iota_p, reshape_p
 
 __all__ = ["solve_triangular", "cho_factor", "cho_solve", "cholesky", "lu", "lu_factor",
            "lu_solve", "solve", "inv", "det"]
