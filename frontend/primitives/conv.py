@@ -16,9 +16,11 @@ from typing import NamedTuple
 import numpy as np
 
 from .. import batching, dtypes
+from ..ad_util import Zero, is_undefined_primal
 from ..core import Aval, Primitive
+from .elementwise import add_p
 from .linalg import _bits
-from .shape import moveaxis, reshape_p, transpose_p
+from .shape import moveaxis, reshape_p, rev_p, transpose_p
 
 
 class ConvDimensionNumbers(NamedTuple):
@@ -192,3 +194,125 @@ def _conv_batch(args, dims, **params):
     perm = list(range(len(batching.shape(out))))
     perm[t], perm[t + 1] = perm[t + 1], perm[t]
     return _merge(transpose_p.bind(out, permutation=tuple(perm)), t + 1), t
+
+
+# ----------------------------------------------------------------------------- autodiff
+# Linear in each operand: the jvp convolves each tangent with the other operand; the
+# transposes are JAX's: the lhs cotangent is the output cotangent convolved with the
+# spatially reversed kernel (input and output features swapped, strides and lhs dilation
+# exchanged), the rhs cotangent the lhs convolved with the output cotangent as kernel.
+
+
+def _dilated(shape, dilation):
+    return tuple(_dilate(n, d) for n, d in zip(shape, dilation))
+
+
+def conv_vjp_lhs_padding(in_shape, window_dimensions, window_strides, out_shape, padding,
+                         lhs_dilation, rhs_dilation) -> tuple:
+    """The padding of the convolution that maps an output cotangent back to the input."""
+    lhs_d = _dilated(in_shape, lhs_dilation)
+    rhs_d = _dilated(window_dimensions, rhs_dilation)
+    out_d = _dilated(out_shape, window_strides)
+    before = [k - lo - 1 for k, (lo, _) in zip(rhs_d, padding)]
+    after = [n + k - 1 - o - b for n, k, o, b in zip(lhs_d, rhs_d, out_d, before)]
+    return tuple(zip(before, after))
+
+
+def _conv_vjp_rhs_padding(in_shape, window_dimensions, window_strides, out_shape, padding,
+                          lhs_dilation, rhs_dilation) -> tuple:
+    lhs_d = _dilated(in_shape, lhs_dilation)
+    rhs_d = _dilated(window_dimensions, rhs_dilation)
+    out_d = _dilated(out_shape, window_strides)
+    return tuple((lo, (o - n) + (k - lo - 1))
+                 for (lo, _), n, k, o in zip(padding, lhs_d, rhs_d, out_d))
+
+
+def _swap01(spec):
+    return (spec[1], spec[0]) + tuple(spec[2:])
+
+
+def _axis_into(src: int, dst: int, x):
+    """Axis ``src`` merged into axis ``dst`` (numbered without src) as its major part."""
+    nd = len(batching.shape(x))
+    perm = [i for i in range(nd) if i != src]
+    perm.insert(dst, src)
+    return _merge(transpose_p.bind(x, permutation=tuple(perm)), dst)
+
+
+def _take(shape, axes):
+    return tuple(shape[a] for a in axes)
+
+
+def _conv_transpose_lhs(ct, lhs_aval, rhs, *, window_strides, padding, lhs_dilation,
+                        rhs_dilation, dimension_numbers, feature_group_count,
+                        batch_group_count, precision=None, preferred_element_type=None):
+    lspec, rspec, ospec = dimension_numbers
+    rshape = batching.shape(rhs)
+    groups = feature_group_count
+    if feature_group_count > 1 or batch_group_count > 1:
+        g = max(feature_group_count, batch_group_count)
+        rhs = _axis_into(rspec[0], rspec[1], _split(rhs, rspec[0], (g, rshape[rspec[0]] // g)))
+        groups = g
+    rshape = batching.shape(rhs)
+    pads = conv_vjp_lhs_padding(_take(lhs_aval.shape, lspec[2:]), _take(rshape, rspec[2:]),
+                                window_strides, _take(batching.shape(ct), ospec[2:]), padding,
+                                lhs_dilation, rhs_dilation)
+    kernel = rev_p.bind(rhs, dimensions=tuple(rspec[2:]))
+    out = conv_general_dilated_p.bind(
+        ct, kernel, window_strides=tuple(lhs_dilation), padding=pads,
+        lhs_dilation=tuple(window_strides), rhs_dilation=tuple(rhs_dilation),
+        dimension_numbers=ConvDimensionNumbers(ospec, _swap01(rspec), lspec),
+        feature_group_count=groups, batch_group_count=1, precision=precision,
+        preferred_element_type=preferred_element_type)
+    if batch_group_count > 1:
+        oshape = batching.shape(out)
+        out = _axis_into(lspec[1], lspec[0], _split(out, lspec[1], (batch_group_count,
+                                                                     oshape[lspec[1]] // batch_group_count)))
+    return out
+
+
+def _conv_transpose_rhs(ct, lhs, rhs_aval, *, window_strides, padding, lhs_dilation,
+                        rhs_dilation, dimension_numbers, feature_group_count,
+                        batch_group_count, precision=None, preferred_element_type=None):
+    lspec, rspec, ospec = dimension_numbers
+    fgc, bgc = feature_group_count, batch_group_count
+    if bgc > 1:
+        fgc, bgc = bgc, 1
+    elif fgc > 1:
+        fgc, bgc = 1, fgc
+    pads = _conv_vjp_rhs_padding(_take(batching.shape(lhs), lspec[2:]),
+                                 _take(rhs_aval.shape, rspec[2:]), window_strides,
+                                 _take(batching.shape(ct), ospec[2:]), padding, lhs_dilation,
+                                 rhs_dilation)
+    return conv_general_dilated_p.bind(
+        lhs, ct, window_strides=tuple(rhs_dilation), padding=pads,
+        lhs_dilation=tuple(lhs_dilation), rhs_dilation=tuple(window_strides),
+        dimension_numbers=ConvDimensionNumbers(_swap01(lspec), _swap01(ospec), _swap01(rspec)),
+        feature_group_count=fgc, batch_group_count=bgc, precision=precision,
+        preferred_element_type=preferred_element_type)
+
+
+@conv_general_dilated_p.def_jvp
+def _conv_jvp(primals, tangents, **params):
+    (lhs, rhs), (tl, tr) = primals, tangents
+    out = conv_general_dilated_p.bind(lhs, rhs, **params)
+    terms = []
+    if type(tl) is not Zero:
+        terms.append(conv_general_dilated_p.bind(tl, rhs, **params))
+    if type(tr) is not Zero:
+        terms.append(conv_general_dilated_p.bind(lhs, tr, **params))
+    t = terms[0] if len(terms) == 1 else add_p.bind(*terms)
+    return out, t
+
+
+@conv_general_dilated_p.def_transpose
+def _conv_transpose(ct, lhs, rhs, **params):
+    if is_undefined_primal(lhs) and is_undefined_primal(rhs):
+        raise TypeError("conv_general_dilated is nonlinear in both operands: it cannot be "
+                        "transposed (this is a bug in a jvp rule that convolves two tangents)")
+    if type(ct) is Zero:
+        return [None if not is_undefined_primal(lhs) else Zero(lhs.aval),
+                None if not is_undefined_primal(rhs) else Zero(rhs.aval)]
+    if is_undefined_primal(lhs):
+        return [_conv_transpose_lhs(ct, lhs.aval, rhs, **params), None]
+    return [None, _conv_transpose_rhs(ct, lhs, rhs.aval, **params)]

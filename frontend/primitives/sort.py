@@ -6,14 +6,19 @@ Order, as JAX's: NaNs sort last (all NaNs equal), -0.0 equals 0.0, complex numbe
 lexicographically (real part, then imaginary part); ``is_stable`` keeps equal keys in their
 order. The batch axis is just one more dimension of ``stablehlo.sort``: it stays where it
 is and the sorted dimension is renumbered around it.
+
+Derivatives (JAX's): the tangents are gathered with the permutation the sort applied (an
+iota sorted along as one more operand), or with top_k's indices.
 """
 from __future__ import annotations
 
 import numpy as np
 
 from .. import batching, dtypes
-from ..core import Aval, Primitive
-from .shape import bdim_at
+from ..ad_util import Zero, zero_of
+from ..core import Aval, Primitive, aval_of
+from .indexing import gather_p
+from .shape import bdim_at, broadcast_in_dim_p, iota_p
 
 # sort(*operands, dimension, is_stable, num_keys): operands of one shape, each returned
 # sorted by the lexicographic order of the first num_keys operands.
@@ -76,3 +81,38 @@ def _top_k_batch(args, dims, *, k, axis):
     (x,), (d,) = args, dims
     return top_k_p.bind(x, k=k, axis=axis + (axis >= d)), [d, d]
 
+
+
+# ----------------------------------------------------------------------------- autodiff
+
+
+def take_along(x, idx, axis: int):
+    """x[..., idx[..., j, ...], ...] along ``axis`` (idx of x's shape there, in bounds): one
+    gather with every other axis a batch axis."""
+    a = aval_of(x)
+    nd = a.ndim
+    others = tuple(i for i in range(nd) if i != axis)
+    ia = aval_of(idx)
+    idx = broadcast_in_dim_p.bind(idx, shape=ia.shape + (1,), broadcast_dimensions=tuple(range(nd)))
+    return gather_p.bind(x, idx, offset_dims=(), collapsed_slice_dims=(axis,),
+                         start_index_map=(axis,), operand_batching_dims=others,
+                         start_indices_batching_dims=others, index_vector_dim=nd,
+                         slice_sizes=(1,) * nd, indices_are_sorted=False,
+                         mode="promise_in_bounds")
+
+
+@sort_p.def_jvp
+def _sort_jvp(primals, tangents, *, dimension, is_stable, num_keys):
+    shape = aval_of(primals[0]).shape
+    iota = iota_p.bind(dtype=np.dtype(np.int32), shape=shape, dimension=dimension)
+    *outs, perm = sort_p.bind(*primals, iota, dimension=dimension, is_stable=is_stable,
+                              num_keys=num_keys)
+    touts = [t if type(t) is Zero else take_along(t, perm, dimension) for t in tangents]
+    return outs, touts
+
+
+@top_k_p.def_jvp
+def _top_k_jvp(primals, tangents, *, k, axis):
+    (x,), (t,) = primals, tangents
+    vals, idx = top_k_p.bind(x, k=k, axis=axis)
+    return [vals, idx], [take_along(t, idx, axis), zero_of(aval_of(idx))]
