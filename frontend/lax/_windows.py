@@ -13,7 +13,6 @@ from ..primitives import windows as win
 from ._conv import padtype_to_pads
 from ._convert import as_operand, convert
 from ._ops import abs, add, exp, log1p, max, min, neg, select, sub  # noqa: A004
-from ._shape import broadcasted_iota, concatenate, pad, rev, slice_in_dim
 
 # computation -> (window primitive, its monoid's identity, the monoid's binary primitive)
 _MONOIDS = {add: (win.reduce_window_sum_p, red.IDENTITY[red.reduce_sum_p], ew.add_p),
@@ -74,31 +73,6 @@ def _logaddexp(a, b):
                   add(max(a, b), log1p(exp(neg(abs(delta))))))
 
 
-def _prefix_scan(fn, x, axis: int):
-    """Inclusive scan of the associative ``fn`` along ``axis`` in log2(n) levels: combine
-    neighbour pairs, scan those (the odd positions' prefixes), combine each with the next
-    element (the even positions'), interleave."""
-    n = aval_of(x).shape[axis]
-    if n < 2:
-        return x
-    pairs = fn(slice_in_dim(x, 0, n - 1, 2, axis), slice_in_dim(x, 1, n, 2, axis))
-    odd = _prefix_scan(fn, pairs, axis)                       # positions 1, 3, 5, ...
-    rest = slice_in_dim(x, 2, n, 2, axis)                       # positions 2, 4, ...
-    head = slice_in_dim(odd, 0, aval_of(rest).shape[axis], 1, axis)
-    even = concatenate([slice_in_dim(x, 0, 1, 1, axis), fn(head, rest)], axis)
-    nd = aval_of(x).ndim
-    zero = convert(0, aval_of(x).dtype)
-
-    def spread(v, lo):  # v's elements at lo, lo + 2, ... of n
-        k = aval_of(v).shape[axis]
-        cfg = [(0, 0, 0)] * nd
-        cfg[axis] = (lo, n - lo - (2 * k - 1), 1)
-        return pad(v, zero, cfg)
-    is_even = ew.eq_p.bind(ew.rem_p.bind(broadcasted_iota(np.int32, aval_of(x).shape, axis),
-                                         convert(2, np.int32)), convert(0, np.int32))
-    return select(is_even, spread(even, 0), spread(odd, 1))
-
-
 def cumlogsumexp(operand, axis: int = 0, reverse: bool = False):
     """lax.cumlogsumexp: ``log(cumsum(exp(x)))`` along ``axis``, computed stably (a
     log-depth scan of logaddexp over built-in primitives, so it batches and differentiates
@@ -115,6 +89,4 @@ def cumlogsumexp(operand, axis: int = 0, reverse: bool = False):
     if not -a.ndim <= int(axis) < a.ndim:
         raise ValueError(f"axis {axis} is out of bounds for array of shape {a.shape}")
     axis = int(axis) % a.ndim
-    if reverse:
-        return rev(_prefix_scan(_logaddexp, rev(x, (axis,)), axis), (axis,))
-    return _prefix_scan(_logaddexp, x, axis)
+    return red.associative_scan(_logaddexp, x, axis, reverse)

@@ -15,8 +15,11 @@ import enum
 import numpy as np
 
 from .. import batching, dtypes
-from ..core import Aval, Primitive
-from .shape import moveaxis
+from ..core import Aval, Primitive, aval_of, literal
+from .elementwise import eq_p, mul_p, or_p, select_p
+from .numeric import conj_p, real_p
+from .padding import pad_p
+from .shape import broadcast_in_dim_p, iota_p, linear_jvp, moveaxis
 
 
 class FftType(enum.IntEnum):
@@ -80,3 +83,40 @@ def _fft_batch(args, dims, *, fft_type, fft_lengths):
     if d >= batching.ndim(x) - len(fft_lengths):
         x, d = moveaxis(x, d, 0), 0
     return fft_p.bind(x, fft_type=fft_type, fft_lengths=fft_lengths), d
+
+
+# ----------------------------------------------------------------------------- autodiff
+# Linear. The transposes (JAX's): FFT and IFFT are their own transposes (the DFT matrix is
+# symmetric); RFFT's is the real part of the FFT of the cotangent zero-padded to the full
+# length (the transpose of "FFT of a real input, then keep the first n // 2 + 1"); IRFFT's is
+# the conjugate of the RFFT of the cotangent, scaled by 1/n and doubled on the bins that
+# stand for two (JAX's convention for complex cotangents).
+
+fft_p.def_jvp(linear_jvp(fft_p))
+
+
+@fft_p.def_transpose
+def _fft_transpose(ct, x, *, fft_type, fft_lengths):
+    fft_type = FftType(fft_type)
+    ca = aval_of(ct)
+    nd = ca.ndim
+    if fft_type == FftType.RFFT:
+        n = fft_lengths[-1]
+        cfg = ((0, 0, 0),) * (nd - 1) + ((0, n - ca.shape[-1], 0),)
+        full = pad_p.bind(ct, literal(0, ca.dtype), padding_config=cfg)
+        return [real_p.bind(fft_p.bind(full, fft_type=FftType.FFT, fft_lengths=fft_lengths))]
+    if fft_type == FftType.IRFFT:
+        y = fft_p.bind(ct, fft_type=FftType.RFFT, fft_lengths=fft_lengths)
+        ya = aval_of(y)
+        m, n = ya.shape[-1], float(np.prod(fft_lengths))
+        pos = iota_p.bind(dtype=np.dtype(np.int32), shape=ya.shape, dimension=ya.ndim - 1)
+        edge = eq_p.bind(pos, literal(0, np.int32))  # bin 0 (and n / 2 for even n) once
+        if fft_lengths[-1] % 2 == 0:
+            edge = or_p.bind(edge, eq_p.bind(pos, literal(m - 1, np.int32)))
+
+        def full(v):
+            return broadcast_in_dim_p.bind(literal(v, ya.dtype), shape=ya.shape,
+                                           broadcast_dimensions=())
+        scale = select_p.bind(edge, full(1 / n), full(2 / n))
+        return [conj_p.bind(mul_p.bind(y, scale))]
+    return [fft_p.bind(ct, fft_type=fft_type, fft_lengths=fft_lengths)]

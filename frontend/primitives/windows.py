@@ -9,8 +9,15 @@ padding, no dilation), so it stays where it is.
 """
 from __future__ import annotations
 
+import itertools
+
 from .. import dtypes
-from ..core import Aval, Primitive
+from ..core import Aval, Primitive, aval_of, literal
+from .conv import conv_vjp_lhs_padding
+from .elementwise import and_p, eq_p, not_p, or_p, select_p
+from .padding import pad_p, slice_p
+from .reductions import highest, lowest
+from .shape import linear_jvp, zeros_like_aval
 
 
 def _dilate(n: int, d: int) -> int:
@@ -95,3 +102,66 @@ def window_params(ndim, window_dimensions, window_strides, padding, base_dilatio
                 padding=tuple((int(lo), int(hi)) for lo, hi in padding),
                 base_dilation=ints(base_dilation, 1), window_dilation=ints(window_dilation, 1))
 
+
+
+# ----------------------------------------------------------------------------- autodiff
+# reduce_window_sum is linear; its transpose (JAX's) pads the cotangent (strides become
+# interior padding) and sums it over windows again. max/min: the tangent of the first
+# window element (in window order) equal to the result, the windows spelled out as one
+# strided slice of the padded operand per window offset (as many as the window has
+# elements).
+
+
+def _window_sum_transpose(ct, x, *, window_dimensions, window_strides, padding, base_dilation,
+                          window_dilation):
+    shape = x.aval.shape
+    pads = conv_vjp_lhs_padding(shape, window_dimensions, window_strides, aval_of(ct).shape,
+                                padding, base_dilation, window_dilation)
+    cfg = tuple((lo, hi, s - 1) for (lo, hi), s in zip(pads, window_strides))
+    padded = pad_p.bind(ct, literal(0, aval_of(ct).dtype), padding_config=cfg)
+    ones = (1,) * len(shape)
+    return [reduce_window_sum_p.bind(padded, window_dimensions=window_dimensions,
+                                     window_strides=base_dilation,
+                                     padding=((0, 0),) * len(shape), base_dilation=ones,
+                                     window_dilation=window_dilation)]
+
+
+reduce_window_sum_p.def_jvp(linear_jvp(reduce_window_sum_p))
+reduce_window_sum_p.def_transpose(_window_sum_transpose)
+
+
+def _windows(x, fill, window_dimensions, window_strides, padding, base_dilation,
+             window_dilation, out_shape):
+    """One strided slice of the padded, dilated x per window offset: each the size of the
+    result, element k of every window."""
+    cfg = tuple((lo, hi, bd - 1) for (lo, hi), bd in zip(padding, base_dilation))
+    xp = pad_p.bind(x, fill, padding_config=cfg)
+    for offset in itertools.product(*(range(w) for w in window_dimensions)):
+        start = tuple(k * wd for k, wd in zip(offset, window_dilation))
+        limit = tuple(s + (n - 1) * st + 1 if n else s
+                      for s, n, st in zip(start, out_shape, window_strides))
+        yield slice_p.bind(xp, start_indices=start, limit_indices=limit,
+                           strides=tuple(window_strides))
+
+
+def _chooser_jvp(prim, fill):
+    def rule(primals, tangents, **params):
+        (x,), (t,) = primals, tangents
+        out = prim.bind(x, **params)
+        a = aval_of(out)
+        if 0 in a.shape:
+            return out, zeros_like_aval(a)
+        found = zeros_like_aval(Aval(a.shape, dtypes.bool_))
+        acc = zeros_like_aval(Aval(a.shape, a.dtype))
+        xs = _windows(x, literal(fill(a.dtype), a.dtype), out_shape=a.shape, **params)
+        ts = _windows(t, literal(0, a.dtype), out_shape=a.shape, **params)
+        for xk, tk in zip(xs, ts):
+            hit = and_p.bind(eq_p.bind(xk, out), not_p.bind(found))
+            acc = select_p.bind(hit, tk, acc)
+            found = or_p.bind(found, hit)
+        return out, acc
+    return rule
+
+
+reduce_window_max_p.def_jvp(_chooser_jvp(reduce_window_max_p, lowest))
+reduce_window_min_p.def_jvp(_chooser_jvp(reduce_window_min_p, highest))
