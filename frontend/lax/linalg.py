@@ -15,9 +15,8 @@ from .. import dtypes
 from ..core import aval_of, literal
 from ..primitives import decompositions as dc
 from ..primitives import elementwise as ew
-from ..primitives.indexing import gather_p
 from ..primitives.numeric import conj_p
-from ..primitives.padding import concatenate_p, pad_p, slice_p
+from ..primitives.padding import pad_p, slice_p
 from ..primitives.shape import broadcast_in_dim_p, iota_p, reshape_p, transpose_p
 from ._convert import as_operand, convert
 
@@ -66,47 +65,6 @@ def cholesky(x, *, symmetrize_input: bool = True):
     return dc.cholesky_p.bind(_symmetrize(x) if symmetrize_input else x)
 
 
-def _compose(f, g):
-    """Permutations composed along the last axis: out[..., j] = f[..., g[..., j]]."""
-    nd = aval_of(f).ndim
-    lead = tuple(range(nd - 1))
-    idx = broadcast_in_dim_p.bind(g, shape=aval_of(g).shape + (1,),
-                                  broadcast_dimensions=tuple(range(nd)))
-    return gather_p.bind(f, idx, offset_dims=(), collapsed_slice_dims=(nd - 1,),
-                         start_index_map=(nd - 1,), operand_batching_dims=lead,
-                         start_indices_batching_dims=lead, index_vector_dim=nd,
-                         slice_sizes=(1,) * nd, indices_are_sorted=False,
-                         mode="promise_in_bounds")
-
-
-_UNROLL = 64  # up to this many swaps, applied one after the other (elementwise, fused)
-
-
-def _apply_swaps(pivots, batch, k: int, m: int):
-    """range(m) with the swaps (s, pivots[s]) applied in order, unrolled: each swap reads
-    the entry at pivots[s] (a one-element gather per problem) and selects over the (batch,
-    m) permutation (no loop; cheaper than the tree of full compositions for small k)."""
-    d = aval_of(pivots).dtype
-    nb = len(batch)
-    shape = batch + (m,)
-    pos = iota_p.bind(dtype=d, shape=shape, dimension=nb)
-    perm = pos
-
-    def column(x):  # (*batch, 1) -> broadcast over the last axis
-        return broadcast_in_dim_p.bind(reshape_p.bind(x, new_sizes=batch, dimensions=None),
-                                       shape=shape, broadcast_dimensions=tuple(range(nb)))
-    for s in range(k):
-        ps = slice_p.bind(pivots, start_indices=(0,) * nb + (s,), limit_indices=batch + (s + 1,),
-                          strides=None)                 # the row swapped with row s
-        vs = slice_p.bind(perm, start_indices=(0,) * nb + (s,), limit_indices=batch + (s + 1,),
-                          strides=None)
-        at_s = ew.eq_p.bind(pos, broadcast_in_dim_p.bind(literal(s, d), shape=shape,
-                                                         broadcast_dimensions=()))
-        perm = ew.select_p.bind(at_s, column(_compose(perm, ps)),
-                                ew.select_p.bind(ew.eq_p.bind(pos, column(ps)), column(vs), perm))
-    return perm
-
-
 def lu_pivots_to_permutation(pivots, permutation_size: int):
     """The permutation the row swaps ``pivots`` (row i swapped with row pivots[i], in
     order) make of ``range(permutation_size)``. The swaps are permutations composed
@@ -124,31 +82,7 @@ def lu_pivots_to_permutation(pivots, permutation_size: int):
     if k > m:
         raise ValueError(f"Output permutation size {m} has to exceed the trailing dimension "
                          f"of the pivots. Got pivots size {k}")
-    batch = pa.shape[:-1]
-    if 0 < k <= _UNROLL:
-        return _apply_swaps(pivots, batch, k, m)
-    d = pa.dtype
-    shape = batch + (k, m)
-    i = iota_p.bind(dtype=d, shape=shape, dimension=len(batch))
-    j = iota_p.bind(dtype=d, shape=shape, dimension=len(batch) + 1)
-    p = broadcast_in_dim_p.bind(pivots, shape=shape, broadcast_dimensions=tuple(range(len(batch) + 1)))
-    # swaps[..., s, :]: the transposition of s and pivots[s], as a permutation of range(m)
-    swaps = ew.select_p.bind(ew.eq_p.bind(j, i), p, ew.select_p.bind(ew.eq_p.bind(j, p), i, j))
-    if k == 0:
-        return iota_p.bind(dtype=d, shape=batch + (m,), dimension=len(batch))
-    nb, perms, count = len(batch), swaps, k
-    while count > 1:  # perm = swaps[0] o swaps[1] o ... o swaps[k - 1], composed pairwise
-        half = count // 2
-        pairs = [slice_p.bind(perms, start_indices=(0,) * nb + (first, 0),
-                              limit_indices=batch + (2 * half, m), strides=(1,) * nb + (2, 1))
-                 for first in (0, 1)]
-        composed = _compose(*pairs)
-        if count % 2:  # the last one carries over to the next round
-            rest = slice_p.bind(perms, start_indices=(0,) * nb + (count - 1, 0),
-                                limit_indices=batch + (count, m), strides=None)
-            composed = concatenate_p.bind(composed, rest, dimension=nb)
-        perms, count = composed, half + count % 2
-    return reshape_p.bind(perms, new_sizes=batch + (m,), dimensions=None)
+    return dc.pivots_to_permutation(pivots, m)
 
 
 def lu(x):

@@ -23,8 +23,37 @@ from __future__ import annotations
 import numpy as np
 
 from .. import batching, dtypes
-from ..core import Aval, Primitive
-from .shape import bdim_at, moveaxis, reshape_p
+from ..ad_util import Zero, is_undefined_primal, zero_of
+from ..core import Aval, Primitive, aval_of, literal
+from .elementwise import (
+    add_p,
+    and_p,
+    convert_element_type_p,
+    div_p,
+    eq_p,
+    ge_p,
+    jvp_by_operand,
+    le_p,
+    mul_p,
+    neg_p,
+    select_p,
+    sub_p,
+)
+from .indexing import gather_p
+from .linalg import dot_general_p
+from .numeric import conj_p, integer_pow_p, real_p
+from .padding import concatenate_p, pad_p, slice_p
+from .shape import (
+    bdim_at,
+    broadcast_in_dim_p,
+    iota_p,
+    moveaxis,
+    reduce_sum_p,
+    reshape_p,
+    transpose_p,
+    zeros_like_aval,
+)
+from .sort import take_along
 
 LAPACK_DTYPES = tuple(np.dtype(t) for t in (np.float32, np.float64, np.complex64, np.complex128))
 
@@ -215,3 +244,332 @@ def _triangular_solve_batch(args, dims, **params):
         return reshape_p.bind(out, new_sizes=shp[:axis] + (size, shp[axis] // size)
                               + shp[axis + 1:], dimensions=None), axis
     return triangular_solve_p.bind(bdim_at(a, da, size, 0), bdim_at(b, db, size, 0), **params), 0
+
+
+# ----------------------------------------------------------------------------- permutations
+
+
+def _compose(f, g):
+    """Permutations composed along the last axis: out[..., j] = f[..., g[..., j]]."""
+    nd = aval_of(f).ndim
+    lead = tuple(range(nd - 1))
+    idx = broadcast_in_dim_p.bind(g, shape=aval_of(g).shape + (1,),
+                                  broadcast_dimensions=tuple(range(nd)))
+    return gather_p.bind(f, idx, offset_dims=(), collapsed_slice_dims=(nd - 1,),
+                         start_index_map=(nd - 1,), operand_batching_dims=lead,
+                         start_indices_batching_dims=lead, index_vector_dim=nd,
+                         slice_sizes=(1,) * nd, indices_are_sorted=False,
+                         mode="promise_in_bounds")
+
+
+_UNROLL = 64  # up to this many swaps, applied one after the other (elementwise, fused)
+
+
+def _apply_swaps(pivots, batch, k: int, m: int):
+    """range(m) with the swaps (s, pivots[s]) applied in order, unrolled: each swap reads
+    the entry at pivots[s] (a one-element gather per problem) and selects over the (batch,
+    m) permutation (no loop; cheaper than the tree of full compositions for small k)."""
+    d = aval_of(pivots).dtype
+    nb = len(batch)
+    shape = batch + (m,)
+    pos = iota_p.bind(dtype=d, shape=shape, dimension=nb)
+    perm = pos
+
+    def column(x):  # (*batch, 1) -> broadcast over the last axis
+        return broadcast_in_dim_p.bind(reshape_p.bind(x, new_sizes=batch, dimensions=None),
+                                       shape=shape, broadcast_dimensions=tuple(range(nb)))
+    for s in range(k):
+        ps = slice_p.bind(pivots, start_indices=(0,) * nb + (s,), limit_indices=batch + (s + 1,),
+                          strides=None)                 # the row swapped with row s
+        vs = slice_p.bind(perm, start_indices=(0,) * nb + (s,), limit_indices=batch + (s + 1,),
+                          strides=None)
+        at_s = eq_p.bind(pos, broadcast_in_dim_p.bind(literal(s, d), shape=shape,
+                                                         broadcast_dimensions=()))
+        perm = select_p.bind(at_s, column(_compose(perm, ps)),
+                                select_p.bind(eq_p.bind(pos, column(ps)), column(vs), perm))
+    return perm
+
+
+def pivots_to_permutation(pivots, m: int):
+    """The permutation of range(m) the row swaps ``pivots`` (row i with row pivots[i], in
+    order; int, last axis k <= m) make: up to 64 swaps applied one after the other, more
+    composed pairwise in a tree (log2 k gathers of full permutations). No loop either way."""
+    pa = aval_of(pivots)
+    k = pa.shape[-1]
+    batch = pa.shape[:-1]
+    if 0 < k <= _UNROLL:
+        return _apply_swaps(pivots, batch, k, m)
+    d = pa.dtype
+    shape = batch + (k, m)
+    i = iota_p.bind(dtype=d, shape=shape, dimension=len(batch))
+    j = iota_p.bind(dtype=d, shape=shape, dimension=len(batch) + 1)
+    p = broadcast_in_dim_p.bind(pivots, shape=shape, broadcast_dimensions=tuple(range(len(batch) + 1)))
+    # swaps[..., s, :]: the transposition of s and pivots[s], as a permutation of range(m)
+    swaps = select_p.bind(eq_p.bind(j, i), p, select_p.bind(eq_p.bind(j, p), i, j))
+    if k == 0:
+        return iota_p.bind(dtype=d, shape=batch + (m,), dimension=len(batch))
+    nb, perms, count = len(batch), swaps, k
+    while count > 1:  # perm = swaps[0] o swaps[1] o ... o swaps[k - 1], composed pairwise
+        half = count // 2
+        pairs = [slice_p.bind(perms, start_indices=(0,) * nb + (first, 0),
+                              limit_indices=batch + (2 * half, m), strides=(1,) * nb + (2, 1))
+                 for first in (0, 1)]
+        composed = _compose(*pairs)
+        if count % 2:  # the last one carries over to the next round
+            rest = slice_p.bind(perms, start_indices=(0,) * nb + (count - 1, 0),
+                                limit_indices=batch + (count, m), strides=None)
+            composed = concatenate_p.bind(composed, rest, dimension=nb)
+        perms, count = composed, half + count % 2
+    return reshape_p.bind(perms, new_sizes=batch + (m,), dimensions=None)
+
+
+
+
+# ----------------------------------------------------------------------------- autodiff
+# JAX's jvp rules (cholesky, lu, eigh, svd, triangular_solve: linear in b, with a transpose
+# rule). geqrf and householder_product have none in JAX either (qr is differentiated as a
+# whole there).
+
+
+def _mT(x):
+    nd = aval_of(x).ndim
+    return transpose_p.bind(x, permutation=tuple(range(nd - 2)) + (nd - 1, nd - 2))
+
+
+def _H(x):
+    x = _mT(x)
+    return conj_p.bind(x) if dtypes.is_complex(aval_of(x).dtype) else x
+
+
+def _mm(a, b):
+    """Batched matrix product over the trailing two axes (leading axes equal)."""
+    nb = aval_of(a).ndim - 2
+    lead = tuple(range(nb))
+    return dot_general_p.bind(a, b, dimension_numbers=(((nb + 1,), (nb,)), (lead, lead)),
+                              precision=("HIGHEST", "HIGHEST"), preferred_element_type=None)
+
+
+def _tri_mask(x, lower: bool, k: int = 0):
+    a = aval_of(x)
+    rows = iota_p.bind(dtype=np.dtype(np.int32), shape=a.shape, dimension=a.ndim - 2)
+    cols = iota_p.bind(dtype=np.dtype(np.int32), shape=a.shape, dimension=a.ndim - 1)
+    diff = sub_p.bind(cols, rows)  # j - i
+    if lower:
+        return le_p.bind(diff, literal(k, np.int32))
+    return ge_p.bind(diff, literal(k, np.int32))
+
+
+def _tril(x, k: int = 0):
+    return select_p.bind(_tri_mask(x, True, k), x, zeros_like_aval(aval_of(x).strip_weak()))
+
+
+def _triu(x, k: int = 0):
+    return select_p.bind(_tri_mask(x, False, k), x, zeros_like_aval(aval_of(x).strip_weak()))
+
+
+def _eye_like(x):
+    a = aval_of(x)
+    on_diag = eq_p.bind(iota_p.bind(dtype=np.dtype(np.int32), shape=a.shape, dimension=a.ndim - 2),
+                        iota_p.bind(dtype=np.dtype(np.int32), shape=a.shape, dimension=a.ndim - 1))
+    return convert_element_type_p.bind(on_diag, new_dtype=a.dtype, weak_type=False)
+
+
+def _diag(x):
+    """The diagonal of the trailing two axes (square)."""
+    a = aval_of(x)
+    return reduce_sum_p.bind(mul_p.bind(x, _eye_like(x)), axes=(a.ndim - 1,))
+
+
+def _bcast_last(v, shape, axis):
+    """v (shape without one of the trailing two axes) broadcast along it."""
+    nd = len(shape)
+    dims = tuple(i for i in range(nd) if i != axis)
+    return broadcast_in_dim_p.bind(v, shape=shape, broadcast_dimensions=dims)
+
+
+@cholesky_p.def_jvp
+def _cholesky_jvp(primals, tangents):
+    (x,), (sigma_dot,) = primals, tangents
+    L = _tril(cholesky_p.bind(x))
+    tmp = triangular_solve_p.bind(L, sigma_dot, left_side=False, lower=True, transpose_a=True,
+                                  conjugate_a=True, unit_diagonal=False)
+    inner = triangular_solve_p.bind(L, tmp, left_side=True, lower=True, transpose_a=False,
+                                    conjugate_a=False, unit_diagonal=False)
+    # phi: the lower triangle with the diagonal halved
+    phi = div_p.bind(_tril(inner), add_p.bind(_eye_like(inner), literal(1, aval_of(x).dtype)))
+    return L, _mm(L, phi)
+
+
+@lu_p.def_jvp
+def _lu_jvp(primals, tangents):
+    (a,), (a_dot,) = primals, tangents
+    lu, pivots = lu_p.bind(a)
+    sh = aval_of(a).shape
+    m, n = sh[-2:]
+    k = min(m, n)
+    nd = len(sh)
+    dt = aval_of(a).dtype
+    perm = pivots_to_permutation(pivots, m)
+    x = _take_rows(a_dot, perm)
+    zero = literal(0, dt)
+    l_cfg = ((0, 0, 0),) * (nd - 1) + ((0, m - k, 0),)
+    l = pad_p.bind(_tril(_cols(lu, k), -1), zero, padding_config=l_cfg)
+    l = add_p.bind(l, _eye_like(l))
+    u_cfg = ((0, 0, 0),) * (nd - 2) + ((0, n - k, 0), (0, 0, 0))
+    u = pad_p.bind(_triu(_rows(lu, k)), zero, padding_config=u_cfg)
+    if n > k:  # ones on the padded part of the diagonal
+        full = _eye_like(u)
+        u = add_p.bind(u, select_p.bind(_lower_right(u, k), full,
+                                        zeros_like_aval(aval_of(u).strip_weak())))
+    la = triangular_solve_p.bind(l, x, left_side=True, lower=True, transpose_a=False,
+                                 conjugate_a=False, unit_diagonal=True)
+    lau = triangular_solve_p.bind(u, la, left_side=False, lower=False, transpose_a=False,
+                                  conjugate_a=False, unit_diagonal=False)
+    lu_dot = add_p.bind(_mm(l, _tril(lau, -1)), _mm(_triu(lau), u))
+    return [lu, pivots], [lu_dot, zero_of(aval_of(pivots))]
+
+
+def _lower_right(x, k):
+    """True on rows and columns >= k (the identity block padded onto U)."""
+    a = aval_of(x)
+    i32 = np.dtype(np.int32)
+    rows = iota_p.bind(dtype=i32, shape=a.shape, dimension=a.ndim - 2)
+    cols = iota_p.bind(dtype=i32, shape=a.shape, dimension=a.ndim - 1)
+    return and_p.bind(ge_p.bind(rows, literal(k, i32)), ge_p.bind(cols, literal(k, i32)))
+
+
+def _cols(x, k):
+    sh = aval_of(x).shape
+    return slice_p.bind(x, start_indices=(0,) * len(sh), limit_indices=sh[:-1] + (k,),
+                        strides=None)
+
+
+def _rows(x, k):
+    sh = aval_of(x).shape
+    return slice_p.bind(x, start_indices=(0,) * len(sh), limit_indices=sh[:-2] + (k, sh[-1]),
+                        strides=None)
+
+
+def _take_rows(x, perm):
+    """x[..., perm[..., i], :] (rows of the trailing matrices permuted)."""
+    nd = aval_of(x).ndim
+    pa = aval_of(perm)
+    idx = broadcast_in_dim_p.bind(perm, shape=aval_of(x).shape,
+                                  broadcast_dimensions=tuple(range(pa.ndim)))
+    return take_along(x, idx, nd - 2)
+
+
+@eigh_p.def_jvp
+def _eigh_jvp(primals, tangents, *, lower=True):
+    (a,), (a_dot,) = primals, tangents
+    v, w_real = eigh_p.bind(a, lower=lower)
+    dt = aval_of(a).dtype
+    w = convert_element_type_p.bind(w_real, new_dtype=dt, weak_type=False)
+    sh = aval_of(a).shape
+    eye = _eye_like(a)
+    # 1 / (w_j - w_i) off the diagonal, 0 on it (no NaN for equal eigenvalues there)
+    diff = sub_p.bind(_bcast_last(w, sh, len(sh) - 2), _bcast_last(w, sh, len(sh) - 1))
+    fmat = sub_p.bind(integer_pow_p.bind(add_p.bind(eye, diff), y=-1), eye)
+    vav = _mm(_mm(_H(v), a_dot), v)
+    dv = _mm(v, mul_p.bind(fmat, vav))
+    dw = _diag(vav)
+    if dtypes.is_complex(dt):
+        dw = real_p.bind(dw)
+    return [v, w_real], [dv, dw]
+
+
+@svd_p.def_jvp
+def _svd_jvp(primals, tangents, *, full_matrices, compute_uv):
+    (A,), (dA,) = primals, tangents
+    if compute_uv and full_matrices:
+        raise NotImplementedError("Singular value decomposition JVP not implemented for full "
+                                  "matrices")
+    s, U, Vt = svd_p.bind(A, full_matrices=False, compute_uv=True)
+    dt = aval_of(A).dtype
+    sh = aval_of(A).shape
+    m, n = sh[-2:]
+    k = min(m, n)
+    Ut, V = _H(U), _H(Vt)
+    dS = _mm(_mm(Ut, dA), V)
+    ds = _diag(dS)
+    if dtypes.is_complex(dt):
+        ds = real_p.bind(ds)
+    if not compute_uv:
+        return [s], [ds]
+    kk = sh[:-2] + (k, k)
+    s_row = _bcast_last(s, kk, len(kk) - 2)   # s_j at (i, j)
+    s_col = _bcast_last(s, kk, len(kk) - 1)   # s_i at (i, j)
+    s_diffs = mul_p.bind(add_p.bind(s_row, s_col), sub_p.bind(s_row, s_col))
+    eye_r = _eye_like(s_diffs)
+    F = sub_p.bind(div_p.bind(literal(1, aval_of(s).dtype), add_p.bind(s_diffs, eye_r)), eye_r)
+    Fc = convert_element_type_p.bind(F, new_dtype=dt, weak_type=False)
+    s_row_c = convert_element_type_p.bind(s_row, new_dtype=dt, weak_type=False)
+    s_col_c = convert_element_type_p.bind(s_col, new_dtype=dt, weak_type=False)
+    dSS = mul_p.bind(s_row_c, dS)
+    SdS = mul_p.bind(s_col_c, dS)
+    sd = aval_of(s).dtype
+    s_zero = convert_element_type_p.bind(eq_p.bind(s, literal(0, sd)), new_dtype=sd,
+                                         weak_type=False)
+    s_inv = sub_p.bind(div_p.bind(literal(1, sd), add_p.bind(s, s_zero)), s_zero)
+    s_inv_mat = mul_p.bind(_bcast_last(s_inv, kk, len(kk) - 2), eye_r)
+    dUdV_diag = mul_p.bind(mul_p.bind(literal(0.5, dt), sub_p.bind(dS, _H(dS))),
+                           convert_element_type_p.bind(s_inv_mat, new_dtype=dt, weak_type=False))
+    dU = _mm(U, add_p.bind(mul_p.bind(Fc, add_p.bind(dSS, _H(dSS))), dUdV_diag))
+    dV = _mm(V, mul_p.bind(Fc, add_p.bind(SdS, _H(SdS))))
+    if m > n:
+        dAV = _mm(dA, V)
+        dU = add_p.bind(dU, div_p.bind(sub_p.bind(dAV, _mm(U, _mm(Ut, dAV))),
+                                       _bcast_last(convert_element_type_p.bind(
+                                           s, new_dtype=dt, weak_type=False), sh[:-2] + (m, k), len(sh) - 2)))
+    if n > m:
+        dAHU = _mm(_H(dA), U)
+        dV = add_p.bind(dV, div_p.bind(sub_p.bind(dAHU, _mm(V, _mm(Vt, dAHU))),
+                                       _bcast_last(convert_element_type_p.bind(
+                                           s, new_dtype=dt, weak_type=False), sh[:-2] + (n, k), len(sh) - 2)))
+    return [s, U, Vt], [ds, dU, _H(dV)]
+
+
+def _triangular_solve_jvp_a(g_a, ans, a, b, *, left_side, lower, transpose_a, conjugate_a,
+                            unit_diagonal):
+    m, n = aval_of(b).shape[-2:]
+    k = 1 if unit_diagonal else 0
+    g_a = _tril(g_a, -k) if lower else _triu(g_a, k)
+    g_a = neg_p.bind(g_a)
+    g_a = _mT(g_a) if transpose_a else g_a
+    g_a = conj_p.bind(g_a) if conjugate_a and dtypes.is_complex(aval_of(g_a).dtype) else g_a
+
+    def a_inverse(rhs):
+        return triangular_solve_p.bind(a, rhs, left_side=left_side, lower=lower,
+                                       transpose_a=transpose_a, conjugate_a=conjugate_a,
+                                       unit_diagonal=unit_diagonal)
+    if left_side:
+        return a_inverse(_mm(g_a, ans)) if m > n else _mm(a_inverse(g_a), ans)
+    return a_inverse(_mm(ans, g_a)) if m < n else _mm(ans, a_inverse(g_a))
+
+
+triangular_solve_p.def_jvp(jvp_by_operand(
+    triangular_solve_p, _triangular_solve_jvp_a,
+    lambda g_b, ans, a, b, **params: triangular_solve_p.bind(a, g_b, **params), with_result=True))
+
+
+@triangular_solve_p.def_transpose
+def _triangular_solve_transpose(ct, a, b, *, left_side, lower, transpose_a, conjugate_a,
+                                unit_diagonal):
+    if is_undefined_primal(a):
+        raise TypeError("triangular_solve is not linear in its first operand: it cannot be "
+                        "transposed with respect to it")
+    if type(ct) is Zero:
+        return [None, Zero(b.aval)]
+    return [None, triangular_solve_p.bind(a, ct, left_side=left_side, lower=lower,
+                                          transpose_a=not transpose_a, conjugate_a=conjugate_a,
+                                          unit_diagonal=unit_diagonal)]
+
+
+def _no_jvp(prim):
+    def rule(primals, tangents, **params):
+        raise NotImplementedError(f"Differentiation rule for '{prim.name}' not implemented")
+    return rule
+
+
+geqrf_p.def_jvp(_no_jvp(geqrf_p))
+householder_product_p.def_jvp(_no_jvp(householder_product_p))
