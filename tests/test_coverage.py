@@ -23,6 +23,9 @@ LINEAR = {
     "cond", "scan", "while", "custom_jvp_call", "custom_vjp_call", "custom_lin", "checkpoint",
     # collectives over named axes (tests/test_collectives.py differentiates them under vmap)
     "psum", "all_gather", "reduce_scatter", "all_to_all", "ppermute",
+    # issue 14's families
+    "real", "imag", "conj", "complex", "reduce_precision", "conv_general_dilated", "fft",
+    "reduce_window_sum", "triangular_solve",
 }
 
 
