@@ -203,7 +203,7 @@ INTERPRETER_LACKS: dict = {
                 "tests/test_ffi.py)",
     **{n: "a LAPACK kernel: a custom call only XLA can run (tests/test_prims.py compares it "
           "with JAX)" for n in ("cholesky", "lu", "geqrf", "householder_product", "eigh", "svd",
-                                "triangular_solve")},
+                                "triangular_solve", "qr")},
     "fft": "the interpreter aborts the process on stablehlo.fft (jaxlib 0.10.2), so the "
            "interpreter backend refuses it (tests/test_prims.py compares it with JAX)",
     **{n: "a collective: the vmap binding its axis resolves it before lowering "

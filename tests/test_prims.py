@@ -166,6 +166,10 @@ LINALG = [
     Row("lu wide", lambda M: lambda a: M.sl.lu(a), [f32(3, 5)], eager=False),
     Row("qr", lambda M: lambda a: (M.np.linalg.qr(a), M.np.linalg.qr(a.T, mode="complete")),
         [f32(5, 3)], eager=False),
+    # (jax.lax.linalg has no public geqrf: JAX's side is the reduced q it makes)
+    Row("geqrf", lambda M: (lambda a: M.lax.linalg.householder_product(*M.lax.linalg.geqrf(a)))
+        if M is OURS else (lambda a: M.lax.linalg.qr(a, full_matrices=False)[0]), [f32(5, 3)],
+        eager=False),
     Row("eigh", lambda M: lambda a: (lambda v, w: (_sign_free(M, v), w))(*M.lax.linalg.eigh(_spd(M, a))),
         [f32(4, 4)], eager=False),
     Row("svd", lambda M: lambda a: (lambda u, s, vt: (_sign_free(M, u), s, _sign_free(M, vt.T)))(

@@ -115,6 +115,7 @@ TABLES = {
             [f32(4, 4)]),
         Row("svd", lambda M: lambda a: (lambda u, s, vt: (s, _signs(M, u), _signs(M, vt.T)))(
             *M.np.linalg.svd(a, full_matrices=False)), [f32(5, 3)]),
+        Row("qr", lambda M: lambda a: tuple(M.np.linalg.qr(a)), [f32(5, 3)]),
         Row("svdvals", lambda M: lambda a: M.np.linalg.svd(a, compute_uv=False), [f32(3, 4)]),
         Row("triangular_solve", lambda M: lambda a, b: (
             M.lax.linalg.triangular_solve(_spd(M, a), b, left_side=True, lower=True),

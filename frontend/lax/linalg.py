@@ -9,16 +9,13 @@ from __future__ import annotations
 
 import operator
 
-import numpy as np
-
 from .. import dtypes
 from ..core import aval_of, literal
 from ..primitives import decompositions as dc
 from ..primitives import elementwise as ew
 from ..primitives.numeric import conj_p
-from ..primitives.padding import pad_p, slice_p
-from ..primitives.shape import broadcast_in_dim_p, iota_p, reshape_p, transpose_p
-from ._convert import as_operand, convert
+from ..primitives.shape import broadcast_in_dim_p, reshape_p, transpose_p
+from ._convert import as_operand
 
 __all__ = ["cholesky", "eigh", "geqrf", "householder_product", "lu", "lu_pivots_to_permutation",
            "qr", "svd", "triangular_solve", "tril", "triu", "hermitian_transpose"]
@@ -36,26 +33,8 @@ def _symmetrize(x):
     return ew.div_p.bind(ew.add_p.bind(x, hermitian_transpose(x)), literal(2, aval_of(x).dtype))
 
 
-def _triangle(x, lower: bool, k: int):
-    a = aval_of(x)
-    shp = a.shape[-2:]
-    i = iota_p.bind(dtype=np.dtype(np.int32), shape=shp, dimension=0)
-    j = iota_p.bind(dtype=np.dtype(np.int32), shape=shp, dimension=1)
-    j = ew.sub_p.bind(j, literal(k, np.dtype(np.int32))) if k else j
-    keep = (ew.le_p if lower else ew.ge_p).bind(j, i)
-    keep = broadcast_in_dim_p.bind(keep, shape=a.shape,
-                                   broadcast_dimensions=(a.ndim - 2, a.ndim - 1))
-    return ew.select_p.bind(keep, x, convert(0, a.dtype, a.weak_type))
-
-
-def tril(x, k: int = 0):
-    """x with the elements above diagonal ``k`` zeroed (trailing two axes)."""
-    return _triangle(x, True, k)
-
-
-def triu(x, k: int = 0):
-    """x with the elements below diagonal ``k`` zeroed (trailing two axes)."""
-    return _triangle(x, False, k)
+tril = dc.tril
+triu = dc.triu
 
 
 def cholesky(x, *, symmetrize_input: bool = True):
@@ -104,25 +83,6 @@ def householder_product(a, taus):
     return dc.householder_product_p.bind(as_operand(a), as_operand(taus))
 
 
-def _cols(x, n: int):
-    a = aval_of(x)
-    if a.shape[-1] == n:
-        return x
-    if a.shape[-1] > n:
-        return slice_p.bind(x, start_indices=(0,) * a.ndim, limit_indices=a.shape[:-1] + (n,),
-                            strides=None)
-    cfg = ((0, 0, 0),) * (a.ndim - 1) + ((0, n - a.shape[-1], 0),)
-    return pad_p.bind(x, convert(0, a.dtype), padding_config=cfg)
-
-
-def _rows(x, m: int):
-    a = aval_of(x)
-    if a.shape[-2] == m:
-        return x
-    return slice_p.bind(x, start_indices=(0,) * a.ndim,
-                        limit_indices=a.shape[:-2] + (m, a.shape[-1]), strides=None)
-
-
 def qr(x, *, pivoting: bool = False, full_matrices: bool = True, use_magma=None):
     """QR decomposition (q, r): q with orthonormal columns, r upper triangular; with
     ``full_matrices`` q is (m, m) and r (m, n), else (m, k) and (k, n), k = min(m, n)."""
@@ -132,17 +92,7 @@ def qr(x, *, pivoting: bool = False, full_matrices: bool = True, use_magma=None)
     a = aval_of(x)
     if a.ndim < 2:
         raise TypeError(f"Input 0 to qr must have rank at least 2, but got shape={a.shape}")
-    m, n = a.shape[-2:]
-    r, taus = dc.geqrf_p.bind(x)
-    if m < n:
-        q = dc.householder_product_p.bind(_rows(_cols(r, m), m), taus)
-    elif full_matrices:
-        q = dc.householder_product_p.bind(_cols(r, m), taus)
-    else:
-        q = dc.householder_product_p.bind(r, taus)
-    if not full_matrices and m > n:
-        r = _rows(r, n)
-    return q, triu(r)
+    return tuple(dc.qr_p.bind(x, full_matrices=bool(full_matrices)))
 
 
 def eigh(x, *, lower: bool = True, symmetrize_input: bool = True, sort_eigenvalues: bool = True,

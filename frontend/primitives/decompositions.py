@@ -359,11 +359,13 @@ def _tri_mask(x, lower: bool, k: int = 0):
     return ge_p.bind(diff, literal(k, np.int32))
 
 
-def _tril(x, k: int = 0):
+def tril(x, k: int = 0):
+    """x with the elements above diagonal ``k`` zeroed (trailing two axes)."""
     return select_p.bind(_tri_mask(x, True, k), x, zeros_like_aval(aval_of(x).strip_weak()))
 
 
-def _triu(x, k: int = 0):
+def triu(x, k: int = 0):
+    """x with the elements below diagonal ``k`` zeroed (trailing two axes)."""
     return select_p.bind(_tri_mask(x, False, k), x, zeros_like_aval(aval_of(x).strip_weak()))
 
 
@@ -390,13 +392,13 @@ def _bcast_last(v, shape, axis):
 @cholesky_p.def_jvp
 def _cholesky_jvp(primals, tangents):
     (x,), (sigma_dot,) = primals, tangents
-    L = _tril(cholesky_p.bind(x))
+    L = tril(cholesky_p.bind(x))
     tmp = triangular_solve_p.bind(L, sigma_dot, left_side=False, lower=True, transpose_a=True,
                                   conjugate_a=True, unit_diagonal=False)
     inner = triangular_solve_p.bind(L, tmp, left_side=True, lower=True, transpose_a=False,
                                     conjugate_a=False, unit_diagonal=False)
     # phi: the lower triangle with the diagonal halved
-    phi = div_p.bind(_tril(inner), add_p.bind(_eye_like(inner), literal(1, aval_of(x).dtype)))
+    phi = div_p.bind(tril(inner), add_p.bind(_eye_like(inner), literal(1, aval_of(x).dtype)))
     return L, _mm(L, phi)
 
 
@@ -413,10 +415,10 @@ def _lu_jvp(primals, tangents):
     x = _take_rows(a_dot, perm)
     zero = literal(0, dt)
     l_cfg = ((0, 0, 0),) * (nd - 1) + ((0, m - k, 0),)
-    l = pad_p.bind(_tril(_cols(lu, k), -1), zero, padding_config=l_cfg)
+    l = pad_p.bind(tril(_cols(lu, k), -1), zero, padding_config=l_cfg)
     l = add_p.bind(l, _eye_like(l))
     u_cfg = ((0, 0, 0),) * (nd - 2) + ((0, n - k, 0), (0, 0, 0))
-    u = pad_p.bind(_triu(_rows(lu, k)), zero, padding_config=u_cfg)
+    u = pad_p.bind(triu(_rows(lu, k)), zero, padding_config=u_cfg)
     if n > k:  # ones on the padded part of the diagonal
         full = _eye_like(u)
         u = add_p.bind(u, select_p.bind(_lower_right(u, k), full,
@@ -425,7 +427,7 @@ def _lu_jvp(primals, tangents):
                                  conjugate_a=False, unit_diagonal=True)
     lau = triangular_solve_p.bind(u, la, left_side=False, lower=False, transpose_a=False,
                                   conjugate_a=False, unit_diagonal=False)
-    lu_dot = add_p.bind(_mm(l, _tril(lau, -1)), _mm(_triu(lau), u))
+    lu_dot = add_p.bind(_mm(l, tril(lau, -1)), _mm(triu(lau), u))
     return [lu, pivots], [lu_dot, zero_of(aval_of(pivots))]
 
 
@@ -438,16 +440,25 @@ def _lower_right(x, k):
     return and_p.bind(ge_p.bind(rows, literal(k, i32)), ge_p.bind(cols, literal(k, i32)))
 
 
-def _cols(x, k):
-    sh = aval_of(x).shape
-    return slice_p.bind(x, start_indices=(0,) * len(sh), limit_indices=sh[:-1] + (k,),
-                        strides=None)
+def _cols(x, n: int):
+    """The first n columns of x (zero columns appended when it has fewer)."""
+    a = aval_of(x)
+    if a.shape[-1] == n:
+        return x
+    if a.shape[-1] > n:
+        return slice_p.bind(x, start_indices=(0,) * a.ndim, limit_indices=a.shape[:-1] + (n,),
+                            strides=None)
+    cfg = ((0, 0, 0),) * (a.ndim - 1) + ((0, n - a.shape[-1], 0),)
+    return pad_p.bind(x, literal(0, a.dtype), padding_config=cfg)
 
 
-def _rows(x, k):
-    sh = aval_of(x).shape
-    return slice_p.bind(x, start_indices=(0,) * len(sh), limit_indices=sh[:-2] + (k, sh[-1]),
-                        strides=None)
+def _rows(x, m: int):
+    """The first m rows of x."""
+    a = aval_of(x)
+    if a.shape[-2] == m:
+        return x
+    return slice_p.bind(x, start_indices=(0,) * a.ndim,
+                        limit_indices=a.shape[:-2] + (m, a.shape[-1]), strides=None)
 
 
 def _take_rows(x, perm):
@@ -533,7 +544,7 @@ def _triangular_solve_jvp_a(g_a, ans, a, b, *, left_side, lower, transpose_a, co
                             unit_diagonal):
     m, n = aval_of(b).shape[-2:]
     k = 1 if unit_diagonal else 0
-    g_a = _tril(g_a, -k) if lower else _triu(g_a, k)
+    g_a = tril(g_a, -k) if lower else triu(g_a, k)
     g_a = neg_p.bind(g_a)
     g_a = _mT(g_a) if transpose_a else g_a
     g_a = conj_p.bind(g_a) if conjugate_a and dtypes.is_complex(aval_of(g_a).dtype) else g_a
@@ -563,6 +574,59 @@ def _triangular_solve_transpose(ct, a, b, *, left_side, lower, transpose_a, conj
     return [None, triangular_solve_p.bind(a, ct, left_side=left_side, lower=lower,
                                           transpose_a=not transpose_a, conjugate_a=conjugate_a,
                                           unit_diagonal=unit_diagonal)]
+
+
+# qr(x, full_matrices): [q, r] (JAX's qr primitive): lowered as geqrf then
+# householder_product (the LAPACK kernels), differentiated as a whole (JAX's rule).
+qr_p = Primitive("qr", multiple_results=True)
+
+
+@qr_p.def_abstract_eval
+def _qr_abstract_eval(x, *, full_matrices):
+    batch = _check("qr", [x], [2])
+    m, n = x.shape[-2:]
+    k = min(m, n)
+    q_cols = m if full_matrices else k
+    return [Aval(batch + (m, q_cols), x.dtype), Aval(batch + (q_cols, n), x.dtype)]
+
+
+qr_p.def_batching(_leading_batch(qr_p))
+
+
+def qr_by_householder(x, *, full_matrices):
+    """q, r of x from geqrf's compact reflectors and their product."""
+    m, n = aval_of(x).shape[-2:]
+    r, taus = geqrf_p.bind(x)
+    if m < n:
+        q = householder_product_p.bind(_rows(_cols(r, m), m), taus)
+    elif full_matrices:
+        q = householder_product_p.bind(_cols(r, m), taus)
+    else:
+        q = householder_product_p.bind(r, taus)
+    if not full_matrices and m > n:
+        r = _rows(r, n)
+    return [q, triu(r)]
+
+
+@qr_p.def_jvp
+def _qr_jvp(primals, tangents, *, full_matrices):
+    (x,), (dx,) = primals, tangents
+    m, n = aval_of(x).shape[-2:]
+    if m < n or (full_matrices and m != n):
+        raise NotImplementedError("Unimplemented case of QR decomposition derivative")
+    q, r = qr_p.bind(x, full_matrices=False)
+    dx_rinv = triangular_solve_p.bind(r, dx, left_side=False, lower=False, transpose_a=False,
+                                      conjugate_a=False, unit_diagonal=False)
+    qt_dx_rinv = _mm(_H(q), dx_rinv)
+    low = tril(qt_dx_rinv, -1)
+    do = sub_p.bind(low, _H(low))  # skew-symmetric
+    if dtypes.is_complex(aval_of(x).dtype):  # the imaginary part of the diagonal
+        im = sub_p.bind(qt_dx_rinv, convert_element_type_p.bind(
+            real_p.bind(qt_dx_rinv), new_dtype=aval_of(x).dtype, weak_type=False))
+        do = add_p.bind(do, mul_p.bind(_eye_like(im), im))
+    dq = add_p.bind(_mm(q, sub_p.bind(do, qt_dx_rinv)), dx_rinv)
+    dr = _mm(sub_p.bind(qt_dx_rinv, do), r)
+    return [q, r], [dq, dr]
 
 
 def _no_jvp(prim):

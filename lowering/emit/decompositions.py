@@ -182,3 +182,9 @@ def _triangular_solve(ctx, a, b, *, left_side, lower, transpose_a, conjugate_a, 
     attrs = {"side": _char("L" if left_side else "R"), "uplo": _char("L" if lower else "U"),
              "trans_x": _char(trans), "diag": _char("U" if unit_diagonal else "N")}
     return lapack(ctx, "trsm", [a, b], [aa, ba], [ba], attrs, {0: 1})
+
+
+@dc.qr_p.def_lowering
+def _qr(ctx, x, *, full_matrices):
+    # geqrf, then householder_product: two LAPACK calls
+    return ctx.lower_fun(dc.qr_by_householder, [x], full_matrices=full_matrices)
