@@ -25,7 +25,7 @@ LINEAR = {
     "psum", "all_gather", "reduce_scatter", "all_to_all", "ppermute",
     # issue 14's families
     "real", "imag", "conj", "complex", "reduce_precision", "conv_general_dilated", "fft",
-    "reduce_window_sum", "triangular_solve",
+    "reduce_window_sum", "triangular_solve", "optimization_barrier",
 }
 
 

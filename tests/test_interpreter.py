@@ -157,6 +157,7 @@ TABLE.update({
     "reduce_precision": [(lambda x: lax.reduce_precision(x, 5, 10), (f32(5) * 1e3,))],
     "sort": [(lambda k, v: lax.sort((k, v), num_keys=1), (f32(3, 5), i32(3, 5)))],
     "top_k": [(lambda x: lax.top_k(x, 2), (f32(3, 5),))],
+    "optimization_barrier": [(lambda x, y: lax.optimization_barrier((x * 2, y)), (f32(3), i32(2)))],
     "reduce_window_sum": [(lambda x: lax.reduce_window(x, 0.0, lax.add, (2, 3), (1, 2), "SAME",
                                                        (2, 1), (1, 2)), (f32(4, 6),))],
     "reduce_window_max": [(lambda x: lax.reduce_window(x, -np.inf, lax.max, (2, 2), (2, 1),

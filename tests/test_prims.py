@@ -76,6 +76,8 @@ ELEMENTWISE = [
                                                  M.lax.reduce_precision(x, 8, 7)), [f32(3, 4)]),
     Row("split/tile", lambda M: lambda x: (*M.lax.split(x, (1, 0, 3), 1), M.lax.tile(x, (2, 1))),
         [f32(3, 4)], eager=False),
+    Row("optimization_barrier", lambda M: lambda x, y: (lambda a, b: a * b[0])(
+        *M.lax.optimization_barrier((x, (y,)))), [f32(3, 4), f32(4)]),
     Row("numpy", lambda M: lambda x, y, z: (M.np.exp2(x), M.np.cbrt(x), M.np.arcsinh(x),
                                              M.np.arctan(y), M.np.cosh(x), M.np.isfinite(x / y),
                                              M.np.nextafter(x, y), M.np.real(z), M.np.imag(z),

@@ -62,6 +62,8 @@ TABLES = {
             M.lax.real(M.lax.complex(x, y) * M.lax.conj(M.lax.complex(y, x)))
             + M.lax.imag(M.lax.complex(x, x * y) * (1 + 2j)), M.lax.real(M.lax.conj(x))),
             [f32(3, 4), f32(3, 4)]),
+        Row("optimization_barrier", lambda M: lambda x, y: (lambda a, b: M.np.sin(a) * b)(
+            *M.lax.optimization_barrier((x, y))), [f32(3, 4), f32(4)]),
         Row("reduce_precision", lambda M: lambda x: M.lax.reduce_precision(x, 8, 7) * x, [f32(3, 4)],
             fd=False),
     ],

@@ -166,7 +166,7 @@ from ._special import (
                         polygamma,
                         zeta,
 )
-from ._tiling import split, tile
+from ._tiling import optimization_barrier, split, tile
 from ._windows import cumlogsumexp, reduce_window
 
 __all__ = [
@@ -183,7 +183,7 @@ __all__ = [
     "dynamic_update_index_in_dim", "dynamic_update_slice", "dynamic_update_slice_in_dim", "eq",
     "exp", "expand_dims", "expm1", "floor", "fori_loop", "gather", "GatherDimensionNumbers", "ge",
     "gt", "index_in_dim", "iota", "le", "log", "log1p", "logistic", "lt", "map", "max", "min",
-    "mul", "ne", "neg", "not_", "or_", "pad", "padtype_to_pads", "pmax", "pmean", "pmin", "pow", "Precision", "ppermute",
+    "mul", "ne", "neg", "not_", "optimization_barrier", "or_", "pad", "padtype_to_pads", "pmax", "pmean", "pmin", "pow", "Precision", "ppermute",
     "pshuffle", "psum", "psum_scatter", "pswapaxes", "reduce_and", "reduce_max", "reduce_min",
     "reduce_or", "reduce_prod", "reduce_sum", "reduce_window", "reduce_xor", "rem", "reshape", "rev", "round",
     "rsqrt", "scan", "scatter", "scatter_add", "scatter_max", "scatter_min", "scatter_mul",

@@ -1,10 +1,12 @@
 """lax.split and lax.tile, composed of slices and broadcasts (so they batch and
-differentiate as those do)."""
+differentiate as those do), and lax.optimization_barrier."""
 from __future__ import annotations
 
 import operator
 
 from ..core import aval_of
+from ..primitives.barrier import optimization_barrier_p
+from ..tree import tree_flatten, tree_unflatten
 from ._convert import as_operand
 from ._shape import broadcast_in_dim, reshape, slice_in_dim
 
@@ -54,3 +56,12 @@ def tile(operand, reps):
     wide = tuple(d for r, n in zip(reps, shape) for d in (r, n))
     y = broadcast_in_dim(x, wide, tuple(2 * i + 1 for i in range(len(shape))))
     return reshape(y, tuple(r * n for r, n in zip(reps, shape)))
+
+
+def optimization_barrier(operand, /):
+    """lax.optimization_barrier: ``operand`` (a pytree of arrays) unchanged, with a barrier
+    XLA does not move computations across (one stablehlo.optimization_barrier)."""
+    leaves, td = tree_flatten(operand)
+    if not leaves:
+        return operand
+    return tree_unflatten(td, optimization_barrier_p.bind(*[as_operand(x) for x in leaves]))
