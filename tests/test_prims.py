@@ -194,6 +194,14 @@ LINALG = [
 
 
 
+def _argmax_pair(M):
+    """A reduce computation over (value, index) pairs: the larger value (first on ties)."""
+    def comp(acc, el):
+        pick = M.lax.gt(el[0], acc[0])
+        return M.lax.select(pick, el[0], acc[0]), M.lax.select(pick, el[1], acc[1])
+    return comp
+
+
 def _window(comp, init, *args):
     return lambda M: lambda x: M.lax.reduce_window(x, init, getattr(M.lax, comp), *args)
 
@@ -209,6 +217,12 @@ WINDOWS = [
         M.lax.reduce_window(x, -np.inf, M.lax.max, (1, 1, 2, 2), (1, 1, 2, 2), "VALID"),
         M.lax.reduce_window(x, 0.0, M.lax.add, (1, 1, 3, 3), (1, 1, 1, 1), "SAME") / 9),
         [f32(2, 3, 6, 6)], eager=False),
+    Row("reduce (argmax computation)", lambda M: lambda x, i: M.lax.reduce(
+        (x, i), (np.float32(-np.inf), np.int32(0)), _argmax_pair(M), (1,)),
+        [f32(3, 5), i32(3, 5, lo=0, hi=9)], eager=False),
+    Row("reduce monoid", lambda M: lambda x: (M.lax.reduce(x, np.float32(0), M.lax.add, (0,)),
+                                              M.lax.reduce(x, np.float32(-np.inf), M.lax.max, (1,))),
+        [f32(3, 5)], eager=False),
     Row("cumlogsumexp", lambda M: lambda x: (M.lax.cumlogsumexp(x, axis=1),
                                              M.lax.cumlogsumexp(x, axis=0, reverse=True)),
         [f32(5, 7, scale=4)], eager=False),

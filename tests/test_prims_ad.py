@@ -99,6 +99,9 @@ TABLES = {
             [f32(2, 7, 6)]),
         Row("reduce_window_min dilated", _window("min", np.inf, (2, 2), (1, 1), "VALID", (2, 1)),
             [f32(5, 4)]),
+        # (associative, as lax.reduce requires: (1 + a)(1 + b) - 1)
+        Row("reduce (user computation)", lambda M: lambda x: M.lax.reduce(
+            x, 0.0, lambda a, b: a + b + a * b, (0, 2)), [f32(3, 2, 5, scale=0.3)]),
         Row("cumlogsumexp", lambda M: lambda x: M.lax.cumlogsumexp(x, axis=1, reverse=True), [f32(3, 7)]),
     ],
     "fft": [

@@ -120,6 +120,7 @@ from ._parallel import (
                         psum_scatter,
                         pswapaxes,
 )
+from ._reduce import reduce
 from ._reductions import (
                         argmax,
                         argmin,
@@ -184,7 +185,7 @@ __all__ = [
     "exp", "expand_dims", "expm1", "floor", "fori_loop", "gather", "GatherDimensionNumbers", "ge",
     "gt", "index_in_dim", "iota", "le", "log", "log1p", "logistic", "lt", "map", "max", "min",
     "mul", "ne", "neg", "not_", "optimization_barrier", "or_", "pad", "padtype_to_pads", "pmax", "pmean", "pmin", "pow", "Precision", "ppermute",
-    "pshuffle", "psum", "psum_scatter", "pswapaxes", "reduce_and", "reduce_max", "reduce_min",
+    "pshuffle", "psum", "psum_scatter", "pswapaxes", "reduce", "reduce_and", "reduce_max", "reduce_min",
     "reduce_or", "reduce_prod", "reduce_sum", "reduce_window", "reduce_xor", "rem", "reshape", "rev", "round",
     "rsqrt", "scan", "scatter", "scatter_add", "scatter_max", "scatter_min", "scatter_mul",
     "ScatterDimensionNumbers", "select", "shift_left", "shift_right_arithmetic",
