@@ -17,10 +17,10 @@ import numpy as np
 
 from .. import batching, dtypes
 from ..ad_util import Zero, is_undefined_primal
-from ..core import Aval, Primitive
+from ..core import Aval, Primitive, aval_of
 from .elementwise import add_p
 from .linalg import _bits
-from .shape import moveaxis, reshape_p, rev_p, transpose_p
+from .shape import moveaxis, reshape_p, rev_p, transpose_p, zeros_like_aval
 
 
 class ConvDimensionNumbers(NamedTuple):
@@ -169,6 +169,11 @@ def _conv_batch(args, dims, **params):
     # batched) or out_spec[1].
     (lhs, rhs), (ld, rd) = args, dims
     size = batching.axis_size(args, dims)
+    if size == 0:  # no examples: no groups to fold into; zeros of the per-example result
+        per = [Aval(tuple(s for i, s in enumerate(batching.shape(x)) if i != d), aval_of(x).dtype)
+               if d is not None else aval_of(x) for x, d in zip(args, dims)]
+        out = _conv_abstract_eval(*per, **params)
+        return zeros_like_aval(Aval((0,) + out.shape, out.dtype)), 0
     lspec, rspec, ospec = params["dimension_numbers"]
     fgc, bgc = params["feature_group_count"], params["batch_group_count"]
     bind = conv_general_dilated_p.bind

@@ -236,6 +236,9 @@ def _triangular_solve_batch(args, dims, **params):
     # ends up just before that axis; a batched: both get the vmap axis at the front (0)
     (a, b), (da, db) = args, dims
     size = batching.axis_size(args, dims)
+    if size == 0:  # no examples: nothing to fold into the right-hand sides
+        shp = tuple(n for i, n in enumerate(batching.shape(b)) if i != db)
+        return zeros_like_aval(Aval((0,) + shp, aval_of(b).dtype)), 0
     if da is None:
         nd = batching.ndim(b) - 1
         axis = nd - 1 if params["left_side"] else nd - 2

@@ -28,7 +28,7 @@ def chlo(op: str):
 
 for _p, _op in {nm.asin_p: "asin", nm.acos_p: "acos", nm.atan_p: "atan", nm.sinh_p: "sinh",
                 nm.cosh_p: "cosh", nm.asinh_p: "asinh", nm.acosh_p: "acosh",
-                nm.atanh_p: "atanh", nm.square_p: "square", nm.nextafter_p: "next_after",
+                nm.atanh_p: "atanh", nm.nextafter_p: "next_after",
                 sp.erf_p: "erf", sp.erfc_p: "erfc",
                 sp.erf_inv_p: "erf_inv", sp.lgamma_p: "lgamma", sp.digamma_p: "digamma",
                 sp.bessel_i1e_p: "bessel_i1e", sp.polygamma_p: "polygamma",
@@ -119,3 +119,15 @@ def _mulhi(ctx, x, y):
     shift = "shift_right_arithmetic" if d.kind == "i" else "shift_right_logical"
     p = ctx.op(f"stablehlo.{shift} {p}, {_scalar(ctx, 8 * d.itemsize, wide)} : {wt}")
     return [ctx.op(f"stablehlo.convert {p} : ({wt}) -> {t}")]
+
+
+_SQUARE_CHLO = chlo("square")
+
+
+@nm.square_p.def_lowering
+def _square(ctx, x):
+    # chlo.square takes floats and complex numbers only: integers multiply
+    a = ctx.avals_in[0]
+    if dtypes.is_inexact(a.dtype):
+        return _SQUARE_CHLO(ctx, x)
+    return [ctx.op(f"stablehlo.multiply {x}, {x} : {ctx.type(a)}")]

@@ -217,10 +217,10 @@ class Gen:
         return name
 
     def step(self):
-        kinds = dict(unary=6, binary=8, compare=2, reduce=5, argmax=1, cumsum=1, reshape=3,
+        kinds = dict(unary=6, binary=8, compare=2, reduce=5, argmax=2, cumsum=1, reshape=3,
                      transpose=2, expand=2, squeeze=1, concat=2, stack=1, slice=4, int_index=2,
                      dynamic_slice=2, matmul=3, dot_general=3, einsum=2, where=2, select=1,
-                     astype=1, methods=2, sort=1, conv=1, window=1)
+                     astype=1, methods=2, sort=1, conv=2, window=1)
         if self.control:
             kinds.update(cond=2, fori=1, while_=1, scan=2, map=1)
         kind = self.ch.weighted(kinds)
@@ -366,8 +366,11 @@ class Gen:
         """A small 1-D or 2-D convolution of a float value (as (batch, features, spatial...))
         with a new kernel input."""
         a = self.pick_var(lambda v: len(self.shape_of(v)) in (3, 4) and self.dtype_of(v) == FLOAT)
-        if a is None:
-            return None
+        if a is None:  # an image-like input of its own
+            a = self.new_input((self.ch.int(1, 2), self.ch.int(1, 3))
+                               + tuple(self.ch.int(2, 4) for _ in range(self.ch.int(1, 2))), FLOAT)
+            if a is None:
+                return None
         sh = self.shape_of(a)
         nsp = len(sh) - 2
         groups = self.ch.pick([g for g in (1, 2, 3) if sh[1] % g == 0])
