@@ -3,6 +3,8 @@ all_gather, psum_scatter, all_to_all, ppermute, pshuffle, axis_index and axis_si
 a numpy reference computed over the stacked lanes (and jax.vmap where JAX supports the
 case), with the batch axis anywhere, nested vmaps over two names, tuples of names, inside
 loops and branches, under jit, and over no lanes. Each test compiles one program."""
+from types import SimpleNamespace
+
 import jax
 import numpy as np
 import pytest
@@ -289,3 +291,35 @@ def test_autodiff_under_named_vmap_vs_jax():
     for n, _ in part:
         _, ty, vj = (np.asarray(v, np.float64) for v in got[n])
         np.testing.assert_allclose(np.sum(pc[n] * ty), np.sum(vj * T), rtol=1e-5, err_msg=n)
+
+
+def test_grad_through_loops_branches_and_custom_rules_with_collectives():
+    """vmap(grad) over a named axis of a scan, a cond, a checkpoint and a custom_jvp rule
+    holding collectives: their linear halves hold the collectives too, and are batched over
+    the name (vs jax.vmap(jax.grad))."""
+    X = RNG.normal(size=(4, 3)).astype(np.float32)
+
+    def model(M, L, checkpoint, custom_jvp):
+        @custom_jvp
+        def h(y):
+            return L.psum(y * y, "i") * y
+
+        h.defjvp(lambda p, t: (h(p[0]), L.psum(2 * p[0] * t[0], "i") * p[0]
+                               + L.psum(p[0] * p[0], "i") * t[0]))
+
+        def f(x):
+            c, ys = L.scan(lambda c, r: (M.tanh(c * L.psum(r, "i") + L.pmean(c, "i")), c * r),
+                           x[0], x)
+            c2 = L.cond(M.sum(x) > 0, lambda a: L.psum(a * a, "i"), lambda a: a, c)
+            c3 = checkpoint(lambda a: L.pmax(M.sin(a), "i") * a)(x[1])
+            return M.sum(ys) + M.sum(c2) + M.sum(c3 * h(x[2]))
+        return f
+
+    got = fe.jit(fe.vmap(fe.grad(model(fe.numpy, lax, fe.checkpoint, fe.custom_jvp)),
+                         axis_name="i"))(X)
+    # JAX has no pmax rule: the max of the gathered lanes is its reference
+    jl = SimpleNamespace(psum=jlax.psum, pmean=jlax.pmean, scan=jlax.scan, cond=jlax.cond,
+                         pmax=lambda v, n: jax.numpy.max(jlax.all_gather(v, n), axis=0))
+    want = jax.jit(jax.vmap(jax.grad(model(jax.numpy, jl, jax.checkpoint, jax.custom_jvp)),
+                            axis_name="i"))(X)
+    np.testing.assert_allclose(got, want, rtol=2e-5, atol=2e-5)
