@@ -163,7 +163,7 @@ def _sign_free(M, v):
 
 
 LINALG = [
-    Row("cholesky", lambda M: lambda a: M.np.linalg.cholesky(_spd(M, a)), [f32(4, 4)]),
+    Row("cholesky", lambda M: lambda a: M.np.linalg.cholesky(_spd(M, a)), [f32(4, 4)], eager=False),
     Row("lu", lambda M: lambda a: M.lax.linalg.lu(a), [f32(4, 4)]),
     Row("lu wide", lambda M: lambda a: M.sl.lu(a), [f32(3, 5)], eager=False),
     Row("qr", lambda M: lambda a: (M.np.linalg.qr(a), M.np.linalg.qr(a.T, mode="complete")),
@@ -238,7 +238,9 @@ _TOL = {"special": dict(rtol=2e-4, atol=2e-5), "linalg": dict(rtol=2e-4, atol=2e
 SIZE = 3  # examples per batch
 # families whose rows are built by the elementwise factories (one shared batching rule,
 # tested at every position in test_elementwise.py): each row at one position, in rotation
-ROTATE = ("elementwise", "special")
+# (and the decompositions and fft, whose rules keep leading axes or move the batch axis to
+# the front: one branch each)
+ROTATE = ("elementwise", "special", "linalg", "fft")
 
 
 def _examples(family):
