@@ -46,8 +46,8 @@ def cholesky(x, *, symmetrize_input: bool = True):
 
 def lu_pivots_to_permutation(pivots, permutation_size: int):
     """The permutation the row swaps ``pivots`` (row i swapped with row pivots[i], in
-    order) make of ``range(permutation_size)``. The swaps are permutations composed
-    pairwise in a tree (log2 of their number of gathers), not one after the other.
+    order) make of ``range(permutation_size)``, without a loop: up to 64 swaps applied one
+    after the other (unrolled), more composed pairwise in a tree of log2(k) gathers.
 
     >>> lu_pivots_to_permutation(np.array([2, 2, 2], np.int32), 4)
     Array([2, 0, 1, 3], dtype=int32)

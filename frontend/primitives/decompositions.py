@@ -265,7 +265,7 @@ def _compose(f, g):
                          mode="promise_in_bounds")
 
 
-_UNROLL = 64  # up to this many swaps, applied one after the other (elementwise, fused)
+_UNROLL = 64  # up to this many swaps applied one after the other; more: the tree
 
 
 def _apply_swaps(pivots, batch, k: int, m: int):
