@@ -6,17 +6,31 @@ vmap, compile it with jit (lowered to StableHLO by ``lowering``).
 Array([5., 5., 5.], dtype=float32)
 """
 from . import array_methods as _am
-from . import custom_batching, export, extend, ffi, lax, numpy, passes  # noqa: F401
-from .api import Compiled, Lowered, compile_stablehlo, devices, jit, make_graph, vmap  # noqa: F401
+from . import custom_batching, distributed, export, extend, ffi, lax, numpy, passes, sharding  # noqa: F401
+from .api import (  # noqa: F401
+    Compiled,
+    Lowered,
+    compile_stablehlo,
+    devices,
+    jit,
+    local_devices,
+    make_graph,
+    process_count,
+    process_index,
+    vmap,
+)
 from .array import Array, device_put
 from .core import Aval as ShapedArray  # noqa: F401
 from .core import ConcretizationTypeError, Graph, Tracer, UnexpectedTracerError  # noqa: F401
 from .dtypes import config
+from .sharding import make_mesh, set_mesh
+from .spmd import shard_map
 
 _am.install(Array)
 _am.install(Tracer)
 numpy.ndarray = Array
 
 __all__ = ["Array", "Compiled", "Lowered", "ShapedArray", "compile_stablehlo", "config",
-           "custom_batching", "device_put", "devices", "export", "extend", "ffi", "jit", "lax",
-           "make_graph", "numpy", "passes", "vmap"]
+           "custom_batching", "device_put", "devices", "distributed", "export", "extend", "ffi",
+           "jit", "lax", "local_devices", "make_graph", "make_mesh", "numpy", "passes",
+           "process_count", "process_index", "set_mesh", "shard_map", "sharding", "vmap"]

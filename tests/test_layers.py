@@ -15,7 +15,7 @@ PACKAGES = ("frontend", "lowering")
 # the layer of the longest prefix that names it.
 LAYERS = [
     ("core", ["frontend.dtypes", "frontend.tree", "frontend.core", "frontend._backend",
-              "frontend.array"]),
+              "frontend.sharding", "frontend.array"]),
     ("tracing", ["frontend.batching", "frontend.tracing"]),
     ("primitives", ["frontend.primitives"]),
     ("vmap", ["frontend.vectorize"]),
@@ -23,8 +23,9 @@ LAYERS = [
     ("numpy", ["frontend.numpy"]),
     ("passes", ["frontend.passes"]),
     ("api", ["frontend.custom_batching", "frontend.array_methods", "frontend.api",
-             "frontend.extend", "frontend.ffi", "frontend.kernels", "frontend"]),
-    ("lowering", ["lowering.hlo", "lowering.emit"]),
+             "frontend.extend", "frontend.ffi", "frontend.kernels", "frontend.spmd",
+             "frontend.distributed", "frontend"]),
+    ("lowering", ["lowering.shardy", "lowering.hlo", "lowering.emit"]),
     ("backend", ["lowering.runtime", "lowering.backend", "lowering"]),
     ("cli", ["lowering.cli"]),
 ]
