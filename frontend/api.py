@@ -263,7 +263,7 @@ class Jitted:
                     raise ValueError(
                         "Sharding passed to jit does not match the sharding on the respective "
                         f"arg. Got jit sharding: {s!r},\narg sharding: {mine!r} for arg type: "
-                        f"{a.str_short()}")
+                        f"{a.dtype.name}[{','.join(map(str, a.shape))}]")
             out.append(s if s is not None else mine)
         return tuple(out) if any(s is not None for s in out) else None
 

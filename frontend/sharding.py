@@ -376,8 +376,8 @@ class NamedSharding(Sharding):
         for pos, dev in np.ndenumerate(self.mesh.devices):
             at = dict(zip(self.mesh.axis_names, pos))
             idx = []
-            for names, m in zip(dims, local):
-                if not names:
+            for names, m, n in zip(dims, local, shape):
+                if m == n:  # not split (JAX's index: the whole dimension)
                     idx.append(slice(None))
                     continue
                 k = 0

@@ -96,6 +96,11 @@ def _check_spec(spec, mesh, which: str):
     return spec
 
 
+def _ty(a) -> str:
+    """JAX's way of writing an array type: float32[8,2]."""
+    return f"{a.dtype.name}[{','.join(map(str, a.shape))}]"
+
+
 def _mesh_line(mesh) -> str:
     return (f"The mesh given has shape {mesh.devices.shape} with corresponding axis names "
             f"{mesh.axis_names}.")
@@ -115,18 +120,17 @@ def _apply(f, mesh, in_specs, out_specs, check_vma, args):
     avals, in_dims = [], []
     for i, (x, spec, path) in enumerate(zip(leaves, specs, paths)):
         a = abstractify(x, path, f)
-        where = f"the passed {path}, where {path} is bound to {_fun_name(f)}'s parameter " \
-                f"{params.get(path, path)!r},"
+        bound = f"{path} is bound to {_fun_name(f)}'s parameter {params.get(path, path)!r}"
         if len(spec) > a.ndim:
             raise ValueError(
                 f"shard_map applied to the function {_fun_name(f)!r} was given an in_specs "
                 "entry which is too long to be compatible with the corresponding input value "
                 f"from the function:\n\nin_specs is {spec!r} which has length {len(spec)}, but "
-                f"{where[:-1]} has shape {a.str_short()}, which has rank {a.ndim} (and "
-                f"{a.ndim} < {len(spec)})\n\nEntries in in_specs must be of length no greater "
-                "than the number of axes in the corresponding input value.\n\nEither revise "
-                f"the spec to be shorter, or modify {_fun_name(f)!r} so that its inputs have "
-                "sufficient rank.")
+                f"the passed {path}, where {bound}, has shape {_ty(a)}, which has rank "
+                f"{a.ndim} (and {a.ndim} < {len(spec)})\n\nEntries in in_specs must be of "
+                "length no greater than the number of axes in the corresponding input value."
+                "\n\nEither revise the spec to be shorter, or modify "
+                f"{_fun_name(f)!r} so that its inputs have sufficient rank.")
         dims = _dims(spec, a.ndim)
         for ax, (n, t, axes) in enumerate(zip(a.shape, tiling(mesh, dims), dims)):
             if n % t:
@@ -135,12 +139,14 @@ def _apply(f, mesh, in_specs, out_specs, check_vma, args):
                 raise ValueError(
                     f"shard_map applied to the function {_fun_name(f)!r} was given argument "
                     "arrays with axis sizes that are not evenly divisible by the corresponding "
-                    f"mesh axis sizes:\n\n{_mesh_line(mesh)}\n\n{where[:-1]} of shape "
-                    f"{a.str_short()}, corresponds to in_specs of value {spec!r}, which maps "
-                    f"array axis {ax} (of size {n}) to {ax_desc}, but {t} does not evenly "
+                    f"mesh axis sizes:\n\n{_mesh_line(mesh)}\n\nthe passed {path} of shape "
+                    f"{_ty(a)}, where {bound}, corresponds to in_specs of value {spec!r}, which "
+                    f"maps array axis {ax} (of size {n}) to {ax_desc}, but {t} does not evenly "
                     f"divide {n}\n\nArray arguments' axis sizes must be evenly divisible by "
                     "the mesh axis or axes indicated by the corresponding elements of the "
-                    "argument's in_specs entry.")
+                    "argument's in_specs entry. Consider checking that in_specs are correct, "
+                    "and if so consider changing the mesh axis sizes or else padding the input "
+                    f"and adapting {_fun_name(f)!r} appropriately.")
         avals.append(a.update(shape=local_shape(a.shape, dims, mesh)))
         in_dims.append(dims)
 
@@ -163,7 +169,7 @@ def _apply(f, mesh, in_specs, out_specs, check_vma, args):
                 f"shard_map applied to the function {_fun_name(f)!r} was given an out_specs "
                 "entry which is too long to be compatible with the corresponding output value "
                 f"from the function:\n\nout_specs{p} is {spec!r} which has length {len(spec)}, "
-                f"but {_fun_name(f)}(*args){p} has shape {v.aval.str_short()}, which has rank "
+                f"but {_fun_name(f)}(*args){p} has shape {_ty(v.aval)}, which has rank "
                 f"{v.aval.ndim} (and {v.aval.ndim} < {len(spec)})\n\nEntries in out_specs must "
                 "be of length no greater than the number of axes in the corresponding output "
                 f"value.\n\nEither revise the spec to be shorter, or modify {_fun_name(f)!r} "

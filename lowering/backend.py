@@ -55,35 +55,37 @@ def arg_shardings(bufs) -> tuple | None:
     return None if out is None else tuple(out)
 
 
-def _graph_meshes(g: Graph, acc: set) -> None:
+def _graph_meshes(g: Graph, acc: list) -> None:
     for e in g.eqns:
         for v in e.params.values():
             for x in (v if isinstance(v, tuple) else (v,)):
-                if isinstance(x, fs.NamedSharding):
-                    acc.add(x.mesh)
-                elif isinstance(x, fs.Mesh):
-                    acc.add(x)
+                m = x.mesh if isinstance(x, fs.NamedSharding) else x if isinstance(x, fs.Mesh) \
+                    else None
+                if m is not None and m not in acc:
+                    acc.append(m)
                 elif isinstance(x, Graph):
                     _graph_meshes(x, acc)
 
 
 def _placement(graph: Graph, in_shardings, out_shardings, device):
-    """(mesh or None, in_shardings, out_shardings, device) of a program: its NamedShardings
-    (arguments, results, equations) are on one mesh; SingleDeviceShardings place a program
-    without one on their device (and are left to the partitioner in one with a mesh)."""
-    meshes: set = set()
+    """(meshes or None, in_shardings, out_shardings, device) of a program: the NamedShardings of
+    its arguments, results and equations are on meshes of the same devices (the first one
+    met orders the partitions); SingleDeviceShardings place a program without one on their
+    device (and are left to the partitioner in one with a mesh)."""
+    meshes: list = []
     singles: set = set()
     for s in (in_shardings or ()) + (out_shardings or ()):
-        if isinstance(s, fs.NamedSharding):
-            meshes.add(s.mesh)
+        if isinstance(s, fs.NamedSharding) and s.mesh not in meshes:
+            meshes.append(s.mesh)
         elif isinstance(s, fs.SingleDeviceSharding):
             singles.add(s._device)
     _graph_meshes(graph, meshes)
-    if len(meshes) > 1 or (not meshes and len(singles) > 1):
-        what = [f"{m!r} (device ids {m.device_ids.ravel().tolist()})" for m in meshes] + \
+    ids = {tuple(sorted(m.device_ids.ravel().tolist())) for m in meshes}
+    if len(ids) > 1 or (not meshes and len(singles) > 1):
+        what = [f"{m!r} (device ids {sorted(m.device_ids.ravel().tolist())})" for m in meshes] + \
             [f"device {d.id}" for d in singles]
         raise ValueError("Received incompatible devices for jitted computation: shardings on "
-                         + " and ".join(sorted(what)))
+                         + " and ".join(what))
     named = lambda shs: tuple(s if isinstance(s, fs.NamedSharding) else None  # noqa: E731
                               for s in shs) if shs else None
     if not meshes:
@@ -96,15 +98,7 @@ def _placement(graph: Graph, in_shardings, out_shardings, device):
     if device is not None:
         raise ValueError("a program with shardings runs on the devices of its mesh: do not "
                          f"pass device={device!r} too")
-    return meshes.pop(), named(in_shardings), named(out_shardings), None
-
-
-def register_ffi_target(name: str, fn, platform: str = "cpu") -> None:
-    runtime.ffi.register(name, fn, platform)
-
-
-def ffi_include_dir() -> str:
-    return runtime.ffi.include_dir()
+    return meshes, named(in_shardings), named(out_shardings), None
 
 
 def const_args(graph: Graph) -> tuple:
@@ -118,9 +112,9 @@ def const_args(graph: Graph) -> tuple:
 
 
 def lower(graph: Graph, in_shardings=None, out_shardings=None) -> str:
-    _, ins, outs, _ = _placement(graph, in_shardings, out_shardings, None)
+    meshes, ins, outs, _ = _placement(graph, in_shardings, out_shardings, None)
     return lower_graph(graph, const_args=const_args(graph), in_shardings=ins,
-                       out_shardings=outs)
+                       out_shardings=outs, mesh=meshes[0] if meshes else None)
 
 
 def lower_self_contained(graph: Graph) -> str:
@@ -179,14 +173,16 @@ class ShardedCompiled:
 
     __slots__ = ("text", "exe", "device", "graph", "consts", "mesh", "arg_shardings")
 
-    def __init__(self, graph: Graph, text: str, mesh, const_idx: tuple, in_shardings):
+    def __init__(self, graph: Graph, text: str, meshes: list, const_idx: tuple, in_shardings,
+                 out_shardings):
         self.graph = graph
         self.text = text
-        self.mesh = mesh
+        self.mesh = meshes[0]
         self.device = None
         k = len(const_idx)
-        given = [False] * k + [s is not None for s in in_shardings or [None] * len(graph.invars)]
-        self.exe = runtime.spmd.compile_spmd(text, mesh, given, graph.out_avals)
+        ins = [None] * k + list(in_shardings or [None] * len(graph.invars))
+        outs = list(out_shardings or [None] * len(graph.outvars))
+        self.exe = runtime.spmd.compile_spmd(text, meshes, ins, outs, graph.out_avals)
         self.arg_shardings = tuple(self.exe.in_shardings[k:])
         self.consts = _ConstArgs(graph, const_idx, list(self.exe.in_shardings[:k])) if k else None
 
@@ -210,11 +206,12 @@ def compile_graph(graph: Graph, device=None, text: str | None = None, in_shardin
     ``out_shardings``: one Sharding or None per argument / result, and those of its
     equations)."""
     idx = const_args(graph) if graph.consts else ()
-    mesh, ins, outs, device = _placement(graph, in_shardings, out_shardings, device)
+    meshes, ins, outs, device = _placement(graph, in_shardings, out_shardings, device)
     if text is None:
-        text = lower_graph(graph, const_args=idx, in_shardings=ins, out_shardings=outs)
-    if mesh is not None:
-        return ShardedCompiled(graph, text, mesh, idx, ins)
+        text = lower_graph(graph, const_args=idx, in_shardings=ins, out_shardings=outs,
+                           mesh=meshes[0] if meshes else None)
+    if meshes is not None:
+        return ShardedCompiled(graph, text, meshes, idx, ins, outs)
     if isinstance(device, str):
         return compile_named(graph, device, text, idx)  # e.g. "interpreter" (end of file)
     return Compiled(graph, text, runtime.default_device() if device is None else device, idx)
@@ -274,6 +271,8 @@ jax_x64_enabled = runtime.dispatch.jax_x64_enabled
 def fastpath_data(compiled: Compiled, n_in: int, outs, out_avals):
     consts = compiled.consts.buffers() if compiled.consts is not None else []
     if isinstance(compiled, ShardedCompiled):
+        if not compiled.exe.in_order:
+            return None
         return runtime.dispatch.fastpath_data(compiled.exe.loaded, None, n_in, outs, out_avals,
                                               consts, compiled.exe._in_j, compiled.exe._out_j)
     return runtime.dispatch.fastpath_data(compiled.exe.loaded, compiled.device, n_in, outs,

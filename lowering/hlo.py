@@ -259,6 +259,9 @@ class RuleCtx:
     def channel(self) -> int:
         return self.fn.module.channel()
 
+    def partition_ids(self, mesh):
+        return self.fn.module.partition_ids(mesh)
+
     @property
     def manual(self):
         m = self.fn.module.manual
@@ -287,25 +290,37 @@ class _ManualScope:
 
 
 class ModuleCtx:
-    def __init__(self, name: str):
+    def __init__(self, name: str, mesh=None):
         self.name = name
         self.funcs: list = []
         self._func_names: set = set()
-        self.mesh = None      # the one device mesh of the module's shardings (Shardy)
+        self.mesh = mesh      # the program's mesh: partition k runs on mesh.devices.flat[k]
+        self.meshes: list = [mesh] if mesh is not None else []  # every mesh, @mesh first
         self.manual: list = []  # meshes of the shard_maps being lowered, innermost last
         self._channels = 0
 
     def mesh_ref(self, mesh) -> str:
-        """The symbol of the module's mesh; all shardings of a program are on one mesh."""
+        """The symbol of ``mesh`` in the module (declared once): ``@mesh`` for the program's
+        mesh, ``@mesh_k`` for another mesh over the same devices."""
         if self.mesh is None:
             self.mesh = mesh
-        elif self.mesh != mesh:
-            raise ValueError(
-                "Received incompatible devices for jitted computation: shardings on two "
-                f"meshes, {self.mesh!r} (device ids {self.mesh.device_ids.ravel().tolist()}) and "
-                f"{mesh!r} (device ids {mesh.device_ids.ravel().tolist()}); a program runs on "
-                "one mesh")
-        return "@mesh"
+            self.meshes.append(mesh)
+        if mesh not in self.meshes:
+            ids = lambda m: sorted(m.device_ids.ravel().tolist())  # noqa: E731
+            if ids(mesh) != ids(self.mesh):
+                raise ValueError(
+                    "Received incompatible devices for jitted computation: shardings on "
+                    f"{self.mesh!r} (device ids {ids(self.mesh)}) and {mesh!r} (device ids "
+                    f"{ids(mesh)}); the meshes of one program must have the same devices")
+            self.meshes.append(mesh)
+        k = self.meshes.index(mesh)
+        return "@mesh" if k == 0 else f"@mesh_{k}"
+
+    def partition_ids(self, mesh):
+        """The partition number of each device of ``mesh`` (an array of the mesh's shape)."""
+        self.mesh_ref(mesh)
+        pos = {d: k for k, d in enumerate(self.mesh.device_ids.ravel().tolist())}
+        return np.vectorize(pos.__getitem__, otypes=[np.int64])(mesh.device_ids)
 
     def channel(self) -> int:
         self._channels += 1
@@ -319,7 +334,7 @@ class ModuleCtx:
 
 
 def lower_graph(g: Graph, name: str = "main", const_args: tuple = (), in_shardings=None,
-                out_shardings=None) -> str:
+                out_shardings=None, mesh=None) -> str:
     """The StableHLO module of a graph: ``func.func public @main``. Constants are written as
     ``stablehlo.constant``, except those whose indices are in ``const_args``: they lead the
     arguments of @main (in that order) and the caller passes them at run time.
@@ -348,8 +363,8 @@ def lower_graph(g: Graph, name: str = "main", const_args: tuple = (), in_shardin
     parts = mod.mesh.size if mod.mesh is not None else 1
     head = [f"module @{name} attributes {{mhlo.num_partitions = {parts} : i32, "
             f"mhlo.num_replicas = 1 : i32}} {{"]
-    if mod.mesh is not None:
-        head.append("  " + shardy.mesh_decl("@mesh", mod.mesh))
+    for m in mod.meshes:
+        head.append("  " + shardy.mesh_decl(mod.mesh_ref(m), m, mod.partition_ids(m)))
     if k:
         head.append(f"  // {arg_names[0]}{f' .. {arg_names[k - 1]}' if k > 1 else ''}: closed-over "
                     f"constants ({', '.join(v.aval.str_short() for v in hoisted)}), passed as arguments")

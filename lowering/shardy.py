@@ -4,11 +4,14 @@ declarations and tensor shardings. A sharding is written from its per-dimension 
 from __future__ import annotations
 
 
-def mesh_decl(ref: str, mesh) -> str:
-    """``sdy.mesh @mesh = <["x"=4, "y"=2]>``: partition k is ``mesh.devices.flat[k]`` (the
-    executable's device assignment), so the mesh needs no device ids."""
+def mesh_decl(ref: str, mesh, partition_ids) -> str:
+    """``sdy.mesh @mesh = <["x"=4, "y"=2]>``; ``partition_ids``: the partition number of each
+    device of the mesh, written as ``device_ids`` unless they are 0, 1, ... in mesh order
+    (the program's own mesh: partition k is ``mesh.devices.flat[k]``)."""
     axes = ", ".join(f'"{n}"={s}' for n, s in zip(mesh.axis_names, mesh.devices.shape))
-    return f"sdy.mesh {ref} = <[{axes}]>"
+    ids = [int(i) for i in partition_ids.ravel()]
+    extra = "" if ids == list(range(len(ids))) else f", device_ids=[{', '.join(map(str, ids))}]"
+    return f"sdy.mesh {ref} = <[{axes}]{extra}>"
 
 
 def dims(per_dim) -> str:

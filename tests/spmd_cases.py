@@ -275,3 +275,69 @@ def test_shard_map_eager_vmapped_checked_and_closures():
     assert 'in_shardings=[<@mesh, [{"y"}, {"x"}, {}]>]' in ours.lower(xb).as_text()
     plain = fe.jit(fe.vmap(fe.shard_map(body, mesh=m, in_specs=P("x"), out_specs=P("x"))))
     assert_same(plain(xb), theirs(xb))
+
+
+def test_two_meshes_of_the_same_devices_in_one_program():
+    """A 2-D mesh and a 1-D mesh over the same devices in another order: the second gets
+    Shardy device_ids, and shard_map collectives and axis_index on it follow its order."""
+    m, _ = meshes()
+    rev = Mesh(np.array(fe.devices()[:8][::-1]), ("r",))
+    x = rand(8, 4)
+
+    def f(a):
+        b = lax.with_sharding_constraint(a * 2, NamedSharding(m, P("x", "y")))
+        idx = fe.shard_map(lambda v: (lax.axis_index("r") + 0 * v[:, 0].astype(np.int32),
+                                      lax.ppermute(v, "r", [(k, (k + 1) % 8) for k in range(8)])),
+                           mesh=rev, in_specs=P("r"), out_specs=P("r"))(b)
+        return idx
+
+    g = fe.jit(f)
+    text = g.lower(x).as_text()
+    assert 'sdy.mesh @mesh_1 = <["r"=8], device_ids=[7, 6, 5, 4, 3, 2, 1, 0]>' in text, text
+    idx, rolled = g(x)
+    np.testing.assert_array_equal(idx, np.arange(8))
+    np.testing.assert_allclose(rolled, np.roll(x * 2, 1, axis=0))
+
+
+def _message(fn):
+    try:
+        fn()
+    except Exception as e:  # noqa: BLE001
+        return type(e).__name__, str(e).split("\n--------------------")[0]
+    return None, "no error"
+
+
+def test_errors_worded_like_jax():
+    """Errors that need an axis of size > 1: the same exception type and text as JAX's (the
+    others are in tests/test_bad_inputs.py)."""
+    m, jm = meshes()
+    s, js = ours_and_jax(("x",))
+    six = np.ones((6, 2), np.float32)
+    pairs = [
+        (lambda: fe.device_put(six, s), lambda: jax.device_put(six, js)),
+        (lambda: fe.jit(lambda a: a, in_shardings=s)(six),
+         lambda: jax.jit(lambda a: a, in_shardings=js)(six)),
+        (lambda: fe.jit(lambda a: a[:6], out_shardings=s)(np.ones(8, np.float32)),
+         lambda: jax.jit(lambda a: a[:6], out_shardings=js)(np.ones(8, np.float32))),
+        (lambda: fe.jit(lambda a: a, in_shardings=s)(fe.device_put(np.ones((8, 2)), ours_and_jax(("y",))[0])),
+         lambda: jax.jit(lambda a: a, in_shardings=js)(jax.device_put(np.ones((8, 2)), ours_and_jax(("y",))[1]))),
+    ]
+    for ours, theirs in pairs:
+        assert _message(ours) == _message(theirs)
+    # shard_map: JAX's text, with frontend's name for the check_vma switch
+    ours = _message(lambda: fe.shard_map(lambda a: a, mesh=m, in_specs=P("x"), out_specs=P("x"))(
+        np.ones(6, np.float32)))
+    theirs = _message(lambda: jax.shard_map(lambda a: a, mesh=jm, in_specs=JP("x"), out_specs=JP("x"))(
+        np.ones(6, np.float32)))
+    assert ours == theirs and ours[0] == "ValueError"
+    ours = _message(lambda: fe.shard_map(lambda a: a * 2, mesh=m, in_specs=P("x"), out_specs=P())(
+        np.ones(8, np.float32)))
+    theirs = _message(lambda: jax.shard_map(lambda a: a * 2, mesh=jm, in_specs=JP("x"), out_specs=JP())(
+        np.ones(8, np.float32)))
+    assert ours[1].split("mesh:")[1].replace("frontend", "jax") == \
+        theirs[1].split("mesh:")[1], (ours, theirs)
+    # two meshes of different devices in one program
+    small = Mesh(np.array(fe.devices()[:2]), ("z",))
+    kind, msg = _message(lambda: fe.jit(lambda a, b: a + b)(fe.device_put(np.ones(8), s),
+                                                           fe.device_put(np.ones(8), NamedSharding(small, P("z")))))
+    assert kind == "ValueError" and "Received incompatible devices for jitted computation" in msg

@@ -33,10 +33,10 @@ def _mesh(ctx, what: str):
     return mesh
 
 
-def groups(mesh, names) -> np.ndarray:
+def groups(ctx, mesh, names) -> np.ndarray:
     """Partition ids of the devices that collectives over ``names`` combine: one row per
     group, ordered by the named axes (the first major)."""
-    ids = np.arange(mesh.size).reshape(mesh.devices.shape)
+    ids = ctx.partition_ids(mesh)
     axes = [mesh.axis_names.index(n) for n in names]
     rest = [k for k in range(ids.ndim) if k not in axes]
     n = math.prod(mesh.devices.shape[k] for k in axes)
@@ -53,7 +53,7 @@ def _attrs(ctx, names, global_ids: bool = True, **extra) -> str:
     mesh = _mesh(ctx, ctx.primitive.name)
     parts = [f"{k} = {v}" for k, v in extra.items()]
     parts += [f"channel_handle = #stablehlo.channel_handle<handle = {ctx.channel()}, type = 1>",
-              f"replica_groups = {_dense_i64(groups(mesh, names))}"]
+              f"replica_groups = {_dense_i64(groups(ctx, mesh, names))}"]
     if global_ids:
         parts.append("use_global_device_ids")
     return "<{" + ", ".join(sorted(parts)) + "}>"
@@ -121,7 +121,7 @@ def _ppermute(ctx, x, *, axis_name, perm):
         zero = ctx.constant(0, Aval((), a.dtype))
         return [ctx.broadcast(zero, Aval((), a.dtype), a.shape)]
     co.check_perm(perm, mesh.shape[axis_name[0]], axis_name[0])
-    pairs = np.array([(g[s], g[d]) for g in groups(mesh, axis_name) for s, d in perm])
+    pairs = np.array([(g[s], g[d]) for g in groups(ctx, mesh, axis_name) for s, d in perm])
     attrs = (f"<{{channel_handle = #stablehlo.channel_handle<handle = {ctx.channel()}, "
              f"type = 1>, source_target_pairs = {_dense_i64(pairs)}}}>")
     return [ctx.op(f'"stablehlo.collective_permute"({x}) {attrs} : {_sig(ctx, [a], out)}')]
@@ -129,12 +129,24 @@ def _ppermute(ctx, x, *, axis_name, perm):
 
 @co.axis_index_p.def_lowering
 def _axis_index(ctx, *, axis_name):
+    # the partition id, divided by the stride of the axis, modulo its size (a table lookup
+    # for a mesh whose devices are not in partition order)
     mesh = _mesh(ctx, "axis_index")
     k = mesh.axis_names.index(axis_name)
-    stride = math.prod(mesh.devices.shape[k + 1:])
-    u32 = Aval((), np.uint32)
+    ids = ctx.partition_ids(mesh)
     pid = ctx.op("stablehlo.partition_id : tensor<ui32>")
-    q = ctx.op(f"stablehlo.divide {pid}, {ctx.constant(stride, u32)} : tensor<ui32>")
-    r = ctx.op(f"stablehlo.remainder {q}, {ctx.constant(mesh.devices.shape[k], u32)} : "
-               "tensor<ui32>")
-    return [ctx.op(f"stablehlo.convert {r} : (tensor<ui32>) -> tensor<i32>")]
+    u32 = Aval((), np.uint32)
+    if (ids.ravel() == np.arange(ids.size)).all():
+        stride = math.prod(mesh.devices.shape[k + 1:])
+        q = ctx.op(f"stablehlo.divide {pid}, {ctx.constant(stride, u32)} : tensor<ui32>")
+        r = ctx.op(f"stablehlo.remainder {q}, {ctx.constant(mesh.devices.shape[k], u32)} : "
+                   "tensor<ui32>")
+        return [ctx.op(f"stablehlo.convert {r} : (tensor<ui32>) -> tensor<i32>")]
+    table = np.zeros(ids.size, np.int32)
+    for pos, p in np.ndenumerate(ids):
+        table[p] = pos[k]
+    t = ctx.constant(table, Aval(table.shape, np.int32))
+    one = Aval((1,), np.int32)
+    v = ctx.op(f"stablehlo.dynamic_slice {t}, {pid}, sizes = [1] : "
+               f"({ctx.type(Aval(table.shape, np.int32))}, tensor<ui32>) -> {ctx.type(one)}")
+    return [ctx.op(f"stablehlo.reshape {v} : ({ctx.type(one)}) -> tensor<i32>")]

@@ -112,26 +112,45 @@ def reshard(buf, s):
 # ----------------------------------------------------------------------------- compile, run
 
 
-def _spec_of(hlo, jmesh) -> fs.PartitionSpec:
-    spec = _si.parse_flatten_op_sharding(hlo, jmesh)[0]
-    return fs.PartitionSpec(*spec)
+def _named_from_hlo(op, meshes: list) -> fs.NamedSharding:
+    """The NamedSharding of a sharding XLA chose (an OpSharding): on the first of ``meshes``
+    (the program's meshes, the first ordering the partitions) that expresses it, else on a
+    mesh made of its tile assignment (axes "_0", "_1", ...)."""
+    hlo = _xc.HloSharding.from_proto(op)
+    for m in meshes:
+        try:
+            spec = _si.parse_flatten_op_sharding(hlo, jax_mesh(m))[0]
+        except (NotImplementedError, ValueError, KeyError):
+            continue
+        return fs.NamedSharding(m, fs.PartitionSpec(*spec))
+    tiles = list(hlo.tile_assignment_dimensions())
+    flat = list(meshes[0].devices.flat)
+    devs = np.empty(len(flat), dtype=object)
+    devs[:] = [flat[i] for i in hlo.tile_assignment_devices()]
+    names = [f"_{k}" for k in range(len(tiles))]
+    n_data = len(tiles) - (1 if hlo.replicate_on_last_tile_dim() else 0)
+    spec = [names[k] if tiles[k] > 1 else None for k in range(n_data)]
+    return fs.NamedSharding(fs.Mesh(devs.reshape(tiles), names), fs.PartitionSpec(*spec))
 
 
 class SpmdExecutable(Executable):
     """A module compiled for the devices of a mesh (one partition per device)."""
 
-    __slots__ = ("mesh", "in_shardings", "out_shardings", "_in_j", "_handlers", "_out_j")
+    __slots__ = ("mesh", "in_shardings", "out_shardings", "_in_j", "_handlers", "_out_j",
+                 "in_order")
 
     def __call__(self, bufs: list) -> list:
         res = self.loaded.execute_sharded(place(bufs, self._in_j))
         return res.consume_with_handlers(self._handlers)
 
 
-def compile_spmd(text: str, mesh: fs.Mesh, in_specified, out_avals) -> SpmdExecutable:
-    """Compile a module that carries Shardy shardings for the devices of ``mesh`` (partition
-    k on ``mesh.devices.flat[k]``). ``in_specified[i]``: whether argument i has a sharding in
-    the module (the others, and results without one, are left to the partitioner, and read
-    back from the executable)."""
+def compile_spmd(text: str, meshes: list, in_shardings, out_shardings,
+                 out_avals) -> SpmdExecutable:
+    """Compile a module that carries Shardy shardings for the devices of its meshes
+    (partition k on ``meshes[0].devices.flat[k]``). ``in_shardings``/``out_shardings``: one
+    NamedSharding per argument / result where the module gives one, else None: those are
+    left to the partitioner and read back from the executable."""
+    mesh = meshes[0]
     devs = list(mesh.devices.flat)
     client = backend(devs[0].platform)
     opts = _xc.CompileOptions()
@@ -140,8 +159,8 @@ def compile_spmd(text: str, mesh: fs.Mesh, in_specified, out_avals) -> SpmdExecu
     bo = opts.executable_build_options
     bo.use_spmd_partitioning = True
     bo.use_shardy_partitioner = True
-    bo.allow_spmd_sharding_propagation_to_parameters = [not s for s in in_specified] or [False]
-    bo.allow_spmd_sharding_propagation_to_output = [True] * max(len(out_avals), 1)
+    bo.allow_spmd_sharding_propagation_to_parameters = [s is None for s in in_shardings] or [False]
+    bo.allow_spmd_sharding_propagation_to_output = [s is None for s in out_shardings] or [False]
     opts.device_assignment = _xc.DeviceAssignment.create(np.array([[d.id for d in devs]]))
     dl = _xc.DeviceList(tuple(devs))
     ffi.ensure_registered(text, devs[0].platform)
@@ -150,18 +169,32 @@ def compile_spmd(text: str, mesh: fs.Mesh, in_specified, out_avals) -> SpmdExecu
         lambda blob: client.deserialize_executable(blob, dl, opts))
     exe = SpmdExecutable(loaded, devs[0], text, len(out_avals))
     exe.mesh = mesh
-    jm = jax_mesh(mesh)
-    in_hlo = loaded.get_parameter_shardings() or []
-    out_hlo = loaded.get_output_shardings() or []
-    exe.in_shardings = [fs.NamedSharding(mesh, _spec_of(h, jm)) for h in in_hlo]
-    exe.out_shardings = [fs.NamedSharding(mesh, _spec_of(h, jm)) for h in out_hlo]
+    exe.in_shardings = _chosen(in_shardings, loaded.get_parameter_shardings, meshes)
+    exe.out_shardings = _chosen(out_shardings, loaded.get_output_shardings, meshes)
     exe._in_j = [jax_sharding(s) for s in exe.in_shardings]
     exe._out_j = [jax_sharding(s) for s in exe.out_shardings]
+    order = [d for d in devs if d.process_index == devs[0].client.process_index()]
+    # whether every result's sharding lists its devices in partition order (the C++ call
+    # path builds results without reordering)
+    exe.in_order = all(list(js._addressable_device_assignment) == order for js in exe._out_j)
     exe._handlers = [
         _xc.array_result_handler(_core.ShapedArray(a.shape, a.dtype, weak_type=a.weak_type), js,
-                                 committed=True, _skip_checks=True)
+                                 committed=True,
+                                 # the results come in partition order: a sharding that
+                                 # lists its devices in another order reorders them
+                                 _skip_checks=list(js._addressable_device_assignment) == order)
         for a, js in zip(out_avals, exe._out_j, strict=True)]
     return exe
+
+
+def _chosen(given, read_back, meshes) -> list:
+    """The given shardings, the partitioner's choice for the others (replicated on a mesh of
+    one device, where the partitioner does not run)."""
+    if all(s is not None for s in given):
+        return list(given)
+    hlo = read_back() if meshes[0].size > 1 else None
+    return [s if s is not None else _named_from_hlo(hlo[i], meshes) if hlo else
+            fs.NamedSharding(meshes[0], fs.PartitionSpec()) for i, s in enumerate(given)]
 
 
 # ----------------------------------------------------------------------------- processes
