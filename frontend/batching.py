@@ -10,8 +10,11 @@ Named axes: ``vmap(f, axis_name='i')`` gives its BatchTrace a name. Collectives
 (``CollectivePrimitive``: psum, all_gather, axis_index, ...) name the axes they work across;
 the trace whose name they carry runs their batching rule even when no operand is batched
 there (so do control-flow primitives whose sub-graphs hold such a collective), and a rule
-reads the name and size of the trace running it with ``rule_axis()``. A name that no
-enclosing vmap binds is a NameError when the collective is bound.
+reads the name and size of the trace running it with ``rule_axis()``. The body of a
+shard_map is traced with the mesh axes bound as names (``ManualTrace``): there the
+collectives are recorded, and lowered to XLA's. A name that nothing binds is a NameError when
+the collective is bound. ``vmap(spmd_axis_name=...)`` records the mesh axes its batch axis is
+sharded over (``BatchTrace.spmd_axis_name``), read by the sharding primitives' rules.
 """
 from __future__ import annotations
 
