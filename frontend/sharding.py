@@ -97,6 +97,7 @@ def _names_repr(names) -> str:
 # ----------------------------------------------------------------------------- Mesh
 
 _context_mesh: contextvars.ContextVar = contextvars.ContextVar("vmaplab_mesh", default=None)
+_mesh_tokens: contextvars.ContextVar = contextvars.ContextVar("vmaplab_mesh_tokens", default=())
 
 
 class Mesh:
@@ -171,12 +172,13 @@ class Mesh:
         return f"Mesh({axes}, axis_types=({types}{',' if len(self.axis_names) == 1 else ''}))"
 
     def __enter__(self):
-        self._tokens = getattr(self, "_tokens", [])
-        self._tokens.append(_context_mesh.set(self))
+        _mesh_tokens.set(_mesh_tokens.get() + (_context_mesh.set(self),))
         return self
 
     def __exit__(self, *exc):
-        _context_mesh.reset(self._tokens.pop())
+        tokens = _mesh_tokens.get()
+        _mesh_tokens.set(tokens[:-1])
+        _context_mesh.reset(tokens[-1])
 
     def position(self) -> dict:
         """device id -> its index tuple in the mesh."""

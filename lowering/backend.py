@@ -67,14 +67,17 @@ def _graph_meshes(g: Graph, acc: list) -> None:
                     _graph_meshes(x, acc)
 
 
-def _placement(graph: Graph, in_shardings, out_shardings, device):
-    """(meshes or None, in_shardings, out_shardings, device) of a program: the NamedShardings of
-    its arguments, results and equations are on meshes of the same devices (the first one
-    met orders the partitions); SingleDeviceShardings place a program without one on their
+def _placement(graph: Graph, idx: tuple, in_shardings, out_shardings, device):
+    """(meshes or None, shardings of the hoisted constants ``idx``, in_shardings,
+    out_shardings, device) of a program: the NamedShardings of its arguments, results,
+    sharded constants and equations are on meshes of the same devices (the first one met
+    orders the partitions); SingleDeviceShardings place a program without one on their
     device (and are left to the partitioner in one with a mesh)."""
     meshes: list = []
     singles: set = set()
-    for s in (in_shardings or ()) + (out_shardings or ()):
+    consts = tuple(sharding_of(c._buf) if isinstance(c, Array) and runtime.spmd.is_sharded(c._buf)
+                   else None for c in (graph.consts[i] for i in idx))
+    for s in consts + (in_shardings or ()) + (out_shardings or ()):
         if isinstance(s, fs.NamedSharding) and s.mesh not in meshes:
             meshes.append(s.mesh)
         elif isinstance(s, fs.SingleDeviceSharding):
@@ -94,11 +97,11 @@ def _placement(graph: Graph, in_shardings, out_shardings, device):
             if device is not None and device != d:
                 raise ValueError(f"jit got device={device} and shardings on device {d}")
             device = d
-        return None, None, None, device
+        return None, None, None, None, device
     if device is not None:
         raise ValueError("a program with shardings runs on the devices of its mesh: do not "
                          f"pass device={device!r} too")
-    return meshes, named(in_shardings), named(out_shardings), None
+    return meshes, consts, named(in_shardings), named(out_shardings), None
 
 
 def const_args(graph: Graph) -> tuple:
@@ -112,9 +115,10 @@ def const_args(graph: Graph) -> tuple:
 
 
 def lower(graph: Graph, in_shardings=None, out_shardings=None) -> str:
-    meshes, ins, outs, _ = _placement(graph, in_shardings, out_shardings, None)
-    return lower_graph(graph, const_args=const_args(graph), in_shardings=ins,
-                       out_shardings=outs, mesh=meshes[0] if meshes else None)
+    idx = const_args(graph)
+    meshes, consts, ins, outs, _ = _placement(graph, idx, in_shardings, out_shardings, None)
+    return lower_graph(graph, const_args=idx, in_shardings=ins, out_shardings=outs,
+                       mesh=meshes[0] if meshes else None, const_shardings=consts)
 
 
 def lower_self_contained(graph: Graph) -> str:
@@ -175,12 +179,13 @@ class ShardedCompiled:
 
     def __init__(self, graph: Graph, text: str, meshes: list, const_idx: tuple, in_shardings,
                  out_shardings):
+        """``in_shardings``: of the hoisted constants, then of the arguments."""
         self.graph = graph
         self.text = text
         self.mesh = meshes[0]
         self.device = None
         k = len(const_idx)
-        ins = [None] * k + list(in_shardings or [None] * len(graph.invars))
+        ins = list(in_shardings)
         outs = list(out_shardings or [None] * len(graph.outvars))
         self.exe = runtime.spmd.compile_spmd(text, meshes, ins, outs, graph.out_avals)
         self.arg_shardings = tuple(self.exe.in_shardings[k:])
@@ -206,12 +211,14 @@ def compile_graph(graph: Graph, device=None, text: str | None = None, in_shardin
     ``out_shardings``: one Sharding or None per argument / result, and those of its
     equations)."""
     idx = const_args(graph) if graph.consts else ()
-    meshes, ins, outs, device = _placement(graph, in_shardings, out_shardings, device)
+    meshes, consts, ins, outs, device = _placement(graph, idx, in_shardings, out_shardings,
+                                                   device)
     if text is None:
         text = lower_graph(graph, const_args=idx, in_shardings=ins, out_shardings=outs,
-                           mesh=meshes[0] if meshes else None)
+                           mesh=meshes[0] if meshes else None, const_shardings=consts)
     if meshes is not None:
-        return ShardedCompiled(graph, text, meshes, idx, ins, outs)
+        return ShardedCompiled(graph, text, meshes, idx, consts + (ins or (None,) * len(
+            graph.invars)), outs)
     if isinstance(device, str):
         return compile_named(graph, device, text, idx)  # e.g. "interpreter" (end of file)
     return Compiled(graph, text, runtime.default_device() if device is None else device, idx)

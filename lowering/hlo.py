@@ -334,12 +334,13 @@ class ModuleCtx:
 
 
 def lower_graph(g: Graph, name: str = "main", const_args: tuple = (), in_shardings=None,
-                out_shardings=None, mesh=None) -> str:
+                out_shardings=None, mesh=None, const_shardings=None) -> str:
     """The StableHLO module of a graph: ``func.func public @main``. Constants are written as
     ``stablehlo.constant``, except those whose indices are in ``const_args``: they lead the
     arguments of @main (in that order) and the caller passes them at run time.
-    ``in_shardings``/``out_shardings`` (one NamedSharding or None per argument / result)
-    become Shardy ``sdy.sharding`` attributes on @main; a program with shardings (there or
+    ``in_shardings``/``out_shardings`` (one NamedSharding or None per argument / result;
+    ``const_shardings``: per hoisted constant) become Shardy ``sdy.sharding`` attributes on
+    @main; a program with shardings (there or
     in its equations) declares its mesh and has one partition per device."""
     mod = ModuleCtx(name)
     f = FuncCtx(mod)
@@ -347,7 +348,7 @@ def lower_graph(g: Graph, name: str = "main", const_args: tuple = (), in_shardin
     params = hoisted + list(g.invars)
     arg_names = [f"%arg{i}" for i in range(len(params))]
     k = len(hoisted)
-    ins = [None] * k + list(in_shardings or [None] * len(g.invars))
+    ins = list(const_shardings or [None] * k) + list(in_shardings or [None] * len(g.invars))
     outs_sh = list(out_shardings or [None] * len(g.outvars))
     args = ", ".join(f"{n}: {tensor_type(v.aval)}{_sdy_attr(mod, s, v.aval)}"
                      for n, v, s in zip(arg_names, params, ins, strict=True))

@@ -138,6 +138,15 @@ def test_shardings_from_arguments_and_constraints():
     np.testing.assert_allclose(g(xs), np.sin(x) * 3, rtol=1e-6)
     assert "all-to-all" in g.lower(xs).compile().as_text() or "all-gather" in \
         g.lower(xs).compile().as_text()
+    # a large sharded Array the function closes over: a hoisted argument keeping its sharding
+    big = rand(512, 64)
+    bigs = fe.device_put(big, NamedSharding(m, P("x", "y")))
+    h = fe.jit(lambda a: (bigs @ a.T).sum(0))
+    text = h.lower(rand(16, 64)).as_text()
+    assert "closed-over constants" in text and '%arg0: tensor<512x64xf32> {sdy.sharding = ' \
+        '#sdy.sharding<@mesh, [{"x"}, {"y"}]>}' in text, text[:600]
+    v = rand(16, 64)
+    np.testing.assert_allclose(h(v), (big @ v.T).sum(0), rtol=1e-4, atol=1e-3)
     # eager constraint: a transfer; a jit inside a vmap: its shardings become constraints
     assert lax.with_sharding_constraint(x, NamedSharding(m, P("x"))).sharding.spec == P("x")
     inner = fe.jit(lambda a: a + 1, out_shardings=NamedSharding(m, P("y")))
