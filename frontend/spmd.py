@@ -17,7 +17,7 @@ from .lax._convert import as_operand
 from .primitives import collectives as co
 from .primitives.sharding import local_shape, shard_map_p, tiling
 from .sharding import PartitionSpec, get_mesh
-from .tracing import abstractify, arg_names, trace_graph
+from .tracing import abstractify, arg_names, intern_graph, trace_graph
 from .tree import broadcast_prefix, key_paths, tree_flatten, tree_unflatten
 
 
@@ -160,6 +160,7 @@ def _apply(f, mesh, in_specs, out_specs, check_vma, args):
     g = trace_graph(body, avals, mesh_axes=mesh.shape)
     otd = box[0]
     g, captured = _lift_traced_consts(g)
+    g = intern_graph(g)  # the same body traced again is the same graph (eager executables)
     ospecs = [_check_spec(s, mesh, "out_specs") for s in
               broadcast_prefix(out_specs, otd, "shard_map out_specs", is_leaf=_is_spec)]
     out_dims = []

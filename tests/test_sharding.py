@@ -20,6 +20,7 @@ import frontend.numpy as fnp
 from frontend import lax
 from frontend.sharding import Mesh, NamedSharding
 from frontend.sharding import PartitionSpec as P
+from lowering import backend
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
@@ -77,7 +78,7 @@ def test_one_device_mesh_every_collective_constraint_and_batching():
     assert_same(mapped, want)
 
 
-def test_arrays_and_shardings_on_one_device():
+def test_arrays_and_shardings_on_one_device(monkeypatch):
     m = fe.make_mesh((1,), ("x",))
     s = NamedSharding(m, P("x"))
     a = fe.device_put(np.arange(4.0, dtype=np.float32), s)
@@ -88,3 +89,11 @@ def test_arrays_and_shardings_on_one_device():
     assert fe.jit(lambda v: v * 2, in_shardings=s, out_shardings=s)(np.ones(4, np.float32)).sharding == s
     assert fe.process_index() == 0 and fe.process_count() == 1
     assert fe.local_devices() == fe.devices()
+    # eager shard_map: the body traced again is the same graph, so one compile serves each call
+    sm = fe.shard_map(lambda v: lax.psum(v * 3, "x"), mesh=m, in_specs=P("x"), out_specs=P())
+    compiles = []
+    orig = backend.compile_graph
+    monkeypatch.setattr(backend, "compile_graph", lambda *a, **k: compiles.append(1) or orig(*a, **k))
+    for k in range(3):
+        np.testing.assert_allclose(sm(np.full(5, k, np.float32)), np.full(5, 3 * k))
+    assert len(compiles) == 1
