@@ -351,7 +351,8 @@ class NamedSharding(Sharding):
             raise ValueError(
                 f"{what} is incompatible with its sharding annotation {self!r}: Sharding "
                 f"{self!r} is only valid for values of rank at least {len(self.spec)}, but was "
-                f"applied to a value of rank {ndim}.")
+                f"applied to a value of rank {ndim}."
+                + (" For scalars the PartitionSpec should be P()" if ndim == 0 else ""))
 
     def check_divisible(self, shape) -> None:
         """JAX's IndivisibleError for a dimension its mesh axes do not split evenly."""

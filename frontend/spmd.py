@@ -87,7 +87,7 @@ def _check_spec(spec, mesh, which: str):
             if n not in mesh.axis_names:
                 raise ValueError(
                     f"shard_map {which} argument must refer to an axis marked as manual "
-                    f"({set(mesh.axis_names)}), but:\n\n  {which} refers to {n!r}\n\nCheck the "
+                    f"({frozenset(mesh.axis_names)}), but:\n\n  {which} refers to {n!r}\n\nCheck the "
                     f"{which} values passed to shard_map.")
             if n in seen:
                 raise ValueError(f"shard_map {which} entry {spec!r} uses the mesh axis {n!r} "

@@ -13,6 +13,7 @@ from jax.sharding import Mesh as JMesh
 from jax.sharding import NamedSharding as JNamed
 from jax.sharding import PartitionSpec as JP
 from test_collectives import JAX_LACKS, NESTED, _nested_ref, cases
+from test_sharding import error_of as _message
 
 import frontend as fe
 import frontend.numpy as fnp
@@ -306,14 +307,6 @@ def test_two_meshes_of_the_same_devices_in_one_program():
     idx, rolled = g(x)
     np.testing.assert_array_equal(idx, np.arange(8))
     np.testing.assert_allclose(rolled, np.roll(x * 2, 1, axis=0))
-
-
-def _message(fn):
-    try:
-        fn()
-    except Exception as e:  # noqa: BLE001
-        return type(e).__name__, str(e).split("\n--------------------")[0]
-    return None, "no error"
 
 
 def test_errors_worded_like_jax():

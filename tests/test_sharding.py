@@ -97,3 +97,47 @@ def test_arrays_and_shardings_on_one_device(monkeypatch):
     for k in range(3):
         np.testing.assert_allclose(sm(np.full(5, k, np.float32)), np.full(5, 3 * k))
     assert len(compiles) == 1
+
+
+def error_of(fn):
+    """(the exception's type name, its text without JAX's traceback note) of ``fn()``."""
+    try:
+        fn()
+    except Exception as e:  # noqa: BLE001
+        return type(e).__name__, str(e).split("\n--------------------")[0]
+    return None, "no error"
+
+
+def test_errors_worded_like_jax_on_one_device():
+    """A spec longer than the rank (device_put, jit in/out, the constraint, shard_map in/out),
+    an unknown or repeated mesh axis: JAX's exception type and text, word for word (the
+    errors that need an axis of size > 1 are compared in tests/spmd_cases.py)."""
+    devs = np.array(fe.devices()[:1])
+    m, jm = Mesh(devs, ("x",)), JMesh(devs, ("x",))
+    v = np.ones(4, np.float32)
+
+    def ours_theirs(spec):
+        return NamedSharding(m, P(*spec)), jax.sharding.NamedSharding(jm, JP(*spec))
+
+    def pair(build):
+        return build(fe, lax, P, lambda spec: ours_theirs(spec)[0], m), \
+            build(jax, jlax, JP, lambda spec: ours_theirs(spec)[1], jm)
+
+    builds = [
+        lambda F, L, S, N, M: lambda: N(("z",)),
+        lambda F, L, S, N, M: lambda: N(("x", "x")),
+        lambda F, L, S, N, M: lambda: F.device_put(v, N(("x", None))),
+        lambda F, L, S, N, M: lambda: F.jit(lambda a: a, in_shardings=N((None, "x")))(v),
+        lambda F, L, S, N, M: lambda: F.jit(lambda a: a.sum(), out_shardings=N(("x",)))(v),
+        lambda F, L, S, N, M: lambda: F.jit(lambda a: L.with_sharding_constraint(
+            a, N(("x", None))))(v),
+        lambda F, L, S, N, M: lambda: F.shard_map(lambda a: a, mesh=M, in_specs=S("z"),
+                                                  out_specs=S("x"))(v),
+        lambda F, L, S, N, M: lambda: F.shard_map(lambda a: a, mesh=M, in_specs=S("x", None),
+                                                  out_specs=S("x"))(v),
+        lambda F, L, S, N, M: lambda: F.shard_map(lambda a: a, mesh=M, in_specs=S("x"),
+                                                  out_specs=S("x", None))(v),
+    ]
+    for k, build in enumerate(builds):
+        ours, theirs = (error_of(fn) for fn in pair(build))
+        assert ours[0] is not None and ours == theirs, (k, ours, theirs)
