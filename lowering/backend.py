@@ -33,6 +33,14 @@ def to_device(x: np.ndarray, device=None):
     return runtime.to_device(x, device)
 
 
+def register_ffi_target(name: str, fn, platform: str = "cpu") -> None:
+    runtime.ffi.register(name, fn, platform)
+
+
+def ffi_include_dir() -> str:
+    return runtime.ffi.include_dir()
+
+
 # ----------------------------------------------------------------------------- several devices
 sharding_of = runtime.spmd.sharding_of
 shards = runtime.spmd.shards
