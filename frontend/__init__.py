@@ -20,8 +20,11 @@ from .api import (  # noqa: F401
     vmap,
 )
 from .array import Array, device_put
+from .autodiff import grad, hessian, jacfwd, jacrev, jvp, linearize, value_and_grad, vjp
+from .checkpoint import checkpoint, remat
 from .core import Aval as ShapedArray  # noqa: F401
 from .core import ConcretizationTypeError, Graph, Tracer, UnexpectedTracerError  # noqa: F401
+from .custom_derivatives import custom_jvp, custom_vjp
 from .dtypes import config
 from .sharding import make_mesh, set_mesh
 from .spmd import shard_map
@@ -30,7 +33,9 @@ _am.install(Array)
 _am.install(Tracer)
 numpy.ndarray = Array
 
-__all__ = ["Array", "Compiled", "Lowered", "ShapedArray", "compile_stablehlo", "config",
-           "custom_batching", "device_put", "devices", "distributed", "export", "extend", "ffi",
-           "jit", "lax", "local_devices", "make_graph", "make_mesh", "numpy", "passes",
-           "process_count", "process_index", "set_mesh", "shard_map", "sharding", "vmap"]
+__all__ = ["Array", "Compiled", "Lowered", "ShapedArray", "checkpoint", "compile_stablehlo",
+           "config", "custom_batching", "custom_jvp", "custom_vjp", "device_put", "devices",
+           "distributed", "export", "extend", "ffi", "grad", "hessian", "jacfwd", "jacrev", "jit",
+           "jvp", "lax", "linearize", "local_devices", "make_graph", "make_mesh", "numpy",
+           "passes", "process_count", "process_index", "remat", "set_mesh", "shard_map",
+           "sharding", "value_and_grad", "vjp", "vmap"]

@@ -30,7 +30,8 @@ I32 = np.int32
 # before lowering (tests/test_collectives.py, zero-size batches included) and lowered to XLA's
 # collectives only inside shard_map, whose Shardy ops (as sharding_constraint's) the reference
 # interpreter does not run (tests/test_sharding.py, several dtypes)
-EXEMPT = {"ffi_call", "call_exported", "sharding_constraint", "shard_map"}
+# custom_lin is never lowered: only reverse mode meets it, and transposes it
+EXEMPT = {"ffi_call", "call_exported", "custom_lin", "sharding_constraint", "shard_map"}
 
 
 def _bind(p, **params):
@@ -50,6 +51,22 @@ def _rev_rows(x):
 @_rev_rows.def_vmap
 def _rev_rows_vmap(axis_size, in_batched, x):
     return lax.rev(x, (1,) if in_batched[0] else (0,)), in_batched[0]
+
+
+@fe.custom_jvp
+def _rev_jvp(x):
+    return lax.rev(x, (0,))
+
+
+_rev_jvp.defjvp(lambda p, t: (_rev_jvp(p[0]), lax.rev(t[0], (0,))))
+
+
+@fe.custom_vjp
+def _rev_vjp(x):
+    return lax.rev(x, (0,))
+
+
+_rev_vjp.defvjp(lambda x: (lax.rev(x, (0,)), None), lambda r, g: (lax.rev(g, (0,)),))
 
 
 UNARY = [ew.neg_p, ew.sign_p, ew.exp_p, ew.log_p, ew.log1p_p, ew.expm1_p, ew.tanh_p,
@@ -89,9 +106,9 @@ def samples(T, group):
         ("reshape", _bind(sh.reshape_p, new_sizes=(3, 2), dimensions=None), [X(T)]),
         ("transpose", _bind(sh.transpose_p, permutation=(1, 0)), [X(T)]),
         ("squeeze", _bind(sh.squeeze_p, dimensions=(0,)), [X(T, (1, 3))]),
-        ("slice", _bind(sh.slice_p, start_indices=(0, 1), limit_indices=(2, 3), strides=None),
+        ("slice", _bind(padding.slice_p, start_indices=(0, 1), limit_indices=(2, 3), strides=None),
          [X(T)]),
-        ("concatenate", _bind(sh.concatenate_p, dimension=0), [X(T), X(T)]),
+        ("concatenate", _bind(padding.concatenate_p, dimension=0), [X(T), X(T)]),
         ("rev", _bind(sh.rev_p, dimensions=(0,)), [X(T)]),
         ("iota", lambda: sh.iota_p.bind(dtype=np.dtype(T), shape=(3,), dimension=0), []),
         ("pad", _bind(padding.pad_p, padding_config=((1, 0, 0), (0, 1, 1))),
@@ -115,6 +132,10 @@ def samples(T, group):
         ("scan", lambda c, xs: lax.scan(lambda k, r: (lax.rev(k, (0,)), r), c, xs),
          [X(T, (3,)), X(T)]),
         ("custom_vmap_call", _rev_rows, [X(T)]),
+        ("stop_gradient", _bind(ew.stop_gradient_p), [X(T)]),
+        ("custom_jvp_call", _rev_jvp, [X(T)]),
+        ("custom_vjp_call", _rev_vjp, [X(T)]),
+        ("checkpoint", fe.checkpoint(lambda a: lax.rev(a, (0,))), [X(T)]),
     ]
     return out
 

@@ -17,12 +17,17 @@ LAYERS = [
     ("core", ["frontend.dtypes", "frontend.tree", "frontend.core", "frontend._backend",
               "frontend.sharding", "frontend.array"]),
     ("tracing", ["frontend.batching", "frontend.tracing"]),
-    ("primitives", ["frontend.primitives"]),
+    # autodiff's core: symbolic zeros, the JVP trace, linearize by partial evaluation
+    ("autodiff", ["frontend.ad_util", "frontend.jvp", "frontend.partial_eval"]),
+    # frontend.ad (backward pass, graph-level jvp/linearize/transpose) binds add and
+    # broadcast_in_dim and the control-flow rules use it: it sits with the primitives
+    ("primitives", ["frontend.primitives", "frontend.ad"]),
     ("vmap", ["frontend.vectorize"]),
     ("lax", ["frontend.lax"]),
     ("numpy", ["frontend.numpy"]),
     ("passes", ["frontend.passes"]),
     ("api", ["frontend.custom_batching", "frontend.array_methods", "frontend.api",
+             "frontend.autodiff", "frontend.custom_derivatives", "frontend.checkpoint",
              "frontend.extend", "frontend.ffi", "frontend.kernels", "frontend.spmd",
              "frontend.distributed", "frontend"]),
     ("lowering", ["lowering.shardy", "lowering.hlo", "lowering.emit"]),

@@ -65,6 +65,7 @@ from ._ops import (  # noqa: A004
                         sign,
                         sin,
                         sqrt,
+                        stop_gradient,
                         sub,
                         tan,
                         tanh,
@@ -132,6 +133,6 @@ __all__ = [
     "rsqrt", "scan", "scatter", "scatter_add", "scatter_max", "scatter_min", "scatter_mul",
     "ScatterDimensionNumbers", "select", "shift_left", "shift_right_arithmetic",
     "shift_right_logical", "sign", "sin", "slice", "slice_in_dim", "sqrt",
-    "squeeze", "sub", "switch", "tan", "tanh", "transpose", "while_loop", "with_sharding_constraint",
-    "xor",
+    "squeeze", "stop_gradient", "sub", "switch", "tan", "tanh", "transpose", "while_loop",
+    "with_sharding_constraint", "xor",
 ]

@@ -2,7 +2,9 @@
 scalars take the typed operands' dtype)."""
 from __future__ import annotations
 
+from .. import dtypes
 from ..primitives import elementwise as ew
+from ..tree import tree_map
 from ._convert import lax_operands
 
 
@@ -55,6 +57,20 @@ lt = _wrap(ew.lt_p, "lt")
 le = _wrap(ew.le_p, "le")
 gt = _wrap(ew.gt_p, "gt")
 ge = _wrap(ew.ge_p, "ge")
+
+
+def stop_gradient(x):
+    """x, with a zero derivative: differentiation treats it as a constant (every inexact leaf
+    of a pytree; integer and boolean leaves have no derivative anyway).
+
+    >>> grad(lambda x: x * stop_gradient(x))(3.0)
+    Array(3., dtype=float32, weak_type=True)
+    """
+    def stop(v):
+        if dtypes.is_inexact(dtypes.dtype_and_weak(v)[0]):
+            return ew.stop_gradient_p.bind(v)
+        return v
+    return tree_map(stop, x)
 
 
 def select(pred, on_true, on_false):

@@ -21,7 +21,7 @@ import math
 from .. import batching
 from ..core import Aval, Graph, Primitive
 from ..sharding import NamedSharding, PartitionSpec
-from .control import _batch_graph
+from .control import batch_graph
 from .shape import moveaxis
 
 # ----------------------------------------------------------------------------- specs
@@ -144,7 +144,7 @@ def _shard_map_batch(args, dims, *, body, mesh, in_specs, out_specs):
             ops.append(moveaxis(x, d, 0))
             specs.append(insert_axes(spec, 0, names, "the shard_map in_specs entry"))
             in_dims.append(0)
-    g, batched = _batch_graph(body, size // split, in_dims, mesh_axes=mesh.shape)
+    g, batched = batch_graph(body, size // split, in_dims, mesh_axes=mesh.shape)
     outs = tuple(insert_axes(s, 0, names, "the shard_map out_specs entry") if b else s
                  for s, b in zip(out_specs, batched))
     res = shard_map_p.bind(*ops, body=g, mesh=mesh, in_specs=tuple(specs), out_specs=outs)
