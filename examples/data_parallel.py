@@ -1,5 +1,5 @@
-"""Data parallelism: per-example work (a vmapped model) with the batch sharded over every
-device, partitioned by XLA's SPMD partitioner.
+"""Data parallelism: per-example work (a vmapped model, per-example gradients) with the batch
+sharded over every device, partitioned by XLA's SPMD partitioner.
 
 Run as a script it asks XLA for 4 CPU devices (before the backend starts), so it shows the
 partitioning on any machine:
@@ -8,7 +8,9 @@ partitioning on any machine:
 
 It prints the mesh, the StableHLO vmaplab writes (Shardy shardings on @main), the
 partitioned HLO XLA compiled for one device (with the all-reduce it inserted for the mean
-over the batch), and the same step written with shard_map and an explicit psum.
+over the batch), the same step written with shard_map and an explicit psum, and
+per-example gradients (``vmap(grad(loss))``) computed where their examples live, whose mean
+is the gradient of the mean loss (an all-reduce again).
 """
 import os
 
@@ -92,6 +94,28 @@ def main():
     print("shard_map + psum mean:", float(explicit(ps, xs, ys)))
     assert np.allclose(explicit(ps, xs, ys), one[1], rtol=1e-5)
     assert "all-reduce(" in hlo and np.allclose(mean, one[1], rtol=1e-5)
+
+    # per-example gradients: each device differentiates its own examples, no communication;
+    # the gradients come out sharded over the batch like the examples
+    per_example_grads = fe.jit(fe.vmap(fe.grad(loss), in_axes=(None, 0, 0)), out_shardings=data)
+    grads = per_example_grads(ps, xs, ys)
+    print("\nper-example gradients:", [g.shape for g in grads], "sharded as",
+          grads[0].sharding.spec, "; shard on each device:", grads[0].addressable_shards[0].data.shape)
+    pe_hlo = per_example_grads.lower(ps, xs, ys).compile().as_text()
+    print("collectives in its partitioned HLO:",
+          [op for op in ("all-reduce(", "all-gather(", "all-to-all(") if op in pe_hlo] or "none")
+    grad_one = fe.jit(fe.grad(loss))
+    for i in (0, batch - 1):  # the first and the last device's examples, one at a time
+        for g, r in zip(grads, grad_one(params, x[i], y[i])):
+            np.testing.assert_allclose(np.asarray(g)[i], r, rtol=1e-4, atol=1e-6)
+    # their mean is the gradient of the mean loss, where XLA sums the devices' parts
+    mean_grad = fe.jit(fe.grad(lambda p, x, y: step(p, x, y)[1]), out_shardings=replicated)
+    g_mean = mean_grad(ps, xs, ys)
+    assert "all-reduce(" in mean_grad.lower(ps, xs, ys).compile().as_text()
+    for g, m in zip(grads, g_mean):
+        np.testing.assert_allclose(np.asarray(g).mean(0), m, rtol=1e-4, atol=1e-6)
+    print("per-example gradients match grad one example at a time; their mean equals the "
+          "gradient of the mean loss (an all-reduce over the devices):", True)
 
 
 if __name__ == "__main__":

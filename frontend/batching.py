@@ -189,11 +189,24 @@ def rule_axis() -> BatchTrace | None:
 
 class ManualTrace(GraphTrace):
     """Records the body of a shard_map: a graph of one device's work, in which the mesh axes
-    (``mesh_axes``: name -> size) are bound names for collectives (lowered to XLA's)."""
+    (``mesh_axes``: name -> size) are bound names for collectives (lowered to XLA's).
+    ``check_vma``: the user's body of a shard_map with check_vma=True (JAX types its values
+    by the mesh axes they vary over, which changes derivatives taken inside it)."""
 
-    def __init__(self, parent, mesh_axes: dict):
+    def __init__(self, parent, mesh_axes: dict, check_vma: bool = False):
         super().__init__(parent)
         self.mesh_axes = mesh_axes
+        self.check_vma = check_vma
+
+
+def check_vma_body() -> bool:
+    """Whether the innermost enclosing shard_map body being traced has check_vma=True."""
+    t = current_trace()
+    while t is not None:
+        if isinstance(t, ManualTrace):
+            return t.check_vma
+        t = t.parent
+    return False
 
 
 def find_axis_size(name) -> int | None:

@@ -11,11 +11,9 @@ from __future__ import annotations
 
 import functools
 
-from . import batching
-from .core import Graph, Literal, Tracer
+from .core import Graph, Tracer
 from .lax._convert import as_operand
-from .primitives import collectives as co
-from .primitives.sharding import local_shape, shard_map_p, tiling
+from .primitives.sharding import axes_of, local_shape, shard_map_p, tiling, varying_axes
 from .sharding import PartitionSpec, get_mesh
 from .tracing import abstractify, arg_names, intern_graph, trace_graph
 from .tree import broadcast_prefix, key_paths, tree_flatten, tree_unflatten
@@ -157,7 +155,7 @@ def _apply(f, mesh, in_specs, out_specs, check_vma, args):
         box.append(otd)
         return outs
 
-    g = trace_graph(body, avals, mesh_axes=mesh.shape)
+    g = trace_graph(body, avals, mesh_axes=mesh.shape, check_vma=bool(check_vma))
     otd = box[0]
     g, captured = _lift_traced_consts(g)
     g = intern_graph(g)  # the same body traced again is the same graph (eager executables)
@@ -178,10 +176,10 @@ def _apply(f, mesh, in_specs, out_specs, check_vma, args):
         out_dims.append(_dims(spec, v.aval.ndim))
     if check_vma:
         vary = varying_axes(g, [frozenset()] * len(captured) +
-                            [frozenset(n for d in dims for n in d) for dims in in_dims],
+                            [axes_of(dims) for dims in in_dims],
                             set(mesh.axis_names))
         for v, spec, dims, p in zip(vary, ospecs, out_dims, key_paths(otd)):
-            allowed = {n for d in dims for n in d}
+            allowed = axes_of(dims)
             extra = v - allowed
             if extra:
                 order = [n for n in mesh.axis_names]
@@ -214,42 +212,6 @@ def _lift_traced_consts(g: Graph):
         return g, []
     return Graph(tuple(v for v, _ in lift) + tuple(g.invars), tuple(v for v, _ in keep),
                  tuple(c for _, c in keep), g.eqns, g.outvars), [c for _, c in lift]
-
-
-# ----------------------------------------------------------------------------- check_vma
-
-_KEEP = (co.psum_p, co.pmax_p, co.pmin_p)
-_VARY = (co.reduce_scatter_p, co.all_to_all_p, co.ppermute_p)
-
-
-def varying_axes(g: Graph, in_vary: list, mesh_names: set) -> list:
-    """For each output of the shard_map body ``g``: the mesh axes along which it may differ
-    between devices, given those of its inputs (``in_vary``, one set per invar). An all-reduce
-    or all_gather over an axis makes a value the same along it; axis_index and the collectives
-    that hand devices different pieces make it differ; other primitives differ where their
-    operands do (or where a sub-graph's collectives name an axis, conservatively)."""
-    env = dict(zip(g.invars, in_vary, strict=True))
-    none = frozenset()
-
-    def read(a):
-        return none if isinstance(a, Literal) else env.get(a, none)
-
-    for e in g.eqns:
-        ins = none.union(*(read(x) for x in e.inputs))
-        p = e.prim
-        if p in _KEEP:
-            out = ins - set(e.params["axes"])
-        elif p is co.all_gather_p:
-            out = ins - set(e.params["axis_name"])
-        elif p in _VARY:
-            out = ins | set(e.params["axis_name"])
-        elif p is co.axis_index_p:
-            out = frozenset({e.params["axis_name"]})
-        else:
-            out = ins | (batching.names_in_params(e.params) & mesh_names)
-        for o in e.outs:
-            env[o] = out
-    return [read(v) for v in g.outvars]
 
 
 __all__ = ["shard_map"]

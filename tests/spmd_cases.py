@@ -343,3 +343,80 @@ def test_errors_worded_like_jax():
     kind, msg = _message(lambda: fe.jit(lambda a, b: a + b)(fe.device_put(np.ones(8), s),
                                                            fe.device_put(np.ones(8), NamedSharding(small, P("z")))))
     assert kind == "ValueError" and "Received incompatible devices for jitted computation" in msg
+
+
+def test_gradients_through_a_sharded_jit_and_shard_map():
+    """grad of a loss with the batch sharded (jit in_shardings; the jit inside the grad and
+    the grad inside the jit) and of a shard_map whose body uses collectives, with replicated
+    and sharded operands and results: equal to JAX's; the weight gradient's all-reduce is in
+    XLA's partitioned HLO; jvp of the shard_map equals JAX's."""
+    m, jm = meshes()
+    x, w = rand(16, 6), rand(6, 5)
+    ins = (NamedSharding(m, P()), NamedSharding(m, P(("x", "y"))))
+    jins = (JNamed(jm, JP()), JNamed(jm, JP(("x", "y"))))
+
+    def loss(N, w, x):
+        return N.sum(N.tanh(x @ w) ** 2)
+
+    g = fe.jit(fe.grad(lambda w, x: loss(fnp, w, x), argnums=(0, 1)), in_shardings=ins)
+    want = jax.jit(jax.grad(lambda w, x: loss(jax.numpy, w, x), argnums=(0, 1)),
+                   in_shardings=jins)(w, x)
+    compiled = g.lower(w, x).compile()
+    assert_same(compiled(w, x), want)
+    assert "all-reduce(" in compiled.as_text()
+    inner = fe.jit(lambda w, x: loss(fnp, w, x), in_shardings=ins)
+    outer_jit = fe.jit(fe.grad(inner, argnums=(0, 1)))  # its shardings become constraints
+    assert_same(outer_jit(w, x), want)
+    assert "sdy.sharding_constraint" in outer_jit.lower(w, x).as_text()
+
+    ring = [(k, (k + 1) % 4) for k in range(4)]
+
+    def body(L, N, w, x):  # per device: w whole, 4 rows of x (sharded over 'x', same along 'y')
+        h = N.tanh(x @ w)
+        total = L.psum(N.sum(h * h), "x")
+        return total, L.ppermute(h, "x", ring), L.all_gather(h, "x", tiled=True), \
+            L.psum_scatter(h, "x", scatter_dimension=0, tiled=True)
+
+    def outer(S, L, N, P_, mesh):
+        sm = S(lambda w, x: body(L, N, w, x), mesh=mesh, in_specs=(P_(), P_("x")),
+               out_specs=(P_(), P_("x"), P_("x"), P_("x")))
+
+        def f(w, x):
+            t, r, a, s = sm(w, x)
+            return t + N.sum(r * x[:, :1]) + N.sum(N.sin(a)) + N.sum(s ** 2)
+        return f
+
+    def program(F, f):  # value, gradient and jvp: one compiled program
+        return lambda w, x, tw, tx: (F.value_and_grad(f, argnums=(0, 1))(w, x),
+                                     F.jvp(f, (w, x), (tw, tx)))
+
+    ours = fe.jit(program(fe, outer(fe.shard_map, lax, fnp, P, m)))
+    theirs = jax.jit(program(jax, outer(jax.shard_map, jlax, jax.numpy, JP, jm)))
+    args = (w, x, rand(6, 5), rand(16, 6))
+    assert_same(ours(*args), theirs(*args))
+
+
+def test_per_example_gradients_through_shard_map():
+    """vmap of grad of a shard_map, the batch over mesh axis 'y' (spmd_axis_name) or not;
+    a result replicated without a collective and an integer result; second order: JAX's."""
+    m, jm = meshes()
+    xb, w = rand(2, 8, 6), rand(6)
+
+    def make(S, L, N, P_, mesh):
+        sm = S(lambda w, a: L.psum(N.sum(N.tanh(a * w) ** 2), "x"), mesh=mesh,
+               in_specs=(P_(), P_("x")), out_specs=P_())
+        other = S(lambda w, a: (w * 3.0, L.axis_index("x"), a * w), mesh=mesh,
+                  in_specs=(P_(), P_("x")), out_specs=(P_(), P_(), P_("x")), check_vma=False)
+
+        def program(F, w, xb):
+            g = F.grad(sm)
+            return (F.vmap(g, in_axes=(None, 0))(w, xb),
+                    F.vmap(g, in_axes=(None, 0), spmd_axis_name="y")(w, xb),
+                    F.grad(lambda w: F.grad(sm)(w, xb[0]).sum())(w),
+                    F.grad(lambda w, a: (lambda r: r[0].sum() + (r[2] ** 2).sum())(other(w, a)),
+                           argnums=(0, 1))(w, xb[1]))
+        return program
+
+    ours = fe.jit(lambda w, xb: make(fe.shard_map, lax, fnp, P, m)(fe, w, xb))
+    theirs = jax.jit(lambda w, xb: make(jax.shard_map, jlax, jax.numpy, JP, jm)(jax, w, xb))
+    assert_same(ours(w, xb), theirs(w, xb))

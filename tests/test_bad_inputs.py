@@ -252,6 +252,9 @@ SHARDING_CASES = [
     ("shard-map-in-specs-structure", lambda: fe.shard_map(
         lambda a, b: a, mesh=M1, in_specs=(P("x"),), out_specs=P("x"))(V, V), ValueError,
      r"in_specs"),
+    ("shard-map-grad-inside-with-check-vma", lambda: _smap(
+        lambda a: fe.grad(lambda v: (v * a).sum())(a[0])), NotImplementedError,
+     r"inside the body of a shard_map with check_vma=True .* Pass check_vma=False"),
 ]
 
 try:

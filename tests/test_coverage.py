@@ -23,6 +23,8 @@ LINEAR = {
     "cond", "scan", "while", "custom_jvp_call", "custom_vjp_call", "custom_lin", "checkpoint",
     # collectives over named axes (tests/test_collectives.py differentiates them under vmap)
     "psum", "all_gather", "reduce_scatter", "all_to_all", "ppermute",
+    # programs over a mesh: the constraint, and shard_map (its body's backward pass)
+    "sharding_constraint", "shard_map",
 }
 
 

@@ -141,3 +141,41 @@ def test_errors_worded_like_jax_on_one_device():
     for k, build in enumerate(builds):
         ours, theirs = (error_of(fn) for fn in pair(build))
         assert ours[0] is not None and ours == theirs, (k, ours, theirs)
+
+
+def test_gradients_of_shard_map_and_constraints_on_one_device():
+    """grad and jvp through a shard_map with psum (a replicated and a sharded operand), a
+    sharding constraint, a jit with shardings, and grad inside a shard_map body
+    (check_vma=False), equal to JAX's (8 devices: tests/spmd_cases.py)."""
+    devs = np.array(fe.devices()[:1])
+    m, jm = Mesh(devs, ("x",)), JMesh(devs, ("x",))
+    w, x = RNG.normal(size=(3,)).astype(np.float32), RNG.normal(size=(8, 3)).astype(np.float32)
+
+    def make(S, L, N, P_, mesh, named):
+        sm = S(lambda w, x: (L.psum(N.sum(N.tanh(x @ w) ** 2), "x"), N.sin(x) * w),
+               mesh=mesh, in_specs=(P_(), P_("x")), out_specs=(P_(), P_("x")))
+
+        def f(w, x):
+            t, y = sm(w, x)
+            return t + N.sum(L.with_sharding_constraint(y * y, named(mesh, P_("x"))))
+        return f
+
+    ours = make(fe.shard_map, lax, fnp, P, m, NamedSharding)
+    theirs = make(jax.shard_map, jlax, jax.numpy, JP, jm, jax.sharding.NamedSharding)
+    s = (NamedSharding(m, P()), NamedSharding(m, P("x")))
+    js = (jax.sharding.NamedSharding(jm, JP()), jax.sharding.NamedSharding(jm, JP("x")))
+    sj = fe.jit(lambda w, x: fnp.sum(fnp.tanh(x @ w)), in_shardings=s)
+    jj = jax.jit(lambda w, x: jax.numpy.sum(jax.numpy.tanh(x @ w)), in_shardings=js)
+    tw, tx = RNG.normal(size=w.shape).astype(np.float32), RNG.normal(size=x.shape).astype(np.float32)
+
+    def inside(S, F, L, N, P_, mesh):  # derivatives per device (check_vma=False), then psum
+        return S(lambda w, x: L.psum(F.grad(lambda w: N.sum(N.tanh(x @ w) ** 2))(w), "x"),
+                 mesh=mesh, in_specs=(P_(), P_("x")), out_specs=P_(), check_vma=False)
+
+    def program(F, f, j, g):  # one compiled program each
+        return lambda w, x, tw, tx: (F.grad(f, argnums=(0, 1))(w, x), F.jvp(f, (w, x), (tw, tx)),
+                                     F.grad(j, argnums=(0, 1))(w, x), g(w, x))
+
+    assert_same(fe.jit(program(fe, ours, sj, inside(fe.shard_map, fe, lax, fnp, P, m)))(w, x, tw, tx),
+                jax.jit(program(jax, theirs, jj, inside(jax.shard_map, jax, jlax, jax.numpy, JP, jm)))(
+                    w, x, tw, tx))
