@@ -116,6 +116,7 @@ from ._shape import (
                         squeeze,
                         transpose,
 )
+from ._sharding import with_sharding_constraint
 
 __all__ = [
     "abs", "add", "all_gather", "all_to_all", "and_", "argmax", "argmin", "atan2", "axis_index",
@@ -132,5 +133,6 @@ __all__ = [
     "rsqrt", "scan", "scatter", "scatter_add", "scatter_max", "scatter_min", "scatter_mul",
     "ScatterDimensionNumbers", "select", "shift_left", "shift_right_arithmetic",
     "shift_right_logical", "sign", "sin", "slice", "slice_in_dim", "sqrt",
-    "squeeze", "stop_gradient", "sub", "switch", "tan", "tanh", "transpose", "while_loop", "xor",
+    "squeeze", "stop_gradient", "sub", "switch", "tan", "tanh", "transpose", "while_loop",
+    "with_sharding_constraint", "xor",
 ]
