@@ -6,8 +6,19 @@ vmap, compile it with jit (lowered to StableHLO by ``lowering``).
 Array([5., 5., 5.], dtype=float32)
 """
 from . import array_methods as _am
-from . import custom_batching, export, extend, ffi, lax, numpy, passes, scipy  # noqa: F401
-from .api import Compiled, Lowered, compile_stablehlo, devices, jit, make_graph, vmap  # noqa: F401
+from . import custom_batching, distributed, export, extend, ffi, lax, numpy, passes, scipy, sharding  # noqa: F401
+from .api import (  # noqa: F401
+    Compiled,
+    Lowered,
+    compile_stablehlo,
+    devices,
+    jit,
+    local_devices,
+    make_graph,
+    process_count,
+    process_index,
+    vmap,
+)
 from .array import Array, device_put
 from .autodiff import grad, hessian, jacfwd, jacrev, jvp, linearize, value_and_grad, vjp
 from .checkpoint import checkpoint, remat
@@ -15,6 +26,8 @@ from .core import Aval as ShapedArray  # noqa: F401
 from .core import ConcretizationTypeError, Graph, Tracer, UnexpectedTracerError  # noqa: F401
 from .custom_derivatives import custom_jvp, custom_vjp
 from .dtypes import config
+from .sharding import make_mesh, set_mesh
+from .spmd import shard_map
 
 _am.install(Array)
 _am.install(Tracer)
@@ -22,6 +35,7 @@ numpy.ndarray = Array
 
 __all__ = ["Array", "Compiled", "Lowered", "ShapedArray", "checkpoint", "compile_stablehlo",
            "config", "custom_batching", "custom_jvp", "custom_vjp", "device_put", "devices",
-           "export", "extend", "ffi", "grad", "hessian", "jacfwd", "jacrev", "jit", "jvp", "lax",
-           "linearize", "make_graph", "numpy", "passes", "remat", "scipy", "value_and_grad", "vjp",
-           "vmap"]
+           "distributed", "export", "extend", "ffi", "grad", "hessian", "jacfwd", "jacrev", "jit",
+           "jvp", "lax", "linearize", "local_devices", "make_graph", "make_mesh", "numpy",
+           "passes", "process_count", "process_index", "remat", "scipy", "set_mesh",
+           "shard_map", "sharding", "value_and_grad", "vjp", "vmap"]

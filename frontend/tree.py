@@ -120,14 +120,17 @@ def key_paths(td: TreeDef, prefix: str = ""):
     return out
 
 
-def broadcast_prefix(prefix, full_td: TreeDef, name: str):
+def broadcast_prefix(prefix, full_td: TreeDef, name: str, is_leaf=None):
     """Expand a pytree prefix (e.g. in_axes) to one entry per leaf of ``full_td``; None and
-    ints in the prefix are leaves."""
+    ints in the prefix are leaves, and so are the entries for which ``is_leaf`` is true (e.g.
+    PartitionSpecs, which are tuples)."""
     out: list = []
 
     def go(p, td, path):
-        if p is None or not isinstance(p, (tuple, list, dict)) or td.kind == "leaf":
-            if isinstance(p, (tuple, list, dict)) and td.kind == "leaf":
+        if p is None or not isinstance(p, (tuple, list, dict)) or td.kind == "leaf" or (
+                is_leaf is not None and is_leaf(p)):
+            if isinstance(p, (tuple, list, dict)) and td.kind == "leaf" and not (
+                    is_leaf is not None and is_leaf(p)):
                 raise ValueError(f"{name} specification {prefix!r} does not match the argument "
                                  f"structure: got a container at {path or 'the top'} where the "
                                  "argument is a single array")

@@ -211,8 +211,11 @@ INTERPRETER_LACKS: dict = {
     "fft": "the interpreter aborts the process on stablehlo.fft (jaxlib 0.10.2), so the "
            "interpreter backend refuses it (tests/test_prims.py compares it with JAX)",
     **{n: "a collective: the vmap binding its axis resolves it before lowering "
-          "(tests/test_collectives.py runs the result on both)"
+          "(tests/test_collectives.py runs the result on both); inside shard_map it is XLA's "
+          "collective, in a Shardy manual computation (tests/test_sharding.py)"
        for n, p in project_primitives().items() if is_collective(p)},
+    **{n: "Shardy's ops (sdy.*) are for XLA's partitioner; the interpreter has no devices to "
+          "partition over (tests/test_sharding.py)" for n in ("sharding_constraint", "shard_map")},
 }
 
 

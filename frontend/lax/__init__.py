@@ -152,6 +152,7 @@ from ._shape import (
                         squeeze,
                         transpose,
 )
+from ._sharding import with_sharding_constraint
 from ._sort import sort, sort_key_val, top_k
 from ._special import (
                         bessel_i0e,
@@ -190,5 +191,6 @@ __all__ = [
     "rsqrt", "scan", "scatter", "scatter_add", "scatter_max", "scatter_min", "scatter_mul",
     "ScatterDimensionNumbers", "select", "shift_left", "shift_right_arithmetic",
     "shift_right_logical", "sign", "sin", "slice", "slice_in_dim", "sort", "split", "sort_key_val", "sqrt",
-    "squeeze", "stop_gradient", "sub", "switch", "tan", "tanh", "tile", "top_k", "transpose", "while_loop", "xor",
+    "squeeze", "stop_gradient", "sub", "switch", "tan", "tanh", "tile", "top_k", "transpose", "while_loop",
+    "with_sharding_constraint", "xor",
 ]

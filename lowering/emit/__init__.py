@@ -1,6 +1,7 @@
 """The lowering rules of the built-in primitives, grouped by family like
 frontend/primitives; importing this package sets them (``prim.def_lowering``)."""
 from . import (  # noqa: F401
+    collectives,
     control,
     conv,
     decompositions,
@@ -13,6 +14,7 @@ from . import (  # noqa: F401
     numeric,
     reductions,
     shape,
+    sharding,
     sort,
     special,
     windows,

@@ -6,7 +6,7 @@ from __future__ import annotations
 from frontend.primitives import reductions as red
 from frontend.primitives import windows as win
 
-from .reductions import MONOIDS, _body, _init, _scalar
+from .reductions import MONOIDS, _init, _scalar, monoid_region
 from .shape import ints
 
 
@@ -27,7 +27,7 @@ def _window(monoid):
                  f"base_dilations = array<i64: {ints(base_dilation)}>, "
                  f"window_dilations = array<i64: {ints(window_dilation)}>")
         return [ctx.op(f'"stablehlo.reduce_window"({x}, {init}) <{{{attrs}}}> '
-                       f"({_body(ctx, op, s)}) : ({ctx.type(a)}, {ctx.type(s)}) -> "
+                       f"({monoid_region(ctx, op, s)}) : ({ctx.type(a)}, {ctx.type(s)}) -> "
                        f"{ctx.type(out)}")]
 
     return rule
