@@ -11,7 +11,7 @@ from . import passes as _passes
 from .array import Array, to_buffer
 from .core import EVAL, Graph, Tracer, _trace_var
 from .tracing import abstractify, leaf_paths, trace_graph
-from .tree import tree_flatten, tree_unflatten
+from .tree import set_on_register, tree_flatten, tree_unflatten
 from .vectorize import vmap  # noqa: F401  (public here, as jax.vmap)
 
 
@@ -50,6 +50,10 @@ def _split_static(args, static_argnums):
     dyn = tuple(a for i, a in enumerate(args) if i not in static)
     return dyn, static
 
+
+# registered pytree node types: the C++ call path flattens them as we do
+set_on_register(lambda cls, flatten, unflatten:
+                _backend.get().register_pytree_node(cls, flatten, unflatten))
 
 # argument types the C++ call path handles exactly as our own path does
 _FAST_TYPES = {np.ndarray, Array, float, int, bool, complex}

@@ -6,6 +6,7 @@ import numpy as np
 from frontend import dtypes
 from frontend.array import Array
 from frontend.core import Aval, Graph, Var
+from frontend.tree import NodeData
 
 from . import (
     emit,  # noqa: F401  (registers the emitters)
@@ -167,6 +168,22 @@ def fastpath_data(compiled: Compiled, n_in: int, outs, out_avals):
 
 
 _registered: set = set()
+
+
+def register_pytree_node(cls, flatten, unflatten) -> None:
+    """Let the C++ dispatcher flatten a user's pytree node type as the frontend does (its
+    aux data wrapped in a hashable NodeData). A type JAX's own registry already has (the
+    user registered it with both) keeps that registration."""
+    try:
+        register_array_type(cls, lambda x: _node_flatten(cls, flatten, x),
+                            lambda nd, children: unflatten(nd.aux, list(children)))
+    except ValueError:
+        pass
+
+
+def _node_flatten(cls, flatten, x):
+    children, aux = flatten(x)
+    return tuple(children), NodeData(cls, aux)
 
 
 def register_once(array_cls) -> None:

@@ -1,9 +1,12 @@
 """JAX's numpy elementwise functions: promotion + broadcasting, then one primitive."""
 from __future__ import annotations
 
+import numpy as np
+
 from .. import dtypes
 from ..core import aval_of
 from ..lax._convert import convert
+from ..lax._ops import integer_pow
 from ..primitives import elementwise as ew
 from ..tracing import eager_fused
 from ._core import broadcast_shapes, broadcast_to_shape, promote_args, promote_dtypes_inexact
@@ -211,27 +214,14 @@ mod = remainder
 
 def power(x, y, /):
     """x ** y. Integer arrays raised to integer powers stay integer (as JAX's numpy)."""
-    if type(y) is int:
-        # a Python int exponent keeps x's dtype and weak type (bool -> default int), as
-        # JAX's numpy's integer_pow path: power(bool_array, 2) is a strong int32
+    if type(y) is int or isinstance(y, np.integer):
+        # a static integer exponent: lax.integer_pow of x (bool -> the default int, weak
+        # type kept), as JAX's numpy does for a concrete integer power
         (x,) = promote_args("power", x)
         ax = aval_of(x)
         if dtypes.is_bool(ax.dtype):
             x = convert(x, dtypes.default_int(), ax.weak_type)
-        d = aval_of(x).dtype
-        if not dtypes.is_inexact(d) and y >= 0:
-            # square-and-multiply over the bits of the static exponent (x's weak type kept)
-            acc, base, e = None, x, y
-            while e:
-                if e & 1:
-                    acc = base if acc is None else ew.mul_p.bind(acc, base)
-                e >>= 1
-                if e:
-                    base = ew.mul_p.bind(base, base)
-            if acc is None:  # y == 0: ones of x's shape
-                acc = ew.add_p.bind(ew.mul_p.bind(x, convert(0, d, True)), convert(1, d, True))
-            return acc
-        y = convert(y, d, True)
+        return integer_pow(x, int(y))
     x, y = promote_args("power", x, y)
     d = aval_of(x).dtype
     if dtypes.is_inexact(d):

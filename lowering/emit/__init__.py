@@ -1,3 +1,3 @@
 """The lowering rules of the built-in primitives, grouped by family like
 frontend/primitives; importing this package sets them (``prim.def_lowering``)."""
-from . import control, elementwise, exported, ffi, indexing, linalg, reductions, shape  # noqa: F401
+from . import bits, control, elementwise, exported, ffi, indexing, linalg, reductions, shape  # noqa: F401
