@@ -98,24 +98,60 @@ def eager_fused(n_arrays: int):
     def wrap(fun):
         @functools.wraps(fun)
         def fused(*args, **kwargs):
-            if _trace_var.get() is not EVAL:
+            if _trace_var.get() is not EVAL or len(args) < n_arrays:
                 return fun(*args, **kwargs)
-            arrays = args[:n_arrays]
-            if len(arrays) < n_arrays:
-                return fun(*args, **kwargs)
-            for a in arrays:
+            for a in args[:n_arrays]:
                 if type(a) is not Array:
                     return fun(*args, **kwargs)
-            static = args[n_arrays:]
-            key = (fun, static, *kwargs.items()) if static or kwargs else fun
-            try:
-                run = eager_fn(fun.__name__, key, lambda avals: trace_graph(
-                    lambda *xs: [fun(*xs, *static, **kwargs)], avals))
-            except TypeError:  # an unhashable static argument
-                return fun(*args, **kwargs)
-            return run(*arrays)
+            return _run_fused(fun, args, kwargs, range(n_arrays))
         return fused
     return wrap
+
+
+def eager_jit(fun):
+    """Decorate a function whose Array positional arguments are operands and whose other
+    arguments (Python scalars, shapes, dtypes, keywords) are static: called eagerly it runs
+    as ONE compiled executable per static values and operand signature (as a jitted
+    function with static arguments); under a transformation, or with a host array or an
+    unhashable static argument, it is an ordinary call."""
+    @functools.wraps(fun)
+    def fused(*args, **kwargs):
+        if _trace_var.get() is not EVAL:
+            return fun(*args, **kwargs)
+        idx = [i for i, a in enumerate(args) if type(a) is Array]
+        if len(idx) < len(args) and any(isinstance(a, (np.ndarray, Tracer)) for a in args):
+            return fun(*args, **kwargs)
+        return _run_fused(fun, args, kwargs, idx)
+    return fused
+
+
+def _run_fused(fun, args, kwargs, idx):
+    """fun(*args, **kwargs) as one executable whose operands are ``args[i]`` for i in idx
+    (Arrays); the other arguments are baked into the graph and its cache key."""
+    n = len(args)
+    if len(idx) == n and not kwargs:  # the common case: all operands
+        key = fun
+        static = ()
+    else:
+        idx = tuple(idx)
+        static = tuple((i, a) for i, a in enumerate(args) if i not in idx)
+        try:
+            key = (fun, idx, tuple((i, param_key(a)) for i, a in static),
+                   tuple((k, param_key(v)) for k, v in sorted(kwargs.items())))
+            hash(key)
+        except TypeError:  # an unhashable static argument
+            return fun(*args, **kwargs)
+
+    def call(*xs):
+        full = [None] * n
+        for i, x in zip(idx, xs):
+            full[i] = x
+        for i, a in static:
+            full[i] = a
+        return [fun(*full, **kwargs)]
+
+    run = eager_fn(fun.__name__, key, lambda avals: trace_graph(call, avals))
+    return run(*[args[i] for i in idx])
 
 
 def flatten_fun(fun, in_td: TreeDef, box: list):
