@@ -18,8 +18,8 @@ from ..primitives import elementwise as ew
 from ..primitives.shape import reshape_p, slice_p, squeeze_p
 from ..tracing import eager_jit
 from ._prng import (
-    KeyArray,
     U32,
+    KeyArray,
     check_key,
     fold_in_data,
     random_bits,
