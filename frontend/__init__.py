@@ -6,7 +6,7 @@ vmap, compile it with jit (lowered to StableHLO by ``lowering``).
 Array([5., 5., 5.], dtype=float32)
 """
 from . import array_methods as _am
-from . import custom_batching, export, extend, ffi, lax, numpy, passes, random, tree, tree_util  # noqa: F401
+from . import custom_batching, export, extend, ffi, lax, nn, numpy, passes, random, tree, tree_util  # noqa: F401
 from .api import Compiled, Lowered, compile_stablehlo, devices, jit, make_graph, vmap  # noqa: F401
 from .array import Array, device_put
 from .core import Aval as ShapedArray  # noqa: F401
@@ -19,4 +19,4 @@ numpy.ndarray = Array
 
 __all__ = ["Array", "Compiled", "Lowered", "ShapedArray", "compile_stablehlo", "config",
            "custom_batching", "device_put", "devices", "export", "extend", "ffi", "jit", "lax",
-           "make_graph", "numpy", "passes", "random", "tree", "tree_util", "vmap"]
+           "make_graph", "nn", "numpy", "passes", "random", "tree", "tree_util", "vmap"]
