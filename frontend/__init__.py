@@ -5,18 +5,53 @@ vmap, compile it with jit (lowered to StableHLO by ``lowering``).
 >>> fe.vmap(lambda x, y: x @ y)(fnp.ones((3, 5)), fnp.ones((3, 5)))
 Array([5., 5., 5.], dtype=float32)
 """
+from . import (  # noqa: F401
+    _jax_names,
+    custom_batching,
+    export,
+    extend,
+    ffi,
+    lax,
+    nn,
+    numpy,
+    passes,
+    random,
+    tree,
+    tree_util,
+)
 from . import array_methods as _am
-from . import custom_batching, export, extend, ffi, lax, nn, numpy, passes, random, tree, tree_util  # noqa: F401
-from .api import Compiled, Lowered, compile_stablehlo, devices, jit, make_graph, vmap  # noqa: F401
+from .api import (  # noqa: F401
+    Compiled,
+    Lowered,
+    block_until_ready,
+    compile_stablehlo,
+    device_get,
+    devices,
+    eval_shape,
+    jit,
+    make_graph,
+    vmap,
+)
 from .array import Array, device_put
 from .core import Aval as ShapedArray  # noqa: F401
-from .core import ConcretizationTypeError, Graph, Tracer, UnexpectedTracerError  # noqa: F401
+from .core import (  # noqa: F401
+    ConcretizationTypeError,
+    Graph,
+    ShapeDtypeStruct,
+    Tracer,
+    UnexpectedTracerError,
+)
 from .dtypes import config
 
 _am.install(Array)
 _am.install(Tracer)
 numpy.ndarray = Array
 
-__all__ = ["Array", "Compiled", "Lowered", "ShapedArray", "compile_stablehlo", "config",
-           "custom_batching", "device_put", "devices", "export", "extend", "ffi", "jit", "lax",
+__all__ = ["Array", "Compiled", "Lowered", "ShapeDtypeStruct", "ShapedArray", "block_until_ready",
+           "compile_stablehlo", "config", "custom_batching", "device_get", "device_put",
+           "devices", "eval_shape", "export", "extend", "ffi", "jit", "lax",
            "make_graph", "nn", "numpy", "passes", "random", "tree", "tree_util", "vmap"]
+
+
+def __getattr__(name):
+    raise _jax_names.missing(__name__, name)

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import functools
+import inspect
 import threading
 
 import numpy as np
@@ -9,9 +10,9 @@ import numpy as np
 from . import _backend, dtypes
 from . import passes as _passes
 from .array import Array, to_buffer
-from .core import EVAL, Graph, Tracer, _trace_var
+from .core import EVAL, Graph, ShapeDtypeStruct, Tracer, _trace_var
 from .tracing import abstractify, leaf_paths, trace_graph
-from .tree import set_on_register, tree_flatten, tree_unflatten
+from .tree import set_on_register, tree_flatten, tree_map, tree_unflatten
 from .vectorize import vmap  # noqa: F401  (public here, as jax.vmap)
 
 
@@ -23,7 +24,10 @@ def _trace_flat(fun, args, kwargs, static: dict, in_avals, td):
         a, kw = tree_unflatten(td, leaves)
         a = list(a)
         for i, v in static.items():
-            a.insert(i, v)
+            if isinstance(i, int):
+                a.insert(i, v)
+            else:
+                kw[i] = v
         outs, otd = tree_flatten(fun(*a, **kw))
         out_td_box.append(otd)
         return outs
@@ -31,22 +35,51 @@ def _trace_flat(fun, args, kwargs, static: dict, in_avals, td):
     return trace_graph(flat_fun, in_avals), out_td_box[0]
 
 
-def _split_static(args, static_argnums):
-    if not static_argnums:
-        return args, {}
-    n = len(args)
-    idx = sorted({i % n if -n <= i < n else i for i in static_argnums})
-    for i in idx:
-        if i >= n:
-            raise ValueError(f"jitted function has static_argnums={static_argnums} but was "
-                             f"called with only {n} positional arguments")
-    static = {i: args[i] for i in idx}
+def _check_hashable(static: dict) -> None:
     for i, v in static.items():
         try:
             hash(v)
         except TypeError:
-            raise ValueError(f"Non-hashable static arguments are not supported: argument {i} "
+            which = f"argument {i}" if isinstance(i, int) else f"argument {i!r}"
+            raise ValueError(f"Non-hashable static arguments are not supported: {which} "
                              f"of type {type(v).__name__}") from None
+
+
+def _static_args(fun, argnums: tuple, argnames: tuple) -> tuple:
+    """(static_argnums, static_argnames), each completed from the other by ``fun``'s
+    signature (a static positional parameter is static when passed by keyword too)."""
+    try:
+        params = list(inspect.signature(fun).parameters.values())
+    except (TypeError, ValueError):
+        return argnums, argnames
+    pos = [p for p in params if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+    if not any(p.kind is p.VAR_POSITIONAL for p in params):
+        for i in argnums:
+            if not -len(pos) <= i < len(pos):
+                raise ValueError(f"Jitted function has static_argnums={argnums}, but only "
+                                 f"accepts {len(pos)} positional arguments.")
+    names = list(argnames)
+    for i in argnums:
+        if -len(pos) <= i < len(pos) and pos[i].kind is not pos[i].POSITIONAL_ONLY \
+                and pos[i].name not in names:
+            names.append(pos[i].name)
+    nums = list(argnums)
+    for n in argnames:
+        k = next((j for j, p in enumerate(pos) if p.name == n), None)
+        if k is not None and k not in nums and k - len(pos) not in nums:
+            nums.append(k)
+    return tuple(nums), tuple(names)
+
+
+def _split_static(args, static_argnums):
+    """(dynamic args, {position: static value}); static positions beyond the arguments
+    given are left to their keywords or defaults."""
+    if not static_argnums:
+        return args, {}
+    n = len(args)
+    idx = sorted({i % n for i in static_argnums if -n <= i < n})
+    static = {i: args[i] for i in idx}
+    _check_hashable(static)
     dyn = tuple(a for i, a in enumerate(args) if i not in static)
     return dyn, static
 
@@ -198,7 +231,7 @@ def compile_stablehlo(module, device=None) -> Compiled:
 class Jitted:
     """``jit(f)``: traces once per input signature and reuses the compiled executable."""
 
-    def __init__(self, fun, static_argnums=(), device=None, passes=None):
+    def __init__(self, fun, static_argnums=(), device=None, passes=None, static_argnames=()):
         if not callable(fun):
             raise TypeError(f"jit expects a callable, got {type(fun).__name__}")
         self.fun = fun
@@ -206,7 +239,10 @@ class Jitted:
             passes if isinstance(passes, _passes.Pipeline) else _passes.Pipeline(passes)
         if isinstance(static_argnums, int):
             static_argnums = (static_argnums,)
-        self.static_argnums = tuple(static_argnums)
+        if isinstance(static_argnames, str):
+            static_argnames = (static_argnames,)
+        self.static_argnums, self.static_argnames = _static_args(
+            fun, tuple(static_argnums), tuple(static_argnames))
         self.device = device
         self._cache: dict = {}
         self._lock = threading.RLock()
@@ -215,6 +251,12 @@ class Jitted:
 
     def _signature(self, args, kwargs):
         dyn, static = _split_static(args, self.static_argnums)
+        if self.static_argnames and kwargs:
+            named = {k: kwargs[k] for k in self.static_argnames if k in kwargs}
+            if named:
+                _check_hashable(named)
+                kwargs = {k: v for k, v in kwargs.items() if k not in named}
+                static.update(named)
         leaves, td = tree_flatten((dyn, kwargs))
         sig = []
         for x in leaves:
@@ -222,7 +264,7 @@ class Jitted:
                 sig.append(abstractify(x, "", self.fun))
             except TypeError:
                 sig.append(None)  # reported with its path by _specialize
-        return dyn, static, leaves, td, sig
+        return dyn, static, leaves, td, sig, kwargs
 
     def _specialize(self, dyn, static, leaves, td, kwargs, record=False):
         paths = None
@@ -260,12 +302,12 @@ class Jitted:
         self._cpp_x64 = dtypes.config.enable_x64
         be.register_once(Array)
         return be.dispatcher(getattr(self.fun, "__name__", "fun"), self.fun, self._cache_miss,
-                             self.static_argnums)
+                             self.static_argnums, self.static_argnames)
 
     def _cache_miss(self, *args, **kwargs):
         """Our own path: trace, lower, compile (once per signature) and run; the compiled
         executable is handed to the C++ path for later calls with the same signature."""
-        dyn, static, leaves, td, sig = self._signature(args, kwargs)
+        dyn, static, leaves, td, sig, kwargs = self._signature(args, kwargs)
         compiled, in_avals, out_avals, out_td = self._entry(dyn, static, leaves, td, sig, kwargs)
         bufs = compiled([to_buffer(x, a, self.device) for x, a in zip(leaves, in_avals)])
         outs = tree_unflatten(out_td, [Array(b, a) for b, a in zip(bufs, out_avals)])
@@ -290,17 +332,17 @@ class Jitted:
         return entry
 
     def lower(self, *args, **kwargs) -> Lowered:
-        dyn, static, leaves, td, _ = self._signature(args, kwargs)
+        dyn, static, leaves, td, _, kwargs = self._signature(args, kwargs)
         res, out_td = self._specialize(dyn, static, leaves, td, kwargs, record=True)
         return Lowered(res.graph, _backend.get().lower(res.graph), out_td, self.device, td,
                        res.stats)
 
     def make_graph(self, *args, **kwargs) -> Graph:
-        dyn, static, leaves, td, _ = self._signature(args, kwargs)
+        dyn, static, leaves, td, _, kwargs = self._signature(args, kwargs)
         return self._specialize(dyn, static, leaves, td, kwargs)[0]
 
 
-def jit(fun=None, *, static_argnums=(), device=None, passes=None):
+def jit(fun=None, *, static_argnums=(), static_argnames=(), device=None, passes=None):
     """Compile ``fun`` once per input signature (shapes, dtypes, weak types, static args,
     pytree structure). ``passes`` (beyond JAX): the graph passes run after tracing, a
     ``frontend.passes.Pipeline`` or a sequence of passes or their names (default:
@@ -311,9 +353,9 @@ def jit(fun=None, *, static_argnums=(), device=None, passes=None):
     Array([1., 3., 5.], dtype=float32)
     """
     if fun is None:
-        return functools.partial(jit, static_argnums=static_argnums, device=device,
-                                 passes=passes)
-    return Jitted(fun, static_argnums, device, passes)
+        return functools.partial(jit, static_argnums=static_argnums,
+                                 static_argnames=static_argnames, device=device, passes=passes)
+    return Jitted(fun, static_argnums, device, passes, static_argnames)
 
 
 def make_graph(fun, static_argnums=(), *, passes=None):
@@ -336,3 +378,37 @@ def make_graph(fun, static_argnums=(), *, passes=None):
 def devices(platform=None) -> list:
     """The XLA devices of ``platform`` ('cpu', 'gpu', 'tpu'; default: the default backend)."""
     return _backend.get().devices(platform)
+
+
+def eval_shape(fun, *args, **kwargs):
+    """The shapes and dtypes of ``fun(*args, **kwargs)`` (a pytree of ShapeDtypeStruct),
+    found by tracing without running anything; arguments may be arrays or anything with
+    ``shape`` and ``dtype`` (ShapeDtypeStruct).
+
+    >>> eval_shape(lambda x: x.sum(0), ShapeDtypeStruct((3, 4), np.float32))
+    ShapeDtypeStruct(shape=(4,), dtype=float32)
+    """
+    leaves, td = tree_flatten((args, kwargs))
+    avals = []
+    for i, x in enumerate(leaves):
+        if not isinstance(x, (Array, Tracer, ShapeDtypeStruct)) and hasattr(x, "shape") \
+                and hasattr(x, "dtype") and not isinstance(x, (np.ndarray, np.generic)):
+            x = ShapeDtypeStruct(x.shape, x.dtype, weak_type=getattr(x, "weak_type", False))
+        avals.append(abstractify(x, leaf_paths(fun, args, kwargs, td)[i], fun))
+    graph, out_td = _trace_flat(fun, args, kwargs, {}, avals, td)
+    return tree_unflatten(out_td, [ShapeDtypeStruct(a.shape, a.dtype, weak_type=a.weak_type)
+                                   for a in graph.out_avals])
+
+
+def device_get(x):
+    """The arrays of the pytree ``x`` as numpy arrays on the host (other leaves as they
+    are)."""
+    return tree_map(lambda v: np.asarray(v) if isinstance(v, Array) else v, x)
+
+
+def block_until_ready(x):
+    """Wait until every array of the pytree ``x`` is computed; returns ``x``."""
+    for v in tree_flatten(x)[0]:
+        if isinstance(v, Array):
+            v.block_until_ready()
+    return x

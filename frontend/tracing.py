@@ -13,7 +13,18 @@ import numpy as np
 
 from . import dtypes
 from .array import Array, eager_fn
-from .core import EVAL, Aval, Graph, GraphTrace, Literal, Tracer, _trace_var, aval_of, new_trace
+from .core import (
+    EVAL,
+    Aval,
+    Graph,
+    GraphTrace,
+    Literal,
+    ShapeDtypeStruct,
+    Tracer,
+    _trace_var,
+    aval_of,
+    new_trace,
+)
 from .tree import TreeDef, key_paths, tree_flatten, tree_unflatten
 
 _SCALARS = (bool, int, float, complex)
@@ -44,7 +55,7 @@ def leaf_paths(fun, args, kwargs, td) -> list:
 
 def abstractify(x, path: str, fun) -> Aval:
     """The aval of a function argument; a TypeError naming its path when it is no array."""
-    if isinstance(x, (Array, Tracer)):
+    if isinstance(x, (Array, Tracer, ShapeDtypeStruct)):
         return x.aval
     if isinstance(x, np.ndarray) or isinstance(x, np.generic):
         try:

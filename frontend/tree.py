@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import functools
 
+from . import _jax_names
+
 
 class _Node:
     """A registered node type: ``flatten(x) -> (children, aux)``, ``unflatten(aux,
@@ -414,3 +416,7 @@ all = tree_all  # noqa: A001
 flatten_with_path = tree_flatten_with_path
 leaves_with_path = tree_leaves_with_path
 map_with_path = tree_map_with_path
+
+
+def __getattr__(name):
+    raise _jax_names.missing(__name__, name)

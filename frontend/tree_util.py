@@ -17,6 +17,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 
+from . import _jax_names
 from .tree import (  # noqa: F401
     DictKey,
     FlattenedIndexKey,
@@ -144,3 +145,7 @@ __all__ = [
     "tree_map_with_path", "tree_reduce", "tree_structure", "tree_transpose", "tree_unflatten",
     "treedef_children", "treedef_is_leaf",
 ]
+
+
+def __getattr__(name):
+    raise _jax_names.missing(__name__, name)

@@ -14,7 +14,7 @@ PACKAGES = ("frontend", "lowering")
 # lowest first; a module may import modules of its own layer or below. A module belongs to
 # the layer of the longest prefix that names it.
 LAYERS = [
-    ("core", ["frontend.dtypes", "frontend.tree", "frontend.core", "frontend._backend",
+    ("core", ["frontend._jax_names", "frontend.dtypes", "frontend.tree", "frontend.core", "frontend._backend",
               "frontend.array"]),
     ("tracing", ["frontend.batching", "frontend.tracing"]),
     ("primitives", ["frontend.primitives"]),

@@ -5,6 +5,7 @@ each (operands must already agree in dtype, as in JAX's lax), plus control flow.
 >>> lax.add(np.float32(1), 2.0)
 Array(3., dtype=float32)
 """
+from .. import _jax_names
 from ._control import cond, fori_loop, map, scan, switch, while_loop  # noqa: A004
 from ._convert import convert_element_type
 from ._indexing import (
@@ -138,3 +139,7 @@ __all__ = [
     "shift_right_logical", "sign", "sin", "slice", "slice_in_dim", "sqrt",
     "squeeze", "sub", "switch", "tan", "tanh", "transpose", "while_loop", "xor",
 ]
+
+
+def __getattr__(name):
+    raise _jax_names.missing(__name__, name)

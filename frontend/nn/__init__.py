@@ -6,8 +6,13 @@ standardize) and ``initializers``, same names and formulas.
 >>> nn.relu(fnp.array([-1.0, 2.0]))
 Array([0., 2.], dtype=float32)
 """
+from .. import _jax_names
 from . import initializers  # noqa: F401
 from ._functions import *  # noqa: F401,F403
 from ._functions import __all__ as _names
 
 __all__ = ["initializers", *_names]
+
+
+def __getattr__(name):
+    raise _jax_names.missing(__name__, name)

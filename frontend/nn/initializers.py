@@ -10,7 +10,7 @@ import math
 
 import numpy as np
 
-from .. import dtypes, random
+from .. import _jax_names, dtypes, random
 from .. import numpy as fnp
 from ..random._samplers import canonical_shape
 
@@ -117,3 +117,7 @@ __all__ = ["constant", "glorot_normal", "glorot_uniform", "he_normal", "he_unifo
            "kaiming_normal", "kaiming_uniform", "lecun_normal", "lecun_uniform", "normal", "ones",
            "truncated_normal", "uniform", "variance_scaling", "xavier_normal", "xavier_uniform",
            "zeros"]
+
+
+def __getattr__(name):
+    raise _jax_names.missing(__name__, name)

@@ -6,6 +6,7 @@ Array([0.46211717, 0.46211717], dtype=float32)
 """
 import numpy as _onp
 
+from .. import _jax_names
 from .. import dtypes as _dtypes
 from ._core import asarray, astype, broadcast_shapes  # noqa: F401
 from ._creation import *  # noqa: F401,F403
@@ -51,3 +52,7 @@ def ndim(a):
 
 def size(a):
     return int(_onp.prod(shape(a)))
+
+
+def __getattr__(name):
+    raise _jax_names.missing(__name__, name)

@@ -13,6 +13,7 @@ Array([0.947667 , 0.9785799], dtype=float32)
 >>> fe.vmap(lambda k: random.bits(k, (2,)))(random.split(k2, 3)).shape
 (3, 2)
 """
+from .. import _jax_names
 from ._prng import KeyArray  # noqa: F401
 from ._samplers import (  # noqa: F401
     PRNGKey,
@@ -40,3 +41,7 @@ from ._samplers import (  # noqa: F401
 __all__ = ["KeyArray", "PRNGKey", "bernoulli", "bits", "categorical", "cauchy", "choice",
            "clone", "exponential", "fold_in", "gumbel", "key", "key_data", "key_impl",
            "laplace", "logistic", "rademacher", "randint", "split", "uniform", "wrap_key_data"]
+
+
+def __getattr__(name):
+    raise _jax_names.missing(__name__, name)
