@@ -6,7 +6,7 @@ import operator
 
 import numpy as np
 
-from .. import dtypes
+from .. import dtypes, lax
 from .. import numpy as fnp
 from ..core import aval_of
 from ..lax._convert import convert
@@ -166,10 +166,10 @@ def gelu(x, approximate: bool = True):
     """The Gaussian error linear unit: ``x * Phi(x)``; ``approximate`` (default) uses the
     tanh formula."""
     x = _inexact("gelu", x)
-    if not approximate:
-        raise NotImplementedError("gelu(approximate=False) needs erfc, which vmaplab does "
-                                  "not have yet; use approximate=True")
     d = aval_of(x).dtype
+    if not approximate:  # lax.erfc: the special-function primitives' (issue 14)
+        sqrt_half = convert(float(np.sqrt(0.5).astype(d)), d)
+        return fnp.asarray(0.5 * x * lax.erfc(-x * sqrt_half), dtype=d)
     c = float(np.sqrt(2 / np.pi).astype(d) if d != dtypes.bfloat16
               else np.asarray(np.sqrt(2 / np.pi), d))
     cdf = 0.5 * (1.0 + fnp.tanh(convert(c, d) * (x + 0.044715 * (x ** 3))))

@@ -56,7 +56,12 @@ integer, signedinteger, unsignedinteger = np.integer, np.signedinteger, np.unsig
 
 
 def _np_dtype(d):
-    return d.dtype if isinstance(d, _ScalarMeta) else np.dtype(d)
+    """The numpy dtype a dtype-like stands for (scalar types, dtypes, names, arrays)."""
+    if isinstance(d, _ScalarMeta):
+        return d.dtype
+    if isinstance(getattr(d, "dtype", None), np.dtype):  # arrays and scalars
+        return d.dtype
+    return np.dtype(d)
 
 
 def issubdtype(arg1, arg2) -> bool:
@@ -82,9 +87,7 @@ def finfo(dtype):
 
 def iinfo(int_type):
     """Machine limits of an integer dtype."""
-    d = _np_dtype(getattr(int_type, "dtype", int_type)) if not isinstance(int_type, _ScalarMeta) \
-        else int_type.dtype
-    return ml_dtypes.iinfo(d)
+    return ml_dtypes.iinfo(_np_dtype(int_type))
 
 
 def isdtype(dtype, kind) -> bool:

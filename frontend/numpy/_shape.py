@@ -41,19 +41,25 @@ def _shape_arg(shape, name="shape") -> tuple:
 # ----------------------------------------------------------------------------- reshape & co
 
 
-def _resolve_shape(size: int, shape: tuple) -> tuple:
+def _resolve_shape(in_shape: tuple, shape: tuple) -> tuple:
+    """The target shape with its -1 entry inferred; TypeErrors worded as jax.numpy's."""
+    size = int(np.prod(in_shape, dtype=np.int64))
     unknown = [i for i, s in enumerate(shape) if s == -1]
     if len(unknown) > 1:
-        raise ValueError("can only specify one unknown dimension")
+        raise TypeError(f"can only specify one unknown axis size with a `-1` value, got {shape}")
     if any(s < -1 for s in shape):
-        raise ValueError(f"negative dimensions not allowed, got shape {shape}")
+        raise TypeError(f"negative dimensions not allowed, got shape {shape}")
     if unknown:
         known = int(np.prod([s for s in shape if s != -1], dtype=np.int64))
         if known == 0 or size % known:
-            raise ValueError(f"cannot reshape array of size {size} into shape {shape}")
+            raise TypeError(f"cannot reshape array of shape {tuple(in_shape)} (size {size}) into "
+                            f"shape {shape} because the product of specified axis sizes "
+                            f"({known}) does not evenly divide {size}")
         shape = tuple(size // known if s == -1 else s for s in shape)
-    if int(np.prod(shape, dtype=np.int64)) != size:
-        raise ValueError(f"cannot reshape array of size {size} into shape {shape}")
+    new = int(np.prod(shape, dtype=np.int64))
+    if new != size:
+        raise TypeError(f"cannot reshape array of shape {tuple(in_shape)} (size {size}) into "
+                        f"shape {shape} (size {new})")
     return shape
 
 
@@ -68,7 +74,7 @@ def reshape(a, shape=None, order="C", *, newshape=None, copy=None):
             raise TypeError("reshape() missing required argument 'shape'")
         shape = newshape
     a = _arr(a)
-    shape = _resolve_shape(a.size, _shape_arg(shape))
+    shape = _resolve_shape(a.shape, _shape_arg(shape))
     if order == "C":
         return _ps.reshape(a, shape)
     if order == "F":
@@ -210,7 +216,7 @@ def _broadcast_shapes(shapes) -> tuple:
 def broadcast_arrays(*args):
     """The arguments broadcast against each other (a list)."""
     arrs = [_arr(a) for a in args]
-    shp = _broadcast_shapes([a.shape for a in arrs])
+    shp = _broadcast_shapes([aval_of(a).shape for a in arrs])
     return [broadcast_to_shape(a, shp) for a in arrs]
 
 

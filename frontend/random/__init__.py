@@ -31,16 +31,19 @@ from ._samplers import (  # noqa: F401
     key_impl,
     laplace,
     logistic,
+    normal,
     rademacher,
     randint,
     split,
+    truncated_normal,
     uniform,
     wrap_key_data,
 )
 
 __all__ = ["KeyArray", "PRNGKey", "bernoulli", "bits", "categorical", "cauchy", "choice",
            "clone", "exponential", "fold_in", "gumbel", "key", "key_data", "key_impl",
-           "laplace", "logistic", "rademacher", "randint", "split", "uniform", "wrap_key_data"]
+           "laplace", "logistic", "normal", "rademacher", "randint", "split", "truncated_normal",
+           "uniform", "wrap_key_data"]
 
 
 def __getattr__(name):

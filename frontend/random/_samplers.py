@@ -200,7 +200,7 @@ _bits = eager_jit(random_bits)
 def uniform(key, shape=(), dtype=None, minval=0.0, maxval=1.0):
     """Uniform floats in [minval, maxval)."""
     data, _ = check_key("uniform", key)
-    return _uniform(data, minval, maxval, canonical_shape(shape), float_dtype("uniform", dtype))
+    return _uniform(data, _as_device(minval), _as_device(maxval), canonical_shape(shape), float_dtype("uniform", dtype))
 
 
 @eager_jit
@@ -476,3 +476,92 @@ cauchy = _unit_sampler(
         literal(np.pi, aval_of(u).dtype),
         ew.sub_p.bind(u, literal(0.5, aval_of(u).dtype)))))
 cauchy.__doc__ = "Cauchy(0, 1) samples."
+
+
+# ----------------------------------------------------------------------------- normal
+
+# XLA's expansion of chlo.erf_inv for float32 (Giles' approximation): p(w) with Horner
+# coefficients for w = -log1p(-x*x) < 5 and >= 5. Narrower floats are computed in float32.
+_ERF_INV_LT5 = (2.81022636e-08, 3.43273939e-07, -3.5233877e-06, -4.39150654e-06,
+                0.00021858087, -0.00125372503, -0.00417768164, 0.246640727, 1.50140941)
+_ERF_INV_GE5 = (-0.000200214257, 0.000100950558, 0.00134934322, -0.00367342844,
+                0.00573950773, -0.0076224613, 0.00943887047, 1.00167406, 2.83297682)
+
+
+def _erf_inv(x):
+    """erf_inv(x), op for op as XLA expands it (so bit for bit JAX's on the same backend).
+    (Issue 14's erf_inv primitive replaces this at merge; float64 waits for it.)"""
+    d = aval_of(x).dtype
+    if d == dtypes.float64:
+        raise NotImplementedError("random.normal for float64 needs the erf_inv primitive, "
+                                  "which vmaplab does not have yet")
+    f32 = dtypes.float32
+    x = convert(x, f32)
+    w = ew.neg_p.bind(ew.log1p_p.bind(ew.mul_p.bind(x, ew.neg_p.bind(x))))
+    lt = ew.lt_p.bind(w, literal(5.0, f32))
+    w = ew.select_p.bind(lt, ew.sub_p.bind(w, literal(2.5, f32)),
+                         ew.sub_p.bind(ew.sqrt_p.bind(w), literal(3.0, f32)))
+    coef = [ew.select_p.bind(lt, literal(s, f32), literal(g, f32))
+            for s, g in zip(_ERF_INV_LT5, _ERF_INV_GE5)]
+    p = coef[0]
+    for c in coef[1:]:
+        p = ew.add_p.bind(c, ew.mul_p.bind(p, w))
+    edge = ew.eq_p.bind(ew.abs_p.bind(x), literal(1.0, f32))
+    out = ew.select_p.bind(edge, ew.mul_p.bind(x, literal(np.inf, f32)), ew.mul_p.bind(p, x))
+    return convert(out, d)
+
+
+def normal(key, shape=(), dtype=None):
+    """Standard normal samples: sqrt(2) * erf_inv(u), u uniform in (-1, 1)."""
+    data, _ = check_key("normal", key)
+    d = _dtype("normal", dtype, dtypes.default_float, dtypes.is_inexact, "a float or complex")
+    return _normal(data, canonical_shape(shape), d)
+
+
+@eager_jit
+def _normal(key, shape, dtype):
+    if dtypes.is_complex(dtype):
+        real = np.finfo(dtype).dtype
+        keys = split_data(key, (2,))
+        re = convert(_normal_real(_row(keys, 0), shape, real), dtype)
+        im = convert(_normal_real(_row(keys, 1), shape, real), dtype)
+        z = ew.add_p.bind(re, ew.mul_p.bind(literal(1j, dtype), im))
+        return ew.div_p.bind(z, literal(np.sqrt(2), dtype))
+    return _normal_real(key, shape, dtype)
+
+
+def _normal_real(key, shape, dtype):
+    lo = float(np.nextafter(np.array(-1.0, dtype), np.array(0.0, dtype)))
+    u = _uniform(key, lo, 1.0, shape, dtype)
+    return ew.mul_p.bind(literal(np.sqrt(2), dtype), _erf_inv(u))
+
+
+def truncated_normal(key, lower, upper, shape=None, dtype=None):
+    """Standard normal samples truncated to (lower, upper): erf_inv of a uniform between
+    erf(lower / sqrt 2) and erf(upper / sqrt 2), clipped into the open interval."""
+    data, _ = check_key("truncated_normal", key)
+    if shape is not None:
+        shape = canonical_shape(shape)
+    d = dtypes.canonicalize(np.dtype(dtypes.default_float() if dtype is None else dtype))
+    if not dtypes.is_float(d):
+        raise TypeError("truncated_normal only accepts floating point dtypes.")
+    return _truncated_normal(data, _as_device(lower), _as_device(upper), shape, d)
+
+
+@eager_jit
+def _truncated_normal(key, lower, upper, shape, dtype):
+    from .. import lax  # erf and nextafter: primitives of the special-function family
+    ls, us = _shape_of(lower), _shape_of(upper)
+    if shape is None:
+        shape = tuple(np.broadcast_shapes(ls, us))
+    else:
+        check_shape("truncated_normal", shape, ls, us)
+    sqrt2 = literal(np.sqrt(2), dtype)
+    lower, upper = convert(lower, dtype), convert(upper, dtype)
+    a = lax.erf(ew.div_p.bind(lower, sqrt2))
+    b = lax.erf(ew.div_p.bind(upper, sqrt2))
+    u = _uniform(key, a, b, shape, dtype)
+    out = ew.mul_p.bind(sqrt2, _erf_inv(u))
+    lo = lax.nextafter(lower, literal(np.inf, dtype))
+    hi = lax.nextafter(upper, literal(-np.inf, dtype))
+    return fnp.clip(out, lo, hi)
