@@ -32,7 +32,7 @@ from .api import (  # noqa: F401
     make_graph,
     vmap,
 )
-from .array import Array, device_put
+from .array import Array, device_put, from_dlpack
 from .core import Aval as ShapedArray  # noqa: F401
 from .core import (  # noqa: F401
     ConcretizationTypeError,
@@ -49,7 +49,7 @@ numpy.ndarray = Array
 
 __all__ = ["Array", "Compiled", "Lowered", "ShapeDtypeStruct", "ShapedArray", "block_until_ready",
            "compile_stablehlo", "config", "custom_batching", "device_get", "device_put",
-           "devices", "eval_shape", "export", "extend", "ffi", "jit", "lax",
+           "devices", "eval_shape", "export", "extend", "ffi", "from_dlpack", "jit", "lax",
            "make_graph", "nn", "numpy", "passes", "random", "tree", "tree_util", "vmap"]
 
 

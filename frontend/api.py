@@ -11,7 +11,7 @@ from . import _backend, dtypes
 from . import passes as _passes
 from .array import Array, to_buffer
 from .core import EVAL, Graph, ShapeDtypeStruct, Tracer, _trace_var
-from .tracing import abstractify, leaf_paths, trace_graph
+from .tracing import abstractify, adopt_foreign, leaf_paths, trace_graph
 from .tree import set_on_register, tree_flatten, tree_map, tree_unflatten
 from .vectorize import vmap  # noqa: F401  (public here, as jax.vmap)
 
@@ -258,6 +258,7 @@ class Jitted:
                 kwargs = {k: v for k, v in kwargs.items() if k not in named}
                 static.update(named)
         leaves, td = tree_flatten((dyn, kwargs))
+        leaves = adopt_foreign(leaves)
         sig = []
         for x in leaves:
             try:

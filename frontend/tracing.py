@@ -12,7 +12,7 @@ import inspect
 import numpy as np
 
 from . import dtypes
-from .array import Array, eager_fn
+from .array import Array, eager_fn, from_foreign
 from .core import (
     EVAL,
     Aval,
@@ -51,6 +51,21 @@ def leaf_paths(fun, args, kwargs, td) -> list:
     for k, ktd in zip(kw_td.meta or (), kw_td.children):
         paths += [k + p for p in key_paths(ktd)]
     return paths
+
+
+_NATIVE = (Array, Tracer, ShapeDtypeStruct, np.ndarray, np.generic) + _SCALARS
+
+
+def adopt_foreign(leaves: list) -> list:
+    """Argument leaves with arrays of other libraries (jax.Array, DLPack, ``__array__``) as
+    Arrays: a jax.Array's device buffer is taken as it is (no copy)."""
+    if all(isinstance(x, _NATIVE) or x is None for x in leaves):
+        return leaves
+    out = []
+    for x in leaves:
+        f = None if isinstance(x, _NATIVE) else from_foreign(x)
+        out.append(x if f is None else f)
+    return out
 
 
 def abstractify(x, path: str, fun) -> Aval:

@@ -16,6 +16,13 @@ from .hlo import lower_graph
 
 to_host = runtime.to_host
 is_buffer = runtime.is_device_buffer
+adopt = runtime.adopt  # a jax.Array's buffer as an operand (no copy), or None
+from_dlpack = runtime.from_dlpack
+
+
+def as_jax_array(buf):
+    """A device buffer as a jax.Array: it is one already (jaxlib's array type)."""
+    return buf
 
 
 def devices(platform=None):

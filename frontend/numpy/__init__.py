@@ -8,6 +8,7 @@ import numpy as _onp
 
 from .. import _jax_names
 from .. import dtypes as _dtypes
+from ..array import from_dlpack  # noqa: F401
 from ._core import asarray, astype, broadcast_shapes  # noqa: F401
 from ._creation import *  # noqa: F401,F403
 from ._creation import (  # noqa: F401
