@@ -14,6 +14,7 @@ from . import (  # noqa: F401
     lax,
     nn,
     numpy,
+    ops,
     passes,
     random,
     tree,
@@ -50,7 +51,7 @@ numpy.ndarray = Array
 __all__ = ["Array", "Compiled", "Lowered", "ShapeDtypeStruct", "ShapedArray", "block_until_ready",
            "compile_stablehlo", "config", "custom_batching", "device_get", "device_put",
            "devices", "eval_shape", "export", "extend", "ffi", "from_dlpack", "jit", "lax",
-           "make_graph", "nn", "numpy", "passes", "random", "tree", "tree_util", "vmap"]
+           "make_graph", "nn", "numpy", "ops", "passes", "random", "tree", "tree_util", "vmap"]
 
 
 def __getattr__(name):

@@ -163,6 +163,9 @@ JAX_NAMES = {
         tree_map_with_path tree_reduce tree_reduce_associative tree_structure
         tree_transpose tree_unflatten treedef_children treedef_is_leaf treedef_tuple
     """.split()),
+    "frontend.ops": ("jax.ops", """
+        segment_max segment_min segment_prod segment_sum
+    """.split()),
     "frontend.tree": ("jax.tree", """
         all broadcast flatten flatten_with_path leaves leaves_with_path map
         map_with_path reduce reduce_associative static structure transpose unflatten

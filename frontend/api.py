@@ -165,6 +165,7 @@ class Compiled:
 
     def __call__(self, *args, **kwargs):
         leaves, td = tree_flatten((args, kwargs))
+        leaves = adopt_foreign(leaves)
         if self.in_tree is not None and td != self.in_tree:
             raise TypeError("Function compiled with input pytree does not match the input "
                             f"pytree it was called with: compiled for {self.in_tree}, called "

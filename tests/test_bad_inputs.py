@@ -240,6 +240,11 @@ PROGRAM_CASES = [
     ("lax-popcount-float", lambda: lax.population_count(V), TypeError, r"population_count|integer|float32"),
     ("jit-static-argname-unhashable", lambda: fe.jit(lambda x, n: x, static_argnames="n")(X, n=[1]),
      ValueError, r"[Nn]on-hashable static.*list"),
+    ("segment-float-ids", lambda: fe.ops.segment_sum(V, V), TypeError, r"segment_ids must be integers"),
+    ("segment-ids-shape", lambda: fe.ops.segment_sum(X, I[:2], 3), ValueError,
+     r"segment_ids of shape \(2,\) must match.*\(3, 4\)"),
+    ("segment-traced-num", lambda: _jit(lambda d, s: fe.ops.segment_sum(d, s), X, I), TypeError,
+     r"num_segments"),
     ("missing-jax-name", lambda: fnp.lexsort, AttributeError,
      r"jax\.numpy\.lexsort exists in JAX, but vmaplab does not have it yet"),
 ]

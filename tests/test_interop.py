@@ -36,6 +36,8 @@ def test_jax_arrays_in_jit_vmap_and_eager():
     np.testing.assert_array_equal(np.asarray(fe.vmap(lambda r: r.sum())(j)), [3.0, 12.0])
     np.testing.assert_array_equal(np.asarray(fe.vmap(fnp.dot, in_axes=(0, None))(j, jnp.ones(3))),
                                   [3.0, 12.0])
+    compiled = fe.jit(lambda x: x - 1).lower(j).compile()
+    np.testing.assert_array_equal(np.asarray(compiled(j)), np.asarray(j) - 1)
     for got, want in ((fnp.sin(j), jnp.sin(j)), (fnp.ones(3) + j, 1 + j), (fnp.sum(j, 0), j.sum(0)),
                       (fnp.diff(j), jnp.diff(j)), (fe.jit(lambda x: x)(HostOnly()), np.arange(3.0)),
                       (fnp.sqrt(HostOnly()), np.sqrt(np.arange(3.0)))):

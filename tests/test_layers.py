@@ -22,7 +22,7 @@ LAYERS = [
     ("lax", ["frontend.lax"]),
     ("numpy", ["frontend.numpy"]),
     ("passes", ["frontend.passes"]),
-    ("library", ["frontend.random", "frontend.nn"]),
+    ("library", ["frontend.random", "frontend.nn", "frontend.ops"]),
     ("api", ["frontend.custom_batching", "frontend.array_methods", "frontend.api", "frontend.tree_util",
              "frontend.extend", "frontend.ffi", "frontend.kernels", "frontend"]),
     ("lowering", ["lowering.hlo", "lowering.emit"]),

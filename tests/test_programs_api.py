@@ -104,12 +104,20 @@ def lax_table(l, x, i):
     }
 
 
+def ops_table(m, x, i):
+    """Segment reductions of ``m`` (fe.ops or jax.ops); id -1 and ids past the end dropped."""
+    return {"sum": m.segment_sum(x, i[:3], 4), "max": m.segment_max(x, i[:3] - 1, 3),
+            "min": m.segment_min(x.T, i, 2), "prod": m.segment_prod(x, i[1:], 4),
+            "int_max": m.segment_max(i * 2, i % 2, 3)}
+
+
 TABLES = [
     ("nn", lambda x, xn, i: nn_table(nn, x, i), lambda x, xn, i: nn_table(jax.nn, x, i)),
     ("numpy", lambda x, xn, i: numpy_table(fnp, x, xn, i),
      lambda x, xn, i: numpy_table(jnp, x, xn, i)),
     ("methods", lambda x, xn, i: methods_table(x, i), lambda x, xn, i: methods_table(x, i)),
     ("lax", lambda x, xn, i: lax_table(lax, x, i), lambda x, xn, i: lax_table(jlax, x, i)),
+    ("ops", lambda x, xn, i: ops_table(fe.ops, x, i), lambda x, xn, i: ops_table(jax.ops, x, i)),
 ]
 
 
