@@ -32,6 +32,7 @@ from ._linalg import *  # noqa: F401,F403
 from ._matrix import *  # noqa: F401,F403
 from ._nanfuncs import *  # noqa: F401,F403
 from ._pad import *  # noqa: F401,F403
+from ._quantiles import *  # noqa: F401,F403
 from ._reductions import *  # noqa: F401,F403
 from ._scalar_types import *  # noqa: F401,F403
 from ._sequences import *  # noqa: F401,F403

@@ -177,13 +177,14 @@ def _promote_pair_fast(x, y, broadcast: bool = True):
     return None
 
 
-def promote_dtypes_inexact(name: str, *args):
-    """Promote, then to the default float when the common type is not inexact."""
+def promote_dtypes_inexact(name: str, *args, broadcast: bool = True):
+    """Promote, then to the default float when the common type is not inexact (and
+    broadcast, unless ``broadcast=False``)."""
     if len(args) == 1:
         a = getattr(args[0], "aval", None)
         if a is not None and dtypes._kind(a.dtype) in "fc" and not isinstance(args[0], Literal):
             return list(args)
-    out = promote_args(name, *args)
+    out = promote_args(name, *args, broadcast=broadcast)
     d = aval_of(out[0]).dtype
     if not dtypes.is_inexact(d):
         weak = all(aval_of(a).weak_type for a in out)

@@ -31,7 +31,9 @@ from ._samplers import (  # noqa: F401
     key_impl,
     laplace,
     logistic,
+    multivariate_normal,
     normal,
+    permutation,
     rademacher,
     randint,
     split,
@@ -42,7 +44,7 @@ from ._samplers import (  # noqa: F401
 
 __all__ = ["KeyArray", "PRNGKey", "bernoulli", "bits", "categorical", "cauchy", "choice",
            "clone", "exponential", "fold_in", "gumbel", "key", "key_data", "key_impl",
-           "laplace", "logistic", "normal", "rademacher", "randint", "split", "truncated_normal",
+           "laplace", "logistic", "multivariate_normal", "normal", "permutation", "rademacher", "randint", "split", "truncated_normal",
            "uniform", "wrap_key_data"]
 
 

@@ -8,12 +8,13 @@ import operator
 import ml_dtypes
 import numpy as np
 
-from .. import dtypes
+from .. import dtypes, lax
 from .. import numpy as fnp
 from ..array import Array, device_put
 from ..core import Tracer, aval_of, literal
 from ..lax._convert import convert
 from ..lax._ops import bitcast_convert_type
+from ..numpy._core import canonical_axis, check_arraylike, promote_dtypes_inexact
 from ..primitives import elementwise as ew
 from ..primitives.shape import reshape_p, slice_p, squeeze_p
 from ..tracing import eager_jit
@@ -425,13 +426,115 @@ def choice(key, a, shape=(), replace: bool = True, p=None, axis: int = 0, mode=N
     if not replace and n_draws > n_inputs:
         raise ValueError(f"Cannot take a larger sample (size {n_draws}) than population (size "
                          f"{n_inputs}) when 'replace=False'")
-    if p is not None or not replace:
-        raise NotImplementedError("choice with p= or replace=False needs sorting "
-                                  "(searchsorted, top_k), which vmaplab does not have yet")
-    ind = randint(data, shape, 0, n_inputs)
-    result = ind if arr.ndim == 0 else fnp.take(arr, ind, axis)
+    if p is None:
+        if replace:
+            ind = randint(data, shape, 0, n_inputs)
+            result = ind if arr.ndim == 0 else fnp.take(arr, ind, axis)
+        else:
+            perm = permutation(data, n_inputs if arr.ndim == 0 else arr, axis)
+            result = perm[(slice(None),) * axis + (slice(n_draws),)]
+    else:
+        check_arraylike("choice", p)
+        (p_arr,) = promote_dtypes_inexact("choice", p)
+        if p_arr.shape != (n_inputs,):
+            raise ValueError("p must be None or a 1D vector with the same size as a.shape[axis]. "
+                             f"p has shape {p_arr.shape} and a.shape[axis] is {n_inputs}.")
+        ind = _choice_p(data, p_arr, shape, replace, n_inputs, n_draws, mode)
+        result = ind if arr.ndim == 0 else fnp.take(arr, ind, axis)
     return fnp.reshape(result, shape if arr.ndim == 0 else
                        arr.shape[0:axis] + tuple(shape) + arr.shape[axis + 1:])
+
+
+@eager_jit
+def _choice_p(key, p, shape, replace, n_inputs, n_draws, mode):
+    if replace:  # inverse of the cumulative distribution at uniform points
+        p_cuml = fnp.cumsum(p)
+        r = p_cuml[-1] * (1 - _uniform(key, 0.0, 1.0, shape, aval_of(p_cuml).dtype))
+        return fnp.astype(fnp.searchsorted(p_cuml, r), dtypes.default_int())
+    # the Gumbel top-k trick
+    g = _gumbel(key, (n_inputs,), aval_of(p).dtype, "low" if mode is None else mode)
+    return fnp.astype(lax.top_k(g + fnp.log(p), n_draws)[1], dtypes.default_int())
+
+
+def permutation(key, x, axis=0, independent=False):
+    """A random permutation of ``arange(x)`` (an int) or of ``x`` along ``axis``
+    (``independent``: each slice along the other axes shuffled on its own)."""
+    data, _ = check_key("permutation", key)
+    check_arraylike("permutation", x)
+    nd = _ndim(x)
+    axis = canonical_axis(axis, nd or 1)
+    if not nd:
+        if not dtypes.is_int(dtypes.dtype_and_weak(x)[0]):
+            raise TypeError("x must be an integer or at least 1-dimensional")
+        if isinstance(x, Tracer):
+            raise TypeError("argument x of jax.random.permutation() must be concrete: the "
+                            "size of the permutation is its output shape")
+        return _shuffle(data, fnp.arange(int(x)), axis)
+    x = _as_device(x)
+    if independent or nd == 1:
+        return _shuffle(data, x, axis)
+    ind = _shuffle(data, fnp.arange(_shape_of(x)[axis]), 0)
+    return fnp.take(x, ind, axis, unique_indices=True)
+
+
+def _ndim(x) -> int:
+    return len(_shape_of(x))
+
+
+@eager_jit
+def _shuffle(key, x, axis):
+    """JAX's shuffle: sorts by random 32-bit keys, rounds enough for few collisions."""
+    size = math.prod(aval_of(x).shape)
+    rounds = int(np.ceil(3 * np.log(max(1, size)) / np.log(np.iinfo(np.uint32).max)))
+    for _ in range(rounds):
+        keys = split_data(key, (2,))
+        key, sub = _row(keys, 0), _row(keys, 1)
+        _, x = lax.sort_key_val(random_bits(sub, 32, aval_of(x).shape), x, axis)
+    return x
+
+
+def multivariate_normal(key, mean, cov, shape=None, dtype=None, method="cholesky"):
+    """Samples of N(mean, cov): mean + factor @ normal, factor from ``method`` ('cholesky',
+    'svd' or 'eigh') of cov (batched over leading axes)."""
+    data, _ = check_key("multivariate_normal", key)
+    mean, cov = promote_dtypes_inexact("multivariate_normal", mean, cov, broadcast=False)
+    if method not in ("svd", "eigh", "cholesky"):
+        raise ValueError("method must be one of {'svd', 'eigh', 'cholesky'}")
+    d = aval_of(mean).dtype if dtype is None else dtypes.canonicalize(np.dtype(dtype))
+    if not dtypes.is_float(d):
+        raise ValueError(f"dtype argument to `multivariate_normal` must be a float dtype, "
+                         f"got {d}")
+    if shape is not None:
+        shape = canonical_shape(shape)
+    ms, cs = _shape_of(mean), _shape_of(cov)
+    if len(ms) < 1:
+        raise ValueError(f"multivariate_normal requires mean.ndim >= 1, got mean.ndim == {len(ms)}")
+    if len(cs) < 2:
+        raise ValueError(f"multivariate_normal requires cov.ndim >= 2, got cov.ndim == {len(cs)}")
+    n = ms[-1]
+    if cs[-2:] != (n, n):
+        raise ValueError(f"multivariate_normal requires cov.shape == (..., n, n) for n={n}, "
+                         f"but got cov.shape == {cs}.")
+    if shape is None:
+        shape = tuple(np.broadcast_shapes(ms[:-1], cs[:-2]))
+    else:
+        check_shape("normal", shape, ms[:-1], cs[:-2])
+    return _multivariate_normal(data, mean, cov, shape, d, method)
+
+
+@eager_jit
+def _multivariate_normal(key, mean, cov, shape, dtype, method):
+    linalg = fnp.linalg  # the decompositions (issue 14's primitives)
+    if method == "svd":
+        u, s, _ = linalg.svd(cov)
+        factor = u * fnp.sqrt(s[..., None, :])
+    elif method == "eigh":
+        w, v = linalg.eigh(cov)
+        factor = v * fnp.sqrt(w[..., None, :])
+    else:
+        factor = linalg.cholesky(cov)
+    samples = _normal(key, shape + aval_of(mean).shape[-1:], dtype)
+    return mean + fnp.einsum("...ij,...j->...i", factor, samples)
 
 
 def rademacher(key, shape=(), dtype=None):
