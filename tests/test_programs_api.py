@@ -223,3 +223,26 @@ def test_api_additions():
         import importlib
         public = {n for n in dir(importlib.import_module(jmod)) if not n.startswith("_")}
         assert set(names) <= public, f"{mod}: names JAX {jmod} lacks: {set(names) - public}"
+
+
+@pytest.mark.skipif(not hasattr(lax, "sort"), reason="needs lax.sort (issue 14)")
+def test_quantiles_and_sorting_methods():
+    xn = np.stack([XN, X])
+    qs = np.array([0.1, 0.5, 1.0], np.float32)
+
+    def table(np_, a, an):
+        return {"quantile": np_.quantile(a, qs, axis=(0, 2)), "q_keep": np_.quantile(a, 0.3, 1, keepdims=True),
+                "q_lower": np_.quantile(a, 0.3, method="lower"), "q_nearest": np_.quantile(a, qs, -1, method="nearest"),
+                "median": np_.median(a, 1), "median_nan": np_.median(an, 2), "nanmedian": np_.nanmedian(an, 1),
+                "nanquantile": np_.nanquantile(an, qs, axis=0, keepdims=True),
+                "percentile": np_.percentile(a, 30.0, axis=0), "nanpercentile": np_.nanpercentile(an, qs * 100),
+                "interp": np_.interp(a[0, 0], np.sort(X[0]), X[1]),
+                "interp_lr": np_.interp(a[0, 0] * 3, np.sort(X[0]), X[1], left=-5.0, right="extrapolate"),
+                "interp_period": np_.interp(a[0, 0], np.sort(X[0]), X[1], period=2.0),
+                "sort": a.sort(1), "argsort": an.argsort(-1)}
+
+    a = np.stack([X, X[::-1]])
+    assert_same(fe.jit(lambda u, v: table(fnp, u, v))(a, xn), jax.jit(lambda u, v: table(jnp, u, v))(a, xn),
+                "quantiles")
+    got = fe.jit(fe.vmap(lambda u: fnp.median(u, 0)))(a)
+    np.testing.assert_array_equal(np.asarray(got), np.stack([np.asarray(fnp.median(u, 0)) for u in a]))

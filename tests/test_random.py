@@ -125,3 +125,36 @@ def test_samplers_inside_programs():
     theirs = jax.jit(lambda k: jax.lax.scan(jbody, (k, jax.numpy.zeros(3)), None, length=4))(
         jax.random.PRNGKey(9))
     assert_same(ours, theirs, "scan")
+
+
+SORT = pytest.mark.skipif(not hasattr(fe.lax, "sort_key_val"),
+                          reason="needs lax.sort_key_val/top_k, numpy.linalg (issue 14)")
+COV = np.array([[2.0, 0.5], [0.5, 1.0]], np.float32)
+MEAN = np.array([1.0, -1.0], np.float32)
+
+
+def sorted_draws(r, key):
+    k = r.split(key, 8)
+    x = LOGITS.astype(np.float32)
+    return {"perm_int": r.permutation(k[0], 10), "perm_axis": r.permutation(k[1], x, axis=1),
+            "perm_indep": r.permutation(k[2], x, axis=1, independent=True),
+            "choice_norep": r.choice(k[3], x, (2,), replace=False, axis=1),
+            "choice_p": r.choice(k[4], 4, (6,), p=P[[0, 1, 2, 2]] / 1.8),
+            "choice_p_norep": r.choice(k[5], 4, (3,), replace=False, p=P[[0, 1, 2, 2]] / 1.8),
+            "mvn": r.multivariate_normal(k[6], MEAN, COV, (3,)),
+            "mvn_eigh": r.multivariate_normal(k[7], MEAN, COV, method="eigh"),
+            "mvn_svd": r.multivariate_normal(k[7], MEAN, COV, (2,), method="svd")}
+
+
+@SORT
+def test_sort_based_samplers_bit_for_bit():
+    ours = fe.jit(lambda k: sorted_draws(fr, k))(fr.PRNGKey(4))
+    theirs = jax.jit(lambda k: sorted_draws(jax.random, k))(jax.random.PRNGKey(4))
+    mvn = [n for n in theirs if n.startswith("mvn")]  # (LAPACK factors: equal to rounding)
+    _bits_equal({n: v for n, v in ours.items() if n not in mvn},
+                {n: v for n, v in theirs.items() if n not in mvn}, "sorted draws")
+    assert_same({n: ours[n] for n in mvn}, {n: theirs[n] for n in mvn}, "multivariate_normal")
+    keys = fr.split(fr.PRNGKey(5), 3)
+    got = fe.vmap(lambda k: fr.permutation(k, 6))(keys)
+    want = jax.vmap(lambda k: jax.random.permutation(k, 6))(np.asarray(keys))
+    np.testing.assert_array_equal(np.asarray(got), want)

@@ -178,8 +178,8 @@ def _promote_pair_fast(x, y, broadcast: bool = True):
 
 
 def promote_dtypes_inexact(name: str, *args, broadcast: bool = True):
-    """Promote, then to the default float when the common type is not inexact (and
-    broadcast, unless ``broadcast=False``)."""
+    """Promote (``broadcast``: to one shape too), then to the default float when the common
+    type is not inexact."""
     if len(args) == 1:
         a = getattr(args[0], "aval", None)
         if a is not None and dtypes._kind(a.dtype) in "fc" and not isinstance(args[0], Literal):

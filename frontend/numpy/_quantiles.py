@@ -67,6 +67,8 @@ def _quantile(name, a, q, axis, method, keepdims, squash_nans):
                          "poorly defined.")
     out_dtype = aval_of(a).dtype
     a, axis, keepdim = _move_axes_last(a, axis, keepdims)
+    if not keepdims:
+        keepdim = None
     keepdims = keepdims and keepdim is None  # (the reshape to keepdim restores the axes)
     qa = aval_of(q)
     if qa.ndim > 1:
@@ -118,22 +120,21 @@ def _check_out(name, out, overwrite_input):
         raise ValueError(f"jax.numpy.{name} does not support overwrite_input=True or out != None")
 
 
-def quantile(a, q, axis=None, out=None, overwrite_input=False, method="linear",
-             keepdims=False, *, weights=None):
-    """The q-th quantiles (q in [0, 1], a scalar or 1-D) of ``a`` along ``axis``."""
-    _check_out("quantile", out, overwrite_input)
-    if weights is not None:
-        raise NotImplementedError("quantile(weights=) is not in vmaplab yet")
-    return _quantile("quantile", a, q, axis, method, keepdims, False)
+def _quantile_fn(name: str, squash_nans: bool, doc: str):
+    def fn(a, q, axis=None, out=None, overwrite_input=False, method="linear", keepdims=False,
+           *, weights=None):
+        _check_out(name, out, overwrite_input)
+        if weights is not None:
+            raise NotImplementedError(f"{name}(weights=) is not in vmaplab yet")
+        return _quantile(name, a, q, axis, method, keepdims, squash_nans)
+    fn.__name__ = fn.__qualname__ = name
+    fn.__doc__ = doc
+    return fn
 
 
-def nanquantile(a, q, axis=None, out=None, overwrite_input=False, method="linear",
-                keepdims=False, *, weights=None):
-    """quantile ignoring NaNs."""
-    _check_out("nanquantile", out, overwrite_input)
-    if weights is not None:
-        raise NotImplementedError("nanquantile(weights=) is not in vmaplab yet")
-    return _quantile("nanquantile", a, q, axis, method, keepdims, True)
+quantile = _quantile_fn("quantile", False, "The q-th quantiles (q in [0, 1], a scalar or "
+                        "1-D) of ``a`` along ``axis``.")
+nanquantile = _quantile_fn("nanquantile", True, "quantile ignoring NaNs.")
 
 
 def _percent(name, q):
