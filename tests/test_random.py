@@ -143,7 +143,9 @@ def sorted_draws(r, key):
             "choice_p_norep": r.choice(k[5], 4, (3,), replace=False, p=P[[0, 1, 2, 2]] / 1.8),
             "mvn": r.multivariate_normal(k[6], MEAN, COV, (3,)),
             "mvn_eigh": r.multivariate_normal(k[7], MEAN, COV, method="eigh"),
-            "mvn_svd": r.multivariate_normal(k[7], MEAN, COV, (2,), method="svd")}
+            "mvn_svd": r.multivariate_normal(k[7], MEAN, COV, (2,), method="svd"),
+            "categorical_norep": r.categorical(k[0], LOGITS, shape=(3, 2), replace=False),
+            "categorical_norep0": r.categorical(k[1], LOGITS, axis=0, shape=(2, 4), replace=False)}
 
 
 @SORT

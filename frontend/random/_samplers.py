@@ -387,15 +387,22 @@ def categorical(key, logits, axis: int = -1, shape=None, replace: bool = True, m
         shape = canonical_shape(shape)
         check_shape("categorical", shape, batch_shape)
     if not replace:
-        raise NotImplementedError("categorical(replace=False) needs lax.top_k, which vmaplab "
-                                  "does not have yet")
-    return _categorical(data, logits, axis, shape, batch_shape, mode)
+        k = math.prod(shape[:len(shape) - len(batch_shape)])
+        if k > logits.shape[axis]:
+            raise ValueError(f"Number of samples without replacement ({k}) cannot exceed "
+                             f"number of categories ({logits.shape[axis]}).")
+    return _categorical(data, logits, axis, shape, batch_shape, mode, replace)
 
 
 @eager_jit
-def _categorical(key, logits, axis, shape, batch_shape, mode):
+def _categorical(key, logits, axis, shape, batch_shape, mode, replace):
     nd = logits.ndim
     prefix = shape[:len(shape) - len(batch_shape)]
+    if not replace:  # the Gumbel top-k trick (lax.top_k: the sort family's)
+        g = logits + _gumbel(key, logits.shape, logits.dtype, "low" if mode is None else mode)
+        _, idx = lax.top_k(fnp.moveaxis(g, axis, -1), math.prod(prefix))
+        idx = fnp.moveaxis(idx, -1, 0)
+        return fnp.reshape(idx, shape)
     if axis >= 0:
         axis -= nd
     logits_shape = list(shape[len(shape) - len(batch_shape):])
