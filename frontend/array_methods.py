@@ -67,5 +67,8 @@ def install(cls) -> None:
     cls.mT = property(lambda self: _np().matrix_transpose(self))
     cls.flatten = lambda self, order="C": _np().ravel(self, order=order)
     cls.at = property(lambda self: _np()._IndexUpdateHelper(self))
+    for part in ("real", "imag"):  # (with the complex-part functions of frontend.numpy)
+        if hasattr(_np(), part):
+            setattr(cls, part, property(lambda self, f=part: getattr(_np(), f)(self)))
     cls.itemsize = property(lambda self: self.dtype.itemsize)
     cls.nbytes = property(lambda self: self.size * self.dtype.itemsize)
