@@ -272,5 +272,7 @@ def test_quantiles_and_sorting_methods():
     a = np.stack([X, X[::-1]])
     assert_same(fe.jit(lambda u, v: table(fnp, u, v))(a, xn), jax.jit(lambda u, v: table(jnp, u, v))(a, xn),
                 "quantiles")
+    z = (X + 2j * X[::-1]).astype(np.complex64)
+    assert_same(fe.jit(lambda v: (v.real, v.imag, v.conj()))(z), (z.real, z.imag, z.conj()), ".real")
     got = fe.jit(fe.vmap(lambda u: fnp.median(u, 0)))(a)
     np.testing.assert_array_equal(np.asarray(got), np.stack([np.asarray(fnp.median(u, 0)) for u in a]))
