@@ -34,6 +34,8 @@ from .api import (  # noqa: F401
     vmap,
 )
 from .array import Array, device_put, from_dlpack
+from .autodiff import grad, hessian, jacfwd, jacrev, jvp, linearize, value_and_grad, vjp
+from .checkpoint import checkpoint, remat
 from .core import Aval as ShapedArray  # noqa: F401
 from .core import (  # noqa: F401
     ConcretizationTypeError,
@@ -42,6 +44,7 @@ from .core import (  # noqa: F401
     Tracer,
     UnexpectedTracerError,
 )
+from .custom_derivatives import custom_jvp, custom_vjp
 from .dtypes import config
 
 _am.install(Array)
@@ -49,9 +52,11 @@ _am.install(Tracer)
 numpy.ndarray = Array
 
 __all__ = ["Array", "Compiled", "Lowered", "ShapeDtypeStruct", "ShapedArray", "block_until_ready",
-           "compile_stablehlo", "config", "custom_batching", "device_get", "device_put",
-           "devices", "eval_shape", "export", "extend", "ffi", "from_dlpack", "jit", "lax",
-           "make_graph", "nn", "numpy", "ops", "passes", "random", "tree", "tree_util", "vmap"]
+           "checkpoint", "compile_stablehlo", "config", "custom_batching", "custom_jvp",
+           "custom_vjp", "device_get", "device_put", "devices", "eval_shape", "export", "extend",
+           "ffi", "from_dlpack", "grad", "hessian", "jacfwd", "jacrev", "jit", "jvp", "lax",
+           "linearize", "make_graph", "nn", "numpy", "ops", "passes", "random", "remat", "tree",
+           "tree_util", "value_and_grad", "vjp", "vmap"]
 
 
 def __getattr__(name):

@@ -20,7 +20,8 @@ import functools
 import inspect
 
 from . import batching
-from .core import EVAL, Primitive, _trace_var
+from .core import EVAL, Primitive, _trace_var, eval_graph
+from .jvp import jvp_fun
 from .lax import map as lax_map
 from .primitives.shape import moveaxis
 from .tracing import closure_convert, leaf_aval, trace_graph
@@ -68,6 +69,16 @@ def _custom_vmap_call_batch(args, dims, *, call, num_consts, rule, in_tree, out_
                              f"{a.str_short()} (batched={b}), expected "
                              f"{want.update(shape=expect).str_short()}")
     return outs, [0 if b else None for b in flags]
+
+
+@custom_vmap_call_p.def_jvp
+def _custom_vmap_call_jvp(primals, tangents, *, call, num_consts, rule, in_tree, out_tree):
+    # the primal keeps the rule; the tangents differentiate the function as written (the rule
+    # computes the same function, so this is its derivative too)
+    out = custom_vmap_call_p.bind(*primals, call=call, num_consts=num_consts, rule=rule,
+                                  in_tree=in_tree, out_tree=out_tree)
+    _, touts = jvp_fun(lambda *a: eval_graph(call, (), a), list(primals), list(tangents))
+    return out, touts
 
 
 class custom_vmap:

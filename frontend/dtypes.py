@@ -14,6 +14,8 @@ uint8, uint16, uint32, uint64 = (np.dtype(t) for t in (np.uint8, np.uint16, np.u
 float16, float32, float64 = (np.dtype(t) for t in (np.float16, np.float32, np.float64))
 bfloat16 = np.dtype(ml_dtypes.bfloat16)
 complex64, complex128 = np.dtype(np.complex64), np.dtype(np.complex128)
+# the tangent dtype of integer and boolean values (as JAX's dtypes.float0): no data
+float0 = np.dtype([("float0", np.void, 0)])
 
 
 # the persistent compilation cache (lowering/runtime/cache.py), as JAX's options of these
@@ -245,6 +247,8 @@ def result_type(*args, return_weak_type: bool = False):
 def short_name(dtype) -> str:
     """f32, i32, bf16, bool ... as in the graph printer."""
     d = np.dtype(dtype)
+    if d == float0:
+        return "float0"
     if d == bool_:
         return "bool"
     if d == bfloat16:

@@ -24,8 +24,11 @@ import threading
 import numpy as np
 
 from . import _backend, dtypes
+from .ad_util import Zero, tangent_aval
 from .api import Jitted
-from .core import Aval, Primitive
+from .core import Aval, Primitive, aval_of
+from .custom_derivatives import custom_lin_p
+from .primitives.shape import instantiate_zeros
 from .tracing import abstractify
 from .tree import tree_flatten, tree_unflatten
 from .vectorize import sequential_batch
@@ -47,6 +50,26 @@ def _call_exported_abstract_eval(*avals, exported):
 def _call_exported_batch(args, dims, *, exported):
     # one example at a time in a loop; the outputs have the batch axis at 0
     return sequential_batch(call_exported_p, args, dims, {"exported": exported})
+
+
+@call_exported_p.def_jvp
+def _call_exported_jvp(primals, tangents, *, exported):
+    # as JAX's Exported.call (a custom_vjp function whose artifact carries no VJP): the
+    # output tangents are a custom_lin of the input tangents; forward mode stops at it with
+    # JAX's custom_vjp error, reverse mode at its transpose with JAX's "No VJP is available"
+    outs = call_exported_p.bind(*primals, exported=exported)
+    lin = tuple(tangent_aval(aval_of(x)).dtype != dtypes.float0 for x in primals)
+    ts = [instantiate_zeros(t) for t, keep in zip(tangents, lin) if keep]
+    touts = custom_lin_p.bind(*ts, num_res=0, bwd=_no_vjp, out_avals=tuple(exported.out_avals),
+                              arg_avals=tuple(aval_of(x) for x in primals), linear=lin)
+    return outs, [Zero(tangent_aval(a)) if tangent_aval(a).dtype == dtypes.float0 else t
+                  for t, a in zip(touts, exported.out_avals)]
+
+
+def _no_vjp(res, cts):
+    raise ValueError("No VJP is available: an exported function is differentiated in reverse "
+                     "mode only through a VJP exported with it, and vmaplab's artifacts carry "
+                     "none (differentiate the function before exporting it)")
 
 
 class Exported:

@@ -1,7 +1,8 @@
 """Extending vmaplab from outside the package: new primitives and their rules (the
 counterpart of ``jax.extend.core`` and the batching/lowering registries).
 
-A primitive is one object; its rules are set with ``def_*`` methods and live on it:
+A primitive is one object; its rules (abstract evaluation, batching, lowering, jvp and, for
+linear primitives, transpose) are set with ``def_*`` methods and live on it:
 
     >>> from frontend.extend import Primitive, ShapedArray
     >>> logaddexp_p = Primitive("logaddexp")
@@ -10,24 +11,29 @@ A primitive is one object; its rules are set with ``def_*`` methods and live on 
     >>> @logaddexp_p.def_lowering
     ... def _(ctx, x, y):
     ...     ...   # ctx.op("stablehlo.maximum ...") etc.; returns [result SSA names]
+    >>> logaddexp_p.def_jvp(jvp_by_operand(            # d/dx = exp(x - out), d/dy likewise
+    ...     logaddexp_p, lambda t, out, x, y: t * fnp.exp(x - out),
+    ...     lambda t, out, x, y: t * fnp.exp(y - out), with_result=True))
 
 Built-in primitives are declared with exactly this API (frontend/primitives/), so they are
 the examples to copy. See docs/extending.md for a walk-through.
 """
 from __future__ import annotations
 
+from .ad_util import UndefinedPrimal, Zero, is_undefined_primal
 from .batching import axis_size, moved_shape
 from .core import Aval as ShapedArray
 from .core import Primitive
 from .custom_batching import custom_vmap, sequential_vmap
-from .primitives.elementwise import same_axis_batch, vectorized_batch
-from .primitives.shape import bdim_at, moveaxis
+from .primitives.elementwise import jvp_by_operand, same_axis_batch, vectorized_batch
+from .primitives.shape import bdim_at, instantiate_zeros, linear_jvp, moveaxis, zero_jvp
 
 not_mapped = None  # the batch dim of an unbatched operand or result
 
 vectorized_batching = vectorized_batch  # elementwise n-ary primitives (JAX's defbroadcasting)
 unary_batching = same_axis_batch        # one operand; the batch axis stays (JAX's defvectorized)
 
-__all__ = ["Primitive", "ShapedArray", "axis_size", "bdim_at", "custom_vmap", "moveaxis",
-           "moved_shape", "not_mapped", "sequential_vmap", "unary_batching",
-           "vectorized_batching"]
+__all__ = ["Primitive", "ShapedArray", "UndefinedPrimal", "Zero", "axis_size", "bdim_at",
+           "custom_vmap", "instantiate_zeros", "is_undefined_primal", "jvp_by_operand",
+           "linear_jvp", "moveaxis", "moved_shape", "not_mapped", "sequential_vmap",
+           "unary_batching", "vectorized_batching", "zero_jvp"]

@@ -27,7 +27,8 @@ from . import _backend, dtypes
 from .batching import axis_size, shape
 from .core import Aval, Primitive
 from .primitives.control import scan_lanes
-from .primitives.shape import bdim_at, concatenate_p, reshape_p, slice_p
+from .primitives.padding import concatenate_p, slice_p
+from .primitives.shape import bdim_at, reshape_p
 from .tracing import leaf_aval
 
 VMAP_METHODS = ("sequential", "sequential_unrolled", "expand_dims", "broadcast_all")
@@ -211,6 +212,13 @@ def _ffi_call_abstract_eval(*avals, target_name, result_avals, vmap_method, attr
                              f"an input with abstract value {a.str_short()} and an output with a "
                              f"different abstract value {r.str_short()}.")
     return list(result_avals)
+
+
+@ffi_call_p.def_jvp
+def _ffi_call_jvp(primals, tangents, *, target_name, **params):
+    # as JAX: a foreign call has no derivative unless the user gives one
+    raise ValueError(f"The FFI call to `{target_name}` cannot be differentiated. You can use "
+                     "`custom_jvp` or `custom_vjp` to add support.")
 
 
 @ffi_call_p.def_batching

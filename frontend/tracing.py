@@ -16,6 +16,7 @@ from .array import Array, eager_fn, from_foreign
 from .core import (
     EVAL,
     Aval,
+    Eqn,
     Graph,
     GraphTrace,
     Literal,
@@ -260,3 +261,61 @@ def intern_graph(g: Graph) -> Graph:
     if len(_INTERNED) > 4096:
         _INTERNED.clear()
     return _INTERNED.setdefault(k, g)
+
+
+# ----------------------------------------------------------------------------- graph upkeep
+# (the graph passes of frontend.passes and the autodiff graph transforms share these)
+
+
+def _intern_unless_consts(g: Graph) -> Graph:
+    return intern_graph(g) if not g.consts else g
+
+
+def map_subgraphs(e: Eqn, fn) -> Eqn:
+    """``e`` with ``fn`` (Graph -> Graph, keeping the signature) applied to every Graph in its
+    params (cond branches, loop bodies); ``e`` itself when no sub-graph changed."""
+    new = None
+    for k, v in e.params.items():
+        t = type(v)
+        if t is not Graph and (t is not tuple or not v or type(v[0]) is not Graph):
+            continue
+        if t is Graph:
+            nv = fn(v)
+            if nv is v:
+                continue
+            nv = _intern_unless_consts(nv)
+        else:
+            nv = tuple(fn(x) for x in v)
+            if all(a is b for a, b in zip(nv, v)):
+                continue
+            nv = tuple(_intern_unless_consts(x) for x in nv)
+        if new is None:
+            new = dict(e.params)
+        new[k] = nv
+    return e if new is None else Eqn(e.prim, e.inputs, new, e.outs)
+
+
+def dce(g: Graph) -> Graph:
+    """Dead-code elimination: drop equations none of whose outputs are used (primitives are
+    pure; a call declaring ``has_side_effect`` is kept) and constants nobody reads, also
+    inside sub-graphs."""
+    live = {id(v) for v in g.outvars if type(v) is not Literal}
+    kept = []
+    changed = False
+    for e in reversed(g.eqns):
+        outs = e.outs
+        if (id(outs[0]) in live if len(outs) == 1 else any(id(o) in live for o in outs)) \
+                or e.params.get("has_side_effect"):
+            if e.params:
+                e2 = map_subgraphs(e, dce)
+                if e2 is not e:
+                    changed, e = True, e2
+            kept.append(e)
+            for a in e.inputs:
+                if type(a) is not Literal:
+                    live.add(id(a))
+    if not changed and len(kept) == len(g.eqns) and all(id(v) in live for v in g.constvars):
+        return g
+    kept.reverse()
+    cv = [(v, c) for v, c in zip(g.constvars, g.consts) if id(v) in live]
+    return Graph(g.invars, tuple(v for v, _ in cv), tuple(c for _, c in cv), tuple(kept), g.outvars)

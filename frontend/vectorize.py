@@ -18,7 +18,8 @@ from .array import Array
 from .batching import BatchTracer
 from .core import Literal, Tracer, literal
 from .primitives.control import scan_lanes
-from .primitives.shape import bdim_at, concatenate_p, moveaxis, reshape_p, slice_p
+from .primitives.padding import concatenate_p, slice_p
+from .primitives.shape import bdim_at, moveaxis, reshape_p
 from .tracing import abstractify, adopt_foreign, leaf_paths, trace_graph
 from .tree import broadcast_prefix, key_paths, tree_flatten, tree_unflatten
 
@@ -73,6 +74,10 @@ def vmap(fun, in_axes=0, out_axes=0, axis_name=None, axis_size=None, *, batch_si
                 continue
             ax = _out_axis(ax, batching.ndim(val) + (d is None))
             if d is None:
+                if isinstance(val, np.ndarray) and val.dtype == dtypes.float0:
+                    # the tangent of an integer (no data): a float0 array of the batched shape
+                    res.append(np.zeros(np.insert(val.shape, ax, size).astype(int), dtypes.float0))
+                    continue
                 if isinstance(val, _SCALARS):
                     val = literal(val, *dtypes.dtype_and_weak(val))
                 res.append(bdim_at(val, None, size, ax))

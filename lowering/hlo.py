@@ -12,8 +12,15 @@ from frontend import dtypes
 from frontend.core import Aval, Graph, Literal
 
 
+def _float0_error():
+    return TypeError("float0 values (the tangents of integer and boolean values) cannot be "
+                     "inputs or outputs of a compiled function: return them from outside jit")
+
+
 def elem_type(dtype) -> str:
     d = np.dtype(dtype)
+    if d == dtypes.float0:
+        raise _float0_error()
     if d == dtypes.bool_:
         return "i1"
     if d == dtypes.bfloat16:
@@ -56,12 +63,16 @@ def _scalar_text(v, dtype) -> str:
         return f"({_scalar_text(c.real, part)}, {_scalar_text(c.imag, part)})"
     f = float(v)
     if np.isfinite(f) and d not in (dtypes.bfloat16, dtypes.float16):
-        return repr(f)
+        r = repr(f)
+        # MLIR's float literals need a '.' before an exponent: 1e-06 -> 1.0e-06
+        return r.replace("e", ".0e") if "e" in r and "." not in r else r
     return "0x" + np.asarray(v, d).tobytes()[::-1].hex().upper()
 
 
 def dense_attr(value: np.ndarray, aval: Aval) -> str:
     """``dense<...>`` for a constant: a splat where all elements are equal, else raw hex."""
+    if aval.dtype == dtypes.float0:
+        raise _float0_error()
     value = np.asarray(value, aval.dtype)
     flat = value.reshape(-1)
     if flat.size == 0:  # a splat: nested brackets cannot spell dims after a 0 (2x0x3)

@@ -46,7 +46,8 @@ def x64():
 
 
 # ----------------------------------------------------------------------------- coverage
-# Every primitive must be lowered and batched (when it takes operands) by the test suite.
+# Every primitive must be lowered, batched and differentiated (when it takes operands) by the
+# test suite, and every primitive with a transpose rule transposed.
 # Recorded here by wrapping the rules on the primitive objects, checked at the end of a full
 # run (no file or -k selection).
 
@@ -55,7 +56,7 @@ from harness import is_collective, project_primitives, takes_operands  # noqa: E
 import frontend  # noqa: E402,F401
 import lowering.emit  # noqa: E402,F401
 
-EXERCISED = {"lowered": set(), "batched": set()}
+EXERCISED = {"lowered": set(), "batched": set(), "differentiated": set(), "transposed": set()}
 
 
 def _recording(kind, p, rule):
@@ -72,6 +73,10 @@ for _p in PROJECT.values():
         _p.lowering_rule = _recording("lowered", _p, _p.lowering_rule)
     if _p.batching_rule is not None:
         _p.batching_rule = _recording("batched", _p, _p.batching_rule)
+    if _p.jvp_rule is not None:
+        _p.jvp_rule = _recording("differentiated", _p, _p.jvp_rule)
+    if _p.transpose_rule is not None:
+        _p.transpose_rule = _recording("transposed", _p, _p.transpose_rule)
 
 
 def _full_run(config) -> bool:
@@ -102,9 +107,15 @@ def pytest_sessionfinish(session, exitstatus):
                        if p not in EXERCISED["lowered"] and not is_collective(p))
     missing_b = sorted(p.name for p in PROJECT.values()
                        if takes_operands(p) and p not in EXERCISED["batched"])
-    if missing_l or missing_b:
+    missing_d = sorted(p.name for p in PROJECT.values()
+                       if takes_operands(p) and p not in EXERCISED["differentiated"])
+    missing_t = sorted(p.name for p in PROJECT.values()
+                       if p.transpose_rule is not None and p not in EXERCISED["transposed"])
+    if missing_l or missing_b or missing_d or missing_t:
         session.config._coverage_msg = (f"primitives never lowered by the tests: {missing_l}; "
-                                        f"never batched by the tests: {missing_b}")
+                                        f"never batched by the tests: {missing_b}; "
+                                        f"never differentiated: {missing_d}; "
+                                        f"never transposed: {missing_t}")
         session.exitstatus = 1
 
 

@@ -3,6 +3,8 @@ all_gather, psum_scatter, all_to_all, ppermute, pshuffle, axis_index and axis_si
 a numpy reference computed over the stacked lanes (and jax.vmap where JAX supports the
 case), with the batch axis anywhere, nested vmaps over two names, tuples of names, inside
 loops and branches, under jit, and over no lanes. Each test compiles one program."""
+from types import SimpleNamespace
+
 import jax
 import numpy as np
 import pytest
@@ -228,3 +230,96 @@ def test_unbound_names_are_name_errors():
     with pytest.raises(ValueError, match="batch_size cannot be combined with axis_name"):
         fe.vmap(lambda v: v, axis_name="i", batch_size=2)
 
+
+
+# ----------------------------------------------------------------------------- autodiff
+
+# every case's float result, made nonlinear before the collective: per lane, its jvp and its
+# vjp under vmap(axis_name='i') (the collectives' jvp and transpose rules), vs jax.vmap of
+# jax.jvp / jax.vjp. JAX 0.10.2 has no rule for pmax/pmin: their reference is the max of the
+# gathered lanes, whose derivative (reduce_max's) is what ours gives.
+AD_SKIP = {"psum_bool", "axis_index"}  # integer results
+# jax.vmap's vjp of an untiled all_to_all with split_axis != concat_axis fails in JAX 0.10.2
+# (its transpose gives the cotangent with the unit axis at the wrong place)
+AD_JAX_LACKS = JAX_LACKS | {"all_to_all"}
+
+
+def _ad_cases(S):
+    out = [(n, f) for n, f, _ in cases(S) if n not in AD_SKIP]
+    out.append(("axis_index_times", lambda L, x, N: x * L.axis_index(N)))
+    return out
+
+
+def _jax_case(name, f):
+    if name in ("pmax", "pmin"):
+        red = jax.numpy.max if name == "pmax" else jax.numpy.min
+        return lambda L, x, N: red(L.all_gather(x, N), axis=0)
+    return f
+
+
+def _ad_program(L, jvp, vjp, S, cases_):
+    def per_lane(x, t, cts):
+        out = {}
+        for name, f in cases_:
+            def g(x, f=f):
+                return f(L, x * x + x, "i")
+            y, ty = jvp(g, (x,), (t,))
+            out[name] = (y, ty, vjp(g, x)[1](cts[name])[0])
+        return out
+    return per_lane
+
+
+def test_autodiff_under_named_vmap_vs_jax():
+    S = 4
+    X, T = _lanes(S), _lanes(S)
+    names = [n for n, _ in _ad_cases(S) if n not in AD_JAX_LACKS]
+    jcases = [(n, _jax_case(n, f)) for n, f in _ad_cases(S) if n in names]
+    shapes = jax.eval_shape(jax.vmap(lambda x: {n: f(jlax, x, "i") for n, f in jcases},
+                                     axis_name="i"), X)
+    cts = {n: RNG.normal(size=s.shape).astype(np.float32) for n, s in shapes.items()}
+    theirs = jax.jit(jax.vmap(_ad_program(jlax, jax.jvp, jax.vjp, S, jcases),
+                              axis_name="i"))(X, T, cts)
+    ours_cases = [(n, f) for n, f in _ad_cases(S) if n in names]
+    ours = fe.jit(fe.vmap(_ad_program(lax, fe.jvp, fe.vjp, S, ours_cases), axis_name="i"))(X, T, cts)
+    assert_same(ours, theirs, "jvp/vjp under vmap(axis_name='i')")
+    # the cases JAX cannot do: the vjp is the transpose of the jvp, <ct, J t> == <J^T ct, t>
+    # over all lanes
+    part = [(n, f) for n, f in _ad_cases(S) if n in AD_JAX_LACKS]
+    refs = {n: ref for n, _, ref in cases(S)}
+    pc = {n: RNG.normal(size=refs[n](X).shape).astype(np.float32) for n, _ in part}
+    got = fe.jit(fe.vmap(_ad_program(lax, fe.jvp, fe.vjp, S, part), axis_name="i"))(X, T, pc)
+    for n, _ in part:
+        _, ty, vj = (np.asarray(v, np.float64) for v in got[n])
+        np.testing.assert_allclose(np.sum(pc[n] * ty), np.sum(vj * T), rtol=1e-5, err_msg=n)
+
+
+def test_grad_through_loops_branches_and_custom_rules_with_collectives():
+    """vmap(grad) over a named axis of a scan, a cond, a checkpoint and a custom_jvp rule
+    holding collectives: their linear halves hold the collectives too, and are batched over
+    the name (vs jax.vmap(jax.grad))."""
+    X = RNG.normal(size=(4, 3)).astype(np.float32)
+
+    def model(M, L, checkpoint, custom_jvp):
+        @custom_jvp
+        def h(y):
+            return L.psum(y * y, "i") * y
+
+        h.defjvp(lambda p, t: (h(p[0]), L.psum(2 * p[0] * t[0], "i") * p[0]
+                               + L.psum(p[0] * p[0], "i") * t[0]))
+
+        def f(x):
+            c, ys = L.scan(lambda c, r: (M.tanh(c * L.psum(r, "i") + L.pmean(c, "i")), c * r),
+                           x[0], x)
+            c2 = L.cond(M.sum(x) > 0, lambda a: L.psum(a * a, "i"), lambda a: a, c)
+            c3 = checkpoint(lambda a: L.pmax(M.sin(a), "i") * a)(x[1])
+            return M.sum(ys) + M.sum(c2) + M.sum(c3 * h(x[2]))
+        return f
+
+    got = fe.jit(fe.vmap(fe.grad(model(fe.numpy, lax, fe.checkpoint, fe.custom_jvp)),
+                         axis_name="i"))(X)
+    # JAX has no pmax rule: the max of the gathered lanes is its reference
+    jl = SimpleNamespace(psum=jlax.psum, pmean=jlax.pmean, scan=jlax.scan, cond=jlax.cond,
+                         pmax=lambda v, n: jax.numpy.max(jlax.all_gather(v, n), axis=0))
+    want = jax.jit(jax.vmap(jax.grad(model(jax.numpy, jl, jax.checkpoint, jax.custom_jvp)),
+                            axis_name="i"))(X)
+    np.testing.assert_allclose(got, want, rtol=2e-5, atol=2e-5)

@@ -1,7 +1,8 @@
 """Every primitive is one full row: abstract eval, batching rule (when it takes operands),
-lowering rule (not collectives: vmap resolves them), all stored on the primitive object.
-(Whether the op-table tests exercise each lowering and batching rule is checked at the end
-of a full test run by tests/conftest.py.)"""
+lowering rule (not collectives: vmap resolves them), jvp rule, and a transpose rule for the
+linear ones, all stored on the primitive object. (Whether the tests exercise each lowering,
+batching, jvp and transpose rule is checked at the end of a full test run by
+tests/conftest.py.)"""
 import pytest
 from harness import is_collective, project_primitives, takes_operands
 
@@ -10,6 +11,19 @@ import lowering.emit  # noqa: F401
 
 PRIMS = project_primitives()
 NAMES = sorted(PRIMS)
+
+# Primitives linear in some of their operands (given the others): reverse mode transposes
+# them, so each needs a transpose rule. while's rule raises JAX's error (reverse mode through
+# a loop of unknown trip count); the call primitives transpose their graphs.
+LINEAR = {
+    "neg", "add", "sub", "mul", "div", "select", "convert_element_type",
+    "broadcast_in_dim", "reshape", "transpose", "squeeze", "rev", "reduce_sum", "cumsum",
+    "slice", "pad", "concatenate", "dynamic_slice", "dynamic_update_slice", "gather",
+    "scatter", "scatter_add", "scatter_mul", "dot_general",
+    "cond", "scan", "while", "custom_jvp_call", "custom_vjp_call", "custom_lin", "checkpoint",
+    # collectives over named axes (tests/test_collectives.py differentiates them under vmap)
+    "psum", "all_gather", "reduce_scatter", "all_to_all", "ppermute",
+}
 
 
 def test_the_table_is_not_empty():
@@ -28,6 +42,17 @@ def test_primitive_has_every_column(name):
         assert p.lowering_rule is not None, f"{name}: no lowering rule (lowering/emit)"
     if takes_operands(p):
         assert p.batching_rule is not None, f"{name}: no batching rule"
+    assert p.jvp_rule is not None, f"{name}: no jvp rule"
+    if name in LINEAR:
+        assert p.transpose_rule is not None, f"{name}: linear, but no transpose rule"
+
+
+def test_linear_primitives_are_declared():
+    """A transpose rule belongs to a primitive declared linear here (in some operands, given
+    the others), so the list above stays true."""
+    extra = sorted(n for n, p in PRIMS.items() if p.transpose_rule is not None and n not in LINEAR)
+    assert not extra, f"primitives with a transpose rule that are not declared linear: {extra}"
+    assert LINEAR <= set(PRIMS), f"unknown primitives in LINEAR: {sorted(LINEAR - set(PRIMS))}"
 
 
 def test_rows_are_module_globals_named_after_the_primitive():

@@ -15,9 +15,9 @@ from harness import is_collective, project_primitives, rand, takes_operands, ver
 import frontend as fe
 from frontend import lax
 from frontend.custom_batching import custom_vmap
+from frontend.primitives import bits, linalg, padding
 from frontend.primitives import elementwise as ew
 from frontend.primitives import indexing as ix
-from frontend.primitives import linalg, padding
 from frontend.primitives import reductions as rd
 from frontend.primitives import shape as sh
 
@@ -28,7 +28,8 @@ I32 = np.int32
 # not lowered here: ffi_call's and call_exported's dtypes are those of the target and the
 # exported module (tests/test_ffi.py, tests/test_export.py); collectives are resolved by vmap
 # before lowering (tests/test_collectives.py, zero-size batches included)
-EXEMPT = {"ffi_call", "call_exported"}
+# custom_lin is never lowered: only reverse mode meets it, and transposes it
+EXEMPT = {"ffi_call", "call_exported", "custom_lin"}
 
 
 def _bind(p, **params):
@@ -48,6 +49,22 @@ def _rev_rows(x):
 @_rev_rows.def_vmap
 def _rev_rows_vmap(axis_size, in_batched, x):
     return lax.rev(x, (1,) if in_batched[0] else (0,)), in_batched[0]
+
+
+@fe.custom_jvp
+def _rev_jvp(x):
+    return lax.rev(x, (0,))
+
+
+_rev_jvp.defjvp(lambda p, t: (_rev_jvp(p[0]), lax.rev(t[0], (0,))))
+
+
+@fe.custom_vjp
+def _rev_vjp(x):
+    return lax.rev(x, (0,))
+
+
+_rev_vjp.defvjp(lambda x: (lax.rev(x, (0,)), None), lambda r, g: (lax.rev(g, (0,)),))
 
 
 UNARY = [ew.neg_p, ew.sign_p, ew.exp_p, ew.log_p, ew.log1p_p, ew.expm1_p, ew.tanh_p,
@@ -87,9 +104,9 @@ def samples(T, group):
         ("reshape", _bind(sh.reshape_p, new_sizes=(3, 2), dimensions=None), [X(T)]),
         ("transpose", _bind(sh.transpose_p, permutation=(1, 0)), [X(T)]),
         ("squeeze", _bind(sh.squeeze_p, dimensions=(0,)), [X(T, (1, 3))]),
-        ("slice", _bind(sh.slice_p, start_indices=(0, 1), limit_indices=(2, 3), strides=None),
+        ("slice", _bind(padding.slice_p, start_indices=(0, 1), limit_indices=(2, 3), strides=None),
          [X(T)]),
-        ("concatenate", _bind(sh.concatenate_p, dimension=0), [X(T), X(T)]),
+        ("concatenate", _bind(padding.concatenate_p, dimension=0), [X(T), X(T)]),
         ("rev", _bind(sh.rev_p, dimensions=(0,)), [X(T)]),
         ("iota", lambda: sh.iota_p.bind(dtype=np.dtype(T), shape=(3,), dimension=0), []),
         ("pad", _bind(padding.pad_p, padding_config=((1, 0, 0), (0, 1, 1))),
@@ -113,7 +130,19 @@ def samples(T, group):
         ("scan", lambda c, xs: lax.scan(lambda k, r: (lax.rev(k, (0,)), r), c, xs),
          [X(T, (3,)), X(T)]),
         ("custom_vmap_call", _rev_rows, [X(T)]),
+        ("stop_gradient", _bind(ew.stop_gradient_p), [X(T)]),
+        ("custom_jvp_call", _rev_jvp, [X(T)]),
+        ("custom_vjp_call", _rev_vjp, [X(T)]),
+        ("checkpoint", fe.checkpoint(lambda a: lax.rev(a, (0,))), [X(T)]),
+        ("population_count", _bind(bits.population_count_p), [X(T)]),
     ]
+    # bitcast to every dtype of the group: the same width keeps the shape, a narrower one
+    # adds a trailing axis, a wider one consumes a trailing axis of the right size
+    for U in group:
+        ratio = np.dtype(U).itemsize // np.dtype(T).itemsize
+        out.append((f"bitcast_convert_type-{np.dtype(U).name}",
+                    _bind(bits.bitcast_convert_type_p, new_dtype=np.dtype(U)),
+                    [X(T, (2, ratio) if ratio > 1 else (2, 3))]))
     return out
 
 

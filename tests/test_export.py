@@ -213,3 +213,18 @@ def test_large_closed_over_constants_stay_inside_the_artifact():
         np.testing.assert_allclose(np.asarray(exp.call(x)), np.tanh(x @ w), rtol=1e-5, atol=1e-5)
     finally:
         fe.config.update("embedded_constants_max_bytes", old)
+
+
+def test_differentiating_an_exported_call_is_jax_error(exported):
+    """As JAX's Exported.call of an artifact without a VJP (a custom_vjp function): forward
+    mode is JAX's custom_vjp TypeError, reverse mode JAX's "No VJP is available"; derivatives
+    with respect to other values than the call's arguments are unaffected."""
+    back = fx.deserialize(exported.serialize())
+    call = lambda x: back.call(x, {"w": W}, scale=2.0)["s"]  # noqa: E731
+    with pytest.raises(TypeError, match=r"can't apply forward-mode autodiff \(jvp\) to a "
+                                        r"custom_vjp function"):
+        fe.jvp(call, (X,), (X,))
+    with pytest.raises(ValueError, match="No VJP is available"):
+        fe.jit(fe.grad(lambda x: fnp.sum(call(x))))(X)
+    g = fe.grad(lambda s: fnp.sum(call(X) * s))(np.float32(2.0))
+    np.testing.assert_allclose(g, np.sum(np.asarray(call(X))), rtol=1e-6)

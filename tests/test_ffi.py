@@ -251,3 +251,31 @@ def test_jnp_reference_for_rms_norm():
     x = RNG.normal(size=(2, 5)).astype(np.float32)
     want = x / jnp.sqrt(jnp.mean(x * x, axis=-1, keepdims=True) + 1e-6)
     np.testing.assert_allclose(rms_norm_reference(x), want, rtol=1e-6)
+
+
+def test_differentiating_an_ffi_call_is_jax_error_and_custom_jvp_the_remedy():
+    """As JAX: a foreign call has no derivative (JAX's ValueError, in both modes); the remedy
+    the message names, custom_jvp around the call, gives per-example gradients equal JAX's
+    of the jnp formula."""
+    import frontend.numpy as fnp
+    x = RNG.normal(size=(B, 4, M)).astype(np.float32)
+    msg = "The FFI call to `vmaplab_rms_norm` cannot be differentiated"
+    with pytest.raises(ValueError, match=msg):
+        fe.jvp(rms_norm, (x[0],), (x[0],))
+    with pytest.raises(ValueError, match=msg):
+        fe.grad(lambda v: fnp.sum(rms_norm(v)))(x[0])
+
+    @fe.custom_jvp
+    def norm(v):
+        return rms_norm(v)
+
+    @norm.defjvp
+    def _(p, t):
+        (v,), (dv,) = p, t
+        r = 1.0 / fnp.sqrt(fnp.mean(v * v, axis=-1, keepdims=True) + 1e-6)
+        return norm(v), r * dv - v * r ** 3 * fnp.mean(v * dv, axis=-1, keepdims=True)
+
+    w = RNG.normal(size=(M,)).astype(np.float32)
+    ref = lambda v: jnp.sum(jnp.tanh(v / jnp.sqrt(jnp.mean(v * v, -1, keepdims=True) + 1e-6)) * w)  # noqa: E731
+    got = fe.jit(fe.vmap(fe.grad(lambda v: fnp.sum(fnp.tanh(norm(v)) * w))))(x)
+    np.testing.assert_allclose(got, jax.vmap(jax.grad(ref))(x), rtol=2e-5, atol=2e-5)

@@ -122,9 +122,30 @@ TABLE.update({
     "scan": [(lambda c, xs: lax.scan(lambda c, x: (c + x, c * x), c, xs), (f32(2), f32(4, 2))),
              (lambda x: lax.fori_loop(0, 4, lambda i, c: c + i, x), (f32(2),))],
     "custom_vmap_call": [(lambda x, y: _custom_sin(x, y), (f32(3), f32(3)))],
+    # autodiff
+    "stop_gradient": [(lambda x: lax.stop_gradient(x) * 2.0, (f32(3),))],
+    "custom_jvp_call": [(lambda x: _softplus(x), (f32(3),))],
+    "custom_vjp_call": [(lambda x: _clip_grad(x), (f32(3),))],
+    "checkpoint": [(lambda x: fe.checkpoint(lambda y: fnp.sin(y) * y)(x), (f32(3),))],
     # a function exported (frontend.export) and called: its module becomes a private function
     "call_exported": [(lambda x, y: _EXPORTED.call(x, y), (f32(3), f32(3)))],
 })
+
+
+@fe.custom_jvp
+def _softplus(x):
+    return fnp.log1p(fnp.exp(x))
+
+
+_softplus.defjvp(lambda p, t: (_softplus(p[0]), t[0] * lax.logistic(p[0])))
+
+
+@fe.custom_vjp
+def _clip_grad(x):
+    return x * 2.0
+
+
+_clip_grad.defvjp(lambda x: (x * 2.0, None), lambda r, g: (fnp.clip(g, -1.0, 1.0),))
 
 
 
@@ -140,6 +161,8 @@ def _custom_sin_vmap(axis_size, in_batched, x, y):
 
 # primitives the StableHLO reference interpreter cannot run: name -> reason
 INTERPRETER_LACKS: dict = {
+    "custom_lin": "never lowered: reverse mode only transposes it, and evaluating it is forward "
+                  "mode through a custom_vjp function (JAX's error)",
     "ffi_call": "a custom call runs native code only XLA can call (refused with a clear error, "
                 "tests/test_ffi.py)",
     **{n: "a collective: the vmap binding its axis resolves it before lowering "

@@ -17,13 +17,18 @@ LAYERS = [
     ("core", ["frontend._jax_names", "frontend.dtypes", "frontend.tree", "frontend.core", "frontend._backend",
               "frontend.array"]),
     ("tracing", ["frontend.batching", "frontend.tracing"]),
-    ("primitives", ["frontend.primitives"]),
+    # autodiff's core: symbolic zeros, the JVP trace, linearize by partial evaluation
+    ("autodiff", ["frontend.ad_util", "frontend.jvp", "frontend.partial_eval"]),
+    # frontend.ad (backward pass, graph-level jvp/linearize/transpose) binds add and
+    # broadcast_in_dim and the control-flow rules use it: it sits with the primitives
+    ("primitives", ["frontend.primitives", "frontend.ad"]),
     ("vmap", ["frontend.vectorize"]),
     ("lax", ["frontend.lax"]),
     ("numpy", ["frontend.numpy"]),
     ("passes", ["frontend.passes"]),
     ("library", ["frontend.random", "frontend.nn", "frontend.ops"]),
     ("api", ["frontend.custom_batching", "frontend.array_methods", "frontend.api", "frontend.tree_util",
+             "frontend.autodiff", "frontend.custom_derivatives", "frontend.checkpoint",
              "frontend.extend", "frontend.ffi", "frontend.kernels", "frontend"]),
     ("lowering", ["lowering.hlo", "lowering.emit"]),
     ("backend", ["lowering.runtime", "lowering.backend", "lowering"]),

@@ -94,7 +94,7 @@ def lax_table(l, x, i):
     return {
         "ipow3": l.integer_pow(x, 3), "ipow-2": l.integer_pow(x, -2), "ipow0": l.integer_pow(i, 0),
         "ipow5_int": l.integer_pow(i, 5),
-        "clamp": l.clamp(np.float32(-0.5), x, np.float32(0.5)), "clamp_arr": l.clamp(x * 0, x, x + 1),
+        "clamp": l.clamp(np.float32(-0.5), x, np.float32(0.5)), "clamp_arr": l.clamp(x * 0 - 0.3, x, x * 0.5 + 0.5),
         "select_n_bool": l.select_n(x > 0, x, -x), "select_n_int": l.select_n(i % 3, i, i * 2, i * 3),
         "bitcast_u32": u, "bitcast_back": l.bitcast_convert_type(u, np.float32),
         "bitcast_narrow": l.bitcast_convert_type(x, np.uint16),
@@ -104,11 +104,14 @@ def lax_table(l, x, i):
     }
 
 
-def ops_table(m, x, i):
-    """Segment reductions of ``m`` (fe.ops or jax.ops); id -1 and ids past the end dropped."""
-    return {"sum": m.segment_sum(x, i[:3], 4), "max": m.segment_max(x, i[:3] - 1, 3),
-            "min": m.segment_min(x.T, i, 2), "prod": m.segment_prod(x, i[1:], 4),
-            "int_max": m.segment_max(i * 2, i % 2, 3)}
+def ops_table(m, x, i, prod=True):
+    """Segment reductions of ``m`` (fe.ops or jax.ops); id -1 and ids past the end dropped.
+    (segment_prod has no gradient, in JAX either: ``prod=False`` leaves it out.)"""
+    out = {"sum": m.segment_sum(x, i[:3], 4), "max": m.segment_max(x, i[:3] - 1, 3),
+           "min": m.segment_min(x.T, i, 2), "int_max": m.segment_max(i * 2, i % 2, 3)}
+    if prod:
+        out["prod"] = m.segment_prod(x, i[1:], 4)
+    return out
 
 
 TABLES = [
@@ -276,3 +279,27 @@ def test_quantiles_and_sorting_methods():
     assert_same(fe.jit(lambda v: (v.real, v.imag, v.conj()))(z), (z.real, z.imag, z.conj()), ".real")
     got = fe.jit(fe.vmap(lambda u: fnp.median(u, 0)))(a)
     np.testing.assert_array_equal(np.asarray(got), np.stack([np.asarray(fnp.median(u, 0)) for u in a]))
+
+
+def _weighted_sum(np_, tree):
+    """sum_k (k + 1) * sum(leaf_k) over the float leaves of a table (a scalar loss)."""
+    total = 0.0
+    for k, leaf in enumerate(jax.tree_util.tree_leaves(tree)):
+        if np.dtype(leaf.dtype) in (np.float32, np.float16, ml_dtypes.bfloat16):
+            total = total + (k + 1) * np_.sum(leaf.astype(np.float32))
+    return total
+
+
+@pytest.mark.parametrize("name,ours,theirs", [t for t in TABLES if t[0] in ("nn", "lax", "ops")],
+                         ids=["nn", "lax", "ops"])
+def test_table_gradients_vs_jax(name, ours, theirs):
+    """Reverse mode through every row (bitcast/popcount: zero derivative, as JAX's)."""
+    if name == "ops":
+        ours = lambda x, xn, i: ops_table(fe.ops, x, i, prod=False)  # noqa: E731
+        theirs = lambda x, xn, i: ops_table(jax.ops, x, i, prod=False)  # noqa: E731
+    got = fe.jit(fe.grad(lambda x: _weighted_sum(fnp, ours(x, XN, I))))(X)
+    want = jax.jit(jax.grad(lambda x: _weighted_sum(jnp, theirs(x, XN, I))))(X)
+    assert_same(got, want, f"{name} grad")
+    t = RNG.normal(size=X.shape).astype(np.float32)
+    _, tangent = fe.jvp(lambda v: lax_table(lax, v, I)["popcount"], (X,), (t,))
+    assert tangent.dtype == jax.dtypes.float0

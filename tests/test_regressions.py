@@ -126,6 +126,23 @@ def test_jit_of_a_callable_whose_dict_has_a_fun_attribute():
     np.testing.assert_array_equal(np.asarray(fe.jit(Callable())(x)), x * 2)
 
 
+def test_float_constants_in_exponent_notation_lower():
+    """repr(1e-06) has no '.', which MLIR's float literal syntax needs (found by the
+    autodiff finite-difference table)."""
+    x = np.float32(3.0)
+    got = fe.jit(lambda x: x * 1e-6 + 1e20)(x)
+    np.testing.assert_allclose(np.asarray(got), np.asarray(jnp.float32(3.0) * 1e-6 + 1e20))
+
+
+def test_inexact_function_of_a_weak_bool_is_strong():
+    """sin(x >= -0.5) for a bool x: the comparison is a weak bool, its float is strong, as in
+    JAX (found by the slow autodiff fuzz run)."""
+    for f, fj in [(lambda x: fnp.sin(x >= -0.5), lambda x: jnp.sin(x >= -0.5)),
+                  (lambda x: fnp.exp(fnp.greater_equal(x, -0.5)), lambda x: jnp.exp(jnp.greater_equal(x, -0.5)))]:
+        x = np.array([True, False])
+        assert_same(fe.jit(f)(x), jax.jit(fj)(x))
+
+
 def test_empty_constants_with_dims_after_the_zero():
     """A captured empty constant of shape (2, 0, 3) was written as dense<[[[]]]>, whose
     inferred shape (1, 1, 0) the parser rejects; empty constants are splats now (found by
@@ -135,3 +152,14 @@ def test_empty_constants_with_dims_after_the_zero():
     outs = fe.jit(lambda: [c for c in consts])()
     for o, c in zip(outs, consts):
         assert o.shape == c.shape and o.dtype == c.dtype
+
+
+def test_vjp_primal_output_reading_a_numpy_constant_under_jit():
+    """A numpy constant inside a function differentiated in reverse mode is a value of the
+    enclosing trace (the linear graph's trace handed it on as its own, so the primal output
+    escaped: found by the op table after main's Trace.const)."""
+    idx = np.array([3, 0, 3, -1], np.int32)
+    x = np.arange(20, dtype=np.float32).reshape(4, 5)
+    f = lambda m: lambda v: m.take(v, idx, axis=0, mode="clip") * 2.0  # noqa: E731
+    got = fe.jit(lambda v: fe.vjp(f(fnp), v)[0])(x)
+    np.testing.assert_array_equal(np.asarray(got), np.asarray(jax.vjp(f(jnp), x)[0]))

@@ -71,6 +71,7 @@ from ._ops import (  # noqa: A004
                         sign,
                         sin,
                         sqrt,
+                        stop_gradient,
                         sub,
                         tan,
                         tanh,
@@ -137,7 +138,7 @@ __all__ = [
     "rsqrt", "scan", "scatter", "scatter_add", "scatter_max", "scatter_min", "scatter_mul",
     "ScatterDimensionNumbers", "select", "select_n", "shift_left", "shift_right_arithmetic",
     "shift_right_logical", "sign", "sin", "slice", "slice_in_dim", "sqrt",
-    "squeeze", "sub", "switch", "tan", "tanh", "transpose", "while_loop", "xor",
+    "squeeze", "stop_gradient", "sub", "switch", "tan", "tanh", "transpose", "while_loop", "xor",
 ]
 
 

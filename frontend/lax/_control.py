@@ -11,10 +11,10 @@ import inspect
 import numpy as np
 
 from .. import dtypes
-from ..core import Aval, ConcretizationTypeError, Graph, Literal, Tracer, Var, literal
-from ..primitives.control import cond_p, scan_p, typematch, while_p
+from ..core import Aval, ConcretizationTypeError, Literal, Tracer, literal
+from ..primitives.control import close_branches, cond_p, scan_p, typematch, while_p
 from ..primitives.elementwise import max_p, min_p, ne_p
-from ..tracing import closure_convert, flatten_fun, intern_graph, leaf_aval, trace_graph
+from ..tracing import closure_convert, flatten_fun, leaf_aval, trace_graph
 from ..tree import TreeDef, child_keys, key_paths, tree_flatten, tree_unflatten
 from ..vectorize import chunked_map
 from ._convert import convert
@@ -196,19 +196,8 @@ def _cond_two(index, true_fun, false_fun, operands):
 
 
 def _bind_cond(index, graphs, leaves, out_td):
-    consts = []
-    where = {}
-    for g in graphs:
-        for v, c in zip(g.constvars, g.consts):
-            if id(c) not in where:
-                where[id(c)] = len(consts)
-                consts.append((c, v.aval))
-    closed = []
-    for g in graphs:
-        mine = {id(c): v for v, c in zip(g.constvars, g.consts)}
-        cv = tuple(mine.get(id(c)) or Var(a) for c, a in consts)
-        closed.append(intern_graph(Graph(cv + tuple(g.invars), (), (), g.eqns, g.outvars)))
-    outs = cond_p.bind(index, *[c for c, _ in consts], *leaves, branches=tuple(closed))
+    closed, consts = close_branches(graphs)
+    outs = cond_p.bind(index, *consts, *leaves, branches=closed)
     return tree_unflatten(out_td, outs)
 
 

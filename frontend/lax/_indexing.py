@@ -6,12 +6,14 @@ import numpy as np
 
 from .. import dtypes
 from ..core import aval_of, literal
-from ..primitives.elementwise import add_p, and_p, ge_p, le_p, lt_p, max_p, min_p, select_p
+from ..primitives.elementwise import add_p, lt_p, select_p
 from ..primitives.indexing import (
+    clamp_indices,
     dynamic_slice_p,
     dynamic_update_slice_p,
     gather_batch_positions,
     gather_p,
+    in_bounds_mask,
     scatter_add_p,
     scatter_max_p,
     scatter_min_p,
@@ -182,29 +184,6 @@ def default_fill_value(dtype):
     return int(np.iinfo(d).min)
 
 
-def _in_bounds_mask(indices, index_vector_dim, start_index_map, operand_shape, slice_sizes):
-    """bool of the index batch shape: every start of the slice fits in the operand."""
-    ia = aval_of(indices)
-    ivd = index_vector_dim
-    batch_shape = tuple(s for i, s in enumerate(ia.shape) if i != ivd)
-    dt = ia.dtype
-    mask = None
-    for k, d in enumerate(start_index_map):
-        if ivd < ia.ndim:
-            starts = [literal(0, dt)] * ia.ndim
-            starts[ivd] = literal(k, dt)
-            sizes = list(ia.shape)
-            sizes[ivd] = 1
-            col = dynamic_slice_p.bind(indices, *starts, slice_sizes=tuple(sizes))
-            col = reshape_p.bind(col, new_sizes=batch_shape, dimensions=None)
-        else:
-            col = indices
-        ok = and_p.bind(ge_p.bind(col, literal(0, dt)),
-                            le_p.bind(col, literal(operand_shape[d] - slice_sizes[d], dt)))
-        mask = ok if mask is None else and_p.bind(mask, ok)
-    return mask, batch_shape
-
-
 def gather(operand, start_indices, dimension_numbers, slice_sizes, *, unique_indices=False,
            indices_are_sorted=False, mode=None, fill_value=None):
     """StableHLO gather (see ``gather_p``). ``mode``: 'clip' / 'promise_in_bounds' clamp each
@@ -227,7 +206,7 @@ def gather(operand, start_indices, dimension_numbers, slice_sizes, *, unique_ind
     if m != "fill":
         return out
     oa = aval_of(operand)
-    mask, _ = _in_bounds_mask(start_indices, ia.ndim - 1, dn.start_index_map, oa.shape,
+    mask, _ = in_bounds_mask(start_indices, ia.ndim - 1, dn.start_index_map, oa.shape,
                               params["slice_sizes"])
     out_aval = aval_of(out)
     bpos = gather_batch_positions(out_aval.ndim, dn.offset_dims)
@@ -254,14 +233,8 @@ def _scatter(prim, operand, scatter_indices, updates, dimension_numbers, *,
         wdims = [j for j in range(oa.ndim) if j not in removed]
         win = {j: 1 for j in removed}
         win.update({j: ua.shape[p] for j, p in zip(wdims, dn.update_window_dims)})
-        hi = np.array([oa.shape[d] - win[d] for d in dn.scatter_dims_to_operand_dims], ia.dtype)
-        bshape = [1] * ia.ndim
-        bshape[ivd] = len(hi)
-        hi = np.reshape(hi, bshape)
-        if ia.shape != hi.shape:
-            hi = broadcast_in_dim_p.bind(hi, shape=ia.shape,
-                                         broadcast_dimensions=tuple(range(ia.ndim)))
-        scatter_indices = min_p.bind(max_p.bind(scatter_indices, literal(0, ia.dtype)), hi)
+        scatter_indices = clamp_indices(scatter_indices, ivd, [
+            oa.shape[d] - win[d] for d in dn.scatter_dims_to_operand_dims])
     return prim.bind(operand, scatter_indices, updates, update_window_dims=dn.update_window_dims,
                      inserted_window_dims=dn.inserted_window_dims,
                      input_batching_dims=dn.operand_batching_dims,

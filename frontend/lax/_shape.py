@@ -6,14 +6,12 @@ import numpy as np
 from .. import dtypes
 from ..batching import shape as _shape
 from ..core import aval_of, literal
-from ..primitives.padding import pad_p
+from ..primitives.padding import concatenate_p, pad_p, slice_p
 from ..primitives.shape import (
     broadcast_in_dim_p,
-    concatenate_p,
     iota_p,
     reshape_p,
     rev_p,
-    slice_p,
     squeeze_p,
     transpose_p,
 )

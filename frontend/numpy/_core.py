@@ -7,7 +7,8 @@ from .. import dtypes
 from ..array import Array, from_foreign, host_const
 from ..core import Literal, Tracer, aval_of, literal
 from ..lax._convert import convert
-from ..primitives.shape import broadcast_in_dim_p, concatenate_p, reshape_p
+from ..primitives.padding import concatenate_p
+from ..primitives.shape import broadcast_in_dim_p, reshape_p
 
 _SCALARS = (bool, int, float, complex)
 ArrayLike = (Array, Tracer, np.ndarray, np.generic, Literal) + _SCALARS
@@ -187,7 +188,8 @@ def promote_dtypes_inexact(name: str, *args, broadcast: bool = True):
     out = promote_args(name, *args, broadcast=broadcast)
     d = aval_of(out[0]).dtype
     if not dtypes.is_inexact(d):
-        weak = all(aval_of(a).weak_type for a in out)
+        # a weak bool (a comparison of weak values) has no weak float to become (as JAX)
+        weak = not dtypes.is_bool(d) and all(aval_of(a).weak_type for a in out)
         out = [convert(a, dtypes.default_float(), weak) for a in out]
     return out
 

@@ -17,6 +17,7 @@ from ..lax import _indexing as lax_ix
 from ..lax._convert import convert
 from ..primitives import elementwise as ew
 from ..primitives import indexing as ix
+from ..primitives import padding as pd
 from ..primitives import shape as sh
 from ._core import asarray, broadcast_to_shape, canonical_axis, is_array
 from ._elementwise import remainder
@@ -182,7 +183,7 @@ def _static_slicing(x, entries):
             _, d, v = e
             st[d], lim[d] = v, v + 1
     if st != [0] * len(shp) or lim != list(shp) or strides != [1] * len(shp):
-        x = sh.slice_p.bind(x, start_indices=tuple(st), limit_indices=tuple(lim),
+        x = pd.slice_p.bind(x, start_indices=tuple(st), limit_indices=tuple(lim),
                              strides=None if strides == [1] * len(shp) else tuple(strides))
     if rev:
         x = sh.rev_p.bind(x, dimensions=tuple(rev))
@@ -239,7 +240,7 @@ def _stack_columns(cols, bshape):
         return np.stack(cols, axis=-1).astype(_INT)
     parts = [_reshape(c if not isinstance(c, np.ndarray) else asarray(c), tuple(bshape) + (1,))
              for c in cols]
-    return sh.concatenate_p.bind(*parts, dimension=len(bshape))
+    return pd.concatenate_p.bind(*parts, dimension=len(bshape))
 
 
 def _gather_index(x, entries, mode=None, fill_value=None):
@@ -266,7 +267,8 @@ def _gather_index(x, entries, mode=None, fill_value=None):
                             collapsed_slice_dims=tuple(sorted(adv_dims)),
                             start_index_map=adv_dims, operand_batching_dims=(),
                             start_indices_batching_dims=(), index_vector_dim=ivd,
-                            slice_sizes=sizes, indices_are_sorted=False, mode="clip")
+                            slice_sizes=sizes, indices_are_sorted=False,
+                            mode="clip" if mode == "clip" else "promise_in_bounds")
     if mode == "fill":
         mask = None
         for (d, _), c in zip(adv, cols):
@@ -354,7 +356,7 @@ def take(a, indices, axis=None, out=None, mode=None, unique_indices=False,
                             start_index_map=(axis,), operand_batching_dims=(),
                             start_indices_batching_dims=(), index_vector_dim=len(ishape),
                             slice_sizes=sizes, indices_are_sorted=bool(indices_are_sorted),
-                            mode="clip")
+                            mode="clip" if m == "clip" else "promise_in_bounds")
     if m != "fill":
         return res
     ra = aval_of(res)
@@ -413,7 +415,7 @@ def take_along_axis(arr, indices, axis, mode=None, fill_value=None):
                             start_index_map=(axis,), operand_batching_dims=others,
                             start_indices_batching_dims=others, index_vector_dim=nd,
                             slice_sizes=tuple(1 for _ in range(nd)), indices_are_sorted=False,
-                            mode="clip")
+                            mode="clip" if m == "clip" else "promise_in_bounds")
     if m != "fill":
         return res
     ok = ew.and_p.bind(ew.ge_p.bind(i, literal(0, _INT)),
@@ -428,7 +430,7 @@ def take_along_axis(arr, indices, axis, mode=None, fill_value=None):
 # ----------------------------------------------------------------------------- x.at[idx]
 
 
-def _scatter_index(x, idx, values, prim, mode):
+def _scatter_index(x, idx, values, prim, mode, indices_are_sorted=False, unique_indices=False):
     """x.at[idx].<op>(values) as one scatter. Window dims: step-1 slices (and Ellipsis);
     inserted dims: ints, traced scalars, integer arrays; strided slices become index arrays
     of their own scatter dim. Updates keep numpy's indexing-result layout."""
@@ -501,7 +503,8 @@ def _scatter_index(x, idx, values, prim, mode):
     return prim.bind(x, indices, upd, update_window_dims=uwd, inserted_window_dims=inserted,
                      input_batching_dims=(), scatter_indices_batching_dims=(),
                      scatter_dims_to_operand_dims=tuple(sdod), index_vector_dim=ivd,
-                     indices_are_sorted=False, unique_indices=False)
+                     indices_are_sorted=bool(indices_are_sorted),
+                     unique_indices=bool(unique_indices))
 
 
 def _grid(c, grid, positions):
@@ -564,28 +567,29 @@ class _IndexUpdateRef:
         m = lax_ix.canonical_mode(mode)
         return _getitem(self.array, self.index, mode=m, fill_value=fill_value)
 
-    def _update(self, prim, values, mode):
+    def _update(self, prim, values, mode, indices_are_sorted, unique_indices):
         x = self.array if is_array(self.array) else asarray(self.array)
-        return _scatter_index(x, self.index, values, prim, lax_ix.canonical_mode(mode))
+        return _scatter_index(x, self.index, values, prim, lax_ix.canonical_mode(mode),
+                              indices_are_sorted, unique_indices)
 
     def set(self, values, *, indices_are_sorted=False, unique_indices=False, mode=None):
         """x with ``x[idx] = values``."""
-        return self._update(ix.scatter_p, values, mode)
+        return self._update(ix.scatter_p, values, mode, indices_are_sorted, unique_indices)
 
     def add(self, values, *, indices_are_sorted=False, unique_indices=False, mode=None):
         """x with ``x[idx] += values`` (repeated indices accumulate)."""
-        return self._update(ix.scatter_add_p, values, mode)
+        return self._update(ix.scatter_add_p, values, mode, indices_are_sorted, unique_indices)
 
     def multiply(self, values, *, indices_are_sorted=False, unique_indices=False, mode=None):
         """x with ``x[idx] *= values``."""
-        return self._update(ix.scatter_mul_p, values, mode)
+        return self._update(ix.scatter_mul_p, values, mode, indices_are_sorted, unique_indices)
 
     mul = multiply
 
     def min(self, values, *, indices_are_sorted=False, unique_indices=False, mode=None):
         """x with ``x[idx] = minimum(x[idx], values)``."""
-        return self._update(ix.scatter_min_p, values, mode)
+        return self._update(ix.scatter_min_p, values, mode, indices_are_sorted, unique_indices)
 
     def max(self, values, *, indices_are_sorted=False, unique_indices=False, mode=None):
         """x with ``x[idx] = maximum(x[idx], values)``."""
-        return self._update(ix.scatter_max_p, values, mode)
+        return self._update(ix.scatter_max_p, values, mode, indices_are_sorted, unique_indices)

@@ -1,6 +1,7 @@
 """Bit-level primitives: ``bitcast_convert_type`` (reinterpret the bits of an array as
 another dtype, as StableHLO's bitcast_convert) and ``population_count`` (set bits per
-element). The shift ops are rows of the elementwise family."""
+element). The shift ops are rows of the elementwise family. Neither is differentiable: their
+jvp is a symbolic zero (float0 for integer results), as JAX's."""
 from __future__ import annotations
 
 import numpy as np
@@ -8,9 +9,10 @@ import numpy as np
 from .. import dtypes
 from ..core import Aval, Primitive, aval_of
 from .elementwise import INT, unary
-from .shape import moveaxis
+from .shape import moveaxis, zero_jvp
 
 population_count_p = unary("population_count", INT)
+population_count_p.def_jvp(zero_jvp(population_count_p))
 
 # bitcast_convert_type(x, new_dtype): equal widths keep the shape; a narrower result adds a
 # trailing axis of size (old bits / new bits); a wider one consumes a trailing axis of size
@@ -52,3 +54,6 @@ def _bitcast_batching(args, dims, *, new_dtype):
         x, d = moveaxis(x, d, 0), 0
     return bitcast_convert_type_p.bind(x, new_dtype=new_dtype), d
 
+
+
+bitcast_convert_type_p.def_jvp(zero_jvp(bitcast_convert_type_p))

@@ -13,6 +13,14 @@ No lowering rules: a collective never reaches lowering under jit, because the vm
 binds its name resolves it first, and a name no enclosing vmap binds is a NameError when the
 collective is bound (frontend.batching.CollectivePrimitive). Lowering these same objects to
 XLA's collectives under shard_map is the scale-out issue's.
+
+Autodiff (as JAX's rules under vmap): psum, all_gather, reduce_scatter, all_to_all and
+ppermute are linear. psum's transpose is psum of the cotangent (every lane's result depends
+on every lane's input); all_gather and reduce_scatter are each other's transposes, all_to_all
+transposes to all_to_all with split and concat axes swapped, ppermute to the inverse
+permutation. pmax/pmin pass the tangent of the lanes holding the extreme, shared over ties as
+reduce_max does (JAX 0.10.2 has no rule there: ours is the derivative JAX's reduce_max
+gives over the gathered lanes); axis_index has a zero (float0) tangent.
 """
 from __future__ import annotations
 
@@ -21,11 +29,21 @@ import numpy as np
 from .. import batching
 from ..batching import CollectivePrimitive, shape
 from ..core import Aval, aval_of, literal
-from .elementwise import NUM_BOOL, NUMBER, check_dtype, mul_p, select_p
+from .elementwise import (
+    NUM_BOOL,
+    NUMBER,
+    check_dtype,
+    convert_element_type_p,
+    div_p,
+    eq_p,
+    jvp_by_operand,
+    mul_p,
+    select_p,
+)
 from .indexing import gather_p
 from .padding import pad_p
 from .reductions import reduce_max_p, reduce_min_p, reduce_sum_p
-from .shape import bdim_at, broadcast_in_dim_p, iota_p, reshape_p, transpose_p
+from .shape import bdim_at, broadcast_in_dim_p, iota_p, linear_jvp, reshape_p, transpose_p, zero_jvp
 
 _I32 = np.dtype(np.int32)
 
@@ -112,6 +130,21 @@ def _times_size(x, size):
 psum_p = reduction("psum", NUMBER, reduce_sum_p, _times_size)
 pmax_p = reduction("pmax", NUM_BOOL, reduce_max_p, lambda x, size: x)
 pmin_p = reduction("pmin", NUM_BOOL, reduce_min_p, lambda x, size: x)
+psum_p.def_jvp(linear_jvp(psum_p))
+psum_p.def_transpose(lambda ct, x, *, axes: [psum_p.bind(ct, axes=axes)])
+
+
+def _pchooser_jvp(p):
+    """pmax/pmin: the tangent of the lanes holding the result, averaged over ties."""
+    def contribution(g, ans, x, *, axes):
+        hit = convert_element_type_p.bind(eq_p.bind(x, ans), new_dtype=aval_of(g).dtype,
+                                          weak_type=False)
+        return div_p.bind(psum_p.bind(mul_p.bind(g, hit), axes=axes), psum_p.bind(hit, axes=axes))
+    return jvp_by_operand(p, contribution, with_result=True)
+
+
+pmax_p.def_jvp(_pchooser_jvp(pmax_p))
+pmin_p.def_jvp(_pchooser_jvp(pmin_p))
 
 
 # ----------------------------------------------------------------------------- all_gather
@@ -150,6 +183,15 @@ def _all_gather_batch(args, dims, *, all_gather_dimension, axis_name, axis_size,
                                  axis_size=axis_size, tiled=tiled), d
     y = bdim_at(x, d, t.axis_size, a)
     return (_merge(y, a) if tiled else y), None
+
+
+all_gather_p.def_jvp(linear_jvp(all_gather_p))
+
+
+@all_gather_p.def_transpose
+def _all_gather_transpose(ct, x, *, all_gather_dimension, axis_name, axis_size, tiled):
+    return [reduce_scatter_p.bind(ct, scatter_dimension=all_gather_dimension,
+                                  axis_name=axis_name, axis_size=axis_size, tiled=tiled)]
 
 
 # ----------------------------------------------------------------------------- reduce_scatter
@@ -195,6 +237,15 @@ def _reduce_scatter_batch(args, dims, *, scatter_dimension, axis_name, axis_size
                                      axis_size=axis_size, tiled=tiled), d
     y = _times_size(x, t.axis_size) if d is None else reduce_sum_p.bind(x, axes=(d,))
     return (_split(y, sd, t.axis_size) if tiled else y), sd
+
+
+reduce_scatter_p.def_jvp(linear_jvp(reduce_scatter_p))
+
+
+@reduce_scatter_p.def_transpose
+def _reduce_scatter_transpose(ct, x, *, scatter_dimension, axis_name, axis_size, tiled):
+    return [all_gather_p.bind(ct, all_gather_dimension=scatter_dimension,
+                              axis_name=axis_name, axis_size=axis_size, tiled=tiled)]
 
 
 # ----------------------------------------------------------------------------- all_to_all
@@ -253,6 +304,15 @@ def _all_to_all_batch(args, dims, *, split_axis, concat_axis, axis_name, axis_si
                                  concat_axis=concat_axis + (d <= concat_axis),
                                  axis_name=axis_name, axis_size=axis_size), d
     return _all_to_all_lanes(x, d, t.axis_size, split_axis, concat_axis)
+
+
+all_to_all_p.def_jvp(linear_jvp(all_to_all_p))
+
+
+@all_to_all_p.def_transpose
+def _all_to_all_transpose(ct, x, *, split_axis, concat_axis, axis_name, axis_size):
+    return [all_to_all_p.bind(ct, split_axis=concat_axis, concat_axis=split_axis,
+                              axis_name=axis_name, axis_size=axis_size)]
 
 
 # ----------------------------------------------------------------------------- ppermute
@@ -328,6 +388,11 @@ def _ppermute_batch(args, dims, *, axis_name, perm):
     return _take_lanes(x, d, src), d
 
 
+ppermute_p.def_jvp(linear_jvp(ppermute_p))
+ppermute_p.def_transpose(lambda ct, x, *, axis_name, perm: [
+    ppermute_p.bind(ct, axis_name=axis_name, perm=tuple((d, s) for s, d in perm))])
+
+
 # ----------------------------------------------------------------------------- axis_index
 
 
@@ -347,3 +412,6 @@ def _axis_index_batch(args, dims, *, axis_name):
     if not mine:
         return axis_index_p.bind(axis_name=axis_name), None
     return iota_p.bind(dtype=_I32, shape=(t.axis_size,), dimension=0), 0
+
+
+axis_index_p.def_jvp(zero_jvp(axis_index_p))

@@ -11,6 +11,12 @@
 Sub-graphs are held in the params; what a user function closes over is passed as explicit
 leading operands (closure conversion, frontend.tracing). Sub-graphs built by batching rules
 may keep concrete constants as constvars.
+
+Autodiff: the jvp rules of cond and scan split each sub-graph (frontend.ad.linearize_graph)
+into a primal cond/scan, which also returns the residuals (a scan stacks them), and a
+tangent cond/scan linear in the tangents; under reverse mode only the latter is recorded
+and transposed (a scan backwards over the stacked residuals). while_loop is differentiated
+in forward mode only (one loop carrying the tangents too), as in JAX.
 """
 from __future__ import annotations
 
@@ -19,11 +25,13 @@ import builtins
 import numpy as np
 
 from .. import batching
-from ..core import Aval, Graph, Primitive, aval_of, eval_graph, literal
+from ..ad import jvp_graph, linearize_graph, transpose_graph
+from ..ad_util import Zero, is_undefined_primal, tangent_aval
+from ..core import Aval, Graph, Primitive, Var, aval_of, eval_graph, literal
 from ..tracing import closure_convert, intern_graph, trace_graph
-from .elementwise import eq_p, select_p
+from .elementwise import add_tangents, eq_p, select_p
 from .reductions import reduce_or_p
-from .shape import bdim_at, broadcast_in_dim_p, moveaxis
+from .shape import bdim_at, broadcast_in_dim_p, instantiate_zeros, moveaxis, zeros_like_aval
 
 _I32 = np.dtype(np.int32)
 
@@ -47,7 +55,7 @@ def _batched_aval(a: Aval, d, size: int) -> Aval:
     return Aval(a.shape[:d] + (size,) + a.shape[d:], a.dtype, a.weak_type)
 
 
-def _batch_graph(g: Graph, size: int, in_dims, force=None):
+def batch_graph(g: Graph, size: int, in_dims, force=None):
     """(graph, out_batched): ``g`` vectorized over ``size`` lanes. Input i carries its batch
     axis at ``in_dims[i]`` (None: unbatched); every batched output has it at 0; an output with
     ``force[i]`` is batched (broadcast) even when it depends on no batched input."""
@@ -81,6 +89,39 @@ def _lane_select(pred, on_true, on_false):
     if len(shp) > 1:
         pred = broadcast_in_dim_p.bind(pred, shape=tuple(shp), broadcast_dimensions=(0,))
     return select_p.bind(pred, on_true, on_false)
+
+
+def close_branches(graphs) -> tuple:
+    """(graphs taking everything any of them captures as leading inputs, those values): the
+    branches of one cond must take the same operands."""
+    consts, where = [], {}
+    for g in graphs:
+        for v, c in zip(g.constvars, g.consts):
+            if id(c) not in where:
+                where[id(c)] = len(consts)
+                consts.append((c, v.aval))
+    closed = []
+    for g in graphs:
+        mine = {id(c): v for v, c in zip(g.constvars, g.consts)}
+        cv = tuple(mine.get(id(c)) or Var(a) for c, a in consts)
+        closed.append(intern_graph(Graph(cv + tuple(g.invars), (), (), g.eqns, g.outvars)))
+    return tuple(closed), [c for c, _ in consts]
+
+
+def _nonzero(tangents) -> list:
+    return [type(t) is not Zero for t in tangents]
+
+
+def _tangents_out(vals, nonzero, avals) -> list:
+    """Tangent outputs: the values where ``nonzero``, symbolic zeros elsewhere."""
+    it = iter(vals)
+    return [next(it) if nz else Zero(tangent_aval(a)) for nz, a in zip(nonzero, avals)]
+
+
+def _residual(r, computed, inputs):
+    """The value of a residual descriptor of frontend.ad.LinearizedGraph."""
+    kind, v = r
+    return computed[v] if kind == "out" else inputs[v] if kind == "in" else v
 
 
 # ----------------------------------------------------------------------------- cond
@@ -119,13 +160,13 @@ def _cond_batch(args, dims, *, branches):
     if idx_dim is None:
         out_b = [False] * len(branches[0].outvars)
         for g in branches:
-            out_b = [a or b for a, b in zip(out_b, _batch_graph(g, axis_size, op_dims)[1])]
-        new = tuple(_batch_graph(g, axis_size, op_dims, out_b)[0] for g in branches)
+            out_b = [a or b for a, b in zip(out_b, batch_graph(g, axis_size, op_dims)[1])]
+        new = tuple(batch_graph(g, axis_size, op_dims, out_b)[0] for g in branches)
         outs = cond_p.bind(index, *ops, branches=new)
         return outs, [0 if b else None for b in out_b]
     # batched predicate: every branch runs (batched), each lane selects its branch's result
     n_out = len(branches[0].outvars)
-    results = [_eval(_batch_graph(g, axis_size, op_dims, [True] * n_out)[0], ops)
+    results = [_eval(batch_graph(g, axis_size, op_dims, [True] * n_out)[0], ops)
                for g in branches]
     index = moveaxis(index, idx_dim, 0)
     outs = list(results[-1])
@@ -133,6 +174,70 @@ def _cond_batch(args, dims, *, branches):
         hit = eq_p.bind(index, literal(k, _I32))
         outs = [_lane_select(hit, r, o) for r, o in zip(results[k], outs)]
     return outs, [0] * n_out
+
+
+@cond_p.def_jvp
+def _cond_jvp(primals, tangents, *, branches):
+    # a primal cond returning every branch's residuals (zeros for the other branches'), and a
+    # tangent cond whose branches are the linear halves
+    index, ops = primals[0], list(primals[1:])
+    nz = _nonzero(tangents[1:])
+    n_out = len(branches[0].outvars)
+    out_nz = [False] * n_out
+    for g in branches:
+        out_nz = [a or b for a, b in zip(out_nz, jvp_graph(g, nz, [False] * n_out)[1])]
+    lins = [linearize_graph(g, nz, out_nz) for g in branches]
+    slots = [(k, j, l.res_avals[i]) for k, l in enumerate(lins)
+             for i, (kind, j) in enumerate(l.res) if kind == "out"]
+    op_avals = [aval_of(o) for o in ops]
+
+    def primal_branch(k):
+        lin = lins[k]
+
+        def fn(*xs):
+            outs = eval_graph(lin.primal, (), list(lin.primal_consts) + list(xs))
+            return outs[:n_out] + [outs[n_out + j] if kk == k else zeros_like_aval(a)
+                                   for kk, j, a in slots]
+        return trace_graph(fn, op_avals)
+
+    gs, consts = close_branches([primal_branch(k) for k in range(len(branches))])
+    outs = cond_p.bind(index, *consts, *ops, branches=gs)
+    p_out, res = outs[:n_out], outs[n_out:]
+    t_in = [t for t in tangents[1:] if type(t) is not Zero]
+
+    def tangent_branch(k):
+        lin = lins[k]
+
+        def fn(*a):
+            xs, slot_vals, ts = a[:len(ops)], a[len(ops):len(ops) + len(slots)], a[len(ops) + len(slots):]
+            mine = [v for (kk, _, _), v in zip(slots, slot_vals) if kk == k]
+            rs = [_residual(r, mine, xs) for r in lin.res]
+            return eval_graph(lin.linear, (), list(lin.linear_consts) + rs + list(ts))
+        return trace_graph(fn, op_avals + [a for _, _, a in slots] + [aval_of(t) for t in t_in])
+
+    gs, consts = close_branches([tangent_branch(k) for k in range(len(branches))])
+    touts = cond_p.bind(index, *consts, *ops, *res, *t_in, branches=gs)
+    return p_out, _tangents_out(touts, out_nz, [aval_of(o) for o in p_out])
+
+
+def _reopen(g: Graph, consts) -> Graph:
+    """A closed graph whose leading inputs are ``consts``, as a graph capturing them."""
+    n = len(consts)
+    return Graph(g.invars[n:], g.invars[:n], tuple(consts), g.eqns, g.outvars)
+
+
+@cond_p.def_transpose
+def _cond_transpose(cts, index, *ops, branches):
+    # each branch transposed; the known operands (residuals) pass through
+    if is_undefined_primal(index):
+        raise TypeError("cond is not linear in its branch index")
+    lin = [is_undefined_primal(o) for o in ops]
+    known = [o for o, is_lin in zip(ops, lin) if not is_lin]
+    cts = [instantiate_zeros(c) for c in cts]
+    gs, consts = close_branches([_reopen(*transpose_graph(g, lin)) for g in branches])
+    out = cond_p.bind(index, *consts, *known, *cts, branches=gs)
+    it = iter(out)
+    return [None] + [next(it) if is_lin else None for is_lin in lin]
 
 
 # ----------------------------------------------------------------------------- while
@@ -180,8 +285,8 @@ def _while_batch(args, dims, *, cond_graph, body_graph, cond_nconsts, body_ncons
     carry_b = [d is not None for d in initd]
     while True:  # fixpoint: which carries are batched
         cd = [0 if b else None for b in carry_b]
-        pred_b = _batch_graph(cond_graph, axis_size, list(ccd) + cd)[1][0]
-        out_b = _batch_graph(body_graph, axis_size, list(bcd) + cd)[1]
+        pred_b = batch_graph(cond_graph, axis_size, list(ccd) + cd)[1][0]
+        out_b = batch_graph(body_graph, axis_size, list(bcd) + cd)[1]
         new = [a or b or (pred_b and not p) for a, b, p in zip(carry_b, out_b, passthrough)]
         if new == carry_b:
             break
@@ -189,14 +294,14 @@ def _while_batch(args, dims, *, cond_graph, body_graph, cond_nconsts, body_ncons
     cd = [0 if b else None for b in carry_b]
     init = [bdim_at(x, d, axis_size, 0) if b else x for x, d, b in zip(init, initd, carry_b)]
     out_dims = [0 if b else None for b in carry_b]
-    body_b = _batch_graph(body_graph, axis_size, list(bcd) + cd, carry_b)[0]
+    body_b = batch_graph(body_graph, axis_size, list(bcd) + cd, carry_b)[0]
     if not pred_b:
-        cond_b = _batch_graph(cond_graph, axis_size, list(ccd) + cd)[0]
+        cond_b = batch_graph(cond_graph, axis_size, list(ccd) + cd)[0]
         outs = while_p.bind(*cc, *bc, *init, cond_graph=cond_b, body_graph=body_b,
                          cond_nconsts=nc, body_nconsts=nb)
         return outs, out_dims
     # batched predicate: loop while any lane is active; finished lanes keep their carry
-    cond_lanes = _batch_graph(cond_graph, axis_size, list(ccd) + cd)[0]
+    cond_lanes = batch_graph(cond_graph, axis_size, list(ccd) + cd)[0]
     cc_avals = [aval_of(x) for x in cc]
     bc_avals = [aval_of(x) for x in bc]
     carry_avals = [aval_of(x) for x in init]
@@ -217,6 +322,45 @@ def _while_batch(args, dims, *, cond_graph, body_graph, cond_nconsts, body_ncons
     outs = while_p.bind(*cc, *cc, *bc, *init, cond_graph=cond_g, body_graph=body_g,
                      cond_nconsts=nc, body_nconsts=nc + nb)
     return outs, out_dims
+
+
+@while_p.def_jvp
+def _while_jvp(primals, tangents, *, cond_graph, body_graph, cond_nconsts, body_nconsts):
+    # the primal loop, and a loop carrying the tangents along (it recomputes the primal carry:
+    # under reverse mode the primal results must not depend on tangents, and that loop, the
+    # linear half, raises JAX's error when transposed: it would need the trip count)
+    nc, nb = cond_nconsts, body_nconsts
+    cc, bc, init = primals[:nc], primals[nc:nc + nb], primals[nc + nb:]
+    nz_b, carry_nz = _nonzero(tangents[nc:nc + nb]), _nonzero(tangents[nc + nb:])
+    nk = len(init)
+    while True:
+        out_nz = jvp_graph(body_graph, nz_b + carry_nz, [False] * nk)[1]
+        new = [a or b for a, b in zip(carry_nz, out_nz)]
+        if new == carry_nz:
+            break
+        carry_nz = new
+    body, _, consts = jvp_graph(body_graph, nz_b + carry_nz, carry_nz)
+    # its inputs [consts, bc, carry, t_bc, t_carry] -> [consts, bc, t_bc, carry, t_carry]
+    k, n_tb = len(consts) + nb, sum(nz_b)
+    ins = body.invars
+    body = intern_graph(Graph(ins[:k] + ins[k + nk:k + nk + n_tb] + ins[k:k + nk] + ins[k + nk + n_tb:],
+                              (), (), body.eqns, body.outvars))
+    t_init = [instantiate_zeros(t) for t, nz in zip(tangents[nc + nb:], carry_nz) if nz]
+    cond = intern_graph(Graph(tuple(cond_graph.invars) + tuple(Var(aval_of(t)) for t in t_init),
+                              (), (), cond_graph.eqns, cond_graph.outvars))
+    t_bc = [t for t in tangents[nc:nc + nb] if type(t) is not Zero]
+    p_out = while_p.bind(*primals, cond_graph=cond_graph, body_graph=body_graph,
+                         cond_nconsts=nc, body_nconsts=nb)
+    outs = while_p.bind(*cc, *consts, *bc, *t_bc, *init, *t_init, cond_graph=cond, body_graph=body,
+                        cond_nconsts=nc, body_nconsts=len(consts) + nb + len(t_bc))
+    return p_out, _tangents_out(outs[nk:], carry_nz, [aval_of(x) for x in init])
+
+
+@while_p.def_transpose
+def _while_transpose(cts, *args, **params):
+    raise ValueError("Reverse-mode differentiation does not work for lax.while_loop or "
+                     "lax.fori_loop with dynamic start/stop values. Try using lax.scan, or "
+                     "using fori_loop with static start/stop.")
 
 
 # ----------------------------------------------------------------------------- scan
@@ -261,19 +405,118 @@ def _scan_batch(args, dims, *, body, num_consts, num_carry, length, reverse):
     x_in = [None if d is None else d - 1 for d in xd]
     carry_b = [d is not None for d in initd]
     while True:
-        out_b = _batch_graph(body, axis_size, list(cd) + [0 if b else None for b in carry_b] + x_in)[1]
+        out_b = batch_graph(body, axis_size, list(cd) + [0 if b else None for b in carry_b] + x_in)[1]
         new = [a or b for a, b in zip(carry_b, out_b[:nk])]
         if new == carry_b:
             break
         carry_b = new
     ny = len(body.outvars) - nk
-    body_b, out_b = _batch_graph(body, axis_size,
+    body_b, out_b = batch_graph(body, axis_size,
                                  list(cd) + [0 if b else None for b in carry_b] + x_in,
                                  carry_b + [False] * ny)
     init = [bdim_at(x, d, axis_size, 0) if b else x for x, d, b in zip(init, initd, carry_b)]
     outs = scan_p.bind(*consts, *init, *xs, body=body_b, num_consts=nc, num_carry=nk,
                      length=length, reverse=reverse)
     return outs, [0 if b else None for b in carry_b] + [1 if b else None for b in out_b[nk:]]
+
+
+def _split(xs, sizes) -> list:
+    """xs cut into consecutive lists of the given sizes."""
+    parts, k = [], 0
+    for n in sizes:
+        parts.append(list(xs[k:k + n]))
+        k += n
+    return parts
+
+
+def _row(a: Aval) -> Aval:
+    return Aval(a.shape[1:], a.dtype, a.weak_type)
+
+
+@scan_p.def_jvp
+def _scan_jvp(primals, tangents, *, body, num_consts, num_carry, length, reverse):
+    # a primal scan that also stacks the residuals of each step, and a tangent scan over
+    # them (consts and xs serve as residuals as they are: nothing is copied)
+    nc, nk = num_consts, num_carry
+    consts, init, xs = primals[:nc], primals[nc:nc + nk], primals[nc + nk:]
+    nz = _nonzero(tangents)
+    nz_c, carry_nz, nz_x = nz[:nc], nz[nc:nc + nk], nz[nc + nk:]
+    ny = len(body.outvars) - nk
+    while True:
+        out_nz = jvp_graph(body, nz_c + carry_nz + nz_x, [False] * (nk + ny))[1]
+        new = [a or b for a, b in zip(carry_nz, out_nz[:nk])]
+        if new == carry_nz:
+            break
+        carry_nz = new
+    lin = linearize_graph(body, nz_c + carry_nz + nz_x, carry_nz + [False] * ny,
+                          forward_inputs=[True] * nc + [False] * nk + [True] * len(xs))
+    pc = list(lin.primal_consts)
+    outs = scan_p.bind(*pc, *consts, *init, *xs, body=intern_graph(lin.primal),
+                       num_consts=len(pc) + nc, num_carry=nk, length=length, reverse=reverse)
+    p_out, stacked = outs[:nk + ny], outs[nk + ny:]
+    # tangent scan: consts [linear consts, const-like residuals, const tangents], carry the
+    # carry tangents, xs [row-like residuals, xs tangents]
+    inputs = list(primals)
+    c_res = [i for i, r in enumerate(lin.res) if r[0] == "const" or (r[0] == "in" and r[1] < nc)]
+    x_res = [i for i in range(len(lin.res)) if i not in c_res]
+    c_vals = [_residual(lin.res[i], stacked, inputs) for i in c_res]
+    x_vals = [_residual(lin.res[i], stacked, inputs) for i in x_res]
+    lc = list(lin.linear_consts)
+    t_c = [t for t in tangents[:nc] if type(t) is not Zero]
+    t_init = [instantiate_zeros(t) for t, z in zip(tangents[nc:nc + nk], carry_nz) if z]
+    t_x = [t for t in tangents[nc + nk:] if type(t) is not Zero]
+    sizes = [len(g) for g in (lc, c_vals, t_c, t_init, x_vals, t_x)]
+
+    def step(*a):
+        lcs, cv, tc, tk, xv, tx = _split(a, sizes)
+        rs = [None] * len(lin.res)
+        for i, v in zip(c_res + x_res, cv + xv):
+            rs[i] = v
+        return eval_graph(lin.linear, (), lcs + rs + tc + tk + tx)
+
+    avals = ([aval_of(v) for v in lc + c_vals + t_c + t_init]
+             + [_row(aval_of(v)) for v in x_vals + t_x])
+    t_body, t_consts = closure_convert(trace_graph(step, avals))
+    n_tc = len(t_consts) + len(lc) + len(c_vals) + len(t_c)
+    touts = scan_p.bind(*t_consts, *lc, *c_vals, *t_c, *t_init, *x_vals, *t_x, body=t_body,
+                        num_consts=n_tc, num_carry=len(t_init), length=length, reverse=reverse)
+    y_nz = lin.out_nonzero[nk:]
+    return p_out, _tangents_out(touts, carry_nz + list(y_nz), [aval_of(o) for o in p_out])
+
+
+@scan_p.def_transpose
+def _scan_transpose(cts, *args, body, num_consts, num_carry, length, reverse):
+    # a scan backwards: carry the cotangents of the carry and accumulate those of the linear
+    # consts; the linear xs get theirs stacked; residual consts and xs are read as they are
+    nc, nk = num_consts, num_carry
+    consts, init, xs = args[:nc], args[nc:nc + nk], args[nc + nk:]
+    c_lin = [is_undefined_primal(c) for c in consts]
+    x_lin = [is_undefined_primal(x) for x in xs]
+    tb, tb_consts = transpose_graph(body, c_lin + [True] * nk + x_lin)
+    res_c = [c for c, lin in zip(consts, c_lin) if not lin]
+    res_x = [x for x, lin in zip(xs, x_lin) if not lin]
+    acc = [zeros_like_aval(tangent_aval(c.aval)) for c, lin in zip(consts, c_lin) if lin]
+    ct_carry = [instantiate_zeros(c) for c in cts[:nk]]
+    ct_ys = [instantiate_zeros(c) for c in cts[nk:]]
+    sizes = [len(tb_consts), len(res_c), len(acc), nk, len(res_x), len(ct_ys)]
+
+    def step(*a):
+        tbc, rc, ac, cc, rx, cy = _split(a, sizes)
+        outs = eval_graph(tb, (), tbc + rc + rx + cc + cy)
+        d_c, d_carry, d_x = outs[:len(ac)], outs[len(ac):len(ac) + nk], outs[len(ac) + nk:]
+        return [add_tangents(a, d) for a, d in zip(ac, d_c)] + d_carry + d_x
+
+    avals = ([aval_of(v) for v in list(tb_consts) + res_c + acc + ct_carry]
+             + [_row(aval_of(v)) for v in res_x + ct_ys])
+    t_body, t_consts = closure_convert(trace_graph(step, avals))
+    outs = scan_p.bind(*t_consts, *tb_consts, *res_c, *acc, *ct_carry, *res_x, *ct_ys,
+                       body=t_body, num_consts=len(t_consts) + len(tb_consts) + len(res_c),
+                       num_carry=len(acc) + nk, length=length, reverse=not reverse)
+    ct_c, ct_init, ct_x = outs[:len(acc)], outs[len(acc):len(acc) + nk], outs[len(acc) + nk:]
+    it_c, it_x = iter(ct_c), iter(ct_x)
+    return ([next(it_c) if lin else None for lin in c_lin]
+            + [c if is_undefined_primal(x) else None for c, x in zip(ct_init, init)]
+            + [next(it_x) if lin else None for lin in x_lin])
 
 
 # ----------------------------------------------------------------------------- loops over lanes

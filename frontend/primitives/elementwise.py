@@ -3,15 +3,26 @@ convert_element_type. Operands share one shape; a rank-0 operand broadcasts (as 
 does in a jaxpr), and the n-ary ops broadcast size-1 dimensions as JAX's lax does (equal
 ranks: ``add`` of (3, 4) and (3, 1) is (3, 4)). The families are rows of small tables built by ``unary``/``nary``; every
 row is batched by ``vectorized_batch`` (or keeps the batch axis where it is, for one operand).
+Beside each row: its jvp rule (JAX's formulas, so values match at ties and edges too) and,
+for the linear ones, its transpose rule.
 """
 from __future__ import annotations
 
 import numpy as np
 
 from .. import batching, dtypes
+from ..ad_util import Zero, is_undefined_primal, tangent_aval
 from ..batching import moved_shape, ndim
-from ..core import Aval, Primitive
-from .shape import bdim_at, broadcast_in_dim_p, moveaxis
+from ..core import Aval, Literal, Primitive, aval_of, literal
+from .shape import (
+    bdim_at,
+    broadcast_in_dim_p,
+    instantiate_zeros,
+    linear_jvp,
+    moveaxis,
+    sum_to_aval,
+    zero_jvp,
+)
 
 # dtype classes a primitive accepts
 ANY = "any"
@@ -134,6 +145,126 @@ def same_axis_batch(prim):
     return rule
 
 
+# ----------------------------------------------------------------------------- autodiff helpers
+
+
+def add_tangents(a, b):
+    """The sum of two tangents (or cotangents), symbolic zeros skipped."""
+    if type(a) is Zero:
+        return b
+    if type(b) is Zero:
+        return a
+    return add_p.bind(a, b)
+
+
+def jvp_by_operand(prim, *rules, with_result=False):
+    """The jvp rule of ``prim`` from one rule per operand (JAX's defjvp; defjvp2 with
+    ``with_result``): ``rules[i](t_i, *primals, **params)`` (``(t_i, result, *primals,
+    **params)``) is operand i's contribution to the result's tangent, linear in ``t_i``;
+    None for an operand without a derivative. Contributions of zero tangents are skipped; a
+    contribution of a rank-0 operand, or of one with size-1 dims, is broadcast to the result."""
+
+    def rule(primals, tangents, **params):
+        out = prim.bind(*primals, **params)
+        oa = aval_of(out)
+        acc = Zero(tangent_aval(oa))
+        for r, t in zip(rules, tangents, strict=True):
+            if r is None or type(t) is Zero:
+                continue
+            c = r(t, out, *primals, **params) if with_result else r(t, *primals, **params)
+            cs = aval_of(c).shape
+            if cs != oa.shape:
+                c = broadcast_in_dim_p.bind(c, shape=oa.shape,
+                                            broadcast_dimensions=tuple(range(len(cs))))
+            acc = add_tangents(acc, c)
+        return out, acc
+
+    return rule
+
+
+def unbroadcast(ct, aval):
+    """The cotangent of an operand of ``aval`` from the cotangent of the result it was
+    broadcast into (a rank-0 operand of a higher-rank elementwise op, or one with size-1
+    dims): the sum over the broadcast dims."""
+    shp = aval_of(ct).shape
+    if shp == aval.shape:
+        return ct
+    return sum_to_aval(ct, aval, shp, tuple(range(len(aval.shape))))
+
+
+def _c(x, v):
+    """The constant v as a weak literal of x's dtype (it does not change the result type)."""
+    return literal(v, aval_of(x).dtype, True)
+
+
+def _mul(a, b):
+    return mul_p.bind(a, b)
+
+
+def _div(a, b):
+    return div_p.bind(a, b)
+
+
+def _add(a, b):
+    return add_p.bind(a, b)
+
+
+def _sub(a, b):
+    return sub_p.bind(a, b)
+
+
+def _neg(a):
+    return neg_p.bind(a)
+
+
+def _nonlinear(name):
+    return TypeError(f"{name} is nonlinear in both operands: it cannot be transposed (this "
+                     "is a bug in a jvp rule that multiplies two tangents)")
+
+
+def _add_transpose(ct, x, y):
+    return [unbroadcast(ct, x.aval) if is_undefined_primal(x) else None,
+            unbroadcast(ct, y.aval) if is_undefined_primal(y) else None]
+
+
+def _sub_transpose(ct, x, y):
+    return [unbroadcast(ct, x.aval) if is_undefined_primal(x) else None,
+            unbroadcast(_neg(ct), y.aval) if is_undefined_primal(y) else None]
+
+
+def _mul_transpose(ct, x, y):
+    if is_undefined_primal(x) and is_undefined_primal(y):
+        raise _nonlinear("mul")
+    if is_undefined_primal(x):
+        return [unbroadcast(_mul(ct, y), x.aval), None]
+    return [None, unbroadcast(_mul(x, ct), y.aval)]
+
+
+def _div_transpose(ct, x, y):
+    if is_undefined_primal(y):
+        raise _nonlinear("div") if is_undefined_primal(x) else TypeError(
+            "div is not linear in its divisor: it cannot be transposed with respect to it")
+    return [unbroadcast(_div(ct, y), x.aval), None]
+
+
+def _balanced_eq(x, z, y):
+    """1 where x == z (1/2 where y == z too), else 0: how max/min share a tie."""
+    one, zero = _c(z, 1), _c(z, 0)
+    return _div(select_p.bind(eq_p.bind(x, z), one, zero),
+                select_p.bind(eq_p.bind(y, z), _c(z, 2), one))
+
+
+def _replace_zero(x):
+    return select_p.bind(eq_p.bind(x, _c(x, 0)), _c(x, 1), x)
+
+
+def _abs_jvp(g, ans, x):
+    if dtypes.is_complex(aval_of(x).dtype):
+        raise NotImplementedError("differentiating abs of a complex value needs the real and "
+                                  "imaginary parts, which vmaplab does not have yet")
+    return select_p.bind(ge_p.bind(x, _c(x, 0)), g, _neg(g))
+
+
 # ----------------------------------------------------------------------------- families
 
 
@@ -184,26 +315,52 @@ def nary(name: str, kind: str, out_dtype=None) -> Primitive:
 
 
 def compare(name: str) -> Primitive:
-    return nary(name, NUM_BOOL, out_dtype=dtypes.bool_)
+    p = nary(name, NUM_BOOL, out_dtype=dtypes.bool_)
+    p.def_jvp(zero_jvp(p))
+    return p
 
 
 neg_p = unary("neg", NUMBER)
+neg_p.def_jvp(linear_jvp(neg_p))
+neg_p.def_transpose(lambda ct, x: [_neg(ct)])
 sign_p = unary("sign", NUMBER)
+sign_p.def_jvp(zero_jvp(sign_p))
 exp_p = unary("exp", INEXACT)
+exp_p.def_jvp(jvp_by_operand(exp_p, lambda g, ans, x: _mul(g, ans), with_result=True))
 log_p = unary("log", INEXACT)
+log_p.def_jvp(jvp_by_operand(log_p, lambda g, x: _div(g, x)))
 log1p_p = unary("log1p", INEXACT)
+log1p_p.def_jvp(jvp_by_operand(log1p_p, lambda g, x: _div(g, _add(x, _c(x, 1)))))
 expm1_p = unary("expm1", INEXACT)
+expm1_p.def_jvp(jvp_by_operand(expm1_p, lambda g, ans, x: _mul(g, _add(ans, _c(ans, 1))),
+                               with_result=True))
 tanh_p = unary("tanh", INEXACT)
+tanh_p.def_jvp(jvp_by_operand(
+    tanh_p, lambda g, ans, x: _mul(_add(g, _mul(g, ans)), _sub(_c(x, 1), ans)), with_result=True))
 logistic_p = unary("logistic", INEXACT)
+logistic_p.def_jvp(jvp_by_operand(
+    logistic_p, lambda g, ans, x: _mul(g, _mul(ans, _sub(_c(ans, 1), ans))), with_result=True))
 sin_p = unary("sin", INEXACT)
+sin_p.def_jvp(jvp_by_operand(sin_p, lambda g, x: _mul(g, cos_p.bind(x))))
 cos_p = unary("cos", INEXACT)
+cos_p.def_jvp(jvp_by_operand(cos_p, lambda g, x: _neg(_mul(g, sin_p.bind(x)))))
 tan_p = unary("tan", INEXACT)
+tan_p.def_jvp(jvp_by_operand(
+    tan_p, lambda g, ans, x: _mul(g, _add(_c(x, 1), _mul(ans, ans))), with_result=True))
 sqrt_p = unary("sqrt", INEXACT)
+sqrt_p.def_jvp(jvp_by_operand(sqrt_p, lambda g, ans, x: _mul(g, _div(_c(x, 0.5), ans)),
+                              with_result=True))
 rsqrt_p = unary("rsqrt", INEXACT)
+rsqrt_p.def_jvp(jvp_by_operand(
+    rsqrt_p, lambda g, ans, x: _mul(g, _mul(_c(x, -0.5), _div(ans, x))), with_result=True))
 floor_p = unary("floor", FLOAT)
+floor_p.def_jvp(zero_jvp(floor_p))
 ceil_p = unary("ceil", FLOAT)
+ceil_p.def_jvp(zero_jvp(ceil_p))
 round_p = unary("round", FLOAT)
+round_p.def_jvp(zero_jvp(round_p))
 not_p = unary("not", INT_BOOL)
+not_p.def_jvp(zero_jvp(not_p))
 
 # abs of a complex number is real
 abs_p = Primitive("abs")
@@ -218,22 +375,64 @@ def _abs_abstract_eval(x):
 
 
 abs_p.def_batching(same_axis_batch(abs_p))
+abs_p.def_jvp(jvp_by_operand(abs_p, _abs_jvp, with_result=True))
 
 add_p = nary("add", NUMBER)
+add_p.def_jvp(jvp_by_operand(add_p, lambda g, x, y: g, lambda g, x, y: g))
+add_p.def_transpose(_add_transpose)
 sub_p = nary("sub", NUMBER)
+sub_p.def_jvp(jvp_by_operand(sub_p, lambda g, x, y: g, lambda g, x, y: _neg(g)))
+sub_p.def_transpose(_sub_transpose)
 mul_p = nary("mul", NUMBER)
+mul_p.def_jvp(jvp_by_operand(mul_p, lambda g, x, y: _mul(g, y), lambda g, x, y: _mul(x, g)))
+mul_p.def_transpose(_mul_transpose)
 div_p = nary("div", NUMBER)
+div_p.def_jvp(jvp_by_operand(div_p, lambda g, x, y: _div(g, y),
+                             lambda g, x, y: _div(_mul(_neg(g), x), _mul(y, y))))
+div_p.def_transpose(_div_transpose)
 rem_p = nary("rem", REAL)
+rem_p.def_jvp(jvp_by_operand(
+    rem_p, lambda g, x, y: g,
+    lambda g, x, y: _mul(_neg(g), _mul(sign_p.bind(_div(x, y)), floor_p.bind(abs_p.bind(_div(x, y)))))))
 pow_p = nary("pow", INEXACT)
+
+
+def _pow_jvp_base(g, ans, x, y):
+    # g * y * x ** (y - 1); a literal exponent stays a literal (x ** 2 -> g * 2 * x)
+    if type(y) is Literal:
+        e = y.val - 1
+        xe = x if e == 1 else pow_p.bind(x, literal(e, y.aval.dtype, y.aval.weak_type))
+        return _mul(g, _mul(y, xe))
+    return _mul(g, _mul(y, pow_p.bind(x, _sub(y, _c(y, 1)))))
+
+
+pow_p.def_jvp(jvp_by_operand(
+    pow_p, _pow_jvp_base, lambda g, ans, x, y: _mul(g, _mul(log_p.bind(_replace_zero(x)), ans)),
+    with_result=True))
 max_p = nary("max", NUM_BOOL)
+max_p.def_jvp(jvp_by_operand(max_p, lambda g, ans, x, y: _mul(g, _balanced_eq(x, ans, y)),
+                             lambda g, ans, x, y: _mul(g, _balanced_eq(y, ans, x)),
+                             with_result=True))
 min_p = nary("min", NUM_BOOL)
+min_p.def_jvp(jvp_by_operand(min_p, lambda g, ans, x, y: _mul(g, _balanced_eq(x, ans, y)),
+                             lambda g, ans, x, y: _mul(g, _balanced_eq(y, ans, x)),
+                             with_result=True))
 atan2_p = nary("atan2", FLOAT)
+atan2_p.def_jvp(jvp_by_operand(
+    atan2_p, lambda g, x, y: _mul(g, _div(y, _add(_mul(x, x), _mul(y, y)))),
+    lambda g, x, y: _mul(g, _div(_neg(x), _add(_mul(x, x), _mul(y, y))))))
 and_p = nary("and", INT_BOOL)
+and_p.def_jvp(zero_jvp(and_p))
 or_p = nary("or", INT_BOOL)
+or_p.def_jvp(zero_jvp(or_p))
 xor_p = nary("xor", INT_BOOL)
+xor_p.def_jvp(zero_jvp(xor_p))
 shift_left_p = nary("shift_left", INT)
+shift_left_p.def_jvp(zero_jvp(shift_left_p))
 shift_right_arithmetic_p = nary("shift_right_arithmetic", INT)
+shift_right_arithmetic_p.def_jvp(zero_jvp(shift_right_arithmetic_p))
 shift_right_logical_p = nary("shift_right_logical", INT)
+shift_right_logical_p.def_jvp(zero_jvp(shift_right_logical_p))
 
 eq_p = compare("eq")
 ne_p = compare("ne")
@@ -262,6 +461,25 @@ def _select_abstract_eval(pred, on_true, on_false):
 
 select_p.def_batching(vectorized_batch(select_p))
 
+
+@select_p.def_jvp
+def _select_jvp(primals, tangents):
+    pred, a, b = primals
+    _, ta, tb = tangents
+    out = select_p.bind(pred, a, b)
+    return out, select_p.bind(pred, instantiate_zeros(ta), instantiate_zeros(tb))
+
+
+@select_p.def_transpose
+def _select_transpose(ct, pred, a, b):
+    # the predicate is a constant: each branch gets the cotangent where it was chosen
+    if is_undefined_primal(pred):
+        raise TypeError("select is not linear in its predicate")
+    zero = _c(ct, 0)
+    return [None,
+            unbroadcast(select_p.bind(pred, ct, zero), a.aval) if is_undefined_primal(a) else None,
+            unbroadcast(select_p.bind(pred, zero, ct), b.aval) if is_undefined_primal(b) else None]
+
 # convert_element_type(x, new_dtype, weak_type): same shape, new dtype.
 convert_element_type_p = Primitive("convert_element_type")
 
@@ -272,3 +490,22 @@ def _convert_element_type_abstract_eval(x, *, new_dtype, weak_type=False):
 
 
 convert_element_type_p.def_batching(same_axis_batch(convert_element_type_p))
+
+
+@convert_element_type_p.def_jvp
+def _convert_element_type_jvp(primals, tangents, *, new_dtype, weak_type=False):
+    out = convert_element_type_p.bind(primals[0], new_dtype=new_dtype, weak_type=weak_type)
+    if not dtypes.is_inexact(new_dtype):
+        return out, Zero(tangent_aval(aval_of(out)))
+    return out, convert_element_type_p.bind(tangents[0], new_dtype=new_dtype, weak_type=weak_type)
+
+
+@convert_element_type_p.def_transpose
+def _convert_element_type_transpose(ct, x, *, new_dtype, weak_type=False):
+    a = x.aval
+    return [convert_element_type_p.bind(ct, new_dtype=a.dtype, weak_type=a.weak_type)]
+
+
+# stop_gradient(x): x, with a zero derivative (lax.stop_gradient)
+stop_gradient_p = unary("stop_gradient", ANY)
+stop_gradient_p.def_jvp(zero_jvp(stop_gradient_p))

@@ -15,10 +15,33 @@ from __future__ import annotations
 import numpy as np
 
 from .. import batching, dtypes
+from ..ad_util import is_undefined_primal
 from ..batching import ndim, shape
 from ..core import Aval, Primitive, aval_of, literal
-from .elementwise import max_p, min_p
-from .shape import bdim_at, broadcast_in_dim_p, concatenate_p, reshape_p
+from .elementwise import (
+    add_p,
+    and_p,
+    div_p,
+    eq_p,
+    ge_p,
+    jvp_by_operand,
+    le_p,
+    max_p,
+    min_p,
+    mul_p,
+    select_p,
+    sub_p,
+)
+from .padding import concatenate_p
+from .shape import (
+    bdim_at,
+    broadcast_in_dim_p,
+    instantiate_zeros,
+    iota_p,
+    linear_jvp,
+    reshape_p,
+    zeros_like_aval,
+)
 
 # ----------------------------------------------------------------------------- helpers
 
@@ -57,6 +80,44 @@ def _stack_indices(axis_size, starts, dims):
 def _clamp_scalar(s, lo, hi, dt):
     s = max_p.bind(s, literal(int(lo), dt))
     return min_p.bind(s, literal(int(hi), dt))
+
+
+def clamp_indices(indices, index_vector_dim, highest):
+    """Index vectors clamped componentwise to [0, highest[k]] (component k along
+    ``index_vector_dim``; without that dim the indices are the one component)."""
+    ia = aval_of(indices)
+    if index_vector_dim >= ia.ndim:
+        hi = literal(int(highest[0]), ia.dtype)
+    else:
+        shp = [1] * ia.ndim
+        shp[index_vector_dim] = len(highest)
+        hi = np.asarray(highest, ia.dtype).reshape(shp)
+        if hi.shape != ia.shape:
+            hi = broadcast_in_dim_p.bind(hi, shape=ia.shape, broadcast_dimensions=tuple(range(ia.ndim)))
+    return min_p.bind(max_p.bind(indices, literal(0, ia.dtype)), hi)
+
+
+def in_bounds_mask(indices, index_vector_dim, start_index_map, operand_shape, slice_sizes):
+    """bool of the index batch shape: every start of the slice fits in the operand."""
+    ia = aval_of(indices)
+    ivd = index_vector_dim
+    batch_shape = tuple(s for i, s in enumerate(ia.shape) if i != ivd)
+    dt = ia.dtype
+    mask = None
+    for k, d in enumerate(start_index_map):
+        if ivd < ia.ndim:
+            starts = [literal(0, dt)] * ia.ndim
+            starts[ivd] = literal(k, dt)
+            sizes = list(ia.shape)
+            sizes[ivd] = 1
+            col = dynamic_slice_p.bind(indices, *starts, slice_sizes=tuple(sizes))
+            col = reshape_p.bind(col, new_sizes=batch_shape, dimensions=None)
+        else:
+            col = indices
+        ok = and_p.bind(ge_p.bind(col, literal(0, dt)),
+                        le_p.bind(col, literal(operand_shape[d] - slice_sizes[d], dt)))
+        mask = ok if mask is None else and_p.bind(mask, ok)
+    return mask, batch_shape
 
 
 # ----------------------------------------------------------------------------- dynamic_slice
@@ -116,6 +177,16 @@ def _dynamic_slice_batch(args, dims, *, slice_sizes):
                         index_vector_dim=1, slice_sizes=tuple(sizes),
                         indices_are_sorted=False, mode="clip")
     return out, 0
+
+
+dynamic_slice_p.def_jvp(linear_jvp(dynamic_slice_p, linear=(0,)))
+
+
+@dynamic_slice_p.def_transpose
+def _dynamic_slice_transpose(ct, x, *starts, slice_sizes):
+    # the cotangent written into zeros at the same (equally clamped) starts
+    zeros = zeros_like_aval(aval_of(ct).update(shape=x.aval.shape))
+    return [dynamic_update_slice_p.bind(zeros, ct, *starts)] + [None] * len(starts)
 
 
 # ----------------------------------------------------------------------------- dynamic_update_slice
@@ -182,6 +253,22 @@ def _dynamic_update_slice_batch(args, dims):
         scatter_dims_to_operand_dims=tuple(j + (j >= od) for j in range(k)),
         index_vector_dim=1, indices_are_sorted=False, unique_indices=True)
     return out, od
+
+
+dynamic_update_slice_p.def_jvp(linear_jvp(dynamic_update_slice_p, linear=(0, 1)))
+
+
+@dynamic_update_slice_p.def_transpose
+def _dynamic_update_slice_transpose(ct, x, u, *starts):
+    # the operand gets the cotangent outside the update, the update its window
+    ua = aval_of(u)
+    ct_x = ct_u = None
+    if is_undefined_primal(x):
+        ct_x = dynamic_update_slice_p.bind(ct, zeros_like_aval(aval_of(ct).update(shape=ua.shape)),
+                                           *starts)
+    if is_undefined_primal(u):
+        ct_u = dynamic_slice_p.bind(ct, *starts, slice_sizes=ua.shape)
+    return [ct_x, ct_u] + [None] * len(starts)
 
 
 # ----------------------------------------------------------------------------- gather
@@ -328,6 +415,36 @@ def _gather_batch(args, dims, *, offset_dims, collapsed_slice_dims, start_index_
     return out, q
 
 
+def _scatter_params(offset_dims, collapsed_slice_dims, start_index_map, operand_batching_dims,
+                    start_indices_batching_dims, index_vector_dim, indices_are_sorted):
+    """The scatter that writes back what this gather reads."""
+    return dict(update_window_dims=offset_dims, inserted_window_dims=collapsed_slice_dims,
+                input_batching_dims=operand_batching_dims,
+                scatter_indices_batching_dims=start_indices_batching_dims,
+                scatter_dims_to_operand_dims=start_index_map, index_vector_dim=index_vector_dim,
+                indices_are_sorted=indices_are_sorted)
+
+
+gather_p.def_jvp(linear_jvp(gather_p, linear=(0,)))
+
+
+@gather_p.def_transpose
+def _gather_transpose(ct, x, idx, *, offset_dims, collapsed_slice_dims, start_index_map,
+                      operand_batching_dims, start_indices_batching_dims, index_vector_dim,
+                      slice_sizes, indices_are_sorted=False, mode="clip"):
+    # scatter-add the cotangent into zeros at the slice starts: clamped as the gather did in
+    # mode 'clip'; with 'promise_in_bounds' a slice that does not fit is dropped (as JAX)
+    a = x.aval
+    if mode == "clip":
+        idx = clamp_indices(idx, index_vector_dim,
+                            [a.shape[d] - slice_sizes[d] for d in start_index_map])
+    zeros = zeros_like_aval(aval_of(ct).update(shape=a.shape))
+    out = scatter_add_p.bind(zeros, idx, ct, unique_indices=False, **_scatter_params(
+        offset_dims, collapsed_slice_dims, start_index_map, operand_batching_dims,
+        start_indices_batching_dims, index_vector_dim, indices_are_sorted))
+    return [out, None]
+
+
 # ----------------------------------------------------------------------------- scatter family
 
 
@@ -453,8 +570,163 @@ def scatter_family(name: str) -> Primitive:
     return prim
 
 
+def _gather_params(operand_shape, updates_shape, *, update_window_dims, inserted_window_dims,
+                   input_batching_dims, scatter_indices_batching_dims,
+                   scatter_dims_to_operand_dims, index_vector_dim, indices_are_sorted=False,
+                   unique_indices=False):
+    """The gather that reads each scatter window back (its slice_sizes are the windows)."""
+    removed = set(inserted_window_dims) | set(input_batching_dims)
+    it = iter(update_window_dims)
+    sizes = tuple(1 if j in removed else updates_shape[next(it)] for j in range(len(operand_shape)))
+    return dict(offset_dims=update_window_dims, collapsed_slice_dims=inserted_window_dims,
+                start_index_map=scatter_dims_to_operand_dims,
+                operand_batching_dims=input_batching_dims,
+                start_indices_batching_dims=scatter_indices_batching_dims,
+                index_vector_dim=index_vector_dim, slice_sizes=sizes,
+                indices_are_sorted=indices_are_sorted, mode="clip")
+
+
+def _window_gather(x, idx, operand_shape, updates_shape, params, *, masked=False):
+    """Each scatter window of x, read back (zero for windows the scatter drops, if masked)."""
+    gp = _gather_params(operand_shape, updates_shape, **params)
+    out = gather_p.bind(x, idx, **gp)
+    if not masked:
+        return out
+    mask, _ = in_bounds_mask(idx, gp["index_vector_dim"], gp["start_index_map"], operand_shape,
+                             gp["slice_sizes"])
+    spos = tuple(p for p in range(len(updates_shape)) if p not in gp["offset_dims"])
+    mask = broadcast_in_dim_p.bind(mask, shape=tuple(updates_shape), broadcast_dimensions=spos)
+    oa = aval_of(out)
+    return select_p.bind(mask, out, literal(0, oa.dtype, oa.weak_type))
+
+
+def _scatter_updates_ct(ct, x, idx, u, params):
+    """The cotangent of the updates of a scatter(-add): the cotangent of their windows."""
+    return _window_gather(ct, idx, aval_of(x).shape, aval_of(u).shape, params, masked=True)
+
+
+def _full(aval, v):
+    return broadcast_in_dim_p.bind(literal(v, aval.dtype, aval.weak_type), shape=aval.shape,
+                                   broadcast_dimensions=())
+
+
 scatter_p = scatter_family("scatter")
+
+
+@scatter_p.def_jvp
+def _scatter_jvp(primals, tangents, **params):
+    x, idx, u = primals
+    tx, tu = instantiate_zeros(tangents[0]), instantiate_zeros(tangents[2])
+    if params["unique_indices"]:
+        return scatter_p.bind(x, idx, u, **params), scatter_p.bind(tx, idx, tu, **params)
+    # Which update wins a contended location is XLA's choice: scatter an id per update,
+    # read the ids back, and keep (by a scatter-add, which needs no choosing) only the
+    # operand elements nobody overwrote and the updates that won (JAX's scheme).
+    xa, ua = aval_of(x), aval_of(u)
+    uwd = params["update_window_dims"]
+    ids_shape = tuple(1 if p in uwd else d for p, d in enumerate(ua.shape))
+    i32 = np.dtype(np.int32)
+    n = int(np.prod(ids_shape, dtype=np.int64))
+    ids = reshape_p.bind(iota_p.bind(dtype=i32, shape=(n,), dimension=0), new_sizes=ids_shape,
+                         dimensions=None)
+    ids = add_p.bind(ids, literal(1, i32))
+    if ids_shape != ua.shape:
+        keep = tuple(p for p in range(len(ids_shape)) if p not in uwd)
+        ids = broadcast_in_dim_p.bind(reshape_p.bind(ids, new_sizes=tuple(ids_shape[p] for p in keep),
+                                                     dimensions=None),
+                                      shape=ua.shape, broadcast_dimensions=keep)
+    scattered = scatter_p.bind(_full(Aval(xa.shape, i32), 0), idx, ids, **params)
+    won = eq_p.bind(ids, _window_gather(scattered, idx, xa.shape, ua.shape, params))
+    kept = eq_p.bind(scattered, literal(0, i32))
+    add = dict(params, unique_indices=False)
+
+    def masked(a, b):
+        za, zb = literal(0, aval_of(a).dtype, aval_of(a).weak_type), literal(0, aval_of(b).dtype,
+                                                                           aval_of(b).weak_type)
+        return scatter_add_p.bind(select_p.bind(kept, a, za), idx, select_p.bind(won, b, zb), **add)
+
+    return masked(x, u), masked(tx, tu)
+
+
+@scatter_p.def_transpose
+def _scatter_transpose(ct, x, idx, u, **params):
+    if not params["unique_indices"]:
+        raise NotImplementedError("scatter transpose is only implemented where unique_indices=True")
+    ct_x = ct_u = None
+    if is_undefined_primal(x):
+        ct_x = scatter_p.bind(ct, idx, zeros_like_aval(aval_of(ct).update(shape=u.aval.shape)),
+                              **params)
+    if is_undefined_primal(u):
+        ct_u = _scatter_updates_ct(ct, x, idx, u, params)
+    return [ct_x, None, ct_u]
+
+
 scatter_add_p = scatter_family("scatter_add")
+scatter_add_p.def_jvp(linear_jvp(scatter_add_p, linear=(0, 2)))
+
+
+@scatter_add_p.def_transpose
+def _scatter_add_transpose(ct, x, idx, u, **params):
+    return [ct if is_undefined_primal(x) else None, None,
+            _scatter_updates_ct(ct, x, idx, u, params) if is_undefined_primal(u) else None]
+
+
 scatter_mul_p = scatter_family("scatter_mul")
+
+
+def _scatter_mul_jvp_updates(g, x, idx, u, **params):
+    if not params["unique_indices"]:
+        raise NotImplementedError("scatter_mul gradients are only implemented if "
+                                  "`unique_indices=True`")
+    zeros = zeros_like_aval(aval_of(x))
+    return mul_p.bind(x, scatter_add_p.bind(zeros, idx, g, **params))
+
+
+scatter_mul_p.def_jvp(jvp_by_operand(
+    scatter_mul_p, lambda g, x, idx, u, **params: scatter_mul_p.bind(g, idx, u, **params), None,
+    _scatter_mul_jvp_updates))
+
+
+@scatter_mul_p.def_transpose
+def _scatter_mul_transpose(ct, x, idx, u, **params):
+    if is_undefined_primal(u):
+        raise NotImplementedError("scatter_mul gradients are only implemented if `updates` is "
+                                  "not an undefined primal.")
+    return [scatter_mul_p.bind(ct, idx, u, **params), None, None]
+
+
+def _scatter_extremal_jvp(prim):
+    """scatter_min/max: the tangent of the value that ends up at each location; a tie
+    between the operand and updates (or among updates) shares it equally (as JAX)."""
+
+    def rule(primals, tangents, **params):
+        x, idx, u = primals
+        out = prim.bind(x, idx, u, **params)
+        tx, tu = instantiate_zeros(tangents[0]), instantiate_zeros(tangents[2])
+        xa, ua = aval_of(x), aval_of(u)
+        add = dict(params, unique_indices=False)
+
+        def back(v):
+            return _window_gather(v, idx, xa.shape, ua.shape, params)
+
+        ones, zero = _full(ua, 1), literal(0, ua.dtype, ua.weak_type)
+        target = back(out)
+        won = eq_p.bind(u, target)
+        kept = eq_p.bind(back(x), target)
+        zeros_x = zeros_like_aval(xa)
+        n_won = back(scatter_add_p.bind(zeros_x, idx, select_p.bind(won, ones, zero), **add))
+        n_refs = back(scatter_add_p.bind(zeros_x, idx, ones, **add))
+        one = literal(1, ua.dtype, ua.weak_type)
+        share_kept = div_p.bind(one, add_p.bind(n_won, one))
+        u_coef = select_p.bind(won, select_p.bind(kept, share_kept, div_p.bind(one, n_won)), zero)
+        x_coef = div_p.bind(sub_p.bind(select_p.bind(kept, share_kept, zero), one), n_refs)
+        t_upd = add_p.bind(mul_p.bind(back(tx), x_coef), mul_p.bind(tu, u_coef))
+        return out, scatter_add_p.bind(tx, idx, t_upd, **add)
+
+    return rule
+
+
 scatter_min_p = scatter_family("scatter_min")
+scatter_min_p.def_jvp(_scatter_extremal_jvp(scatter_min_p))
 scatter_max_p = scatter_family("scatter_max")
+scatter_max_p.def_jvp(_scatter_extremal_jvp(scatter_max_p))

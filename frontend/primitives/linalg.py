@@ -9,7 +9,10 @@ import ml_dtypes
 import numpy as np
 
 from .. import batching, dtypes
-from ..core import Aval, Primitive
+from ..ad_util import is_undefined_primal
+from ..core import Aval, Primitive, aval_of
+from .elementwise import convert_element_type_p, jvp_by_operand
+from .shape import transpose_p
 
 
 def _type_rank(d) -> tuple:
@@ -150,3 +153,54 @@ def _dot_general_batch(args, dims, *, dimension_numbers, precision=None,
     if ld is not None:
         return out, nb + sum(i < ld for i in lfree)
     return out, nb + len(lfree) + sum(i < rd for i in rfree)
+
+
+dot_general_p.def_jvp(jvp_by_operand(
+    dot_general_p, lambda g, x, y, **params: dot_general_p.bind(g, y, **params),
+    lambda g, x, y, **params: dot_general_p.bind(x, g, **params)))
+
+
+def _ranges(*sizes) -> list:
+    """Consecutive ranges of the given sizes: [0..a), [a..a+b), ..."""
+    out, k = [], 0
+    for n in sizes:
+        out.append(list(range(k, k + n)))
+        k += n
+    return out
+
+
+def _transpose_lhs(ct, x_aval, y, dn, precision, preferred, swap=False):
+    # ct contracted with y over y's free dims (batch dims stay batch dims), then x's dims
+    # put back in order: the result is laid out (batch, x free, x contracting sorted by y)
+    (xc, yc), (xb, yb) = dn
+    x_free = _free(x_aval.ndim, xc, xb)
+    y_free = _free(batching.ndim(y), yc, yb)
+    if swap:
+        ct_b, ct_y, _ = _ranges(len(xb), len(y_free), len(x_free))
+    else:
+        ct_b, _, ct_y = _ranges(len(xb), len(x_free), len(y_free))
+    out = dot_general_p.bind(ct, y, dimension_numbers=((tuple(ct_y), tuple(y_free)),
+                                                       (tuple(ct_b), tuple(yb))),
+                             precision=precision, preferred_element_type=preferred)
+    xc_by_y = [xc[i] for i in np.argsort(yc)]
+    perm = tuple(int(i) for i in np.argsort(list(xb) + x_free + xc_by_y))
+    if perm != tuple(range(len(perm))):
+        out = transpose_p.bind(out, permutation=perm)
+    oa = aval_of(out)
+    if oa.dtype != x_aval.dtype:
+        out = convert_element_type_p.bind(out, new_dtype=x_aval.dtype, weak_type=oa.weak_type)
+    return out
+
+
+@dot_general_p.def_transpose
+def _dot_general_transpose(ct, x, y, *, dimension_numbers, precision=None,
+                           preferred_element_type=None):
+    (xc, yc), (xb, yb) = dimension_numbers
+    if is_undefined_primal(x) and is_undefined_primal(y):
+        raise TypeError("dot_general is nonlinear in both operands: it cannot be transposed")
+    pref = None if preferred_element_type is None else np.dtype(preferred_element_type)
+    if is_undefined_primal(x):
+        return [_transpose_lhs(ct, x.aval, y, dimension_numbers, precision, pref), None]
+    swapped = ((yc, xc), (yb, xb))
+    p = None if precision is None else (precision[1], precision[0])
+    return [None, _transpose_lhs(ct, y.aval, x, swapped, p, pref, swap=True)]

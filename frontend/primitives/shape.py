@@ -1,18 +1,65 @@
-"""Shape primitives: broadcast_in_dim, reshape, transpose, squeeze, slice, concatenate, iota,
-rev, and the axis moves that batching rules share (``moveaxis``, ``bdim_at``). Every batching
-rule keeps the batch axis where it is whenever the operation allows it (no transposes), and
-says where it ends up."""
+"""Shape primitives: broadcast_in_dim, reshape, transpose, squeeze, iota, rev, and
+reduce_sum with the monoid-reduction factory (broadcast_in_dim and reduce_sum are each
+other's transposes); the axis moves that batching rules share (``moveaxis``, ``bdim_at``) and
+the autodiff helpers every rule uses (``instantiate_zeros``, ``linear_jvp``, ``zero_jvp``).
+Every batching rule keeps the batch axis where it is whenever the operation allows it (no
+transposes), and says where it ends up."""
 from __future__ import annotations
 
 import numpy as np
 
-from .. import batching
+from .. import batching, dtypes
+from ..ad_util import Zero, tangent_aval
 from ..batching import ndim
-from ..core import Aval, Primitive
+from ..core import Aval, Primitive, aval_of, literal
 
 
 def _prod(xs) -> int:
     return int(np.prod(tuple(xs), dtype=np.int64))
+
+
+# ----------------------------------------------------------------------------- autodiff helpers
+# (jvp and transpose rules everywhere use these; they bind broadcast_in_dim)
+
+
+def zeros_like_aval(aval: Aval):
+    """An array of zeros of ``aval`` (one broadcast of a scalar)."""
+    if aval.dtype == dtypes.float0:
+        raise TypeError(f"cannot build an array of float0 tangents {aval}: integer and "
+                        "boolean values have no tangent space")
+    return broadcast_in_dim_p.bind(literal(0, aval.dtype, aval.weak_type), shape=aval.shape,
+                                   broadcast_dimensions=())
+
+
+def instantiate_zeros(t):
+    """A tangent as an array: a symbolic ``Zero`` becomes zeros of its aval."""
+    return zeros_like_aval(t.aval) if type(t) is Zero else t
+
+
+def linear_jvp(prim, linear=None):
+    """The jvp rule of a primitive linear in its operands (JAX's deflinear), or in those
+    listed in ``linear`` (the others, e.g. indices, are passed as they are): the primitive
+    applied to the tangents (zeros filled in)."""
+
+    def rule(primals, tangents, **params):
+        ts = [instantiate_zeros(t) if linear is None or i in linear else p
+              for i, (p, t) in enumerate(zip(primals, tangents))]
+        return prim.bind(*primals, **params), prim.bind(*ts, **params)
+
+    return rule
+
+
+def zero_jvp(prim):
+    """The jvp rule of a primitive with a zero derivative (integer results, rounding,
+    comparisons): the tangents of its results are symbolic zeros."""
+
+    def rule(primals, tangents, **params):
+        out = prim.bind(*primals, **params)
+        if prim.multiple_results:
+            return out, [Zero(tangent_aval(aval_of(o))) for o in out]
+        return out, Zero(tangent_aval(aval_of(out)))
+
+    return rule
 
 
 # ----------------------------------------------------------------------------- broadcast_in_dim
@@ -58,6 +105,28 @@ def _broadcast_in_dim_batch(args, dims, *, shape, broadcast_dimensions):
     new_bd = tuple(b + (b >= p) for b in bd)
     new_bd = new_bd[:d] + (p,) + new_bd[d:]
     return broadcast_in_dim_p.bind(x, shape=out_shape, broadcast_dimensions=new_bd), p
+
+
+def _broadcast_in_dim_transpose(ct, x, *, shape, broadcast_dimensions):
+    return [sum_to_aval(ct, x.aval, shape, broadcast_dimensions)]
+
+
+def sum_to_aval(ct, a, shape, broadcast_dimensions):
+    """The cotangent of an operand of aval ``a`` broadcast into ``shape`` (at
+    ``broadcast_dimensions``) from the cotangent ``ct`` of the result: the sum over the new
+    dims and over the size-1 dims that were stretched (those are put back as 1s)."""
+    bd = tuple(broadcast_dimensions)
+    unit = [i for i, d in enumerate(bd) if a.shape[i] == 1 and shape[d] != 1]
+    axes = tuple(sorted(set(range(len(shape))) - set(bd) | {bd[i] for i in unit}))
+    out = reduce_sum_p.bind(ct, axes=axes) if axes else ct
+    if unit:
+        keep = tuple(i for i in range(a.ndim) if i not in unit)
+        out = broadcast_in_dim_p.bind(out, shape=a.shape, broadcast_dimensions=keep)
+    return out
+
+
+broadcast_in_dim_p.def_jvp(linear_jvp(broadcast_in_dim_p))
+broadcast_in_dim_p.def_transpose(_broadcast_in_dim_transpose)
 
 
 # ----------------------------------------------------------------------------- reshape
@@ -106,6 +175,11 @@ def _prefix_split(lead, new_sizes, prefer):
     return min(cands, key=lambda j: (abs(j - prefer), j))
 
 
+reshape_p.def_jvp(linear_jvp(reshape_p))
+reshape_p.def_transpose(lambda ct, x, *, new_sizes, dimensions=None: [
+    reshape_p.bind(ct, new_sizes=x.aval.shape, dimensions=None)])
+
+
 # ----------------------------------------------------------------------------- transpose
 
 
@@ -131,6 +205,11 @@ def _transpose_batch(args, dims, *, permutation):
     if perm == tuple(range(len(perm))):
         return x, 0
     return transpose_p.bind(x, permutation=perm), 0
+
+
+transpose_p.def_jvp(linear_jvp(transpose_p))
+transpose_p.def_transpose(lambda ct, x, *, permutation: [
+    transpose_p.bind(ct, permutation=tuple(int(i) for i in np.argsort(permutation)))])
 
 
 # ----------------------------------------------------------------------------- squeeze
@@ -164,99 +243,85 @@ def _squeeze_batch(args, dims, *, dimensions):
     return squeeze_p.bind(x, dimensions=full), out_d
 
 
-# ----------------------------------------------------------------------------- slice
+squeeze_p.def_jvp(linear_jvp(squeeze_p))
+squeeze_p.def_transpose(lambda ct, x, *, dimensions: [
+    reshape_p.bind(ct, new_sizes=x.aval.shape, dimensions=None)])
 
 
-# Static strided slice: result dim i has ceil((limit - start) / stride) elements.
-slice_p = Primitive("slice")
+# ----------------------------------------------------------------------------- monoid reductions
+# The family's factory, and reduce_sum (broadcast_in_dim's transpose, as broadcast_in_dim is
+# its: the two rules need each other, so they live together); the other monoid rows are in
+# frontend.primitives.reductions.
+
+# dtype classes
+NUMBER_KIND = "number"
+ANY_KIND = "any"
+INT_BOOL_KIND = "int_or_bool"
 
 
-@slice_p.def_abstract_eval
-def _slice_abstract_eval(x, *, start_indices, limit_indices, strides=None):
-    st, lim = tuple(start_indices), tuple(limit_indices)
-    if len(st) != x.ndim:
-        raise TypeError(f"slice start_indices must have length equal to the number of "
-                        f"dimensions of the operand, got indices {st} for operand shape "
-                        f"{x.shape}.")
-    if len(lim) != len(st):
-        raise TypeError(f"slice limit_indices must have the same length as start_indices, "
-                        f"got start_indices {st} and limit_indices {lim}.")
-    if any(l > s for l, s in zip(lim, x.shape)):
-        raise TypeError(f"slice limit_indices must be less than or equal to operand shape, "
-                        f"got limit_indices {lim} for operand shape {x.shape}.")
-    if any(s < 0 for s in st):
-        raise TypeError(f"slice start_indices must have every element be nonnegative, got "
-                        f"{st}.")
-    if any(l < s for l, s in zip(lim, st)):
-        raise TypeError(f"slice limit_indices must be greater than or equal to "
-                        f"start_indices, got start_indices {st} and limit_indices {lim}.")
-    if strides is None:
-        strides = (1,) * x.ndim
-    strides = tuple(strides)
-    if len(strides) != x.ndim:
-        raise TypeError(f"slice strides must have length equal to the number of dimensions "
-                        f"of the operand, got strides {strides} for operand shape "
-                        f"{x.shape}.")
-    if any(s <= 0 for s in strides):
-        raise TypeError(f"slice strides must be positive, got {strides}")
-    shape = tuple(-(-(l - s) // k) for s, l, k in zip(st, lim, strides))
-    return Aval(shape, x.dtype, x.weak_type)
+def accepts(kind, d) -> bool:
+    if kind == NUMBER_KIND:
+        return dtypes.is_int(d) or dtypes.is_inexact(d)
+    if kind == INT_BOOL_KIND:
+        return dtypes.is_int(d) or dtypes.is_bool(d)
+    return True
 
 
-@slice_p.def_batching
-def _slice_batch(args, dims, *, start_indices, limit_indices, strides=None):
-    # the batch axis stays where it is (sliced whole)
-    axis_size = batching.axis_size(args, dims)
-    (x,), (d,) = args, dims
-    st = tuple(start_indices[:d]) + (0,) + tuple(start_indices[d:])
-    lim = tuple(limit_indices[:d]) + (axis_size,) + tuple(limit_indices[d:])
-    if strides is not None:
-        strides = tuple(strides[:d]) + (1,) + tuple(strides[d:])
-    return slice_p.bind(x, start_indices=st, limit_indices=lim, strides=strides), d
+def check_axes(x: Aval, axes) -> tuple:
+    axes = tuple(axes)
+    if len(set(axes)) != len(axes):
+        raise ValueError(f"duplicate value in 'axes' of reduction: {axes}")
+    if any(not isinstance(a, (int, np.integer)) or not 0 <= a < x.ndim for a in axes):
+        raise ValueError(f"reduction axes {axes} contains out-of-bounds indices for "
+                         f"{x.dtype.name}[{','.join(map(str, x.shape))}].")
+    return axes
 
 
-# ----------------------------------------------------------------------------- concatenate
+def shift_axes(axes, bdim) -> tuple:
+    """Per-example axes -> axes of the batched operand whose batch axis is at ``bdim``."""
+    return tuple(a + (a >= bdim) for a in axes)
 
 
-# Join n operands of one dtype and rank along ``dimension`` (other dims equal).
-concatenate_p = Primitive("concatenate")
+def reduced_bdim(axes, bdim) -> int:
+    """Where the batch axis lands once ``axes`` (of the batched operand) are removed."""
+    return bdim - sum(1 for a in axes if a < bdim)
 
 
-@concatenate_p.def_abstract_eval
-def _concatenate_abstract_eval(*xs, dimension):
-    if not xs:
-        raise TypeError("concatenate expects at least one operand, got 0.")
-    shapes = ", ".join(str(x.shape) for x in xs)
-    if len({x.dtype for x in xs}) != 1:
-        raise TypeError("lax.concatenate requires arguments to have the same dtypes, got "
-                        + ", ".join(x.dtype.name for x in xs) + ".")
-    if len({x.ndim for x in xs}) != 1:
-        raise TypeError(f"Cannot concatenate arrays with different numbers of dimensions: "
-                        f"got {shapes}.")
-    nd = xs[0].ndim
-    if not 0 <= dimension < nd:
-        raise TypeError(f"concatenate dimension out of bounds: dimension {dimension} for "
-                        f"shapes {shapes}.")
-    rest = {x.shape[:dimension] + x.shape[dimension + 1:] for x in xs}
-    if len(rest) != 1:
-        raise TypeError(f"Cannot concatenate arrays with shapes that differ in dimensions "
-                        f"other than the one being concatenated: concatenating along "
-                        f"dimension {dimension} for shapes {shapes}.")
-    s = list(xs[0].shape)
-    s[dimension] = sum(x.shape[dimension] for x in xs)
-    return Aval(tuple(s), xs[0].dtype, all(x.weak_type for x in xs))
+def reduction(name: str, kind: str) -> Primitive:
+    """reduce_<monoid>(x, axes=(...)): ``axes`` (distinct, in range) are removed."""
+    p = Primitive(name)
+
+    @p.def_abstract_eval
+    def abstract_eval(x, *, axes):
+        if not accepts(kind, x.dtype):
+            if kind == INT_BOOL_KIND:
+                raise TypeError(f"logical reduction requires operand dtype bool or int, got "
+                                f"{x.dtype.name}.")
+            raise TypeError(f"{name} does not accept dtype {x.dtype.name}. Accepted dtypes "
+                            f"are subtypes of number.")
+        axes = check_axes(x, axes)
+        shape = tuple(s for i, s in enumerate(x.shape) if i not in axes)
+        return Aval(shape, x.dtype, x.weak_type)
+
+    @p.def_batching
+    def batch(args, dims, *, axes):
+        # the batch axis is never reduced: it stays, shifted left by the reduced axes before it
+        (x,), (d,) = args, dims
+        new_axes = shift_axes(axes, d)
+        return p.bind(x, axes=new_axes), reduced_bdim(new_axes, d)
+
+    return p
 
 
-@concatenate_p.def_batching
-def _concatenate_batch(args, dims, *, dimension):
-    # batched operands share the batch axis position most of them already have (the first
-    # one's on a tie; the others are moved there); unbatched ones are broadcast along it
-    # (concatenate needs equal ranks)
-    axis_size = batching.axis_size(args, dims)
-    batched = [d for d in dims if d is not None]
-    d0 = max(batched, key=lambda d: (batched.count(d), -batched.index(d)))
-    new = [bdim_at(x, d, axis_size, d0) for x, d in zip(args, dims, strict=True)]
-    return concatenate_p.bind(*new, dimension=dimension + (dimension >= d0)), d0
+reduce_sum_p = reduction("reduce_sum", NUMBER_KIND)
+reduce_sum_p.def_jvp(linear_jvp(reduce_sum_p))
+
+
+@reduce_sum_p.def_transpose
+def _reduce_sum_transpose(ct, x, *, axes):
+    # every reduced element gets the cotangent of its sum
+    kept = tuple(i for i in range(x.aval.ndim) if i not in axes)
+    return [broadcast_in_dim_p.bind(ct, shape=x.aval.shape, broadcast_dimensions=kept)]
 
 
 # ----------------------------------------------------------------------------- iota
@@ -278,6 +343,9 @@ def _iota_abstract_eval(*, dtype, shape, dimension):
         raise ValueError(f"iota dimension must be between 0 and len(shape), got "
                          f"dimension={dimension} for shape={shape}")
     return Aval(shape, dtype, False)
+
+
+iota_p.def_jvp(zero_jvp(iota_p))
 
 
 # ----------------------------------------------------------------------------- rev
@@ -303,6 +371,10 @@ def _rev_batch(args, dims, *, dimensions):
     # the batch axis stays where it is
     (x,), (d,) = args, dims
     return rev_p.bind(x, dimensions=tuple(k + (k >= d) for k in dimensions)), d
+
+
+rev_p.def_jvp(linear_jvp(rev_p))
+rev_p.def_transpose(lambda ct, x, *, dimensions: [rev_p.bind(ct, dimensions=dimensions)])
 
 
 # ----------------------------------------------------------------------------- axis moves

@@ -16,7 +16,8 @@ from ..array import Array
 from ..core import Tracer, aval_of, literal
 from ..lax._convert import as_operand, convert
 from ..primitives import elementwise as ew
-from ..primitives.shape import concatenate_p, iota_p, reshape_p, slice_p, squeeze_p
+from ..primitives.padding import concatenate_p, slice_p
+from ..primitives.shape import iota_p, reshape_p, squeeze_p
 from ..tree import register_node
 
 U32 = dtypes.uint32

@@ -16,7 +16,8 @@ from ..lax._convert import convert
 from ..lax._ops import bitcast_convert_type
 from ..numpy._core import canonical_axis, check_arraylike, promote_dtypes_inexact
 from ..primitives import elementwise as ew
-from ..primitives.shape import reshape_p, slice_p, squeeze_p
+from ..primitives.padding import slice_p
+from ..primitives.shape import reshape_p, squeeze_p
 from ..tracing import eager_jit
 from ._prng import (
     U32,

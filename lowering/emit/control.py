@@ -7,8 +7,10 @@ from __future__ import annotations
 
 import numpy as np
 
+from frontend.checkpoint import checkpoint_p
 from frontend.core import Aval
 from frontend.custom_batching import custom_vmap_call_p
+from frontend.custom_derivatives import custom_jvp_call_p, custom_lin_p, custom_vjp_call_p
 from frontend.primitives.control import cond_p, scan_p, while_p
 
 from ..hlo import tensor_type
@@ -108,7 +110,28 @@ def _scan(ctx, *names, body, num_consts, num_carry, length, reverse):
     return res[1:]
 
 
-@custom_vmap_call_p.def_lowering
-def _custom_vmap_call(ctx, *names, call, num_consts, rule, in_tree, out_tree):
-    # without vmap, the function itself, inlined
+def _inline_call(ctx, *names, call, **params):
+    # the function itself, inlined (its custom rules only matter to transformations)
     return ctx.lower_body(call, list(names))
+
+
+for _p in (custom_vmap_call_p, custom_jvp_call_p, custom_vjp_call_p):
+    _p.def_lowering(_inline_call)
+
+
+@checkpoint_p.def_lowering
+def _checkpoint(ctx, *names, call, prevent_cse):
+    # the body inlined; with prevent_cse its operands pass an optimization barrier, so XLA
+    # does not merge a recomputation with the values it replaces
+    names = list(names)
+    if prevent_cse and names:
+        types = _types(ctx.avals_in)
+        names = ctx.op_results(f"stablehlo.optimization_barrier {', '.join(names)} : {types}",
+                               len(names))
+    return ctx.lower_body(call, names)
+
+
+@custom_lin_p.def_lowering
+def _custom_lin(ctx, *names, **params):
+    # only reverse mode transposes it; evaluating it means forward mode reached a custom_vjp
+    raise TypeError("can't apply forward-mode autodiff (jvp) to a custom_vjp function.")

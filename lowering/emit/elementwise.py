@@ -156,3 +156,8 @@ def _convert(ctx, x, *, new_dtype, weak_type=False):
         return [ctx.op(f"stablehlo.compare NE, {x}, {zero}, {compare_type(a.dtype)} : "
                        f"({ctx.type(a)}, {ctx.type(a)}) -> {ctx.type(out)}")]
     return [ctx.op(f"stablehlo.convert {x} : ({ctx.type(a)}) -> {ctx.type(out)}")]
+
+
+@ew.stop_gradient_p.def_lowering
+def _stop_gradient(ctx, x):
+    return [x]  # the identity: only differentiation sees it

@@ -1,6 +1,7 @@
 """Lowering rules of the shape family (and pad)."""
 from __future__ import annotations
 
+from frontend.primitives import padding as pd
 from frontend.primitives import shape as sh
 from frontend.primitives.padding import pad_p
 
@@ -38,7 +39,7 @@ def _transpose(ctx, x, *, permutation):
                    f": ({ctx.type(a)}) -> {ctx.type(out)}")]
 
 
-@sh.slice_p.def_lowering
+@pd.slice_p.def_lowering
 def _slice(ctx, x, *, start_indices, limit_indices, strides=None):
     a, out = _io(ctx)
     strides = strides or (1,) * a.ndim
@@ -56,7 +57,7 @@ def _pad(ctx, x, pv, *, padding_config):
                    f"-> {ctx.type(out)}")]
 
 
-@sh.concatenate_p.def_lowering
+@pd.concatenate_p.def_lowering
 def _concatenate(ctx, *xs, dimension):
     types = ", ".join(ctx.type(a) for a in ctx.avals_in)
     return [ctx.op(f"stablehlo.concatenate {', '.join(xs)}, dim = {dimension} "

@@ -92,17 +92,34 @@ class Program:
     jit: bool
     seed: int
     uses_control: bool = False
+    ad: str | None = None  # "grad", "vjp" or "jvp": the vmapped function is h, f's derivative
+    ad_source: tuple = ()  # the lines of h
+    n_f_inputs: int = 0    # f takes inputs[:n_f_inputs]; h takes all of them
+    n_ad_outputs: int = 0
+
+    @property
+    def n_outputs(self) -> int:
+        return self.n_ad_outputs if self.ad else len(self.outputs)
+
+    @property
+    def fname(self) -> str:
+        return "h" if self.ad else "f"
 
     def source(self) -> str:
-        args = ", ".join(i.name for i in self.inputs)
+        f_inputs = self.inputs[:self.n_f_inputs] if self.ad else self.inputs
+        args = ", ".join(i.name for i in f_inputs)
         body = [f"    {s}" for s in self.stmts]
         ret = self.outputs[0] if len(self.outputs) == 1 else "(" + ", ".join(self.outputs) + ")"
-        return "\n".join([f"def f({args}):", *body, f"    return {ret}", ""])
+        return "\n".join([f"def f({args}):", *body, f"    return {ret}", "", *self.ad_source, ""])
 
-    def function(self, np_mod, lax_mod):
+    def function(self, np_mod, lax_mod, ad_mod=None):
+        """The program's function (f, or its derivative h, with ``ad_mod`` giving grad, vjp
+        and jvp) written against the modules given."""
         ns = {"np": np_mod, "lax": lax_mod}
+        if self.ad:
+            ns.update(grad=ad_mod.grad, vjp=ad_mod.vjp, jvp=ad_mod.jvp)
         exec(compile(self.source(), "<fuzz program>", "exec"), ns)
-        return ns["f"]
+        return ns[self.fname]
 
     def in_axes_arg(self, lv: Level):
         """The in_axes argument as a user would write it: an int when all inputs share it."""
@@ -111,7 +128,7 @@ class Program:
         return tuple(lv.in_axes)
 
     def out_axes_arg(self, lv: Level):
-        if len(self.outputs) == 1:
+        if self.n_outputs == 1:
             return lv.out_axes[0]
         if len(set(lv.out_axes)) == 1 and lv.out_axes[0] is not None:
             return lv.out_axes[0]
@@ -682,7 +699,9 @@ def _random_factorization(n: int, ch: Chooser) -> tuple:
 # ----------------------------------------------------------------------------- programs
 
 
-def generate(ch: Chooser, *, control: bool = False, max_ops: int = 6) -> Program:
+def generate(ch: Chooser, *, control: bool = False, max_ops: int = 6, autodiff: float = 0.0) -> Program:
+    """A random program; with probability ``autodiff`` the vmapped function is its grad, vjp
+    or jvp with respect to its float inputs (when it has float inputs and outputs)."""
     g = Gen(ch, control=control)
     n_in = ch.int(1, 2)
     for _ in range(n_in):
@@ -698,12 +717,69 @@ def generate(ch: Chooser, *, control: bool = False, max_ops: int = 6) -> Program
     if len(g.stmts) > 1 and ch.flip(0.3):
         other = ch.pick([s.split(" = ")[0] for s in g.stmts[:-1]])
         outs.append(other)
-    levels = _levels(ch, g, outs)
+    n_f = len(g.inputs)
+    ad = _autodiff(ch, g, outs) if autodiff and ch.flip(autodiff) else None
+    if ad is None:
+        descr = [(g.shape_of(o), g.deps[o]) for o in outs]
+        mode, lines, n_ad = None, (), 0
+    else:
+        mode, lines, descr = ad
+        n_ad = len(descr)
+    levels = _levels(ch, g, descr)
     return Program(g.inputs, g.stmts, outs, levels, jit=ch.flip(0.5), seed=ch.int(0, 2**31 - 1),
-                   uses_control=g.uses_control)
+                   uses_control=g.uses_control, ad=mode, ad_source=tuple(lines), n_f_inputs=n_f,
+                   n_ad_outputs=n_ad)
+
+
+_FLOATS = (FLOAT, BF16)
+
+
+def _autodiff(ch: Chooser, g: Gen, outs: list):
+    """(mode, lines of h, output descriptors) for a derivative of f, or None when f has no
+    float input or output. Tangent and cotangent inputs are appended to ``g.inputs``."""
+    names = [i.name for i in g.inputs]
+    diff = [i.name for i in g.inputs if i.dtype in _FLOATS]
+    f_outs = [k for k, o in enumerate(outs) if g.dtype_of(o) in _FLOATS]
+    if not diff or not f_outs:
+        return None
+    mode = ch.pick(["grad", "vjp", "jvp"])
+    single = len(outs) == 1
+    everything = frozenset(range(len(g.inputs) + len(diff) + len(f_outs)))
+
+    def extra(prefix, src):
+        inp = Input(f"{prefix}{len(g.inputs)}", g.shape_of(src), g.dtype_of(src))
+        g.inputs.append(inp)
+        return inp.name
+
+    fx = [f"    def fx({', '.join(diff)}):",
+          f"        out = f({', '.join(names)})",
+          "        out = (out,)" if single else "        out = tuple(out)"]
+    if mode == "grad":
+        loss = " + ".join(f"np.sum(out[{k}].astype(np.float32))" for k in f_outs)
+        lines = [f"def h({', '.join(names)}):", *fx, f"        return {loss}",
+                 f"    return grad(fx, argnums={tuple(range(len(diff)))!r})({', '.join(diff)})"]
+        descr = [(g.shape_of(d), everything) for d in diff]
+    elif mode == "vjp":
+        cts = [extra("c", outs[k]) for k in f_outs]
+        lines = [f"def h({', '.join(names + cts)}):", *fx,
+                 f"        return ({''.join(f'out[{k}], ' for k in f_outs)})",
+                 f"    _, pull = vjp(fx, {', '.join(diff)})",
+                 f"    return pull(({''.join(c + ', ' for c in cts)}))"]
+        descr = [(g.shape_of(d), everything) for d in diff]
+    else:
+        ts = [extra("t", d) for d in diff]
+        lines = [f"def h({', '.join(names + ts)}):", *fx, "        return out",
+                 f"    outs, touts = jvp(fx, ({''.join(d + ', ' for d in diff)}), "
+                 f"({''.join(t + ', ' for t in ts)}))",
+                 f"    return ({''.join(f'outs[{k}], ' for k in range(len(outs)))}"
+                 f"{''.join(f'touts[{k}], ' for k in f_outs)})"]
+        descr = ([(g.shape_of(o), g.deps[o]) for o in outs]
+                 + [(g.shape_of(outs[k]), everything) for k in f_outs])
+    return mode, lines, descr
 
 
 def _levels(ch: Chooser, g: Gen, outs: list) -> list:
+    """vmap levels for outputs described by (per-example shape, input indices they depend on)."""
     depth = ch.weighted({1: 10, 2: 6, 3: 3})
     n_in = len(g.inputs)
     sizes = [2, 3, 4]
@@ -724,9 +800,8 @@ def _levels(ch: Chooser, g: Gen, outs: list) -> list:
             r = len(inp.shape) + sum(i in m for m in deeper)
             in_axes.append(ch.int(-(r + 1), r))
         out_axes = []
-        for o in outs:
-            dep = g.deps[o]
-            r = len(g.shape_of(o)) + len(deeper)  # inner levels: every output gets an axis
+        for shape, dep in outs:
+            r = len(shape) + len(deeper)  # inner levels: every output gets an axis
             if not (dep & mapped[k]) and ch.flip(0.4):
                 out_axes.append(None)
             else:
@@ -734,12 +809,12 @@ def _levels(ch: Chooser, g: Gen, outs: list) -> list:
         levels.append(Level(tuple(in_axes), tuple(out_axes), ch.pick(sizes)))
     # out_axes=None at an inner level removes that level's axis from the output
     for k in range(depth):
-        for j, o in enumerate(outs):
+        for j, (shape, _) in enumerate(outs):
             inner_none = sum(levels[q].out_axes[j] is None for q in range(k + 1, depth))
             ax = levels[k].out_axes[j]
             if ax is None or inner_none == 0:
                 continue
-            r = len(g.shape_of(o)) + (depth - k - 1) - inner_none
+            r = len(shape) + (depth - k - 1) - inner_none
             ax = max(-(r + 1), min(r, ax))
             oa = list(levels[k].out_axes)
             oa[j] = ax

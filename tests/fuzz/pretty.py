@@ -7,9 +7,9 @@ def _shapes(prog):
     return batched_shapes(prog)
 
 
-def vmap_expr(prog, vmap="vmap", f="f") -> str:
+def vmap_expr(prog, vmap="vmap", f=None) -> str:
     """``vmap(vmap(f, in_axes=..., out_axes=...), ...)``: innermost level applied first."""
-    e = f
+    e = f or prog.fname
     for lv in reversed(prog.levels):
         e = f"{vmap}({e}, in_axes={prog.in_axes_arg(lv)!r}, out_axes={prog.out_axes_arg(lv)!r})"
     return e
@@ -18,7 +18,8 @@ def vmap_expr(prog, vmap="vmap", f="f") -> str:
 def pretty(prog) -> str:
     lines = [
         f"# fuzz program (seed {prog.seed}); runs with np, lax = frontend.numpy, frontend.lax",
-        "# and with np, lax = jax.numpy, jax.lax (vmap/jit from frontend resp. jax)",
+        "# and with np, lax = jax.numpy, jax.lax (vmap/jit" + ("/grad/vjp/jvp" if prog.ad else "")
+        + " from frontend resp. jax)",
         prog.source().rstrip(),
         "",
         f"g = {vmap_expr(prog)}",

@@ -1,6 +1,8 @@
 """Fuzz a range of seeds in a separate process (the default test run uses both cores):
-``python -m fuzz.worker START STOP [control]`` prints one JSON line with the counts, the
-number of modules verified and the failures (programs printed)."""
+``python -m fuzz.worker START STOP [control] [autodiff=P]`` prints one JSON line with the
+counts (per autodiff mode: grad, vjp, jvp or none), the number of modules verified and the
+failures (programs printed). With ``autodiff=P`` a program is differentiated with
+probability P."""
 from __future__ import annotations
 
 import collections
@@ -10,7 +12,8 @@ import sys
 
 def main(argv):
     start, stop = int(argv[0]), int(argv[1])
-    control = len(argv) > 2 and argv[2] == "control"
+    control = "control" in argv[2:]
+    autodiff = next((float(a.split("=")[1]) for a in argv[2:] if a.startswith("autodiff=")), 0.0)
     from lowering import runtime
     from lowering.runtime import xla
     seen, n_verified = set(), [0]
@@ -28,9 +31,9 @@ def main(argv):
     from .run import FuzzMismatch, check_program
     stats, fails = collections.Counter(), []
     for seed in range(start, stop):
-        prog = generate(Chooser(seed=seed), control=control)
+        prog = generate(Chooser(seed=seed), control=control, autodiff=autodiff)
         try:
-            stats[check_program(prog)] += 1
+            stats[f"{prog.ad or 'none'} {check_program(prog)}"] += 1
         except FuzzMismatch as e:
             stats["fail"] += 1
             fails.append(f"seed {seed}: {e}")

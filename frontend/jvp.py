@@ -1,0 +1,82 @@
+"""The JVP trace: forward-mode differentiation, built like the batching trace.
+
+A JVPTracer carries a primal value of the enclosing trace and its tangent (never a symbolic
+zero: a value whose tangent is zero is not wrapped at all). Binding a primitive with some
+nonzero tangent calls the primitive's jvp rule, JAX's signature
+``rule(primals, tangents, **params) -> (primal_out, tangent_out)``, under the enclosing
+trace; ``tangents[i]`` is a ``Zero`` (frontend.ad_util) where operand i has none, and the
+rule may return ``Zero`` tangents (lists of both for ``multiple_results``). When every
+tangent is zero the primitive is just bound on the primals, so untouched values cost
+nothing.
+"""
+from __future__ import annotations
+
+from .ad_util import Zero, zero_of
+from .core import Trace, Tracer, aval_of, escaped_tracer_error, new_trace
+
+
+class JVPTracer(Tracer):
+    __slots__ = ("primal", "tangent", "_aval")
+
+    def __init__(self, trace, primal, tangent):
+        self._trace = trace
+        self.primal = primal
+        self.tangent = tangent
+        self._aval = aval_of(primal)
+
+    @property
+    def aval(self):
+        return self._aval
+
+    def __repr__(self):
+        return f"JVPTracer<{self._aval.str_short()}>"
+
+
+class JVPTrace(Trace):
+    def process(self, prim, args, params):
+        primals, tangents, nonzero = [], [], False
+        for a in args:
+            if type(a) is JVPTracer and a._trace is self:
+                primals.append(a.primal)
+                tangents.append(a.tangent)
+                nonzero = True
+            else:
+                if isinstance(a, Tracer) and not a._trace.is_ancestor_of(self):
+                    raise escaped_tracer_error(a)
+                primals.append(a)
+                tangents.append(None)
+        with self.parent:
+            if not nonzero:
+                return prim.bind(*primals, **params)
+            rule = prim.jvp_rule
+            if rule is None:
+                raise NotImplementedError(f"Differentiation rule for '{prim.name}' not implemented")
+            for i, t in enumerate(tangents):
+                if t is None:
+                    tangents[i] = zero_of(aval_of(primals[i]))
+            out, tout = rule(tuple(primals), tuple(tangents), **params)
+        if prim.multiple_results:
+            return [self.wrap(o, t) for o, t in zip(out, tout, strict=True)]
+        return self.wrap(out, tout)
+
+    def wrap(self, primal, tangent):
+        return primal if type(tangent) is Zero else JVPTracer(self, primal, tangent)
+
+
+def jvp_fun(fun, primals, tangents) -> tuple:
+    """Run ``fun`` (flat values in, flat list out) on ``primals`` with ``tangents`` (``Zero``
+    where there is none). Returns (primal outputs, tangent outputs), values of the enclosing
+    trace; an output that does not depend on a nonzero tangent has a ``Zero`` tangent."""
+    with new_trace(JVPTrace) as tr:
+        ins = [p if type(t) is Zero else JVPTracer(tr, p, t) for p, t in zip(primals, tangents,
+                                                                         strict=True)]
+        outs = fun(*ins)
+    p_out, t_out = [], []
+    for o in outs:
+        if type(o) is JVPTracer and o._trace is tr:
+            p_out.append(o.primal)
+            t_out.append(o.tangent)
+        else:
+            p_out.append(o)
+            t_out.append(zero_of(aval_of(o)))
+    return p_out, t_out
