@@ -1,12 +1,15 @@
 """A small transformer block (multi-head self-attention + MLP, pre-layer-norm, dropout),
 written once as JAX code and run on vmaplab by swapping the imports: parameters from
 random keys and nn.initializers, held in a registered pytree; the block is written for ONE
-sequence and vmapped over a batch of them, each with its own dropout key. Checked against
-the per-example loop, and (when JAX is installed) against the same code on JAX.
+sequence and vmapped over a batch of them, each with its own dropout key, and differentiated
+(a loss over the batch, its gradient a pytree like the parameters). Checked against the
+per-example loop; with --compare-jax, also against the same code on JAX (same random bits,
+so the same parameters, data and dropout masks).
 
-    python examples/attention_block.py
+    python examples/attention_block.py [--compare-jax]
 """
 import dataclasses
+import sys
 
 import numpy as np
 
@@ -88,10 +91,19 @@ def main():
     np.testing.assert_allclose(np.asarray(outs[0]), np.asarray(ys), rtol=1e-5, atol=1e-5)
     print("ensemble of", outs.shape[0], "models:", outs.shape)
 
-    try:
-        import jax
-    except ImportError:
+    # a training signal: the gradient of a loss over the batch, a pytree like the parameters
+    def loss(p, xs, keys):
+        return fnp.mean(fe.vmap(block, in_axes=(None, 0, 0))(p, xs, keys) ** 2)
+
+    grads = fe.jit(fe.grad(loss))(params, xs, drop_keys)
+    assert tree_util.tree_structure(grads) == tree_util.tree_structure(params)
+    print("gradient norms:", {k: round(float(fnp.sqrt(fnp.sum(v * v))), 4)
+                              for k, v in vars(grads).items()})
+
+    if "--compare-jax" not in sys.argv[1:]:
         return
+    import jax
+
     # the same code on JAX: same random bits, so the same parameters, data and dropout masks
     j_init, j_block = make_model(jax.numpy, jax.nn, jax.random, jax.tree_util)
     jk_init, jk_data, jk_drop = jax.random.split(jax.random.PRNGKey(0), 3)
@@ -101,7 +113,12 @@ def main():
     jys = jax.jit(jax.vmap(j_block, in_axes=(None, 0, 0)))(
         jparams, jax.random.normal(jk_data, (BATCH, SEQ, D)), jax.random.split(jk_drop, BATCH))
     np.testing.assert_allclose(np.asarray(ys), np.asarray(jys), rtol=2e-5, atol=2e-5)
-    print("same parameters and outputs as the JAX program:", True)
+    jgrads = jax.jit(jax.grad(lambda p, x, k: jax.numpy.mean(
+        jax.vmap(j_block, in_axes=(None, 0, 0))(p, x, k) ** 2)))(
+        jparams, jax.random.normal(jk_data, (BATCH, SEQ, D)), jax.random.split(jk_drop, BATCH))
+    for ours, theirs in zip(tree_util.tree_leaves(grads), jax.tree_util.tree_leaves(jgrads)):
+        np.testing.assert_allclose(np.asarray(ours), np.asarray(theirs), rtol=1e-4, atol=1e-5)
+    print("same parameters, outputs and gradients as the JAX program:", True)
 
 
 if __name__ == "__main__":

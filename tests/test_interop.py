@@ -70,3 +70,17 @@ def test_from_dlpack_errors_and_copies():
     assert got.dtype == np.int32 and not got.weak_type
     c = fe.from_dlpack(fnp.ones(4), copy=True)
     assert np.asarray(c).sum() == 4
+
+
+@pytest.mark.slow
+def test_attention_example_equals_the_same_code_on_jax():
+    """examples/attention_block.py --compare-jax: the same program on JAX gives the same
+    parameters (bit for bit), outputs and gradients."""
+    import os
+    import subprocess
+    import sys
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    r = subprocess.run([sys.executable, os.path.join(root, "examples", "attention_block.py"),
+                        "--compare-jax"], capture_output=True, text=True, timeout=600)
+    assert r.returncode == 0, r.stderr[-3000:]
+    assert "same parameters, outputs and gradients as the JAX program: True" in r.stdout
