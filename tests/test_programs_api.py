@@ -303,3 +303,14 @@ def test_table_gradients_vs_jax(name, ours, theirs):
     t = RNG.normal(size=X.shape).astype(np.float32)
     _, tangent = fe.jvp(lambda v: lax_table(lax, v, I)["popcount"], (X,), (t,))
     assert tangent.dtype == jax.dtypes.float0
+
+
+def test_population_count_has_zero_tangents():
+    """An integer-only primitive: the JVP trace never calls its rule (every tangent is a
+    float0 zero), so call it directly."""
+    from frontend.ad_util import Zero, float0
+    from frontend.primitives.bits import population_count_p
+    x = np.array([[1, 2], [3, 0]], np.int32)
+    out, t = population_count_p.jvp_rule((x,), (Zero(fe.ShapedArray(x.shape, float0)),))
+    assert type(t) is Zero and t.aval.dtype == float0 and t.aval.shape == np.shape(out)
+    np.testing.assert_array_equal(np.asarray(out), [[1, 1], [2, 0]])
