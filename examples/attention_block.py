@@ -84,13 +84,6 @@ def main():
     np.testing.assert_allclose(np.asarray(ys), np.asarray(loop), rtol=1e-5, atol=1e-5)
     print("vmap matches the per-example loop:", True)
 
-    # the same program on a parameter pytree mapped over too (an ensemble of two models)
-    ensemble = tree_util.tree_map(lambda a, b: fnp.stack([a, b]), params,
-                                  fe.jit(init)(random.PRNGKey(1)))
-    outs = fe.jit(fe.vmap(batched, in_axes=(0, None, None)))(ensemble, xs, drop_keys)
-    np.testing.assert_allclose(np.asarray(outs[0]), np.asarray(ys), rtol=1e-5, atol=1e-5)
-    print("ensemble of", outs.shape[0], "models:", outs.shape)
-
     # a training signal: the gradient of a loss over the batch, a pytree like the parameters
     def loss(p, xs, keys):
         return fnp.mean(fe.vmap(block, in_axes=(None, 0, 0))(p, xs, keys) ** 2)
