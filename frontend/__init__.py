@@ -8,6 +8,7 @@ Array([5., 5., 5.], dtype=float32)
 from . import (  # noqa: F401
     _jax_names,
     custom_batching,
+    distributed,
     export,
     extend,
     ffi,
@@ -17,6 +18,7 @@ from . import (  # noqa: F401
     ops,
     passes,
     random,
+    sharding,
     tree,
     tree_util,
 )
@@ -30,7 +32,10 @@ from .api import (  # noqa: F401
     devices,
     eval_shape,
     jit,
+    local_devices,
     make_graph,
+    process_count,
+    process_index,
     vmap,
 )
 from .array import Array, device_put, from_dlpack
@@ -46,6 +51,8 @@ from .core import (  # noqa: F401
 )
 from .custom_derivatives import custom_jvp, custom_vjp
 from .dtypes import config
+from .sharding import make_mesh, set_mesh
+from .spmd import shard_map
 
 _am.install(Array)
 _am.install(Tracer)
@@ -53,10 +60,11 @@ numpy.ndarray = Array
 
 __all__ = ["Array", "Compiled", "Lowered", "ShapeDtypeStruct", "ShapedArray", "block_until_ready",
            "checkpoint", "compile_stablehlo", "config", "custom_batching", "custom_jvp",
-           "custom_vjp", "device_get", "device_put", "devices", "eval_shape", "export", "extend",
-           "ffi", "from_dlpack", "grad", "hessian", "jacfwd", "jacrev", "jit", "jvp", "lax",
-           "linearize", "make_graph", "nn", "numpy", "ops", "passes", "random", "remat", "tree",
-           "tree_util", "value_and_grad", "vjp", "vmap"]
+           "custom_vjp", "device_get", "device_put", "devices", "distributed", "eval_shape",
+           "export", "extend", "ffi", "from_dlpack", "grad", "hessian", "jacfwd", "jacrev", "jit",
+           "jvp", "lax", "linearize", "local_devices", "make_graph", "make_mesh", "nn", "numpy",
+           "ops", "passes", "process_count", "process_index", "random", "remat", "set_mesh",
+           "shard_map", "sharding", "tree", "tree_util", "value_and_grad", "vjp", "vmap"]
 
 
 def __getattr__(name):

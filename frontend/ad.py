@@ -107,10 +107,11 @@ def _closed(g: Graph) -> tuple:
     return g, consts
 
 
-def jvp_graph(g: Graph, nonzero, instantiate) -> tuple:
+def jvp_graph(g: Graph, nonzero, instantiate, mesh_axes=None) -> tuple:
     """(graph, out_nonzero, consts): the graph takes [consts..., g's inputs..., tangents of
     the inputs with ``nonzero[i]``...] and returns [g's outputs..., tangents of the outputs
-    with ``out_nonzero[j]``...]; ``instantiate[j]`` forces a (zeros) tangent for output j."""
+    with ``out_nonzero[j]``...]; ``instantiate[j]`` forces a (zeros) tangent for output j.
+    ``mesh_axes``: ``g`` is a shard_map body (its mesh axes are bound names)."""
     box = []
 
     def fn(*args):
@@ -125,7 +126,7 @@ def jvp_graph(g: Graph, nonzero, instantiate) -> tuple:
 
     in_avals = [v.aval for v in g.invars] + [tangent_aval(v.aval)
                                              for v, nz in zip(g.invars, nonzero) if nz]
-    jg, consts = _closed(trace_graph(fn, in_avals))
+    jg, consts = _closed(trace_graph(fn, in_avals, mesh_axes))
     return jg, box[0], consts
 
 
@@ -148,9 +149,11 @@ class LinearizedGraph:
     out_nonzero: list
 
 
-def linearize_graph(g: Graph, nonzero, instantiate, forward_inputs=None) -> LinearizedGraph:
+def linearize_graph(g: Graph, nonzero, instantiate, forward_inputs=None,
+                    mesh_axes=None) -> LinearizedGraph:
     """Split ``g`` for differentiation with respect to the inputs with ``nonzero[i]``.
-    ``forward_inputs[i]`` allows input i itself to serve as a residual (default: all)."""
+    ``forward_inputs[i]`` allows input i itself to serve as a residual (default: all).
+    ``mesh_axes``: ``g`` is a shard_map body (its mesh axes are bound names)."""
     n = len(g.invars)
     forward_inputs = [True] * n if forward_inputs is None else forward_inputs
     box = {}
@@ -172,7 +175,7 @@ def linearize_graph(g: Graph, nonzero, instantiate, forward_inputs=None) -> Line
         box.update(lg=lg, res=res, out_nz=list(lin.out_nonzero))
         return list(outs) + computed
 
-    primal, p_consts = _closed(trace_graph(primal_fn, [v.aval for v in g.invars]))
+    primal, p_consts = _closed(trace_graph(primal_fn, [v.aval for v in g.invars], mesh_axes))
     lg = box["lg"]
     linear = Graph(tuple(lg.constvars) + tuple(lg.invars), (), (), lg.eqns, lg.outvars)
     linear, l_consts = _closed(linear)
@@ -180,10 +183,11 @@ def linearize_graph(g: Graph, nonzero, instantiate, forward_inputs=None) -> Line
                            [v.aval for v in lg.constvars], box["out_nz"])
 
 
-def transpose_graph(g: Graph, linear) -> tuple:
+def transpose_graph(g: Graph, linear, mesh_axes=None, post=None) -> tuple:
     """(graph, consts): the backward pass of ``g`` (linear in the inputs with ``linear[i]``):
     [consts..., g's other inputs..., cotangents of g's outputs...] -> [cotangents of the
-    linear inputs...] (zeros where none reaches them)."""
+    linear inputs...] (zeros where none reaches them). ``mesh_axes``: ``g`` is a shard_map
+    body; ``post(i, ct)``, when given, maps the cotangent of linear input i in the graph."""
     nl_avals = [v.aval for v, lin in zip(g.invars, linear) if not lin]
     ct_avals = [tangent_aval(aval_of(v)) for v in g.outvars]
 
@@ -191,10 +195,11 @@ def transpose_graph(g: Graph, linear) -> tuple:
         it = iter(args[:len(nl_avals)])
         ins = [UndefinedPrimal(v.aval) if lin else next(it) for v, lin in zip(g.invars, linear)]
         cts = backward_pass(g, g.consts, ins, list(args[len(nl_avals):]))
-        return [instantiate_zeros(c) if type(c) is Zero else c
-                for c, lin in zip(cts, linear) if lin]
+        cts = [instantiate_zeros(c) if type(c) is Zero else c for c in cts]
+        return [c if post is None else post(i, c) for i, (c, lin) in enumerate(zip(cts, linear))
+                if lin]
 
-    return _closed(trace_graph(fn, nl_avals + ct_avals))
+    return _closed(trace_graph(fn, nl_avals + ct_avals, mesh_axes))
 
 
 __all__ = ["LinearizedGraph", "backward_pass", "jvp_graph", "linearize_graph",

@@ -9,10 +9,12 @@ import numpy as np
 
 from . import _backend, dtypes
 from . import passes as _passes
+from . import sharding as fs
 from .array import Array, to_buffer
 from .core import EVAL, Graph, ShapeDtypeStruct, Tracer, _trace_var
+from .lax._sharding import with_sharding_constraint
 from .tracing import abstractify, adopt_foreign, leaf_paths, trace_graph
-from .tree import set_on_register, tree_flatten, tree_map, tree_unflatten
+from .tree import broadcast_prefix, key_paths, set_on_register, tree_flatten, tree_map, tree_unflatten
 from .vectorize import vmap  # noqa: F401  (public here, as jax.vmap)
 
 
@@ -84,9 +86,24 @@ def _split_static(args, static_argnums):
     return dyn, static
 
 
-# registered pytree node types: the C++ call path flattens them as we do
-set_on_register(lambda cls, flatten, unflatten:
-                _backend.get().register_pytree_node(cls, flatten, unflatten))
+# registered pytree node types: the C++ call path flattens them as we do. Types registered
+# while the frontend itself is imported (typed PRNG keys) wait for the backend's first use:
+# loading it then would be an import cycle when lowering is imported first.
+_pending_nodes: list = []
+
+
+def _register_node(cls, flatten, unflatten):
+    _pending_nodes.append((cls, flatten, unflatten))
+    if _backend.loaded():
+        _flush_nodes(_backend.get())
+
+
+def _flush_nodes(be):
+    while _pending_nodes:
+        be.register_pytree_node(*_pending_nodes.pop(0))
+
+
+set_on_register(_register_node)
 
 # argument types the C++ call path handles exactly as our own path does
 _FAST_TYPES = {np.ndarray, Array, float, int, bool, complex}
@@ -98,8 +115,9 @@ class Lowered:
     ``pass_stats``); ``compile()`` gives a callable ``Compiled``."""
 
     def __init__(self, graph: Graph, text: str, out_td, device, in_tree=None, pass_stats=(),
-                 foreign: bool = False):
+                 foreign: bool = False, shardings=(None, None)):
         self.graph = graph
+        self._shardings = shardings  # (in_shardings, out_shardings) it was lowered with
         self._text = text
         self.out_tree = out_td
         self.in_tree = in_tree
@@ -126,7 +144,7 @@ class Lowered:
         the module). The result compiles when the pipeline leaves StableHLO."""
         text = _backend.get().run_mlir_pipeline(self._text, pipeline)
         return Lowered(self.graph, text, self.out_tree, self.device, self.in_tree,
-                       self.pass_stats, foreign=True)
+                       self.pass_stats, foreign=True, shardings=self._shardings)
 
     def apply_patterns(self, patterns) -> "Lowered":
         """A new Lowered whose module is this one rewritten by Python rewrite patterns with
@@ -135,14 +153,16 @@ class Lowered:
         ``op``; see examples/mlir_rewrite.py)."""
         text = _backend.get().apply_patterns(self._text, patterns)
         return Lowered(self.graph, text, self.out_tree, self.device, self.in_tree,
-                       self.pass_stats, foreign=True)
+                       self.pass_stats, foreign=True, shardings=self._shardings)
 
     def compile(self) -> "Compiled":
         be = _backend.get()
         if self._foreign:
             be.check_compilable(self._text)
-        return Compiled(be.compile_graph(self.graph, self.device, self._text), self.in_tree,
-                        self.graph.in_avals, self.out_tree, self.graph.out_avals, self.device)
+        ins, outs = self._shardings
+        return Compiled(be.compile_graph(self.graph, self.device, self._text, ins, outs),
+                        self.in_tree, self.graph.in_avals, self.out_tree, self.graph.out_avals,
+                        self.device)
 
 
 def _check_dialect(dialect, what):
@@ -191,7 +211,7 @@ class Compiled:
                 "\n(64-bit arguments need 64-bit mode: frontend.config.update('enable_x64', True))")
             raise TypeError("Argument types differ from the types for which this computation "
                             "was compiled. The mismatches are:\n" + "\n".join(bad) + hint)
-        bufs = self._c([to_buffer(x, a, self.device) for x, a in zip(leaves, self.in_avals)])
+        bufs = self._c(_buffers(self._c, leaves, self.in_avals, self.device))
         outs = [Array(b, a) for b, a in zip(bufs, self.out_avals)]
         return tree_unflatten(self.out_tree, outs)
 
@@ -201,6 +221,15 @@ class Compiled:
 
     def cost_analysis(self):
         return self._c.cost_analysis()
+
+
+def _buffers(compiled, leaves, avals, device) -> list:
+    """The device buffers of a compiled program's arguments: host values go straight to
+    their placement (a device, or a program's argument shardings)."""
+    places = getattr(compiled, "arg_shardings", None)
+    if places is None:
+        return [to_buffer(x, a, device) for x, a in zip(leaves, avals)]
+    return [to_buffer(x, a, p) for x, a, p in zip(leaves, avals, places)]
 
 
 # a Python scalar (weakly typed) may be passed for an argument of these kinds
@@ -232,9 +261,15 @@ def compile_stablehlo(module, device=None) -> Compiled:
 class Jitted:
     """``jit(f)``: traces once per input signature and reuses the compiled executable."""
 
-    def __init__(self, fun, static_argnums=(), device=None, passes=None, static_argnames=()):
+    def __init__(self, fun, static_argnums=(), device=None, passes=None, in_shardings=None,
+                 out_shardings=None, static_argnames=()):
         if not callable(fun):
             raise TypeError(f"jit expects a callable, got {type(fun).__name__}")
+        if device is not None and (in_shardings is not None or out_shardings is not None):
+            raise ValueError("If device is specified on jit, then in_shardings and "
+                             "out_shardings should not be specified.")
+        self.in_shardings = in_shardings
+        self.out_shardings = out_shardings
         self.fun = fun
         self.passes = _passes.DEFAULT if passes is None else \
             passes if isinstance(passes, _passes.Pipeline) else _passes.Pipeline(passes)
@@ -268,6 +303,47 @@ class Jitted:
                 sig.append(None)  # reported with its path by _specialize
         return dyn, static, leaves, td, sig, kwargs
 
+    def _in_shardings(self, dyn, kwargs, leaves, td, sig):
+        """One Sharding or None per leaf: ``in_shardings`` where given (checked against the
+        argument, as JAX's), else the argument's own when it spans several devices; None
+        when no argument has one."""
+        be = _backend.get()
+        own = be.arg_shardings([x._buf if isinstance(x, Array) else None for x in leaves])
+        if self.in_shardings is None:
+            return own
+        n_pos = td.children[0].num_leaves
+        given = broadcast_prefix(self.in_shardings, td.children[0], "jit in_shardings",
+                                 is_leaf=_is_spec)
+        paths = leaf_paths(self.fun, dyn, kwargs, td)
+        out = []
+        for i, a in enumerate(sig):
+            s = fs.resolve(given[i], "jit in_shardings") if i < n_pos else None
+            mine = own[i] if own is not None else None
+            if isinstance(s, fs.NamedSharding) and a is not None:
+                s.check_rank(a.ndim, f"One of pjit arguments with pytree key path {paths[i]}")
+                s.check_divisible(a.shape)
+                if mine is not None and mine != s:
+                    raise ValueError(
+                        "Sharding passed to jit does not match the sharding on the respective "
+                        f"arg. Got jit sharding: {s!r},\narg sharding: {mine!r} for arg type: "
+                        f"{a.dtype.name}[{','.join(map(str, a.shape))}]")
+            out.append(s if s is not None else mine)
+        return tuple(out) if any(s is not None for s in out) else None
+
+    def _out_shardings(self, out_td, out_avals):
+        if self.out_shardings is None:
+            return None
+        given = broadcast_prefix(self.out_shardings, out_td, "jit out_shardings",
+                                 is_leaf=_is_spec)
+        out = []
+        for s, a, p in zip(given, out_avals, key_paths(out_td)):
+            s = fs.resolve(s, "jit out_shardings")
+            if isinstance(s, fs.NamedSharding):
+                s.check_rank(a.ndim, f"One of pjit outputs with pytree key path result{p}")
+                s.check_divisible(a.shape)
+            out.append(s)
+        return tuple(out)
+
     def _specialize(self, dyn, static, leaves, td, kwargs, record=False):
         paths = None
         avals = []
@@ -284,8 +360,11 @@ class Jitted:
 
     def __call__(self, *args, **kwargs):
         if _trace_var.get() is not EVAL:
-            # under another transformation: trace the function inline
-            return self.fun(*args, **kwargs)
+            # under another transformation: trace the function inline (its shardings become
+            # sharding constraints, as JAX's)
+            if self.in_shardings is None and self.out_shardings is None:
+                return self.fun(*args, **kwargs)
+            return self._constrained(args, kwargs)
         cpp = self._cpp
         if cpp is None:
             return self._cache_miss(*args, **kwargs)[0]
@@ -297,12 +376,25 @@ class Jitted:
         # the C++ call path: signature check, transfers and execution without Python
         return cpp(*args, **kwargs)
 
+    def _constrained(self, args, kwargs):
+        dyn, static = _split_static(args, self.static_argnums)
+        if self.in_shardings is not None:
+            dyn = with_sharding_constraint(tuple(dyn), _as_tree(self.in_shardings, len(dyn)))
+        a = list(dyn)
+        for i, v in static.items():
+            a.insert(i, v)
+        out = self.fun(*a, **kwargs)
+        if self.out_shardings is not None:
+            out = with_sharding_constraint(out, self.out_shardings)
+        return out
+
     def _make_cpp(self):
         be = _backend.get()
         if any(i < 0 for i in self.static_argnums) or isinstance(self.device, str):
             return None  # negative static argnums, or a named non-XLA device (interpreter)
         self._cpp_x64 = dtypes.config.enable_x64
         be.register_once(Array)
+        _flush_nodes(be)
         return be.dispatcher(getattr(self.fun, "__name__", "fun"), self.fun, self._cache_miss,
                              self.static_argnums, self.static_argnames)
 
@@ -311,7 +403,7 @@ class Jitted:
         executable is handed to the C++ path for later calls with the same signature."""
         dyn, static, leaves, td, sig, kwargs = self._signature(args, kwargs)
         compiled, in_avals, out_avals, out_td = self._entry(dyn, static, leaves, td, sig, kwargs)
-        bufs = compiled([to_buffer(x, a, self.device) for x, a in zip(leaves, in_avals)])
+        bufs = compiled(_buffers(compiled, leaves, in_avals, self.device))
         outs = tree_unflatten(out_td, [Array(b, a) for b, a in zip(bufs, out_avals)])
         fast = None
         be = _backend.get()
@@ -322,33 +414,45 @@ class Jitted:
         return outs, fast, False
 
     def _entry(self, dyn, static, leaves, td, sig, kwargs):
-        key = (dtypes.config.enable_x64, td, tuple(sig), tuple(static.items()))
+        ins = self._in_shardings(dyn, kwargs, leaves, td, sig)
+        key = (dtypes.config.enable_x64, td, tuple(sig), tuple(static.items()), ins,
+               fs.get_mesh() if self.out_shardings is not None else None)
         entry = self._cache.get(key)
         if entry is None:
             with self._lock:  # one trace and compile per signature, also across threads
                 entry = self._cache.get(key)
                 if entry is None:
                     graph, out_td = self._specialize(dyn, static, leaves, td, kwargs)
-                    compiled = _backend.get().compile_graph(graph, self.device)
+                    outs = self._out_shardings(out_td, graph.out_avals)
+                    compiled = _backend.get().compile_graph(graph, self.device, None, ins, outs)
                     entry = self._cache[key] = (compiled, graph.in_avals, graph.out_avals, out_td)
         return entry
 
     def lower(self, *args, **kwargs) -> Lowered:
-        dyn, static, leaves, td, _, kwargs = self._signature(args, kwargs)
+        dyn, static, leaves, td, sig, kwargs = self._signature(args, kwargs)
+        ins = self._in_shardings(dyn, kwargs, leaves, td, sig)
         res, out_td = self._specialize(dyn, static, leaves, td, kwargs, record=True)
-        return Lowered(res.graph, _backend.get().lower(res.graph), out_td, self.device, td,
-                       res.stats)
+        outs = self._out_shardings(out_td, res.graph.out_avals)
+        return Lowered(res.graph, _backend.get().lower(res.graph, ins, outs), out_td,
+                       self.device, td, res.stats, shardings=(ins, outs))
 
     def make_graph(self, *args, **kwargs) -> Graph:
         dyn, static, leaves, td, _, kwargs = self._signature(args, kwargs)
         return self._specialize(dyn, static, leaves, td, kwargs)[0]
 
 
-def jit(fun=None, *, static_argnums=(), static_argnames=(), device=None, passes=None):
-    """Compile ``fun`` once per input signature (shapes, dtypes, weak types, static args,
-    pytree structure). ``passes`` (beyond JAX): the graph passes run after tracing, a
+def jit(fun=None, *, static_argnums=(), static_argnames=(), device=None, passes=None,
+        in_shardings=None, out_shardings=None):
+    """Compile ``fun`` once per input signature (shapes, dtypes, weak types, shardings, static
+    args, pytree structure). ``passes`` (beyond JAX): the graph passes run after tracing, a
     ``frontend.passes.Pipeline`` or a sequence of passes or their names (default:
     ``frontend.passes.DEFAULT``, fold_transposes then dce).
+
+    ``in_shardings`` / ``out_shardings`` (JAX's): a Sharding (or a PartitionSpec under a
+    context mesh), or a pytree prefix of the positional arguments / of the result; None
+    leaves the layout to XLA's partitioner. Arguments without one keep their own sharding.
+    A program with shardings is compiled for the devices of their mesh by XLA's SPMD
+    partitioner (Shardy) and runs one partition per device.
 
     >>> f = jit(lambda x: x * 2 + 1)
     >>> f(np.arange(3.0, dtype=np.float32))
@@ -356,8 +460,10 @@ def jit(fun=None, *, static_argnums=(), static_argnames=(), device=None, passes=
     """
     if fun is None:
         return functools.partial(jit, static_argnums=static_argnums,
-                                 static_argnames=static_argnames, device=device, passes=passes)
-    return Jitted(fun, static_argnums, device, passes, static_argnames)
+                                 static_argnames=static_argnames, device=device, passes=passes,
+                                 in_shardings=in_shardings, out_shardings=out_shardings)
+    return Jitted(fun, static_argnums, device, passes, in_shardings, out_shardings,
+                  static_argnames)
 
 
 def make_graph(fun, static_argnums=(), *, passes=None):
@@ -378,7 +484,8 @@ def make_graph(fun, static_argnums=(), *, passes=None):
 
 
 def devices(platform=None) -> list:
-    """The XLA devices of ``platform`` ('cpu', 'gpu', 'tpu'; default: the default backend)."""
+    """The XLA devices of ``platform`` ('cpu', 'gpu', 'tpu'; default: the default backend);
+    with several processes, those of every process."""
     return _backend.get().devices(platform)
 
 
@@ -414,3 +521,26 @@ def block_until_ready(x):
         if isinstance(v, Array):
             v.block_until_ready()
     return x
+
+
+def local_devices(platform=None) -> list:
+    """The devices of this process."""
+    return _backend.get().local_devices(platform)
+
+
+def process_index() -> int:
+    """This process's index among the processes of frontend.distributed (0 alone)."""
+    return _backend.get().process_index()
+
+
+def process_count() -> int:
+    return _backend.get().process_count()
+
+
+def _is_spec(p) -> bool:
+    return isinstance(p, fs.PartitionSpec)
+
+
+def _as_tree(shardings, n: int):
+    """in_shardings as a prefix of the tuple of n positional arguments."""
+    return tuple(shardings) if isinstance(shardings, list) else shardings

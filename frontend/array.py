@@ -4,6 +4,7 @@ from __future__ import annotations
 import numpy as np
 
 from . import _backend, dtypes
+from . import sharding as sh
 from .core import Aval, Eqn, Graph, Literal, Var, _trace_var, aval_of, set_eager_apply
 
 
@@ -60,7 +61,36 @@ class Array:
 
     @property
     def device(self):
-        return self._buf.devices().pop() if hasattr(self._buf, "devices") else None
+        """The device holding the array (its sharding when it spans several, as JAX's)."""
+        if not hasattr(self._buf, "devices"):
+            return None
+        devs = self._buf.devices()
+        return next(iter(devs)) if len(devs) == 1 else self.sharding
+
+    def devices(self) -> set:
+        return set(self._buf.devices())
+
+    @property
+    def sharding(self):
+        """How the array is laid out over devices (``frontend.sharding``: a NamedSharding,
+        or a SingleDeviceSharding)."""
+        return _backend.get().sharding_of(self._buf)
+
+    @property
+    def addressable_shards(self) -> list:
+        """This process's pieces of the array (``frontend.sharding.Shard``: device, index,
+        replica id, data)."""
+        from .sharding import Shard
+        return [Shard(d, idx, r, Array(b, self.aval.update(shape=b.shape)))
+                for d, idx, r, b in _backend.get().shards(self._buf)]
+
+    @property
+    def is_fully_addressable(self) -> bool:
+        return self._buf.is_fully_addressable
+
+    @property
+    def is_fully_replicated(self) -> bool:
+        return self._buf.is_fully_replicated
 
     def block_until_ready(self):
         self._buf.block_until_ready()
@@ -193,7 +223,14 @@ def _rebuild(value, weak):
 
 
 def device_put(x, device=None, *, weak_type=None) -> Array:
-    """Put ``x`` (numpy array, Python scalar, Array) on ``device`` (default: the first one)."""
+    """Put ``x`` (numpy array, Python scalar, Array) on ``device`` (default: the first one),
+    or lay it out over several devices as a sharding says (``NamedSharding``, or a
+    ``PartitionSpec`` under a context mesh).
+
+    >>> mesh = make_mesh((2,), ("data",))
+    >>> device_put(np.arange(4.0), NamedSharding(mesh, P("data"))).sharding.spec
+    P('data',)
+    """
     be = _backend.get()
     if isinstance(x, Array) and device is None:
         return x
@@ -203,6 +240,20 @@ def device_put(x, device=None, *, weak_type=None) -> Array:
     aval = aval_of(x) if not isinstance(x, (list, tuple)) else aval_of(np.asarray(x))
     if weak_type is not None:
         aval = aval.update(weak_type=weak_type)
+    if isinstance(device, (sh.Sharding, sh.PartitionSpec)):
+        s = sh.resolve(device, "device_put")
+        if isinstance(s, sh.SingleDeviceSharding):
+            device = s._device
+        else:
+            s.check_rank(aval.ndim, "One of device_put args")
+            s.check_divisible(aval.shape)
+            if isinstance(x, Array):
+                if x.sharding == s and aval == x.aval:
+                    return x
+                if x.aval.dtype == aval.dtype:
+                    return Array(be.reshard(x._buf, s), aval)
+            host = np.asarray(x._value() if isinstance(x, Array) else x, aval.dtype)
+            return Array(be.to_device(host, s), aval)
     host = np.asarray(x._value() if isinstance(x, Array) else x, aval.dtype)
     return Array(be.to_device(host, device), aval)
 
@@ -267,10 +318,12 @@ def eager_fn(name: str, key, build, multiple_results: bool = False):
         """The Python path: compile (once per signature) and run; give the executable to
         the C++ path."""
         avals = tuple(a.aval for a in arrays)
-        hit = _eager_cache.get((key, avals))
+        shs = be.arg_shardings([a._buf for a in arrays])  # None unless some are sharded
+        k = (key, avals) if shs is None else (key, avals, shs)
+        hit = _eager_cache.get(k)
         if hit is None:
             g = build(avals)
-            hit = _eager_cache[(key, avals)] = (be.compile_graph(g), g.out_avals)
+            hit = _eager_cache[k] = (be.compile_graph(g, in_shardings=shs), g.out_avals)
         compiled, out_avals = hit
         outs = [Array(b, av) for b, av in zip(compiled([a._buf for a in arrays]), out_avals)]
         out = outs if multiple_results else outs[0]

@@ -10,8 +10,11 @@ Named axes: ``vmap(f, axis_name='i')`` gives its BatchTrace a name. Collectives
 (``CollectivePrimitive``: psum, all_gather, axis_index, ...) name the axes they work across;
 the trace whose name they carry runs their batching rule even when no operand is batched
 there (so do control-flow primitives whose sub-graphs hold such a collective), and a rule
-reads the name and size of the trace running it with ``rule_axis()``. A name that no
-enclosing vmap binds is a NameError when the collective is bound.
+reads the name and size of the trace running it with ``rule_axis()``. The body of a
+shard_map is traced with the mesh axes bound as names (``ManualTrace``): there the
+collectives are recorded, and lowered to XLA's. A name that nothing binds is a NameError when
+the collective is bound. ``vmap(spmd_axis_name=...)`` records the mesh axes its batch axis is
+sharded over (``BatchTrace.spmd_axis_name``), read by the sharding primitives' rules.
 """
 from __future__ import annotations
 
@@ -24,6 +27,7 @@ import numpy as np
 from .core import (
     Aval,
     Graph,
+    GraphTrace,
     Primitive,
     Trace,
     Tracer,
@@ -75,10 +79,14 @@ _rule_trace: contextvars.ContextVar = contextvars.ContextVar("vmaplab_batch_rule
 
 
 class BatchTrace(Trace):
-    def __init__(self, parent, axis_size: int, axis_name=None):
+    """``spmd_axis_name``: the mesh axes (a tuple of names) the batch axis is sharded over
+    where a sharding is given inside (vmap's ``spmd_axis_name``), or None."""
+
+    def __init__(self, parent, axis_size: int, axis_name=None, spmd_axis_name=None):
         super().__init__(parent)
         self.axis_size = axis_size
         self.axis_name = axis_name
+        self.spmd_axis_name = spmd_axis_name
 
     def process(self, prim, args, params):
         vals, dims = [], []
@@ -125,12 +133,13 @@ def _check_dim(prim, out, d):
                      f"of the result, in [0, {ndim(out)})")
 
 
-def batch_fun(fun, axis_size: int, args, in_dims, axis_name=None) -> tuple:
+def batch_fun(fun, axis_size: int, args, in_dims, axis_name=None, spmd_axis_name=None) -> tuple:
     """Run ``fun`` (flat values in, flat list out) with ``args[i]`` batched at ``in_dims[i]``
-    (None: not batched) over an axis named ``axis_name`` (None: anonymous). Returns (values,
-    batch dims) of the outputs, values of the enclosing trace; an output that does not depend
-    on a batched input (nor on the axis through a collective) has dim None."""
-    with new_trace(BatchTrace, axis_size, axis_name) as tr:
+    (None: not batched) over an axis named ``axis_name`` (None: anonymous), sharded over the
+    mesh axes ``spmd_axis_name`` (a tuple, or None). Returns (values, batch dims) of the
+    outputs, values of the enclosing trace; an output that does not depend on a batched input
+    (nor on the axis through a collective) has dim None."""
+    with new_trace(BatchTrace, axis_size, axis_name, spmd_axis_name) as tr:
         tracers = [BatchTracer(tr, a, d) if d is not None else a for a, d in zip(args, in_dims)]
         outs = fun(*tracers)
     vals, dims = [], []
@@ -178,38 +187,66 @@ def rule_axis() -> BatchTrace | None:
 # ----------------------------------------------------------------------------- named axes
 
 
-def find_axis(name) -> BatchTrace | None:
-    """The innermost enclosing vmap trace named ``name`` (None when no vmap binds it)."""
+class ManualTrace(GraphTrace):
+    """Records the body of a shard_map: a graph of one device's work, in which the mesh axes
+    (``mesh_axes``: name -> size) are bound names for collectives (lowered to XLA's).
+    ``check_vma``: the user's body of a shard_map with check_vma=True (JAX types its values
+    by the mesh axes they vary over, which changes derivatives taken inside it)."""
+
+    def __init__(self, parent, mesh_axes: dict, check_vma: bool = False):
+        super().__init__(parent)
+        self.mesh_axes = mesh_axes
+        self.check_vma = check_vma
+
+
+def check_vma_body() -> bool:
+    """Whether the innermost enclosing shard_map body being traced has check_vma=True."""
     t = current_trace()
     while t is not None:
-        if isinstance(t, BatchTrace) and t.axis_name is not None and t.axis_name == name:
-            return t
+        if isinstance(t, ManualTrace):
+            return t.check_vma
+        t = t.parent
+    return False
+
+
+def find_axis_size(name) -> int | None:
+    """The size of the innermost enclosing axis named ``name``: a named vmap, or a mesh axis
+    of an enclosing shard_map (None when nothing binds it)."""
+    t = current_trace()
+    while t is not None:
+        if isinstance(t, BatchTrace):
+            if t.axis_name is not None and t.axis_name == name:
+                return t.axis_size
+        elif isinstance(t, ManualTrace) and name in t.mesh_axes:
+            return t.mesh_axes[name]
         t = t.parent
     return None
 
 
 def bound_axis_names() -> list:
-    """The axis names the enclosing vmaps bind, innermost first."""
+    """The axis names the enclosing vmaps and shard_maps bind, innermost first."""
     out, t = [], current_trace()
     while t is not None:
         if isinstance(t, BatchTrace) and t.axis_name is not None:
             out.append(t.axis_name)
+        elif isinstance(t, ManualTrace):
+            out.extend(t.mesh_axes)
         t = t.parent
     return out
 
 
 def unbound_axis_error(name, api: str) -> NameError:
     return NameError(f"Found an unbound axis name: {name}. To fix this, please call {api} "
-                     f"under a vmap that binds it: vmap(f, axis_name={name!r}) (axis names "
-                     f"bound here: {bound_axis_names()})")
+                     f"under a vmap that binds it: vmap(f, axis_name={name!r}), or a shard_map "
+                     f"over a mesh with that axis (axis names bound here: {bound_axis_names()})")
 
 
 def axis_size_of(name, api: str) -> int:
-    """The size of the vmapped axis ``name``; JAX's NameError when no enclosing vmap binds it."""
-    t = find_axis(name)
-    if t is None:
+    """The size of the named axis ``name``; JAX's NameError when nothing binds it."""
+    size = find_axis_size(name)
+    if size is None:
         raise unbound_axis_error(name, api)
-    return t.axis_size
+    return size
 
 
 class CollectivePrimitive(Primitive):
@@ -228,7 +265,7 @@ class CollectivePrimitive(Primitive):
 
     def bind(self, *args, **params):
         for n in self.axis_names(params):
-            if find_axis(n) is None:
+            if find_axis_size(n) is None:
                 raise unbound_axis_error(n, self.name)
         self.abstract_eval(*(aval_of(a) for a in args), **params)
         return super().bind(*args, **params)
@@ -237,7 +274,7 @@ class CollectivePrimitive(Primitive):
 _GRAPH_NAMES: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
 
 
-def _names_in_params(params) -> frozenset:
+def names_in_params(params) -> frozenset:
     out: frozenset = frozenset()
     for v in params.values():
         for g in (v if isinstance(v, tuple) else (v,)):
@@ -254,7 +291,7 @@ def graph_axis_names(g: Graph) -> frozenset:
         for e in g.eqns:
             if isinstance(e.prim, CollectivePrimitive):
                 names |= frozenset(e.prim.axis_names(e.params))
-            names |= _names_in_params(e.params)
+            names |= names_in_params(e.params)
         _GRAPH_NAMES[g] = names
     return names
 
@@ -264,7 +301,7 @@ def uses_axis(prim, params, name) -> bool:
     with sub-graphs (loops, branches) holding one."""
     if isinstance(prim, CollectivePrimitive):
         return name in prim.axis_names(params)
-    return name in _names_in_params(params)
+    return name in names_in_params(params)
 
 
 def moved_shape(shp, src: int, dst: int) -> tuple:

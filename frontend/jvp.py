@@ -12,6 +12,7 @@ nothing.
 from __future__ import annotations
 
 from .ad_util import Zero, zero_of
+from .batching import check_vma_body
 from .core import Trace, Tracer, aval_of, escaped_tracer_error, new_trace
 
 
@@ -67,6 +68,14 @@ def jvp_fun(fun, primals, tangents) -> tuple:
     """Run ``fun`` (flat values in, flat list out) on ``primals`` with ``tangents`` (``Zero``
     where there is none). Returns (primal outputs, tangent outputs), values of the enclosing
     trace; an output that does not depend on a nonzero tangent has a ``Zero`` tangent."""
+    if check_vma_body():
+        raise NotImplementedError(
+            "Differentiating inside the body of a shard_map with check_vma=True is not "
+            "supported: there JAX types values by the mesh axes they vary over and sums the "
+            "gradient of a value replicated over some of them across those devices, which "
+            "frontend does not do. Pass check_vma=False to shard_map (derivatives inside are "
+            "then each device's own, as JAX's with check_vma=False), or differentiate the "
+            "whole shard_map from outside.")
     with new_trace(JVPTrace) as tr:
         ins = [p if type(t) is Zero else JVPTracer(tr, p, t) for p, t in zip(primals, tangents,
                                                                          strict=True)]

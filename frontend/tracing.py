@@ -13,6 +13,7 @@ import numpy as np
 
 from . import dtypes
 from .array import Array, eager_fn, from_foreign
+from .batching import ManualTrace
 from .core import (
     EVAL,
     Aval,
@@ -107,10 +108,13 @@ def leaf_aval(x) -> Aval:
         raise TypeError(f"Value {x!r} of type {type(x)} is not a valid JAX type") from None
 
 
-def trace_graph(fn, in_avals) -> Graph:
+def trace_graph(fn, in_avals, mesh_axes=None, check_vma=False) -> Graph:
     """Trace ``fn`` (flat values in, flat list out) on abstract inputs into a Graph; what it
-    closes over is in the graph's constvars/consts."""
-    with new_trace(GraphTrace) as tr:
+    closes over is in the graph's constvars/consts. ``mesh_axes`` (name -> size): trace the
+    body of a shard_map, in which those names are bound for collectives (``check_vma``: the
+    user's body of a shard_map with check_vma=True)."""
+    with (new_trace(GraphTrace) if mesh_axes is None else
+          new_trace(ManualTrace, mesh_axes, check_vma)) as tr:
         args = [tr.new_arg(a) for a in in_avals]
         outs = [as_traceable(o) for o in fn(*args)]
     return tr.to_graph(args, outs)

@@ -361,13 +361,15 @@ def tree_map_with_path(f, tree, *rest, is_leaf=None):
 # ----------------------------------------------------------------------------- prefixes
 
 
-def broadcast_prefix(prefix, full_td: TreeDef, name: str):
+def broadcast_prefix(prefix, full_td: TreeDef, name: str, is_leaf=None):
     """Expand a pytree prefix (e.g. in_axes) to one entry per leaf of ``full_td``; None and
-    ints in the prefix are leaves."""
+    ints in the prefix are leaves, and so are the entries for which ``is_leaf`` is true (e.g.
+    PartitionSpecs, which are tuples)."""
     out: list = []
 
     def go(p, td, path):
-        n = None if p is None else _node_of(p)
+        leafy = is_leaf is not None and p is not None and is_leaf(p)
+        n = None if p is None or leafy else _node_of(p)
         if n is None or td.kind == "leaf":
             if n is not None and td.kind == "leaf":
                 raise ValueError(f"{name} specification {prefix!r} does not match the argument "

@@ -26,10 +26,14 @@ from .tree import broadcast_prefix, key_paths, tree_flatten, tree_unflatten
 _SCALARS = (bool, int, float, complex)
 
 
-def vmap(fun, in_axes=0, out_axes=0, axis_name=None, axis_size=None, *, batch_size=None):
+def vmap(fun, in_axes=0, out_axes=0, axis_name=None, axis_size=None, spmd_axis_name=None, *,
+         batch_size=None):
     """Vectorize ``fun`` over an axis of its inputs, with JAX's ``in_axes``/``out_axes``
     semantics (ints, negative ints, None, pytree prefixes). ``axis_name`` names the mapped
     axis for collectives (``lax.psum(x, axis_name)``, ``lax.axis_index``, ...).
+    ``spmd_axis_name`` (a mesh axis name or a tuple of them): where ``fun`` constrains a
+    sharding (``lax.with_sharding_constraint``, ``shard_map``, ``jit`` with shardings), the
+    batch axis is sharded over those mesh axes (as JAX's).
     ``batch_size=k`` (beyond JAX) computes k lanes at a time in a loop, for bounded memory.
 
     >>> vmap(lambda x, y: x @ y)(np.ones((3, 5), np.float32), np.ones((3, 5), np.float32))
@@ -43,6 +47,9 @@ def vmap(fun, in_axes=0, out_axes=0, axis_name=None, axis_size=None, *, batch_si
         in_axes = tuple(in_axes)
     _check_axes_spec(in_axes, "in_axes")
     _check_axes_spec(out_axes, "out_axes")
+    if spmd_axis_name is not None:
+        spmd_axis_name = tuple(spmd_axis_name) if isinstance(spmd_axis_name, (tuple, list)) \
+            else (spmd_axis_name,)
     if axis_name is not None and batch_size is not None:
         raise ValueError("vmap batch_size cannot be combined with axis_name: collectives over "
                          "the named axis need every lane of it at once")
@@ -60,7 +67,7 @@ def vmap(fun, in_axes=0, out_axes=0, axis_name=None, axis_size=None, *, batch_si
             box.append(otd)
             return [_check_output(o) for o in outs]
 
-        vals, dims = batching.batch_fun(flat_fun, size, leaves, axes, axis_name)
+        vals, dims = batching.batch_fun(flat_fun, size, leaves, axes, axis_name, spmd_axis_name)
         otd = box[0]
         oaxes = broadcast_prefix(out_axes, otd, "vmap out_axes")
         res = []

@@ -4,6 +4,7 @@ from __future__ import annotations
 import numpy as np
 
 from frontend import dtypes
+from frontend import sharding as fs
 from frontend.array import Array
 from frontend.core import Aval, Graph, Var
 from frontend.tree import NodeData
@@ -34,6 +35,9 @@ def default_device():
 
 
 def to_device(x: np.ndarray, device=None):
+    """A device buffer of ``x``: on ``device``, or laid out as a NamedSharding says."""
+    if isinstance(device, fs.NamedSharding):
+        return runtime.spmd.put(x, device)
     return runtime.to_device(x, device)
 
 
@@ -43,6 +47,77 @@ def register_ffi_target(name: str, fn, platform: str = "cpu") -> None:
 
 def ffi_include_dir() -> str:
     return runtime.ffi.include_dir()
+
+
+# ----------------------------------------------------------------------------- several devices
+sharding_of = runtime.spmd.sharding_of
+shards = runtime.spmd.shards
+reshard = runtime.spmd.reshard
+process_index = runtime.spmd.process_index
+process_count = runtime.spmd.process_count
+local_devices = runtime.spmd.local_devices
+initialize_distributed = runtime.spmd.initialize
+shutdown_distributed = runtime.spmd.shutdown
+
+
+def arg_shardings(bufs) -> tuple | None:
+    """The shardings of the buffers that span several devices (None for the others, and for
+    entries that are None); None when no buffer does."""
+    out = None
+    for i, b in enumerate(bufs):
+        if b is not None and runtime.spmd.is_sharded(b):
+            out = out or [None] * len(bufs)
+            out[i] = runtime.spmd.sharding_of(b)
+    return None if out is None else tuple(out)
+
+
+def _graph_meshes(g: Graph, acc: list) -> None:
+    for e in g.eqns:
+        for v in e.params.values():
+            for x in (v if isinstance(v, tuple) else (v,)):
+                m = x.mesh if isinstance(x, fs.NamedSharding) else x if isinstance(x, fs.Mesh) \
+                    else None
+                if m is not None and m not in acc:
+                    acc.append(m)
+                elif isinstance(x, Graph):
+                    _graph_meshes(x, acc)
+
+
+def _placement(graph: Graph, idx: tuple, in_shardings, out_shardings, device):
+    """(meshes or None, shardings of the hoisted constants ``idx``, in_shardings,
+    out_shardings, device) of a program: the NamedShardings of its arguments, results,
+    sharded constants and equations are on meshes of the same devices (the first one met
+    orders the partitions); SingleDeviceShardings place a program without one on their
+    device (and are left to the partitioner in one with a mesh)."""
+    meshes: list = []
+    singles: set = set()
+    consts = tuple(sharding_of(c._buf) if isinstance(c, Array) and runtime.spmd.is_sharded(c._buf)
+                   else None for c in (graph.consts[i] for i in idx))
+    for s in consts + (in_shardings or ()) + (out_shardings or ()):
+        if isinstance(s, fs.NamedSharding) and s.mesh not in meshes:
+            meshes.append(s.mesh)
+        elif isinstance(s, fs.SingleDeviceSharding):
+            singles.add(s._device)
+    _graph_meshes(graph, meshes)
+    ids = {tuple(sorted(m.device_ids.ravel().tolist())) for m in meshes}
+    if len(ids) > 1 or (not meshes and len(singles) > 1):
+        what = [f"{m!r} (device ids {sorted(m.device_ids.ravel().tolist())})" for m in meshes] + \
+            [f"device {d.id}" for d in singles]
+        raise ValueError("Received incompatible devices for jitted computation: shardings on "
+                         + " and ".join(what))
+    named = lambda shs: tuple(s if isinstance(s, fs.NamedSharding) else None  # noqa: E731
+                              for s in shs) if shs else None
+    if not meshes:
+        if singles:
+            d = singles.pop()
+            if device is not None and device != d:
+                raise ValueError(f"jit got device={device} and shardings on device {d}")
+            device = d
+        return None, None, None, None, device
+    if device is not None:
+        raise ValueError("a program with shardings runs on the devices of its mesh: do not "
+                         f"pass device={device!r} too")
+    return meshes, consts, named(in_shardings), named(out_shardings), None
 
 
 def const_args(graph: Graph) -> tuple:
@@ -55,8 +130,11 @@ def const_args(graph: Graph) -> tuple:
                  if v.aval.size * v.aval.dtype.itemsize > limit)
 
 
-def lower(graph: Graph) -> str:
-    return lower_graph(graph, const_args=const_args(graph))
+def lower(graph: Graph, in_shardings=None, out_shardings=None) -> str:
+    idx = const_args(graph)
+    meshes, consts, ins, outs, _ = _placement(graph, idx, in_shardings, out_shardings, None)
+    return lower_graph(graph, const_args=idx, in_shardings=ins, out_shardings=outs,
+                       mesh=meshes[0] if meshes else None, const_shardings=consts)
 
 
 def lower_self_contained(graph: Graph) -> str:
@@ -67,19 +145,21 @@ def lower_self_contained(graph: Graph) -> str:
 
 class _ConstArgs:
     """The hoisted constants of a compiled graph as device buffers, made at the first run
-    (an Array's own buffer when it is on the device, else one transfer) and kept."""
+    (an Array's own buffer when it is on the device, else one transfer) and kept.
+    ``places``: a device, or one placement (device or NamedSharding) per constant."""
 
-    __slots__ = ("values", "device", "_bufs")
+    __slots__ = ("values", "places", "_bufs")
 
-    def __init__(self, graph: Graph, idx: tuple, device):
+    def __init__(self, graph: Graph, idx: tuple, places):
         self.values = [graph.consts[i] for i in idx]
-        self.device = device
+        self.places = places if isinstance(places, list) else [places] * len(idx)
         self._bufs = None
 
     def buffers(self) -> list:
         if self._bufs is None:
-            self._bufs = [c._buf if isinstance(c, Array) and c.device == self.device
-                          else runtime.to_device(np.asarray(c), self.device) for c in self.values]
+            self._bufs = [c._buf if isinstance(c, Array) and c.device == p
+                          else to_device(np.asarray(c), p)
+                          for c, p in zip(self.values, self.places)]
         return self._bufs
 
 
@@ -107,11 +187,54 @@ class Compiled:
         return self.exe.cost_analysis()
 
 
-def compile_graph(graph: Graph, device=None, text: str | None = None) -> Compiled:
-    """Compile ``graph`` (``text``: its module from ``lower``, when already lowered)."""
+class ShardedCompiled:
+    """A graph compiled for the devices of a mesh (XLA's SPMD partitioner): call with a list
+    of device buffers (placed as ``arg_shardings`` says, resharded when they are not)."""
+
+    __slots__ = ("text", "exe", "device", "graph", "consts", "mesh", "arg_shardings")
+
+    def __init__(self, graph: Graph, text: str, meshes: list, const_idx: tuple, in_shardings,
+                 out_shardings):
+        """``in_shardings``: of the hoisted constants, then of the arguments."""
+        self.graph = graph
+        self.text = text
+        self.mesh = meshes[0]
+        self.device = None
+        k = len(const_idx)
+        ins = list(in_shardings)
+        outs = list(out_shardings or [None] * len(graph.outvars))
+        self.exe = runtime.spmd.compile_spmd(text, meshes, ins, outs, graph.out_avals)
+        self.arg_shardings = tuple(self.exe.in_shardings[k:])
+        self.consts = _ConstArgs(graph, const_idx, list(self.exe.in_shardings[:k])) if k else None
+
+    def __call__(self, bufs):
+        if self.consts is not None:
+            bufs = self.consts.buffers() + list(bufs)
+        return self.exe(list(bufs))
+
+    def as_text(self) -> str:
+        """XLA's partitioned, optimized HLO (one device's program, with its collectives)."""
+        return self.exe.hlo_text()
+
+    def cost_analysis(self):
+        return self.exe.cost_analysis()
+
+
+def compile_graph(graph: Graph, device=None, text: str | None = None, in_shardings=None,
+                  out_shardings=None):
+    """Compile ``graph`` (``text``: its module from ``lower``, when already lowered) for
+    ``device``, or for the devices of the mesh its shardings name (``in_shardings`` /
+    ``out_shardings``: one Sharding or None per argument / result, and those of its
+    equations)."""
     idx = const_args(graph) if graph.consts else ()
+    meshes, consts, ins, outs, device = _placement(graph, idx, in_shardings, out_shardings,
+                                                   device)
     if text is None:
-        text = lower_graph(graph, const_args=idx)
+        text = lower_graph(graph, const_args=idx, in_shardings=ins, out_shardings=outs,
+                           mesh=meshes[0] if meshes else None, const_shardings=consts)
+    if meshes is not None:
+        return ShardedCompiled(graph, text, meshes, idx, consts + (ins or (None,) * len(
+            graph.invars)), outs)
     if isinstance(device, str):
         return compile_named(graph, device, text, idx)  # e.g. "interpreter" (end of file)
     return Compiled(graph, text, runtime.default_device() if device is None else device, idx)
@@ -170,6 +293,11 @@ jax_x64_enabled = runtime.dispatch.jax_x64_enabled
 
 def fastpath_data(compiled: Compiled, n_in: int, outs, out_avals):
     consts = compiled.consts.buffers() if compiled.consts is not None else []
+    if isinstance(compiled, ShardedCompiled):
+        if not compiled.exe.in_order:
+            return None
+        return runtime.dispatch.fastpath_data(compiled.exe.loaded, None, n_in, outs, out_avals,
+                                              consts, compiled.exe._in_j, compiled.exe._out_j)
     return runtime.dispatch.fastpath_data(compiled.exe.loaded, compiled.device, n_in, outs,
                                           out_avals, consts)
 

@@ -11,6 +11,8 @@ import numpy as np
 from frontend import dtypes
 from frontend.core import Aval, Graph, Literal
 
+from . import shardy
+
 
 def _float0_error():
     return TypeError("float0 values (the tangents of integer and boolean values) cannot be "
@@ -161,21 +163,29 @@ class FuncCtx:
             env.update(zip(e.outs, outs))
         return [read(v) for v in g.outvars]
 
-    def region(self, body, arg_avals=()) -> str:
-        """A region ``{ ^bb0(args): ... "stablehlo.return"(...) }`` for an op of this
-        function. ``body(arg_names) -> (result_names, result_avals)`` emits the ops of the
-        region (values of the enclosing scope may be used directly). Scalar constants
-        emitted inside stay inside (the constant cache is scoped)."""
+    def scoped(self, body, arg_avals=(), isolated: bool = False):
+        """Emit ``body(arg_names) -> (result_names, result_avals)`` into a nested scope (the
+        ops of a region); return (arg names, the scope's lines, result names, result avals).
+        Scalar constants emitted inside stay inside (the constant cache is scoped); an
+        ``isolated`` scope (a region that cannot use values of the enclosing scope) starts
+        with an empty cache."""
         saved_lines, saved_consts = self.lines, self._consts
-        self.lines, self._consts = [], dict(saved_consts)
+        self.lines, self._consts = [], ({} if isolated else dict(saved_consts))
         try:
             args = [self.fresh() for _ in arg_avals]
             outs, out_avals = body(args)
-            types = ", ".join(tensor_type(a) for a in out_avals)
-            self.lines.append(f'    "stablehlo.return"({", ".join(outs)}) : ({types}) -> ()')
             inner = self.lines
         finally:
             self.lines, self._consts = saved_lines, saved_consts
+        return args, inner, outs, out_avals
+
+    def region(self, body, arg_avals=()) -> str:
+        """A region ``{ ^bb0(args): ... "stablehlo.return"(...) }`` for an op of this
+        function. ``body(arg_names) -> (result_names, result_avals)`` emits the ops of the
+        region (values of the enclosing scope may be used directly)."""
+        args, inner, outs, out_avals = self.scoped(body, arg_avals)
+        types = ", ".join(tensor_type(a) for a in out_avals)
+        inner.append(f'    "stablehlo.return"({", ".join(outs)}) : ({types}) -> ()')
         lines = ["{"]
         if arg_avals:
             lines.append("    ^bb0(" + ", ".join(f"{n}: {tensor_type(a)}"
@@ -210,6 +220,10 @@ class RuleCtx:
     - ``ctx.lower_body(graph, operands)``: inline a sub-Graph, return its outputs
     - ``ctx.fresh()``: a new SSA name, e.g. for region arguments
     - ``ctx.add_function(name, text)``: module-level functions (once per name)
+    - ``ctx.scoped(body, arg_avals, isolated)``: a nested scope's lines (custom region syntax)
+    - ``ctx.mesh_ref(mesh)``: the module's ``sdy.mesh`` symbol for a mesh (declared once)
+    - ``ctx.channel()``: a new channel handle for a collective; ``ctx.manual``: the mesh of
+      the enclosing shard_map (None outside one)
     """
 
     __slots__ = ("fn", "eqn", "avals_in", "avals_out")
@@ -247,17 +261,81 @@ class RuleCtx:
     def lower_body(self, g: Graph, in_names: list) -> list:
         return self.fn.lower_body(g, in_names)
 
+    def scoped(self, body, arg_avals=(), isolated: bool = False):
+        return self.fn.scoped(body, arg_avals, isolated)
+
+    def mesh_ref(self, mesh) -> str:
+        return self.fn.module.mesh_ref(mesh)
+
+    def channel(self) -> int:
+        return self.fn.module.channel()
+
+    def partition_ids(self, mesh):
+        return self.fn.module.partition_ids(mesh)
+
+    @property
+    def manual(self):
+        m = self.fn.module.manual
+        return m[-1] if m else None
+
+    def manual_scope(self, mesh):
+        """``with ctx.manual_scope(mesh):`` collectives lowered inside work across the axes
+        of ``mesh`` (the body of a shard_map)."""
+        return _ManualScope(self.fn.module, mesh)
+
     def add_function(self, name: str, text: str) -> None:
         """Add functions (``func.func`` text) to the module, once per ``name``: e.g. a
         callee for ``func.call``."""
         self.fn.module.add_function(name, text)
 
 
+class _ManualScope:
+    def __init__(self, module, mesh):
+        self.module, self.mesh = module, mesh
+
+    def __enter__(self):
+        self.module.manual.append(self.mesh)
+
+    def __exit__(self, *exc):
+        self.module.manual.pop()
+
+
 class ModuleCtx:
-    def __init__(self, name: str):
+    def __init__(self, name: str, mesh=None):
         self.name = name
         self.funcs: list = []
         self._func_names: set = set()
+        self.mesh = mesh      # the program's mesh: partition k runs on mesh.devices.flat[k]
+        self.meshes: list = [mesh] if mesh is not None else []  # every mesh, @mesh first
+        self.manual: list = []  # meshes of the shard_maps being lowered, innermost last
+        self._channels = 0
+
+    def mesh_ref(self, mesh) -> str:
+        """The symbol of ``mesh`` in the module (declared once): ``@mesh`` for the program's
+        mesh, ``@mesh_k`` for another mesh over the same devices."""
+        if self.mesh is None:
+            self.mesh = mesh
+            self.meshes.append(mesh)
+        if mesh not in self.meshes:
+            ids = lambda m: sorted(m.device_ids.ravel().tolist())  # noqa: E731
+            if ids(mesh) != ids(self.mesh):
+                raise ValueError(
+                    "Received incompatible devices for jitted computation: shardings on "
+                    f"{self.mesh!r} (device ids {ids(self.mesh)}) and {mesh!r} (device ids "
+                    f"{ids(mesh)}); the meshes of one program must have the same devices")
+            self.meshes.append(mesh)
+        k = self.meshes.index(mesh)
+        return "@mesh" if k == 0 else f"@mesh_{k}"
+
+    def partition_ids(self, mesh):
+        """The partition number of each device of ``mesh`` (an array of the mesh's shape)."""
+        self.mesh_ref(mesh)
+        pos = {d: k for k, d in enumerate(self.mesh.device_ids.ravel().tolist())}
+        return np.vectorize(pos.__getitem__, otypes=[np.int64])(mesh.device_ids)
+
+    def channel(self) -> int:
+        self._channels += 1
+        return self._channels
 
     def add_function(self, name: str, text: str) -> None:
         """Add module-level function text (once per ``name``)."""
@@ -266,28 +344,50 @@ class ModuleCtx:
             self.funcs.append(text)
 
 
-def lower_graph(g: Graph, name: str = "main", const_args: tuple = ()) -> str:
+def lower_graph(g: Graph, name: str = "main", const_args: tuple = (), in_shardings=None,
+                out_shardings=None, mesh=None, const_shardings=None) -> str:
     """The StableHLO module of a graph: ``func.func public @main``. Constants are written as
     ``stablehlo.constant``, except those whose indices are in ``const_args``: they lead the
-    arguments of @main (in that order) and the caller passes them at run time."""
+    arguments of @main (in that order) and the caller passes them at run time.
+    ``in_shardings``/``out_shardings`` (one NamedSharding or None per argument / result;
+    ``const_shardings``: per hoisted constant) become Shardy ``sdy.sharding`` attributes on
+    @main; a program with shardings (there or
+    in its equations) declares its mesh and has one partition per device."""
     mod = ModuleCtx(name)
     f = FuncCtx(mod)
     hoisted = [g.constvars[i] for i in const_args]
     params = hoisted + list(g.invars)
     arg_names = [f"%arg{i}" for i in range(len(params))]
-    args = ", ".join(f"{n}: {tensor_type(v.aval)}" for n, v in zip(arg_names, params))
     k = len(hoisted)
+    ins = list(const_shardings or [None] * k) + list(in_shardings or [None] * len(g.invars))
+    outs_sh = list(out_shardings or [None] * len(g.outvars))
+    args = ", ".join(f"{n}: {tensor_type(v.aval)}{_sdy_attr(mod, s, v.aval)}"
+                     for n, v, s in zip(arg_names, params, ins, strict=True))
     const_names = dict(zip(const_args, arg_names))
     for i, (v, c) in enumerate(zip(g.constvars, g.consts, strict=True)):
         if i not in const_names:
             const_names[i] = f.constant(c, v.aval)
     outs = f.lower_body(g, arg_names[k:], [const_names[i] for i in range(len(g.consts))])
     res_types = [tensor_type(v.aval) for v in g.outvars]
+    results = [t + _sdy_attr(mod, s, v.aval)
+               for t, v, s in zip(res_types, g.outvars, outs_sh, strict=True)]
     ret = f"    return {', '.join(outs)} : {', '.join(res_types)}" if outs else "    return"
-    head = [f"module @{name} attributes {{mhlo.num_partitions = 1 : i32, mhlo.num_replicas = 1 : i32}} {{"]
+    parts = mod.mesh.size if mod.mesh is not None else 1
+    head = [f"module @{name} attributes {{mhlo.num_partitions = {parts} : i32, "
+            f"mhlo.num_replicas = 1 : i32}} {{"]
+    for m in mod.meshes:
+        head.append("  " + shardy.mesh_decl(mod.mesh_ref(m), m, mod.partition_ids(m)))
     if k:
         head.append(f"  // {arg_names[0]}{f' .. {arg_names[k - 1]}' if k > 1 else ''}: closed-over "
                     f"constants ({', '.join(v.aval.str_short() for v in hoisted)}), passed as arguments")
-    head.append(f"  func.func public @main({args}) -> ({', '.join(res_types)}) {{")
+    head.append(f"  func.func public @main({args}) -> ({', '.join(results)}) {{")
     body = [*f.lines, ret, "  }"]
     return "\n".join([*head, *body, *mod.funcs, "}", ""])
+
+
+def _sdy_attr(mod: ModuleCtx, sharding, aval: Aval) -> str:
+    """`` {sdy.sharding = ...}`` for an argument or result with a sharding."""
+    if sharding is None:
+        return ""
+    attr = shardy.sharding_attr(mod.mesh_ref(sharding.mesh), sharding.dims(aval.ndim))
+    return f" {{sdy.sharding = {attr}}}"

@@ -25,6 +25,24 @@ def _verifying_compile_text(text, device=None, n_out=1):
 
 _runtime.xla.compile_text = _verifying_compile_text
 _runtime.compile_text = _verifying_compile_text
+_orig_compile_spmd = _runtime.spmd.compile_spmd
+
+
+def _verifying_compile_spmd(text, *args, **kwargs):
+    _verifying_compile_text.__wrapped__(text)
+    return _orig_compile_spmd(text, *args, **kwargs)
+
+
+def _verify_once(text):
+    h = hash(text)
+    if h not in _seen:
+        _runtime.verify(text)
+        _seen.add(h)
+        VERIFIED["modules"] += 1
+
+
+_verifying_compile_text.__wrapped__ = _verify_once
+_runtime.spmd.compile_spmd = _verifying_compile_spmd
 
 
 def pytest_terminal_summary(terminalreporter):
@@ -51,7 +69,7 @@ def x64():
 # Recorded here by wrapping the rules on the primitive objects, checked at the end of a full
 # run (no file or -k selection).
 
-from harness import is_collective, project_primitives, takes_operands  # noqa: E402
+from harness import project_primitives, takes_operands  # noqa: E402
 
 import frontend  # noqa: E402,F401
 import lowering.emit  # noqa: E402,F401
@@ -103,8 +121,7 @@ def pytest_sessionfinish(session, exitstatus):
         return
     if exitstatus != 0 or not _full_run(session.config):
         return
-    missing_l = sorted(p.name for p in PROJECT.values()
-                       if p not in EXERCISED["lowered"] and not is_collective(p))
+    missing_l = sorted(p.name for p in PROJECT.values() if p not in EXERCISED["lowered"])
     missing_b = sorted(p.name for p in PROJECT.values()
                        if takes_operands(p) and p not in EXERCISED["batched"])
     missing_d = sorted(p.name for p in PROJECT.values()

@@ -29,8 +29,8 @@ def project_primitives() -> dict:
 
 
 def is_collective(p) -> bool:
-    """A collective over named axes: vmap resolves it before lowering, so it has no
-    lowering rule (yet: shard_map will give it one)."""
+    """A collective over named axes: vmap resolves it before lowering; inside shard_map it
+    lowers to XLA's collective."""
     from frontend.batching import CollectivePrimitive
     return isinstance(p, CollectivePrimitive)
 

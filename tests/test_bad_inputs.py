@@ -250,11 +250,75 @@ PROGRAM_CASES = [
 ]
 CASES += PROGRAM_CASES
 
+# shardings and shard_map on a mesh of this process's one device (errors that need an axis of
+# size > 1, e.g. a dimension its mesh axis does not divide, are checked with 8 devices in
+# tests/spmd_cases.py, message for message against JAX's)
+from frontend.sharding import Mesh, NamedSharding  # noqa: E402
+from frontend.sharding import PartitionSpec as P  # noqa: E402
+
+M1 = Mesh(np.array(fe.devices()[:1]), ("x",))
+
+
+def _smap(f, in_specs=P("x"), out_specs=P("x"), arg=V, **kw):
+    return fe.shard_map(f, mesh=M1, in_specs=in_specs, out_specs=out_specs, **kw)(arg)
+
+
+SHARDING_CASES = [
+    ("mesh-ndim-vs-names", lambda: Mesh(np.array(fe.devices()[:1]), ("x", "y")), ValueError,
+     r"ndim of its first argument \(`devices`\) to equal the length of its second argument"),
+    ("make-mesh-too-many-devices", lambda: fe.make_mesh((len(fe.devices()) + 1,), ("x",)),
+     ValueError, r"Number of devices 1 must be >= the product of mesh_shape \(2,\)"),
+    ("sharding-unknown-axis", lambda: NamedSharding(M1, P("z")), ValueError,
+     r"Resource axis: z of P\('z',\) is not found in mesh: \('x',\)"),
+    ("sharding-repeated-axis", lambda: NamedSharding(M1, P("x", "x")), ValueError,
+     r"duplicate entries for `x`"),
+    ("device-put-spec-longer-than-rank", lambda: fe.device_put(V, NamedSharding(M1, P("x", None))),
+     ValueError, r"One of device_put args is incompatible .* only valid for values of rank at "
+     r"least 2, but was applied to a value of rank 1"),
+    ("jit-in-shardings-longer-than-rank",
+     lambda: fe.jit(lambda a: a, in_shardings=NamedSharding(M1, P(None, "x")))(V), ValueError,
+     r"One of pjit arguments with pytree key path a is incompatible .* rank at least 2"),
+    ("jit-out-shardings-longer-than-rank",
+     lambda: fe.jit(lambda a: a.sum(), out_shardings=NamedSharding(M1, P("x")))(V), ValueError,
+     r"One of pjit outputs .* rank at least 1, but was applied to a value of rank 0"),
+    ("jit-device-and-shardings",
+     lambda: fe.jit(lambda a: a, device=fe.devices()[0], in_shardings=NamedSharding(M1, P())),
+     ValueError, r"device is specified on jit"),
+    ("constraint-longer-than-rank", lambda: fe.jit(lambda a: lax.with_sharding_constraint(
+        a, NamedSharding(M1, P("x", None))))(V), ValueError,
+     r"One of with_sharding_constraint arguments is incompatible .* rank at least 2"),
+    ("constraint-spec-without-mesh", lambda: fe.jit(lambda a: lax.with_sharding_constraint(
+        a, P("x")))(V), RuntimeError, r"requires a non-empty mesh in context"),
+    ("jit-in-shardings-vs-argument-sharding", lambda: fe.jit(
+        lambda a: a, in_shardings=NamedSharding(M1, P()))(fe.device_put(V, NamedSharding(M1, P("x")))),
+     ValueError, r"Sharding passed to jit does not match the sharding on the respective arg"),
+    ("spmd-axis-name-not-in-mesh", lambda: fe.jit(fe.vmap(lambda a: lax.with_sharding_constraint(
+        a, NamedSharding(M1, P())), spmd_axis_name="q"))(X), ValueError,
+     r"spmd_axis_name 'q' is not an axis of the mesh"),
+    ("shard-map-unknown-axis", lambda: _smap(lambda a: a, in_specs=P("z")), ValueError,
+     r"in_specs argument must refer to an axis marked as manual .* refers to 'z'"),
+    ("shard-map-in-spec-longer-than-rank", lambda: _smap(lambda a: a, in_specs=P("x", None)),
+     ValueError, r"in_specs entry which is too long .* has rank 1 \(and 1 < 2\)"),
+    ("shard-map-out-spec-longer-than-rank", lambda: _smap(lambda a: a, out_specs=P("x", None)),
+     ValueError, r"out_specs entry which is too long .* has rank 1 \(and 1 < 2\)"),
+    ("shard-map-replication-not-inferred", lambda: _smap(lambda a: a * 2, out_specs=P()),
+     ValueError, r"out_specs is P\(\) which implies that the corresponding output value is only "
+     r"varying across mesh axes \{\} and not \{x\}.*check_vma=False"),
+    ("shard-map-unbound-name", lambda: _smap(lambda a: lax.psum(a, "q")), NameError,
+     r"unbound axis name: q"),
+    ("shard-map-in-specs-structure", lambda: fe.shard_map(
+        lambda a, b: a, mesh=M1, in_specs=(P("x"),), out_specs=P("x"))(V, V), ValueError,
+     r"in_specs"),
+    ("shard-map-grad-inside-with-check-vma", lambda: _smap(
+        lambda a: fe.grad(lambda v: (v * a).sum())(a[0])), NotImplementedError,
+     r"inside the body of a shard_map with check_vma=True .* Pass check_vma=False"),
+]
+
 try:
     CONTROL = all(hasattr(lax, n) for n in ("cond", "while_loop", "fori_loop", "scan", "map"))
 except Exception:  # pragma: no cover
     CONTROL = False
-ALL = CASES + COLLECTIVE_CASES + (CONTROL_CASES if CONTROL else [])
+ALL = CASES + COLLECTIVE_CASES + SHARDING_CASES + (CONTROL_CASES if CONTROL else [])
 
 _XLA_WORDS = re.compile(r"XlaRuntimeError|INVALID_ARGUMENT|INTERNAL:|mlir|stablehlo|StableHLO|HloModule")
 

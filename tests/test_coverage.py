@@ -1,10 +1,10 @@
 """Every primitive is one full row: abstract eval, batching rule (when it takes operands),
-lowering rule (not collectives: vmap resolves them), jvp rule, and a transpose rule for the
-linear ones, all stored on the primitive object. (Whether the tests exercise each lowering,
-batching, jvp and transpose rule is checked at the end of a full test run by
-tests/conftest.py.)"""
+lowering rule (collectives: to XLA's collectives inside shard_map; under vmap, the vmap
+naming their axis resolves them first), jvp rule, and a transpose rule for the linear ones,
+all stored on the primitive object. (Whether the tests exercise each lowering, batching, jvp
+and transpose rule is checked at the end of a full test run by tests/conftest.py.)"""
 import pytest
-from harness import is_collective, project_primitives, takes_operands
+from harness import project_primitives, takes_operands
 
 import frontend  # noqa: F401
 import lowering.emit  # noqa: F401
@@ -23,6 +23,8 @@ LINEAR = {
     "cond", "scan", "while", "custom_jvp_call", "custom_vjp_call", "custom_lin", "checkpoint",
     # collectives over named axes (tests/test_collectives.py differentiates them under vmap)
     "psum", "all_gather", "reduce_scatter", "all_to_all", "ppermute",
+    # programs over a mesh: the constraint, and shard_map (its body's backward pass)
+    "sharding_constraint", "shard_map",
 }
 
 
@@ -34,12 +36,7 @@ def test_the_table_is_not_empty():
 def test_primitive_has_every_column(name):
     p = PRIMS[name]
     assert p.abstract_eval_rule is not None, f"{name}: no abstract evaluation rule"
-    if is_collective(p):
-        # resolved by the vmap binding its axis before lowering; XLA collectives under
-        # shard_map are the scale-out issue's (a lowering here would only pretend)
-        assert p.lowering_rule is None, f"{name}: a collective with a lowering rule"
-    else:
-        assert p.lowering_rule is not None, f"{name}: no lowering rule (lowering/emit)"
+    assert p.lowering_rule is not None, f"{name}: no lowering rule (lowering/emit)"
     if takes_operands(p):
         assert p.batching_rule is not None, f"{name}: no batching rule"
     assert p.jvp_rule is not None, f"{name}: no jvp rule"

@@ -27,9 +27,11 @@ DTYPES64 = [np.int64, np.uint64, np.float64, np.complex128]
 I32 = np.int32
 # not lowered here: ffi_call's and call_exported's dtypes are those of the target and the
 # exported module (tests/test_ffi.py, tests/test_export.py); collectives are resolved by vmap
-# before lowering (tests/test_collectives.py, zero-size batches included)
+# before lowering (tests/test_collectives.py, zero-size batches included) and lowered to XLA's
+# collectives only inside shard_map, whose Shardy ops (as sharding_constraint's) the reference
+# interpreter does not run (tests/test_sharding.py, several dtypes)
 # custom_lin is never lowered: only reverse mode meets it, and transposes it
-EXEMPT = {"ffi_call", "call_exported", "custom_lin"}
+EXEMPT = {"ffi_call", "call_exported", "custom_lin", "sharding_constraint", "shard_map"}
 
 
 def _bind(p, **params):

@@ -166,8 +166,11 @@ INTERPRETER_LACKS: dict = {
     "ffi_call": "a custom call runs native code only XLA can call (refused with a clear error, "
                 "tests/test_ffi.py)",
     **{n: "a collective: the vmap binding its axis resolves it before lowering "
-          "(tests/test_collectives.py runs the result on both)"
+          "(tests/test_collectives.py runs the result on both); inside shard_map it is XLA's "
+          "collective, in a Shardy manual computation (tests/test_sharding.py)"
        for n, p in project_primitives().items() if is_collective(p)},
+    **{n: "Shardy's ops (sdy.*) are for XLA's partitioner; the interpreter has no devices to "
+          "partition over (tests/test_sharding.py)" for n in ("sharding_constraint", "shard_map")},
 }
 
 

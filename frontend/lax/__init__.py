@@ -122,6 +122,7 @@ from ._shape import (
                         squeeze,
                         transpose,
 )
+from ._sharding import with_sharding_constraint
 
 __all__ = [
     "abs", "add", "all_gather", "all_to_all", "and_", "argmax", "argmin", "atan2", "axis_index", "bitcast_convert_type",
@@ -138,7 +139,8 @@ __all__ = [
     "rsqrt", "scan", "scatter", "scatter_add", "scatter_max", "scatter_min", "scatter_mul",
     "ScatterDimensionNumbers", "select", "select_n", "shift_left", "shift_right_arithmetic",
     "shift_right_logical", "sign", "sin", "slice", "slice_in_dim", "sqrt",
-    "squeeze", "stop_gradient", "sub", "switch", "tan", "tanh", "transpose", "while_loop", "xor",
+    "squeeze", "stop_gradient", "sub", "switch", "tan", "tanh", "transpose", "while_loop",
+    "with_sharding_constraint", "xor",
 ]
 
 

@@ -9,10 +9,12 @@ axis; reduce_scatter: the summed axis becomes the batch axis; ...); what remains
 names is bound again for the enclosing traces. Any other vmap trace treats its batch axis as
 one more positional axis. Rules read the trace running them with ``batching.rule_axis()``.
 
-No lowering rules: a collective never reaches lowering under jit, because the vmap that
-binds its name resolves it first, and a name no enclosing vmap binds is a NameError when the
-collective is bound (frontend.batching.CollectivePrimitive). Lowering these same objects to
-XLA's collectives under shard_map is the scale-out issue's.
+Lowering (lowering/emit/collectives.py): inside a shard_map, whose body binds the mesh axes
+as names, these same objects lower to XLA's collectives across the devices (all_reduce,
+all_gather, reduce_scatter, all_to_all, collective_permute, partition_id). Under vmap a
+collective never reaches lowering: the vmap that binds its name resolves it first. A name
+that nothing binds is a NameError when the collective is bound
+(frontend.batching.CollectivePrimitive).
 
 Autodiff (as JAX's rules under vmap): psum, all_gather, reduce_scatter, all_to_all and
 ppermute are linear. psum's transpose is psum of the cotangent (every lane's result depends

@@ -55,17 +55,19 @@ def _batched_aval(a: Aval, d, size: int) -> Aval:
     return Aval(a.shape[:d] + (size,) + a.shape[d:], a.dtype, a.weak_type)
 
 
-def batch_graph(g: Graph, size: int, in_dims, force=None):
+def batch_graph(g: Graph, size: int, in_dims, force=None, mesh_axes=None):
     """(graph, out_batched): ``g`` vectorized over ``size`` lanes. Input i carries its batch
     axis at ``in_dims[i]`` (None: unbatched); every batched output has it at 0; an output with
-    ``force[i]`` is batched (broadcast) even when it depends on no batched input."""
+    ``force[i]`` is batched (broadcast) even when it depends on no batched input.
+    ``mesh_axes``: ``g`` is the body of a shard_map over those mesh axes."""
     in_avals = [_batched_aval(v.aval, d, size) for v, d in zip(g.invars, in_dims, strict=True)]
     box = []
-    rule = batching.rule_axis()  # the vmap being batched: its axis name reaches the body
+    rule = batching.rule_axis()  # the vmap being batched: its axis names reach the body
     name = rule.axis_name if rule is not None else None
+    spmd = rule.spmd_axis_name if rule is not None and mesh_axes is None else None
 
     def fn(*args):
-        vals, dims = batching.batch_fun(lambda *a: _eval(g, a), size, args, in_dims, name)
+        vals, dims = batching.batch_fun(lambda *a: _eval(g, a), size, args, in_dims, name, spmd)
         res, flags = [], []
         for i, (o, d) in enumerate(zip(vals, dims)):
             if d is not None:
@@ -80,7 +82,7 @@ def batch_graph(g: Graph, size: int, in_dims, force=None):
         box.append(flags)
         return res
 
-    return intern_graph(trace_graph(fn, in_avals)), box[0]
+    return intern_graph(trace_graph(fn, in_avals, mesh_axes)), box[0]
 
 
 def _lane_select(pred, on_true, on_false):

@@ -1,3 +1,15 @@
 """The lowering rules of the built-in primitives, grouped by family like
 frontend/primitives; importing this package sets them (``prim.def_lowering``)."""
-from . import bits, control, elementwise, exported, ffi, indexing, linalg, reductions, shape  # noqa: F401
+from . import (  # noqa: F401
+    bits,
+    collectives,
+    control,
+    elementwise,
+    exported,
+    ffi,
+    indexing,
+    linalg,
+    reductions,
+    shape,
+    sharding,
+)

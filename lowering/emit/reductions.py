@@ -39,7 +39,7 @@ def _init(ctx, value, dtype) -> str:
     return ctx.constant(value, Aval((), d))
 
 
-def _body(ctx, op, s: Aval) -> str:
+def monoid_region(ctx, op, s: Aval) -> str:
     """A region combining two scalars of type ``s`` with the monoid's op."""
     return ctx.region(lambda args: ([combine(ctx, op, args[0], args[1], s)], [s]), [s, s])
 
@@ -53,7 +53,7 @@ def _reduce(op, identity):
         s = _scalar(a)
         if dtypes.is_complex(a.dtype) and op in ("maximum", "minimum"):  # JAX's order
             return [ctx.op(f'"stablehlo.reduce"({x}, {init}) <{{dimensions = array<i64: '
-                           f'{ints(axes)}>}}> ({_body(ctx, op, s)}) : ({ctx.type(a)}, '
+                           f'{ints(axes)}>}}> ({monoid_region(ctx, op, s)}) : ({ctx.type(a)}, '
                            f"{ctx.type(s)}) -> {ctx.type(out)}")]
         return [ctx.op(f"stablehlo.reduce({x} init: {init}) applies stablehlo.{op} "
                        f"across dimensions = [{ints(axes)}] : ({ctx.type(a)}, "
@@ -127,7 +127,7 @@ def _cumulative(monoid):
         pad = "[" + ", ".join(f"[{lo}, {hi}]" for lo, hi in
                               (before_after if i == axis else [0, 0] for i in range(a.ndim))) + "]"
         s = _scalar(a)
-        region = _body(ctx, op, s)
+        region = monoid_region(ctx, op, s)
         return [ctx.op(f'"stablehlo.reduce_window"({x}, {init}) <{{padding = dense<{pad}> : '
                        f"tensor<{a.ndim}x2xi64>, window_dimensions = array<i64: {ints(window)}>}}> "
                        f"({region}) : ({ctx.type(a)}, {ctx.type(s)}) -> {ctx.type(a)}")]

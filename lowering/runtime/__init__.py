@@ -11,6 +11,7 @@ from . import (  # noqa: F401
     interpreter,  # device="interpreter"
     mlir,
     native,  # vmaplab's C++ kernel library
+    spmd,  # several devices and processes: sharded buffers, SPMD compiles
 )
 from .mlir import parse_module, verify  # noqa: F401
 from .xla import (  # noqa: F401

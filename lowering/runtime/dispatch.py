@@ -43,18 +43,23 @@ def _sharding(device):
     return SingleDeviceSharding(device)
 
 
-def fastpath_data(loaded_executable, device, n_in: int, outs, out_avals, const_args=()):
-    """What the C++ path keeps for one signature: the executable, the argument placement,
-    the output pytree (whose leaves are the device buffers in ``outs``) and the buffers it
-    passes before the arguments (hoisted constants)."""
+def fastpath_data(loaded_executable, device, n_in: int, outs, out_avals, const_args=(),
+                  in_shardings=None, out_shardings=None):
+    """What the C++ path keeps for one signature: the executable, the argument placement
+    (all on ``device``, or JAX's sharding objects ``in_shardings``/``out_shardings`` of a
+    program over several devices, hoisted constants included), the output pytree (whose
+    leaves are the device buffers in ``outs``) and the buffers it passes before the
+    arguments (hoisted constants)."""
     leaves, out_tree = _registry.flatten(outs)
-    sh = _sharding(device)
     avals = [_core.ShapedArray(a.shape, a.dtype, weak_type=a.weak_type) for a in out_avals]
     if len(avals) != len(leaves):
         return None
     n_in += len(const_args)
+    if in_shardings is None:
+        sh = _sharding(device)
+        in_shardings, out_shardings = [sh] * n_in, [sh] * len(avals)
     return _pxla.MeshExecutableFastpathData(
-        loaded_executable, out_tree, [sh] * n_in, [sh] * len(avals), avals,
+        loaded_executable, out_tree, list(in_shardings), list(out_shardings), avals,
         [True] * len(avals), [True] * n_in, [None] * n_in, list(const_args))
 
 

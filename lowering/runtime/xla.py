@@ -30,7 +30,8 @@ def devices(platform: str | None = None) -> list:
 
 @functools.lru_cache(maxsize=None)
 def default_device():
-    return devices()[0]
+    """The first device of this process (with several processes, devices() lists them all)."""
+    return backend().local_devices()[0]
 
 
 def _device_list(device):
