@@ -15,9 +15,9 @@ from harness import is_collective, project_primitives, rand, takes_operands, ver
 import frontend as fe
 from frontend import lax
 from frontend.custom_batching import custom_vmap
+from frontend.primitives import bits, linalg, padding
 from frontend.primitives import elementwise as ew
 from frontend.primitives import indexing as ix
-from frontend.primitives import linalg, padding
 from frontend.primitives import reductions as rd
 from frontend.primitives import shape as sh
 
@@ -136,7 +136,15 @@ def samples(T, group):
         ("custom_jvp_call", _rev_jvp, [X(T)]),
         ("custom_vjp_call", _rev_vjp, [X(T)]),
         ("checkpoint", fe.checkpoint(lambda a: lax.rev(a, (0,))), [X(T)]),
+        ("population_count", _bind(bits.population_count_p), [X(T)]),
     ]
+    # bitcast to every dtype of the group: the same width keeps the shape, a narrower one
+    # adds a trailing axis, a wider one consumes a trailing axis of the right size
+    for U in group:
+        ratio = np.dtype(U).itemsize // np.dtype(T).itemsize
+        out.append((f"bitcast_convert_type-{np.dtype(U).name}",
+                    _bind(bits.bitcast_convert_type_p, new_dtype=np.dtype(U)),
+                    [X(T, (2, ratio) if ratio > 1 else (2, 3))]))
     return out
 
 

@@ -2,10 +2,18 @@
 scalars take the typed operands' dtype)."""
 from __future__ import annotations
 
+import builtins
+import operator
+
+import numpy as np
+
 from .. import dtypes
+from ..core import aval_of
+from ..primitives import bits
 from ..primitives import elementwise as ew
+from ..primitives.elementwise import NUMBER, check_dtype
 from ..tree import tree_map
-from ._convert import lax_operands
+from ._convert import convert, lax_operands
 
 
 def _wrap(prim, name: str):
@@ -76,3 +84,85 @@ def stop_gradient(x):
 def select(pred, on_true, on_false):
     """Choose on_true where pred else on_false (pred bool, same shape or rank 0)."""
     return ew.select_p.bind(pred, *lax_operands((on_true, on_false)))
+
+
+population_count = _wrap(bits.population_count_p, "population_count")
+
+
+def bitcast_convert_type(operand, new_dtype):
+    """lax.bitcast_convert_type: the bits of ``operand`` read as ``new_dtype``; a narrower
+    dtype adds a trailing axis (float32 -> uint8: shape + (4,)), a wider one consumes it."""
+    (x,) = lax_operands((operand,))
+    return bits.bitcast_convert_type_p.bind(x, new_dtype=dtypes.canonicalize(np.dtype(new_dtype)))
+
+
+def integer_pow(x, y: int):
+    """lax.integer_pow: ``x ** y`` for a static Python int ``y`` by repeated squaring (one
+    multiply per bit, a reciprocal for negative ``y``), as JAX lowers it."""
+    (x,) = lax_operands((x,))
+    a = aval_of(x)
+    check_dtype("integer_pow", NUMBER, a.dtype)
+    y = operator.index(y)
+    if y < 0 and dtypes.is_int(a.dtype):
+        raise TypeError(f"Integers cannot be raised to negative powers, got "
+                        f"integer_pow({a.str_short()}, {y})")
+    one = convert(1, a.dtype, a.weak_type)
+    if y == 0:
+        return ew.add_p.bind(ew.mul_p.bind(x, convert(0, a.dtype, a.weak_type)), one)
+    acc, base, e = None, x, builtins.abs(y)  # (this module's abs is lax.abs)
+    while e:
+        if e & 1:
+            acc = base if acc is None else ew.mul_p.bind(acc, base)
+        e >>= 1
+        if e:
+            base = ew.mul_p.bind(base, base)
+    return ew.div_p.bind(one, acc) if y < 0 else acc
+
+
+def clamp(min, x, max):  # noqa: A002
+    """lax.clamp: ``x`` limited to [min, max]; the bounds are rank 0 or of x's shape."""
+    lo, x, hi = lax_operands((min, x, max))
+    avals = [aval_of(v) for v in (lo, x, hi)]
+    if len({a.dtype for a in avals}) > 1:
+        raise TypeError("lax.clamp requires arguments to have the same dtypes, got "
+                        + ", ".join(a.dtype.name for a in avals) + ".")
+    for name, a in (("min", avals[0]), ("max", avals[2])):
+        if a.shape and a.shape != avals[1].shape:
+            raise TypeError(f"clamp requires {name}.shape == operand.shape or {name}.shape == "
+                            f"(), got {name}.shape={a.shape}, operand.shape={avals[1].shape}.")
+    return ew.min_p.bind(ew.max_p.bind(x, lo), hi)
+
+
+def select_n(which, *cases):
+    """lax.select_n: ``cases[which]`` elementwise; ``which`` is bool (at most two cases) or
+    int32, rank 0 or of the cases' shape."""
+    if not cases:
+        raise ValueError("select_n() must have at least one case")
+    cases = lax_operands(cases)
+    which = lax_operands((which,))[0]
+    w = aval_of(which)
+    if not (dtypes.is_bool(w.dtype) or dtypes.is_int(w.dtype)):
+        raise TypeError(f"select `which` must be boolean or integer type, got {w.dtype.name}.")
+    if dtypes.is_bool(w.dtype) and len(cases) > 2:
+        raise TypeError("select with boolean `which` cannot have > 2 cases.")
+    c0 = aval_of(cases[0])
+    for c in cases[1:]:
+        if aval_of(c).dtype != c0.dtype:
+            raise TypeError(f"lax.select requires arguments to have the same dtypes, got "
+                            f"{c0.dtype.name}, {aval_of(c).dtype.name}.")
+    if w.shape and w.shape != c0.shape:
+        raise TypeError(f"select `which` must be scalar or have the same shape as cases, got "
+                        f"`which` shape {w.shape} but case shape {c0.shape}.")
+    if len(cases) == 1:
+        return cases[0]
+    if dtypes.is_bool(w.dtype):
+        return ew.select_p.bind(which, cases[1], cases[0])
+
+    def pick(lo, hi):  # cases[lo:hi] by a binary split on which
+        if hi - lo == 1:
+            return cases[lo]
+        mid = (lo + hi) // 2
+        return ew.select_p.bind(ew.lt_p.bind(which, convert(mid, w.dtype, w.weak_type)),
+                                pick(lo, mid), pick(mid, hi))
+
+    return pick(0, len(cases))
