@@ -19,7 +19,7 @@ from frontend.primitives import elementwise as ew
 def mlp(x, w, b):
     """One example: x is (3,), w (3, 4), b (4,)."""
     h = fnp.tanh(x @ w + b)
-    return 2.0 * fnp.sum(h ** 2) + fnp.sum(h ** 2)   # the same sum twice: work for cse
+    return 2.0 * fnp.sum(h ** 2.0) + fnp.sum(h ** 2.0)   # the same sum twice: work for cse
 
 
 # 1. A graph pass from a local rule: pow(x, 2.0) -> x * x (XLA's algebraic simplifier does the

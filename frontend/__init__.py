@@ -5,13 +5,33 @@ vmap, compile it with jit (lowered to StableHLO by ``lowering``).
 >>> fe.vmap(lambda x, y: x @ y)(fnp.ones((3, 5)), fnp.ones((3, 5)))
 Array([5., 5., 5.], dtype=float32)
 """
+from . import (  # noqa: F401
+    _jax_names,
+    custom_batching,
+    distributed,
+    export,
+    extend,
+    ffi,
+    lax,
+    nn,
+    numpy,
+    ops,
+    passes,
+    random,
+    scipy,
+    sharding,
+    tree,
+    tree_util,
+)
 from . import array_methods as _am
-from . import custom_batching, distributed, export, extend, ffi, lax, numpy, passes, scipy, sharding  # noqa: F401
 from .api import (  # noqa: F401
     Compiled,
     Lowered,
+    block_until_ready,
     compile_stablehlo,
+    device_get,
     devices,
+    eval_shape,
     jit,
     local_devices,
     make_graph,
@@ -19,11 +39,17 @@ from .api import (  # noqa: F401
     process_index,
     vmap,
 )
-from .array import Array, device_put
+from .array import Array, device_put, from_dlpack
 from .autodiff import grad, hessian, jacfwd, jacrev, jvp, linearize, value_and_grad, vjp
 from .checkpoint import checkpoint, remat
 from .core import Aval as ShapedArray  # noqa: F401
-from .core import ConcretizationTypeError, Graph, Tracer, UnexpectedTracerError  # noqa: F401
+from .core import (  # noqa: F401
+    ConcretizationTypeError,
+    Graph,
+    ShapeDtypeStruct,
+    Tracer,
+    UnexpectedTracerError,
+)
 from .custom_derivatives import custom_jvp, custom_vjp
 from .dtypes import config
 from .sharding import make_mesh, set_mesh
@@ -33,9 +59,14 @@ _am.install(Array)
 _am.install(Tracer)
 numpy.ndarray = Array
 
-__all__ = ["Array", "Compiled", "Lowered", "ShapedArray", "checkpoint", "compile_stablehlo",
-           "config", "custom_batching", "custom_jvp", "custom_vjp", "device_put", "devices",
-           "distributed", "export", "extend", "ffi", "grad", "hessian", "jacfwd", "jacrev", "jit",
-           "jvp", "lax", "linearize", "local_devices", "make_graph", "make_mesh", "numpy",
-           "passes", "process_count", "process_index", "remat", "scipy", "set_mesh",
-           "shard_map", "sharding", "value_and_grad", "vjp", "vmap"]
+__all__ = ["Array", "Compiled", "Lowered", "ShapeDtypeStruct", "ShapedArray", "block_until_ready",
+           "checkpoint", "compile_stablehlo", "config", "custom_batching", "custom_jvp",
+           "custom_vjp", "device_get", "device_put", "devices", "distributed", "eval_shape",
+           "export", "extend", "ffi", "from_dlpack", "grad", "hessian", "jacfwd", "jacrev", "jit",
+           "jvp", "lax", "linearize", "local_devices", "make_graph", "make_mesh", "nn", "numpy",
+           "ops", "passes", "process_count", "process_index", "random", "remat", "scipy", "set_mesh",
+           "shard_map", "sharding", "tree", "tree_util", "value_and_grad", "vjp", "vmap"]
+
+
+def __getattr__(name):
+    raise _jax_names.missing(__name__, name)

@@ -8,6 +8,11 @@ import importlib
 _impl = None
 
 
+def loaded() -> bool:
+    """Whether the backend module is imported already."""
+    return _impl is not None
+
+
 def get():
     global _impl
     if _impl is None:

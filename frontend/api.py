@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import functools
+import inspect
 import threading
 
 import numpy as np
@@ -10,10 +11,10 @@ from . import _backend, dtypes
 from . import passes as _passes
 from . import sharding as fs
 from .array import Array, to_buffer
-from .core import EVAL, Graph, Tracer, _trace_var
+from .core import EVAL, Graph, ShapeDtypeStruct, Tracer, _trace_var
 from .lax._sharding import with_sharding_constraint
-from .tracing import abstractify, leaf_paths, trace_graph
-from .tree import broadcast_prefix, key_paths, tree_flatten, tree_unflatten
+from .tracing import abstractify, adopt_foreign, leaf_paths, trace_graph
+from .tree import broadcast_prefix, key_paths, set_on_register, tree_flatten, tree_map, tree_unflatten
 from .vectorize import vmap  # noqa: F401  (public here, as jax.vmap)
 
 
@@ -25,7 +26,10 @@ def _trace_flat(fun, args, kwargs, static: dict, in_avals, td):
         a, kw = tree_unflatten(td, leaves)
         a = list(a)
         for i, v in static.items():
-            a.insert(i, v)
+            if isinstance(i, int):
+                a.insert(i, v)
+            else:
+                kw[i] = v
         outs, otd = tree_flatten(fun(*a, **kw))
         out_td_box.append(otd)
         return outs
@@ -33,25 +37,73 @@ def _trace_flat(fun, args, kwargs, static: dict, in_avals, td):
     return trace_graph(flat_fun, in_avals), out_td_box[0]
 
 
-def _split_static(args, static_argnums):
-    if not static_argnums:
-        return args, {}
-    n = len(args)
-    idx = sorted({i % n if -n <= i < n else i for i in static_argnums})
-    for i in idx:
-        if i >= n:
-            raise ValueError(f"jitted function has static_argnums={static_argnums} but was "
-                             f"called with only {n} positional arguments")
-    static = {i: args[i] for i in idx}
+def _check_hashable(static: dict) -> None:
     for i, v in static.items():
         try:
             hash(v)
         except TypeError:
-            raise ValueError(f"Non-hashable static arguments are not supported: argument {i} "
+            which = f"argument {i}" if isinstance(i, int) else f"argument {i!r}"
+            raise ValueError(f"Non-hashable static arguments are not supported: {which} "
                              f"of type {type(v).__name__}") from None
+
+
+def _static_args(fun, argnums: tuple, argnames: tuple) -> tuple:
+    """(static_argnums, static_argnames), each completed from the other by ``fun``'s
+    signature (a static positional parameter is static when passed by keyword too)."""
+    try:
+        params = list(inspect.signature(fun).parameters.values())
+    except (TypeError, ValueError):
+        return argnums, argnames
+    pos = [p for p in params if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+    if not any(p.kind is p.VAR_POSITIONAL for p in params):
+        for i in argnums:
+            if not -len(pos) <= i < len(pos):
+                raise ValueError(f"Jitted function has static_argnums={argnums}, but only "
+                                 f"accepts {len(pos)} positional arguments.")
+    names = list(argnames)
+    for i in argnums:
+        if -len(pos) <= i < len(pos) and pos[i].kind is not pos[i].POSITIONAL_ONLY \
+                and pos[i].name not in names:
+            names.append(pos[i].name)
+    nums = list(argnums)
+    for n in argnames:
+        k = next((j for j, p in enumerate(pos) if p.name == n), None)
+        if k is not None and k not in nums and k - len(pos) not in nums:
+            nums.append(k)
+    return tuple(nums), tuple(names)
+
+
+def _split_static(args, static_argnums):
+    """(dynamic args, {position: static value}); static positions beyond the arguments
+    given are left to their keywords or defaults."""
+    if not static_argnums:
+        return args, {}
+    n = len(args)
+    idx = sorted({i % n for i in static_argnums if -n <= i < n})
+    static = {i: args[i] for i in idx}
+    _check_hashable(static)
     dyn = tuple(a for i, a in enumerate(args) if i not in static)
     return dyn, static
 
+
+# registered pytree node types: the C++ call path flattens them as we do. Types registered
+# while the frontend itself is imported (typed PRNG keys) wait for the backend's first use:
+# loading it then would be an import cycle when lowering is imported first.
+_pending_nodes: list = []
+
+
+def _register_node(cls, flatten, unflatten):
+    _pending_nodes.append((cls, flatten, unflatten))
+    if _backend.loaded():
+        _flush_nodes(_backend.get())
+
+
+def _flush_nodes(be):
+    while _pending_nodes:
+        be.register_pytree_node(*_pending_nodes.pop(0))
+
+
+set_on_register(_register_node)
 
 # argument types the C++ call path handles exactly as our own path does
 _FAST_TYPES = {np.ndarray, Array, float, int, bool, complex}
@@ -133,6 +185,7 @@ class Compiled:
 
     def __call__(self, *args, **kwargs):
         leaves, td = tree_flatten((args, kwargs))
+        leaves = adopt_foreign(leaves)
         if self.in_tree is not None and td != self.in_tree:
             raise TypeError("Function compiled with input pytree does not match the input "
                             f"pytree it was called with: compiled for {self.in_tree}, called "
@@ -209,7 +262,7 @@ class Jitted:
     """``jit(f)``: traces once per input signature and reuses the compiled executable."""
 
     def __init__(self, fun, static_argnums=(), device=None, passes=None, in_shardings=None,
-                 out_shardings=None):
+                 out_shardings=None, static_argnames=()):
         if not callable(fun):
             raise TypeError(f"jit expects a callable, got {type(fun).__name__}")
         if device is not None and (in_shardings is not None or out_shardings is not None):
@@ -222,7 +275,10 @@ class Jitted:
             passes if isinstance(passes, _passes.Pipeline) else _passes.Pipeline(passes)
         if isinstance(static_argnums, int):
             static_argnums = (static_argnums,)
-        self.static_argnums = tuple(static_argnums)
+        if isinstance(static_argnames, str):
+            static_argnames = (static_argnames,)
+        self.static_argnums, self.static_argnames = _static_args(
+            fun, tuple(static_argnums), tuple(static_argnames))
         self.device = device
         self._cache: dict = {}
         self._lock = threading.RLock()
@@ -231,14 +287,21 @@ class Jitted:
 
     def _signature(self, args, kwargs):
         dyn, static = _split_static(args, self.static_argnums)
+        if self.static_argnames and kwargs:
+            named = {k: kwargs[k] for k in self.static_argnames if k in kwargs}
+            if named:
+                _check_hashable(named)
+                kwargs = {k: v for k, v in kwargs.items() if k not in named}
+                static.update(named)
         leaves, td = tree_flatten((dyn, kwargs))
+        leaves = adopt_foreign(leaves)
         sig = []
         for x in leaves:
             try:
                 sig.append(abstractify(x, "", self.fun))
             except TypeError:
                 sig.append(None)  # reported with its path by _specialize
-        return dyn, static, leaves, td, sig
+        return dyn, static, leaves, td, sig, kwargs
 
     def _in_shardings(self, dyn, kwargs, leaves, td, sig):
         """One Sharding or None per leaf: ``in_shardings`` where given (checked against the
@@ -331,13 +394,14 @@ class Jitted:
             return None  # negative static argnums, or a named non-XLA device (interpreter)
         self._cpp_x64 = dtypes.config.enable_x64
         be.register_once(Array)
+        _flush_nodes(be)
         return be.dispatcher(getattr(self.fun, "__name__", "fun"), self.fun, self._cache_miss,
-                             self.static_argnums)
+                             self.static_argnums, self.static_argnames)
 
     def _cache_miss(self, *args, **kwargs):
         """Our own path: trace, lower, compile (once per signature) and run; the compiled
         executable is handed to the C++ path for later calls with the same signature."""
-        dyn, static, leaves, td, sig = self._signature(args, kwargs)
+        dyn, static, leaves, td, sig, kwargs = self._signature(args, kwargs)
         compiled, in_avals, out_avals, out_td = self._entry(dyn, static, leaves, td, sig, kwargs)
         bufs = compiled(_buffers(compiled, leaves, in_avals, self.device))
         outs = tree_unflatten(out_td, [Array(b, a) for b, a in zip(bufs, out_avals)])
@@ -365,7 +429,7 @@ class Jitted:
         return entry
 
     def lower(self, *args, **kwargs) -> Lowered:
-        dyn, static, leaves, td, sig = self._signature(args, kwargs)
+        dyn, static, leaves, td, sig, kwargs = self._signature(args, kwargs)
         ins = self._in_shardings(dyn, kwargs, leaves, td, sig)
         res, out_td = self._specialize(dyn, static, leaves, td, kwargs, record=True)
         outs = self._out_shardings(out_td, res.graph.out_avals)
@@ -373,12 +437,12 @@ class Jitted:
                        self.device, td, res.stats, shardings=(ins, outs))
 
     def make_graph(self, *args, **kwargs) -> Graph:
-        dyn, static, leaves, td, _ = self._signature(args, kwargs)
+        dyn, static, leaves, td, _, kwargs = self._signature(args, kwargs)
         return self._specialize(dyn, static, leaves, td, kwargs)[0]
 
 
-def jit(fun=None, *, static_argnums=(), device=None, passes=None, in_shardings=None,
-        out_shardings=None):
+def jit(fun=None, *, static_argnums=(), static_argnames=(), device=None, passes=None,
+        in_shardings=None, out_shardings=None):
     """Compile ``fun`` once per input signature (shapes, dtypes, weak types, shardings, static
     args, pytree structure). ``passes`` (beyond JAX): the graph passes run after tracing, a
     ``frontend.passes.Pipeline`` or a sequence of passes or their names (default:
@@ -395,10 +459,11 @@ def jit(fun=None, *, static_argnums=(), device=None, passes=None, in_shardings=N
     Array([1., 3., 5.], dtype=float32)
     """
     if fun is None:
-        return functools.partial(jit, static_argnums=static_argnums, device=device,
-                                 passes=passes, in_shardings=in_shardings,
-                                 out_shardings=out_shardings)
-    return Jitted(fun, static_argnums, device, passes, in_shardings, out_shardings)
+        return functools.partial(jit, static_argnums=static_argnums,
+                                 static_argnames=static_argnames, device=device, passes=passes,
+                                 in_shardings=in_shardings, out_shardings=out_shardings)
+    return Jitted(fun, static_argnums, device, passes, in_shardings, out_shardings,
+                  static_argnames)
 
 
 def make_graph(fun, static_argnums=(), *, passes=None):
@@ -422,6 +487,40 @@ def devices(platform=None) -> list:
     """The XLA devices of ``platform`` ('cpu', 'gpu', 'tpu'; default: the default backend);
     with several processes, those of every process."""
     return _backend.get().devices(platform)
+
+
+def eval_shape(fun, *args, **kwargs):
+    """The shapes and dtypes of ``fun(*args, **kwargs)`` (a pytree of ShapeDtypeStruct),
+    found by tracing without running anything; arguments may be arrays or anything with
+    ``shape`` and ``dtype`` (ShapeDtypeStruct).
+
+    >>> eval_shape(lambda x: x.sum(0), ShapeDtypeStruct((3, 4), np.float32))
+    ShapeDtypeStruct(shape=(4,), dtype=float32)
+    """
+    leaves, td = tree_flatten((args, kwargs))
+    avals = []
+    for i, x in enumerate(leaves):
+        if not isinstance(x, (Array, Tracer, ShapeDtypeStruct)) and hasattr(x, "shape") \
+                and hasattr(x, "dtype") and not isinstance(x, (np.ndarray, np.generic)):
+            x = ShapeDtypeStruct(x.shape, x.dtype, weak_type=getattr(x, "weak_type", False))
+        avals.append(abstractify(x, leaf_paths(fun, args, kwargs, td)[i], fun))
+    graph, out_td = _trace_flat(fun, args, kwargs, {}, avals, td)
+    return tree_unflatten(out_td, [ShapeDtypeStruct(a.shape, a.dtype, weak_type=a.weak_type)
+                                   for a in graph.out_avals])
+
+
+def device_get(x):
+    """The arrays of the pytree ``x`` as numpy arrays on the host (other leaves as they
+    are)."""
+    return tree_map(lambda v: np.asarray(v) if isinstance(v, Array) else v, x)
+
+
+def block_until_ready(x):
+    """Wait until every array of the pytree ``x`` is computed; returns ``x``."""
+    for v in tree_flatten(x)[0]:
+        if isinstance(v, Array):
+            v.block_until_ready()
+    return x
 
 
 def local_devices(platform=None) -> list:

@@ -42,6 +42,23 @@ class Array:
             return v.astype(dtype)
         return v.copy() if copy else v
 
+    # ------------------------------------------------------------------ interop
+    def __dlpack__(self, *, stream=None, max_version=None, dl_device=None, copy=None):
+        """The DLPack capsule of the device buffer (no copy unless ``copy=True``)."""
+        kw = {"stream": stream, "copy": copy}
+        if max_version is not None:
+            kw["max_version"] = max_version
+        if dl_device is not None:
+            kw["dl_device"] = dl_device
+        return self._buf.__dlpack__(**kw)
+
+    def __dlpack_device__(self):
+        return self._buf.__dlpack_device__()
+
+    def __jax_array__(self):
+        """The array as a jax.Array (the same device buffer: no copy)."""
+        return _backend.get().as_jax_array(self._buf)
+
     @property
     def device(self):
         """The device holding the array (its sharding when it spans several, as JAX's)."""
@@ -140,6 +157,67 @@ class Array:
         return (_rebuild, (self._value(), self.weak_type))
 
 
+def from_foreign(x, device=None):
+    """An Array for an array from another library, or None when ``x`` is none: a jax.Array
+    on the device shares its buffer (no copy); an object with ``__dlpack__`` shares its
+    memory where device and layout allow; one with ``__array__`` (or ``__jax_array__``) is
+    converted and copied to the device."""
+    if isinstance(x, (Array, np.ndarray, np.generic)) or isinstance(x, _PY_SCALARS):
+        return None
+    be = _backend.get()
+    if be.is_buffer(x):
+        buf = be.adopt(x, device)
+        if buf is None:
+            return device_put(np.asarray(x), device)
+        return _wrap_buffer(buf, bool(getattr(x, "weak_type", False)))
+    if hasattr(x, "__dlpack__") and hasattr(x, "__dlpack_device__"):
+        try:
+            buf = be.adopt(be.from_dlpack(x), device)
+        except (BufferError, TypeError):  # not exportable (read-only, unknown device)
+            buf = None
+        if buf is not None:
+            return _wrap_buffer(buf, False)
+    if hasattr(x, "__jax_array__"):
+        return from_foreign(x.__jax_array__(), device)
+    if hasattr(x, "__array__"):
+        return device_put(np.asarray(x), device)
+    return None
+
+
+_PY_SCALARS = (bool, int, float, complex)
+
+
+def _wrap_buffer(buf, weak: bool) -> Array:
+    d = dtypes.canonicalize(np.dtype(buf.dtype))
+    if d != buf.dtype:  # 64-bit data with 64-bit mode off: narrowed, as a transfer would
+        return device_put(np.asarray(buf).astype(d), weak_type=weak)
+    return Array(buf, Aval(tuple(buf.shape), d, weak))
+
+
+def from_dlpack(x, /, *, device=None, copy=None) -> Array:
+    """An Array over a DLPack tensor (anything with ``__dlpack__`` and
+    ``__dlpack_device__``: numpy arrays, jax.Arrays, torch tensors, ...): the same memory
+    when device and layout allow, else a copy (``copy=False`` forbids copying)."""
+    if not (hasattr(x, "__dlpack__") and hasattr(x, "__dlpack_device__")):
+        raise TypeError("The array passed to from_dlpack must have __dlpack__ and "
+                        "__dlpack_device__ methods.")
+    be = _backend.get()
+    try:
+        buf = be.from_dlpack(x, copy=copy)
+    except BufferError:
+        # a read-only numpy array cannot be exported through (unversioned) DLPack; a
+        # transfer of it shares its memory when it is aligned for the device
+        if not isinstance(x, np.ndarray):
+            raise
+        return device_put(np.array(x) if copy else x, device)
+    adopted = be.adopt(buf, device)
+    if adopted is None:
+        if copy is False:
+            raise ValueError("from_dlpack(copy=False): the array is on another device")
+        return device_put(np.asarray(buf), device)
+    return _wrap_buffer(adopted, False)
+
+
 def _rebuild(value, weak):
     return device_put(value, weak_type=weak)
 
@@ -156,6 +234,9 @@ def device_put(x, device=None, *, weak_type=None) -> Array:
     be = _backend.get()
     if isinstance(x, Array) and device is None:
         return x
+    f = from_foreign(x, device)
+    if f is not None:
+        return f if weak_type is None else Array(f._buf, f.aval.update(weak_type=weak_type))
     aval = aval_of(x) if not isinstance(x, (list, tuple)) else aval_of(np.asarray(x))
     if weak_type is not None:
         aval = aval.update(weak_type=weak_type)

@@ -40,8 +40,9 @@ _BINARY = {
 _COMPARE = {"eq": "equal", "ne": "not_equal", "lt": "less", "le": "less_equal",
             "gt": "greater", "ge": "greater_equal"}
 _METHODS = ["sum", "mean", "max", "min", "prod", "argmax", "argmin", "dot", "squeeze",
-            "transpose", "astype", "clip", "cumsum", "swapaxes", "all", "any", "var", "std",
-            "round", "ravel"]
+            "transpose", "astype", "clip", "cumsum", "cumprod", "swapaxes", "all", "any", "var",
+            "std", "round", "ravel", "copy", "repeat", "take", "trace", "diagonal", "nonzero",
+            "sort", "argsort", "searchsorted", "ptp", "conj", "conjugate"]
 
 
 def install(cls) -> None:
@@ -56,7 +57,8 @@ def install(cls) -> None:
     cls.__invert__ = _unop("invert")
     cls.__getitem__ = lambda self, idx: _np()._getitem(self, idx)
     for m in _METHODS:
-        setattr(cls, m, _method(m))
+        if hasattr(_np(), m):  # (sort & co. arrive with their functions)
+            setattr(cls, m, _method(m))
     cls.reshape = lambda self, *shape, order="C": _np().reshape(
         self, shape[0] if len(shape) == 1 and not isinstance(shape[0], int) else shape, order=order)
     cls.transpose = lambda self, *axes: _np().transpose(
@@ -65,3 +67,8 @@ def install(cls) -> None:
     cls.mT = property(lambda self: _np().matrix_transpose(self))
     cls.flatten = lambda self, order="C": _np().ravel(self, order=order)
     cls.at = property(lambda self: _np()._IndexUpdateHelper(self))
+    for part in ("real", "imag"):  # (with the complex-part functions of frontend.numpy)
+        if hasattr(_np(), part):
+            setattr(cls, part, property(lambda self, f=part: getattr(_np(), f)(self)))
+    cls.itemsize = property(lambda self: self.dtype.itemsize)
+    cls.nbytes = property(lambda self: self.size * self.dtype.itemsize)

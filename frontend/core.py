@@ -90,6 +90,38 @@ class Aval:
         return self.str_short() + ("{weak}" if self.weak_type else "")
 
 
+class ShapeDtypeStruct:
+    """A stand-in for an array of ``shape`` and ``dtype`` (JAX's ``ShapeDtypeStruct``):
+    what ``eval_shape`` returns, and what ``jit(f).lower`` and ``eval_shape`` accept in
+    place of arrays."""
+
+    __slots__ = ("shape", "dtype", "weak_type", "sharding")
+
+    def __init__(self, shape, dtype, *, sharding=None, weak_type=False):
+        self.shape = tuple(int(d) for d in shape)
+        self.dtype = np.dtype(dtype)
+        self.weak_type = bool(weak_type)
+        self.sharding = sharding
+
+    ndim = property(lambda self: len(self.shape))
+    size = property(lambda self: math.prod(self.shape))
+
+    @property
+    def aval(self) -> "Aval":
+        return Aval(self.shape, dtypes.canonicalize(self.dtype), self.weak_type)
+
+    def __eq__(self, other):
+        return isinstance(other, ShapeDtypeStruct) and (self.shape, self.dtype, self.weak_type) \
+            == (other.shape, other.dtype, other.weak_type)
+
+    def __hash__(self):
+        return hash((self.shape, self.dtype, self.weak_type))
+
+    def __repr__(self):
+        weak = ", weak_type=True" if self.weak_type else ""
+        return f"ShapeDtypeStruct(shape={self.shape}, dtype={self.dtype.name}{weak})"
+
+
 def aval_of(x) -> Aval:
     """The aval of a concrete value or tracer (Python scalars are weakly typed)."""
     a = getattr(x, "aval", None)

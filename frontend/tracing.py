@@ -12,9 +12,21 @@ import inspect
 import numpy as np
 
 from . import dtypes
-from .array import Array, eager_fn
+from .array import Array, eager_fn, from_foreign
 from .batching import ManualTrace
-from .core import EVAL, Aval, Eqn, Graph, GraphTrace, Literal, Tracer, _trace_var, aval_of, new_trace
+from .core import (
+    EVAL,
+    Aval,
+    Eqn,
+    Graph,
+    GraphTrace,
+    Literal,
+    ShapeDtypeStruct,
+    Tracer,
+    _trace_var,
+    aval_of,
+    new_trace,
+)
 from .tree import TreeDef, key_paths, tree_flatten, tree_unflatten
 
 _SCALARS = (bool, int, float, complex)
@@ -43,9 +55,24 @@ def leaf_paths(fun, args, kwargs, td) -> list:
     return paths
 
 
+_NATIVE = (Array, Tracer, ShapeDtypeStruct, np.ndarray, np.generic) + _SCALARS
+
+
+def adopt_foreign(leaves: list) -> list:
+    """Argument leaves with arrays of other libraries (jax.Array, DLPack, ``__array__``) as
+    Arrays: a jax.Array's device buffer is taken as it is (no copy)."""
+    if all(isinstance(x, _NATIVE) or x is None for x in leaves):
+        return leaves
+    out = []
+    for x in leaves:
+        f = None if isinstance(x, _NATIVE) else from_foreign(x)
+        out.append(x if f is None else f)
+    return out
+
+
 def abstractify(x, path: str, fun) -> Aval:
     """The aval of a function argument; a TypeError naming its path when it is no array."""
-    if isinstance(x, (Array, Tracer)):
+    if isinstance(x, (Array, Tracer, ShapeDtypeStruct)):
         return x.aval
     if isinstance(x, np.ndarray) or isinstance(x, np.generic):
         try:
@@ -102,24 +129,60 @@ def eager_fused(n_arrays: int):
     def wrap(fun):
         @functools.wraps(fun)
         def fused(*args, **kwargs):
-            if _trace_var.get() is not EVAL:
+            if _trace_var.get() is not EVAL or len(args) < n_arrays:
                 return fun(*args, **kwargs)
-            arrays = args[:n_arrays]
-            if len(arrays) < n_arrays:
-                return fun(*args, **kwargs)
-            for a in arrays:
+            for a in args[:n_arrays]:
                 if type(a) is not Array:
                     return fun(*args, **kwargs)
-            static = args[n_arrays:]
-            key = (fun, static, *kwargs.items()) if static or kwargs else fun
-            try:
-                run = eager_fn(fun.__name__, key, lambda avals: trace_graph(
-                    lambda *xs: [fun(*xs, *static, **kwargs)], avals))
-            except TypeError:  # an unhashable static argument
-                return fun(*args, **kwargs)
-            return run(*arrays)
+            return _run_fused(fun, args, kwargs, range(n_arrays))
         return fused
     return wrap
+
+
+def eager_jit(fun):
+    """Decorate a function whose Array positional arguments are operands and whose other
+    arguments (Python scalars, shapes, dtypes, keywords) are static: called eagerly it runs
+    as ONE compiled executable per static values and operand signature (as a jitted
+    function with static arguments); under a transformation, or with a host array or an
+    unhashable static argument, it is an ordinary call."""
+    @functools.wraps(fun)
+    def fused(*args, **kwargs):
+        if _trace_var.get() is not EVAL:
+            return fun(*args, **kwargs)
+        idx = [i for i, a in enumerate(args) if type(a) is Array]
+        if len(idx) < len(args) and any(isinstance(a, (np.ndarray, Tracer)) for a in args):
+            return fun(*args, **kwargs)
+        return _run_fused(fun, args, kwargs, idx)
+    return fused
+
+
+def _run_fused(fun, args, kwargs, idx):
+    """fun(*args, **kwargs) as one executable whose operands are ``args[i]`` for i in idx
+    (Arrays); the other arguments are baked into the graph and its cache key."""
+    n = len(args)
+    if len(idx) == n and not kwargs:  # the common case: all operands
+        key = fun
+        static = ()
+    else:
+        idx = tuple(idx)
+        static = tuple((i, a) for i, a in enumerate(args) if i not in idx)
+        try:
+            key = (fun, idx, tuple((i, param_key(a)) for i, a in static),
+                   tuple((k, param_key(v)) for k, v in sorted(kwargs.items())))
+            hash(key)
+        except TypeError:  # an unhashable static argument
+            return fun(*args, **kwargs)
+
+    def call(*xs):
+        full = [None] * n
+        for i, x in zip(idx, xs):
+            full[i] = x
+        for i, a in static:
+            full[i] = a
+        return [fun(*full, **kwargs)]
+
+    run = eager_fn(fun.__name__, key, lambda avals: trace_graph(call, avals))
+    return run(*[args[i] for i in idx])
 
 
 def flatten_fun(fun, in_td: TreeDef, box: list):

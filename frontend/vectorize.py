@@ -20,7 +20,7 @@ from .core import Literal, Tracer, literal
 from .primitives.control import scan_lanes
 from .primitives.padding import concatenate_p, slice_p
 from .primitives.shape import bdim_at, moveaxis, reshape_p
-from .tracing import abstractify, leaf_paths, trace_graph
+from .tracing import abstractify, adopt_foreign, leaf_paths, trace_graph
 from .tree import broadcast_prefix, key_paths, tree_flatten, tree_unflatten
 
 _SCALARS = (bool, int, float, complex)
@@ -119,6 +119,7 @@ def _mapped_leaves(fun, in_axes, axis_size, args, kwargs):
             f"positional arguments passed to the function, but got len(in_axes)="
             f"{len(in_axes)}, len(args)={len(args)}")
     leaves, td = tree_flatten((args, kwargs))
+    leaves = adopt_foreign(leaves)
     spec = in_axes if isinstance(in_axes, tuple) else (in_axes,) * len(args)
     axes = broadcast_prefix((spec, {k: 0 for k in kwargs}), td, "vmap in_axes")
     sizes = []
@@ -207,6 +208,7 @@ def chunked_vmap(fun, in_axes, out_axes, size, batch_size, args, kwargs):
     time through a loop (bounded memory), identical results for every batch size."""
     k = _check_batch_size(batch_size, "vmap")
     leaves, td = tree_flatten((args, kwargs))
+    leaves = adopt_foreign(leaves)
     spec = in_axes if isinstance(in_axes, tuple) else (in_axes,) * len(args)
     axes = broadcast_prefix((spec, {key: 0 for key in kwargs}), td, "vmap in_axes")
     mapped_idx = [i for i, a in enumerate(axes) if a is not None]

@@ -7,6 +7,7 @@ from frontend import dtypes
 from frontend import sharding as fs
 from frontend.array import Array
 from frontend.core import Aval, Graph, Var
+from frontend.tree import NodeData
 
 from . import (
     emit,  # noqa: F401  (registers the emitters)
@@ -16,6 +17,13 @@ from .hlo import lower_graph
 
 to_host = runtime.to_host
 is_buffer = runtime.is_device_buffer
+adopt = runtime.adopt  # a jax.Array's buffer as an operand (no copy), or None
+from_dlpack = runtime.from_dlpack
+
+
+def as_jax_array(buf):
+    """A device buffer as a jax.Array: it is one already (jaxlib's array type)."""
+    return buf
 
 
 def devices(platform=None):
@@ -295,6 +303,22 @@ def fastpath_data(compiled: Compiled, n_in: int, outs, out_avals):
 
 
 _registered: set = set()
+
+
+def register_pytree_node(cls, flatten, unflatten) -> None:
+    """Let the C++ dispatcher flatten a user's pytree node type as the frontend does (its
+    aux data wrapped in a hashable NodeData). A type JAX's own registry already has (the
+    user registered it with both) keeps that registration."""
+    try:
+        register_array_type(cls, lambda x: _node_flatten(cls, flatten, x),
+                            lambda nd, children: unflatten(nd.aux, list(children)))
+    except ValueError:
+        pass
+
+
+def _node_flatten(cls, flatten, x):
+    children, aux = flatten(x)
+    return tuple(children), NodeData(cls, aux)
 
 
 def register_once(array_cls) -> None:

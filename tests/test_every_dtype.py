@@ -15,7 +15,7 @@ from harness import is_collective, project_primitives, rand, takes_operands, ver
 import frontend as fe
 from frontend import lax
 from frontend.custom_batching import custom_vmap
-from frontend.primitives import barrier, conv, linalg, padding, windows
+from frontend.primitives import barrier, bits, conv, linalg, padding, windows
 from frontend.primitives import decompositions as dc
 from frontend.primitives import elementwise as ew
 from frontend.primitives import fft as ft
@@ -157,6 +157,7 @@ def samples(T, group):
         ("custom_jvp_call", _rev_jvp, [X(T)]),
         ("custom_vjp_call", _rev_vjp, [X(T)]),
         ("checkpoint", fe.checkpoint(lambda a: lax.rev(a, (0,))), [X(T)]),
+        ("population_count", _bind(bits.population_count_p), [X(T)]),
         ("regularized_incomplete_beta", _bind(sp.regularized_incomplete_beta_p),
          [X(T), X(T), X(T)]),
         ("integer_pow", _bind(nm.integer_pow_p, y=3), [X(T)]),
@@ -185,6 +186,13 @@ def samples(T, group):
         ("fft", _bind(ft.fft_p, fft_type=ft.FftType.FFT, fft_lengths=(3,)), [X(T)]),
         ("fft-rfft", _bind(ft.fft_p, fft_type=ft.FftType.RFFT, fft_lengths=(3,)), [X(T)]),
     ]
+    # bitcast to every dtype of the group: the same width keeps the shape, a narrower one
+    # adds a trailing axis, a wider one consumes a trailing axis of the right size
+    for U in group:
+        ratio = np.dtype(U).itemsize // np.dtype(T).itemsize
+        out.append((f"bitcast_convert_type-{np.dtype(U).name}",
+                    _bind(bits.bitcast_convert_type_p, new_dtype=np.dtype(U)),
+                    [X(T, (2, ratio) if ratio > 1 else (2, 3))]))
     return out
 
 

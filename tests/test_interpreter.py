@@ -62,6 +62,11 @@ for _n in _BITWISE:
 TABLE["not"] = [(lax.not_, (b(6),)), (lax.not_, (i32(6),))]
 for _n in ("shift_left", "shift_right_arithmetic", "shift_right_logical"):
     TABLE[_n] = [(getattr(lax, _n), (i32(6, lo=-40, hi=40), i32(6, lo=0, hi=34)))]
+TABLE["population_count"] = [(lax.population_count, (i32(6, lo=-40, hi=40),))]
+TABLE["bitcast_convert_type"] = [
+    (lambda x: lax.bitcast_convert_type(x, np.int32), (f32(3),)),
+    (lambda x: lax.bitcast_convert_type(x, np.uint8), (f32(2),)),
+    (lambda x: lax.bitcast_convert_type(x, np.float32), (i32(2, 2).astype(np.int16),))]
 TABLE["abs"].append((lax.abs, (i32(5),)))
 TABLE["neg"].append((lax.neg, (np.array([1 + 2j, -3j], np.complex64),)))
 

@@ -14,8 +14,8 @@ PACKAGES = ("frontend", "lowering")
 # lowest first; a module may import modules of its own layer or below. A module belongs to
 # the layer of the longest prefix that names it.
 LAYERS = [
-    ("core", ["frontend.dtypes", "frontend.tree", "frontend.core", "frontend._backend",
-              "frontend.sharding", "frontend.array"]),
+    ("core", ["frontend._jax_names", "frontend.dtypes", "frontend.tree", "frontend.core",
+              "frontend._backend", "frontend.sharding", "frontend.array"]),
     ("tracing", ["frontend.batching", "frontend.tracing"]),
     # autodiff's core: symbolic zeros, the JVP trace, linearize by partial evaluation
     ("autodiff", ["frontend.ad_util", "frontend.jvp", "frontend.partial_eval"]),
@@ -27,7 +27,8 @@ LAYERS = [
     ("numpy", ["frontend.numpy"]),
     ("scipy", ["frontend.scipy"]),
     ("passes", ["frontend.passes"]),
-    ("api", ["frontend.custom_batching", "frontend.array_methods", "frontend.api",
+    ("library", ["frontend.random", "frontend.nn", "frontend.ops"]),
+    ("api", ["frontend.custom_batching", "frontend.array_methods", "frontend.api", "frontend.tree_util",
              "frontend.autodiff", "frontend.custom_derivatives", "frontend.checkpoint",
              "frontend.extend", "frontend.ffi", "frontend.kernels", "frontend.spmd",
              "frontend.distributed", "frontend"]),

@@ -311,9 +311,11 @@ def test_stack_inputs():
 # ----------------------------------------------------------------------------- errors
 
 ERRORS = [
-    (lambda: fnp.reshape(X23, (4, 2)), ValueError, r"cannot reshape array of size 6 into shape \(4, 2\)"),
-    (lambda: fnp.reshape(X23, (-1, -1)), ValueError, "can only specify one unknown dimension"),
-    (lambda: fnp.reshape(X23, (-1, 4)), ValueError, "cannot reshape array of size 6"),
+    (lambda: fnp.reshape(X23, (4, 2)), TypeError,
+     r"cannot reshape array of shape \(2, 3\) \(size 6\) into shape \(4, 2\) \(size 8\)"),
+    (lambda: fnp.reshape(X23, (-1, -1)), TypeError, "can only specify one unknown axis size"),
+    (lambda: fnp.reshape(X23, (-1, 4)), TypeError,
+     r"shape \(-1, 4\) because the product of specified axis sizes \(4\) does not evenly divide 6"),
     (lambda: fnp.reshape(X23, (3, 2), order="X"), ValueError, "order must be one of"),
     (lambda: lax.reshape(X23, (4, 2)), TypeError,
      r"reshape total size must be unchanged, got new_sizes \(4, 2\) \(of total size 8\) for "

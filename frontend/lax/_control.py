@@ -15,7 +15,7 @@ from ..core import Aval, ConcretizationTypeError, Literal, Tracer, literal
 from ..primitives.control import close_branches, cond_p, scan_p, typematch, while_p
 from ..primitives.elementwise import max_p, min_p, ne_p
 from ..tracing import closure_convert, flatten_fun, leaf_aval, trace_graph
-from ..tree import TreeDef, key_paths, tree_flatten, tree_unflatten
+from ..tree import TreeDef, child_keys, key_paths, tree_flatten, tree_unflatten
 from ..vectorize import chunked_map
 from ._convert import convert
 
@@ -60,7 +60,7 @@ def _tree_diffs(t1: TreeDef, t2: TreeDef, path=""):
     """(path, thing1, thing2, explanation) for each place two treedefs differ."""
     if t1 == t2:
         return
-    if t1.kind != t2.kind or (t1.kind == "namedtuple" and t1.meta != t2.meta):
+    if t1.kind != t2.kind or (t1.kind in ("namedtuple", "custom") and t1.meta != t2.meta):
         th = {"tuple": "<class 'tuple'>", "list": "<class 'list'>", "dict": "<class 'dict'>"}
         yield (path, th.get(t1.kind, _describe(t1)), th.get(t2.kind, _describe(t2)),
                "their Python types differ")
@@ -69,9 +69,8 @@ def _tree_diffs(t1: TreeDef, t2: TreeDef, path=""):
     elif len(t1.children) != len(t2.children):
         yield path, _describe(t1), _describe(t2), "the lengths do not match"
     else:
-        keys = t1.meta if t1.kind == "dict" else range(len(t1.children))
-        for k, c1, c2 in zip(keys, t1.children, t2.children):
-            yield from _tree_diffs(c1, c2, f"{path}[{k!r}]")
+        for k, c1, c2 in zip(child_keys(t1), t1.children, t2.children):
+            yield from _tree_diffs(c1, c2, f"{path}{k}")
 
 
 def _bullets(diffs, sep_last=False) -> str:

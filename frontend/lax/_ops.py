@@ -2,10 +2,14 @@
 scalars take the typed operands' dtype)."""
 from __future__ import annotations
 
+import numpy as np
+
 from .. import dtypes
+from ..core import aval_of
+from ..primitives import bits
 from ..primitives import elementwise as ew
 from ..tree import tree_map
-from ._convert import lax_operands
+from ._convert import convert, lax_operands
 
 
 def _wrap(prim, name: str):
@@ -76,3 +80,62 @@ def stop_gradient(x):
 def select(pred, on_true, on_false):
     """Choose on_true where pred else on_false (pred bool, same shape or rank 0)."""
     return ew.select_p.bind(pred, *lax_operands((on_true, on_false)))
+
+
+population_count = _wrap(bits.population_count_p, "population_count")
+
+
+def bitcast_convert_type(operand, new_dtype):
+    """lax.bitcast_convert_type: the bits of ``operand`` read as ``new_dtype``; a narrower
+    dtype adds a trailing axis (float32 -> uint8: shape + (4,)), a wider one consumes it."""
+    (x,) = lax_operands((operand,))
+    return bits.bitcast_convert_type_p.bind(x, new_dtype=dtypes.canonicalize(np.dtype(new_dtype)))
+
+
+def clamp(min, x, max):  # noqa: A002
+    """lax.clamp: ``x`` limited to [min, max]; the bounds are rank 0 or of x's shape."""
+    lo, x, hi = lax_operands((min, x, max))
+    avals = [aval_of(v) for v in (lo, x, hi)]
+    if len({a.dtype for a in avals}) > 1:
+        raise TypeError("lax.clamp requires arguments to have the same dtypes, got "
+                        + ", ".join(a.dtype.name for a in avals) + ".")
+    for name, a in (("min", avals[0]), ("max", avals[2])):
+        if a.shape and a.shape != avals[1].shape:
+            raise TypeError(f"clamp requires {name}.shape == operand.shape or {name}.shape == "
+                            f"(), got {name}.shape={a.shape}, operand.shape={avals[1].shape}.")
+    return ew.min_p.bind(ew.max_p.bind(x, lo), hi)
+
+
+def select_n(which, *cases):
+    """lax.select_n: ``cases[which]`` elementwise; ``which`` is bool (at most two cases) or
+    int32, rank 0 or of the cases' shape."""
+    if not cases:
+        raise ValueError("select_n() must have at least one case")
+    cases = lax_operands(cases)
+    which = lax_operands((which,))[0]
+    w = aval_of(which)
+    if not (dtypes.is_bool(w.dtype) or dtypes.is_int(w.dtype)):
+        raise TypeError(f"select `which` must be boolean or integer type, got {w.dtype.name}.")
+    if dtypes.is_bool(w.dtype) and len(cases) > 2:
+        raise TypeError("select with boolean `which` cannot have > 2 cases.")
+    c0 = aval_of(cases[0])
+    for c in cases[1:]:
+        if aval_of(c).dtype != c0.dtype:
+            raise TypeError(f"lax.select requires arguments to have the same dtypes, got "
+                            f"{c0.dtype.name}, {aval_of(c).dtype.name}.")
+    if w.shape and w.shape != c0.shape:
+        raise TypeError(f"select `which` must be scalar or have the same shape as cases, got "
+                        f"`which` shape {w.shape} but case shape {c0.shape}.")
+    if len(cases) == 1:
+        return cases[0]
+    if dtypes.is_bool(w.dtype):
+        return ew.select_p.bind(which, cases[1], cases[0])
+
+    def pick(lo, hi):  # cases[lo:hi] by a binary split on which
+        if hi - lo == 1:
+            return cases[lo]
+        mid = (lo + hi) // 2
+        return ew.select_p.bind(ew.lt_p.bind(which, convert(mid, w.dtype, w.weak_type)),
+                                pick(lo, mid), pick(mid, hi))
+
+    return pick(0, len(cases))

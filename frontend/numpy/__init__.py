@@ -6,7 +6,9 @@ Array([0.46211717, 0.46211717], dtype=float32)
 """
 import numpy as _onp
 
+from .. import _jax_names
 from .. import dtypes as _dtypes
+from ..array import from_dlpack  # noqa: F401
 from . import fft, linalg  # noqa: F401
 from ._convolution import *  # noqa: F401,F403
 from ._core import asarray, astype, broadcast_shapes  # noqa: F401
@@ -29,16 +31,17 @@ from ._elementwise import abs, round  # noqa: F401,A004
 from ._indexing import *  # noqa: F401,F403
 from ._indexing import _getitem, _IndexUpdateHelper  # noqa: F401
 from ._linalg import *  # noqa: F401,F403
+from ._matrix import *  # noqa: F401,F403
+from ._nanfuncs import *  # noqa: F401,F403
 from ._numeric import *  # noqa: F401,F403
+from ._pad import *  # noqa: F401,F403
+from ._quantiles import *  # noqa: F401,F403
 from ._reductions import *  # noqa: F401,F403
+from ._scalar_types import *  # noqa: F401,F403
+from ._sequences import *  # noqa: F401,F403
 from ._shape import *  # noqa: F401,F403
 from ._sorting import *  # noqa: F401,F403
 
-bool_ = _dtypes.bool_
-int8, int16, int32, int64 = _dtypes.int8, _dtypes.int16, _dtypes.int32, _dtypes.int64
-uint8, uint16, uint32, uint64 = _dtypes.uint8, _dtypes.uint16, _dtypes.uint32, _dtypes.uint64
-float16, float32, float64, bfloat16 = _dtypes.float16, _dtypes.float32, _dtypes.float64, _dtypes.bfloat16
-complex64, complex128 = _dtypes.complex64, _dtypes.complex128
 result_type = _dtypes.result_type
 dtype = _onp.dtype
 pi, e, inf, nan, newaxis = _onp.pi, _onp.e, _onp.inf, _onp.nan, None
@@ -55,3 +58,7 @@ def ndim(a):
 
 def size(a):
     return int(_onp.prod(shape(a)))
+
+
+def __getattr__(name):
+    raise _jax_names.missing(__name__, name)

@@ -4,7 +4,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import dtypes
-from ..array import Array, host_const
+from ..array import Array, from_foreign, host_const
 from ..core import Literal, Tracer, aval_of, literal
 from ..lax._convert import convert
 from ..primitives.padding import concatenate_p
@@ -18,12 +18,24 @@ def is_array(x) -> bool:
     return isinstance(x, (Array, Tracer))
 
 
+def _foreign(a):
+    """A jax.Array / DLPack / ``__array__`` operand as an Array (others as they are)."""
+    if isinstance(a, ArrayLike):
+        return a
+    f = from_foreign(a)
+    return a if f is None else f
+
+
 def check_arraylike(name: str, *args, argnames=None):
     for i, a in enumerate(args):
-        if not isinstance(a, ArrayLike):
+        if not isinstance(a, ArrayLike) and not _is_foreign(a):
             which = argnames[i] if argnames else f"argument {i}"
             raise TypeError(f"{name} requires ndarray or scalar arguments, got {type(a).__name__} "
                             f"at {which}.")
+
+
+def _is_foreign(a) -> bool:
+    return any(hasattr(a, m) for m in ("__jax_array__", "__dlpack__", "__array__"))
 
 
 def asarray(a, dtype=None, copy=None) -> "Array | Tracer":
@@ -54,8 +66,9 @@ def asarray(a, dtype=None, copy=None) -> "Array | Tracer":
     if isinstance(a, (np.ndarray, np.generic)):
         d = dtypes.canonicalize(dtype or a.dtype)
         return host_const(np.asarray(a, d))
-    if hasattr(a, "__array__"):
-        return asarray(np.asarray(a), dtype)
+    f = from_foreign(a)
+    if f is not None:
+        return asarray(f, dtype)
     raise TypeError(f"Value {a!r} of type {type(a).__name__} is not a valid array type")
 
 
@@ -115,7 +128,7 @@ def promote_args(name: str, *args, broadcast: bool = True):
     ``broadcast``, one common shape (rank-0 operands stay rank 0: primitives broadcast them)."""
     if len(args) == 2:
         # (a numpy array operand is a constant of the computation either way)
-        x, y = args
+        x, y = _foreign(args[0]), _foreign(args[1])
         if type(x) is np.ndarray:
             x = asarray(x)
         if type(y) is np.ndarray:
@@ -124,8 +137,12 @@ def promote_args(name: str, *args, broadcast: bool = True):
         fast = _promote_pair_fast(x, y, broadcast)
         if fast is not None:
             return fast
-    elif len(args) == 1 and hasattr(args[0], "aval") and not isinstance(args[0], Literal):
-        return list(args)
+    elif len(args) == 1:
+        args = (_foreign(args[0]),)
+        if hasattr(args[0], "aval") and not isinstance(args[0], Literal):
+            return list(args)
+    else:
+        args = tuple(_foreign(a) for a in args)
     check_arraylike(name, *args)
     typed = [dtypes.dtype_and_weak(a) for a in args]
     d, weak = dtypes.promote(*typed)

@@ -1,12 +1,16 @@
 """JAX's numpy elementwise functions: promotion + broadcasting, then one primitive."""
 from __future__ import annotations
 
+import ml_dtypes
+import numpy as np
+
 from .. import dtypes
 from ..core import aval_of
 from ..lax._convert import convert
+from ..lax._numeric import integer_pow
 from ..primitives import elementwise as ew
 from ..tracing import eager_fused
-from ._core import broadcast_shapes, broadcast_to_shape, promote_args, promote_dtypes_inexact
+from ._core import asarray, broadcast_shapes, broadcast_to_shape, promote_args, promote_dtypes_inexact
 
 
 def _unary(name, prim, inexact):
@@ -211,27 +215,14 @@ mod = remainder
 
 def power(x, y, /):
     """x ** y. Integer arrays raised to integer powers stay integer (as JAX's numpy)."""
-    if type(y) is int:
-        # a Python int exponent keeps x's dtype and weak type (bool -> default int), as
-        # JAX's numpy's integer_pow path: power(bool_array, 2) is a strong int32
+    if type(y) is int or isinstance(y, np.integer):
+        # a static integer exponent: lax.integer_pow of x (bool -> the default int, weak
+        # type kept), as JAX's numpy does for a concrete integer power
         (x,) = promote_args("power", x)
         ax = aval_of(x)
         if dtypes.is_bool(ax.dtype):
             x = convert(x, dtypes.default_int(), ax.weak_type)
-        d = aval_of(x).dtype
-        if not dtypes.is_inexact(d) and y >= 0:
-            # square-and-multiply over the bits of the static exponent (x's weak type kept)
-            acc, base, e = None, x, y
-            while e:
-                if e & 1:
-                    acc = base if acc is None else ew.mul_p.bind(acc, base)
-                e >>= 1
-                if e:
-                    base = ew.mul_p.bind(base, base)
-            if acc is None:  # y == 0: ones of x's shape
-                acc = ew.add_p.bind(ew.mul_p.bind(x, convert(0, d, True)), convert(1, d, True))
-            return acc
-        y = convert(y, d, True)
+        return integer_pow(x, int(y))
     x, y = promote_args("power", x, y)
     d = aval_of(x).dtype
     if dtypes.is_inexact(d):
@@ -260,18 +251,36 @@ def reciprocal(x, /):
     return ew.div_p.bind(convert(1, aval_of(x).dtype, aval_of(x).weak_type), x)
 
 
+@eager_fused(1)
+def copy(a, order=None):
+    """A copy of ``a`` (a new buffer when run eagerly; the same value under a trace)."""
+    return asarray(a)
+
+
 def positive(x, /):
     (x,) = promote_args("positive", x)
     return x
 
 
-def clip(a, a_min=None, a_max=None):
-    """Clip values into [a_min, a_max] (either bound may be None)."""
-    if a_min is not None:
-        a = maximum(a, a_min)
-    if a_max is not None:
-        a = minimum(a, a_max)
-    return a
+def clip(arr=None, /, min=None, max=None, *, a_min=None, a_max=None):  # noqa: A002
+    """Values of ``arr`` limited to [min, max] (either bound may be None), as JAX's numpy
+    spells it (``a_min``/``a_max``: numpy's older names, accepted too)."""
+    if arr is None:
+        raise ValueError("No input was provided to the clip function.")
+    lo = min if a_min is None else a_min
+    hi = max if a_max is None else a_max
+    for v in (arr, lo, hi):
+        if v is not None and dtypes.is_complex(dtypes.dtype_and_weak(v)[0]):
+            raise ValueError("Clip received a complex value either through the input or the "
+                             "min/max keywords. Complex values have no ordering and cannot be "
+                             "clipped. Please convert to a real value or array by taking the "
+                             "real or imaginary components via jax.numpy.real/imag "
+                             "respectively.")
+    if lo is not None:
+        arr = maximum(lo, arr)
+    if hi is not None:
+        arr = minimum(hi, arr)
+    return arr
 
 
 def _where3(condition, x, y):
@@ -289,3 +298,147 @@ def _where3(condition, x, y):
 def logistic(x, /):
     (x,) = promote_dtypes_inexact("logistic", x)
     return ew.logistic_p.bind(x)
+
+
+# ----------------------------------------------------------------------------- floating-point tests
+
+
+def _full_bool(x, value: bool):
+    """A bool array of x's shape filled with ``value``."""
+    a = aval_of(x)
+    return broadcast_to_shape(convert(value, dtypes.bool_), a.shape)
+
+
+def isnan(x, /):
+    (x,) = promote_args("isnan", x)
+    if not dtypes.is_inexact(aval_of(x).dtype):
+        return _full_bool(x, False)
+    return ew.ne_p.bind(x, x)
+
+
+def isfinite(x, /):
+    (x,) = promote_args("isfinite", x)
+    if not dtypes.is_inexact(aval_of(x).dtype):
+        return _full_bool(x, True)
+    # x - x is 0 exactly when every component of x is finite
+    d = aval_of(x).dtype
+    return ew.eq_p.bind(ew.sub_p.bind(x, x), convert(0, d))
+
+
+def _isinf_signed(name, sign):
+    def fn(x, /):
+        (x,) = promote_args(name, x)
+        d = aval_of(x).dtype
+        if not dtypes.is_float(d):
+            if dtypes.is_complex(d):
+                raise TypeError(f"{name} does not accept complex arrays")
+            return _full_bool(x, False)
+        return ew.eq_p.bind(x, convert(sign * float("inf"), d))
+    fn.__name__ = name
+    return fn
+
+
+isposinf = _isinf_signed("isposinf", 1)
+isneginf = _isinf_signed("isneginf", -1)
+
+
+def isinf(x, /):
+    (x,) = promote_args("isinf", x)
+    d = aval_of(x).dtype
+    if not dtypes.is_inexact(d):
+        return _full_bool(x, False)
+    if dtypes.is_complex(d):  # a component is infinite: abs is inf and x - x is nan
+        return logical_and(ew.eq_p.bind(ew.abs_p.bind(x), convert(float("inf"), np.finfo(d).dtype)),
+                           logical_not(isfinite(x)))
+    return ew.eq_p.bind(ew.abs_p.bind(x), convert(float("inf"), d))
+
+
+def nan_to_num(x, copy=True, nan=0.0, posinf=None, neginf=None):
+    """NaN -> ``nan``, +inf -> ``posinf`` (default: the largest finite value), -inf ->
+    ``neginf`` (default: the most negative finite value)."""
+    (x,) = promote_args("nan_to_num", x)
+    d = aval_of(x).dtype
+    if not dtypes.is_inexact(d):
+        return x
+    if dtypes.is_complex(d):
+        raise NotImplementedError("nan_to_num of complex arrays is not in vmaplab yet")
+    info = ml_dtypes.finfo(d)
+    posinf = float(info.max) if posinf is None else posinf
+    neginf = float(info.min) if neginf is None else neginf
+    out = _where3(isnan(x), asarray(nan, dtype=d), x)
+    out = _where3(isposinf(out), asarray(posinf, dtype=d), out)
+    return _where3(isneginf(out), asarray(neginf, dtype=d), out)
+
+
+def isclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False):
+    """|a - b| <= atol + rtol * |b| elementwise (infinities equal only to themselves)."""
+    a, b = promote_dtypes_inexact("isclose", a, b)
+    d = aval_of(a).dtype
+    rd = np.finfo(d).dtype if dtypes.is_complex(d) else d
+    rtol, atol = convert(rtol, rd), convert(atol, rd)
+    in_range = ew.le_p.bind(ew.abs_p.bind(ew.sub_p.bind(a, b)),
+                            ew.add_p.bind(atol, ew.mul_p.bind(rtol, ew.abs_p.bind(b))))
+    out = logical_or(ew.eq_p.bind(a, b), logical_and(isfinite(b), in_range))
+    return logical_or(out, logical_and(isnan(a), isnan(b))) if equal_nan else out
+
+
+# ----------------------------------------------------------------------------- more math
+
+
+def _log_base(name, base):
+    def fn(x, /):
+        (x,) = promote_dtypes_inexact(name, x)
+        d = aval_of(x).dtype
+        return ew.div_p.bind(ew.log_p.bind(x), ew.log_p.bind(convert(base, d)))
+    fn.__name__ = name
+    fn.__doc__ = f"Base-{base} logarithm: log(x) / log({base}), as JAX computes it."
+    return eager_fused(1)(fn)
+
+
+log2 = _log_base("log2", 2)
+log10 = _log_base("log10", 10)
+
+
+def _scale(name, factor):
+    def fn(x, /):
+        (x,) = promote_dtypes_inexact(name, x)
+        a = aval_of(x)
+        return ew.mul_p.bind(x, convert(factor, a.dtype, a.weak_type))
+    fn.__name__ = name
+    return eager_fused(1)(fn)
+
+
+deg2rad = radians = _scale("deg2rad", np.pi / 180)
+rad2deg = degrees = _scale("rad2deg", 180 / np.pi)
+
+
+@eager_fused(2)
+def logaddexp(x1, x2, /):
+    """log(exp(x1) + exp(x2)) without overflow."""
+    x1, x2 = promote_dtypes_inexact("logaddexp", x1, x2)
+    if dtypes.is_complex(aval_of(x1).dtype):
+        raise NotImplementedError("logaddexp of complex arrays is not in vmaplab yet")
+    amax = ew.max_p.bind(x1, x2)
+    delta = ew.sub_p.bind(x1, x2)
+    soft = ew.add_p.bind(amax, ew.log1p_p.bind(ew.exp_p.bind(ew.neg_p.bind(ew.abs_p.bind(delta)))))
+    return ew.select_p.bind(ew.ne_p.bind(delta, delta), ew.add_p.bind(x1, x2), soft)
+
+
+@eager_fused(2)
+def hypot(x1, x2, /):
+    """sqrt(x1**2 + x2**2) without overflow."""
+    x1, x2 = promote_dtypes_inexact("hypot", x1, x2)
+    d = aval_of(x1).dtype
+    if dtypes.is_complex(d):
+        raise ValueError("jnp.hypot is not well defined for complex-valued inputs. Please "
+                         "convert to real values first, such as by using abs(x)")
+    x1, x2 = ew.abs_p.bind(x1), ew.abs_p.bind(x2)
+    inf = convert(float("inf"), d)
+    idx_inf = logical_or(ew.eq_p.bind(x1, inf), ew.eq_p.bind(x2, inf))
+    x1, x2 = maximum(x1, x2), minimum(x1, x2)
+    zero = ew.eq_p.bind(x1, convert(0, d))
+    safe = _where3(zero, convert(1, d), x1)
+    ratio = ew.div_p.bind(x2, safe)
+    x = _where3(zero, x1, ew.mul_p.bind(x1, ew.sqrt_p.bind(ew.add_p.bind(convert(1, d),
+                                                                     ew.mul_p.bind(ratio, ratio)))))
+    return _where3(idx_inf, inf, x)

@@ -27,7 +27,7 @@ from ..tracing import eager_fused
 from ._core import asarray, broadcast_to_shape, canonical_axis, check_arraylike
 
 __all__ = ["sum", "prod", "max", "min", "amax", "amin", "mean", "var", "std", "argmax",
-           "argmin", "all", "any", "cumsum", "cumprod", "count_nonzero"]
+           "argmin", "all", "any", "cumsum", "cumprod", "count_nonzero", "ptp"]
 
 _builtin_any = any
 
@@ -344,6 +344,13 @@ def std(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=Non
     _check_out("std", out)
     v = var(a, axis, dtype, None, ddof, keepdims, where=where, correction=correction)
     return ew.sqrt_p.bind(v)
+
+
+@eager_fused(1)
+def ptp(a, axis=None, out=None, keepdims=False):
+    """max - min over ``axis`` (peak to peak)."""
+    _check_out("ptp", out)
+    return ew.sub_p.bind(max(a, axis, keepdims=keepdims), min(a, axis, keepdims=keepdims))
 
 
 def count_nonzero(a, axis=None, keepdims=False):

@@ -19,7 +19,7 @@ __all__ = [
     "reshape", "ravel", "flatten", "transpose", "permute_dims", "matrix_transpose", "swapaxes",
     "moveaxis", "expand_dims", "squeeze", "broadcast_to", "broadcast_arrays", "concatenate",
     "concat", "stack", "hstack", "vstack", "dstack", "column_stack", "meshgrid", "flip", "fliplr",
-    "flipud", "tile", "repeat", "atleast_1d", "atleast_2d", "atleast_3d", "pad", "split",
+    "flipud", "tile", "repeat", "atleast_1d", "atleast_2d", "atleast_3d", "split",
     "array_split", "roll", "rot90",
 ]
 
@@ -41,19 +41,25 @@ def _shape_arg(shape, name="shape") -> tuple:
 # ----------------------------------------------------------------------------- reshape & co
 
 
-def _resolve_shape(size: int, shape: tuple) -> tuple:
+def _resolve_shape(in_shape: tuple, shape: tuple) -> tuple:
+    """The target shape with its -1 entry inferred; TypeErrors worded as jax.numpy's."""
+    size = int(np.prod(in_shape, dtype=np.int64))
     unknown = [i for i, s in enumerate(shape) if s == -1]
     if len(unknown) > 1:
-        raise ValueError("can only specify one unknown dimension")
+        raise TypeError(f"can only specify one unknown axis size with a `-1` value, got {shape}")
     if any(s < -1 for s in shape):
-        raise ValueError(f"negative dimensions not allowed, got shape {shape}")
+        raise TypeError(f"negative dimensions not allowed, got shape {shape}")
     if unknown:
         known = int(np.prod([s for s in shape if s != -1], dtype=np.int64))
         if known == 0 or size % known:
-            raise ValueError(f"cannot reshape array of size {size} into shape {shape}")
+            raise TypeError(f"cannot reshape array of shape {tuple(in_shape)} (size {size}) into "
+                            f"shape {shape} because the product of specified axis sizes "
+                            f"({known}) does not evenly divide {size}")
         shape = tuple(size // known if s == -1 else s for s in shape)
-    if int(np.prod(shape, dtype=np.int64)) != size:
-        raise ValueError(f"cannot reshape array of size {size} into shape {shape}")
+    new = int(np.prod(shape, dtype=np.int64))
+    if new != size:
+        raise TypeError(f"cannot reshape array of shape {tuple(in_shape)} (size {size}) into "
+                        f"shape {shape} (size {new})")
     return shape
 
 
@@ -68,7 +74,7 @@ def reshape(a, shape=None, order="C", *, newshape=None, copy=None):
             raise TypeError("reshape() missing required argument 'shape'")
         shape = newshape
     a = _arr(a)
-    shape = _resolve_shape(a.size, _shape_arg(shape))
+    shape = _resolve_shape(a.shape, _shape_arg(shape))
     if order == "C":
         return _ps.reshape(a, shape)
     if order == "F":
@@ -210,7 +216,7 @@ def _broadcast_shapes(shapes) -> tuple:
 def broadcast_arrays(*args):
     """The arguments broadcast against each other (a list)."""
     arrs = [_arr(a) for a in args]
-    shp = _broadcast_shapes([a.shape for a in arrs])
+    shp = _broadcast_shapes([aval_of(a).shape for a in arrs])
     return [broadcast_to_shape(a, shp) for a in arrs]
 
 
@@ -558,112 +564,3 @@ def array_split(ary, indices_or_sections, axis=0):
     ax = canonical_axis(int(axis), a.ndim)
     pts = _split_points(a.shape[ax], indices_or_sections, even=False)
     return [_ps.slice_in_dim(a, s, builtins.max(s, e), 1, ax) for s, e in zip(pts[:-1], pts[1:])]
-
-
-# ----------------------------------------------------------------------------- pad
-
-
-def _pad_width(pad_width, nd):
-    if isinstance(pad_width, (Tracer,)):
-        raise TypeError("`pad_width` must be concrete (static) for jnp.pad")
-    pw = np.asarray(pad_width.__array__() if isinstance(pad_width, Array) else pad_width)
-    if pw.dtype.kind not in "iub":
-        raise TypeError("`pad_width` must be of integral type.")
-    if pw.shape not in ((nd, 2), (1, 2), (2,), (1,), ()):
-        raise ValueError(f"jnp.pad: pad_width with nd={nd} has unsupported shape {pw.shape}. "
-                         f"Valid shapes are ({nd}, 2), (1, 2), (2,), (1,), or ().")
-    pw = np.broadcast_to(pw.astype(np.int64), (nd, 2))
-    if (pw < 0).any():
-        raise ValueError("index can't contain negative values")
-    return [(int(lo), int(hi)) for lo, hi in pw]
-
-
-def pad(array, pad_width, mode="constant", **kwargs):
-    """Pads an array (mode 'constant' with ``constant_values``, default 0; also 'edge' and
-    'wrap').
-
-    >>> fnp.pad(fnp.ones(2), 1)
-    Array([0., 1., 1., 0.], dtype=float32)
-    """
-    a = _arr(array)
-    nd = a.ndim
-    pw = _pad_width(pad_width, nd)
-    if mode == "constant":
-        cv = kwargs.pop("constant_values", 0)
-        _no_kwargs(kwargs, mode)
-        return _pad_constant(a, pw, cv)
-    if mode in ("edge", "wrap"):
-        _no_kwargs(kwargs, mode)
-        for ax, (lo, hi) in enumerate(pw):
-            n = a.shape[ax]
-            if (lo or hi) and n == 0:
-                raise ValueError(f"can't extend empty axis {ax} using modes other than "
-                                 f"'constant' or 'empty'")
-            parts = []
-            if mode == "edge":
-                if lo:
-                    parts.append(_repeat_slice(a, ax, 0, lo))
-                parts.append(a)
-                if hi:
-                    parts.append(_repeat_slice(a, ax, n - 1, hi))
-            else:
-                if lo:
-                    parts.append(_tile_along(a, ax, lo, from_end=True))
-                parts.append(a)
-                if hi:
-                    parts.append(_tile_along(a, ax, hi, from_end=False))
-            if len(parts) > 1:
-                a = _ps.concatenate(parts, ax)
-        return a
-    raise NotImplementedError(f"Unimplemented padding mode '{mode}' for np.pad.")
-
-
-def _no_kwargs(kwargs, mode):
-    if kwargs:
-        raise ValueError(f"unsupported keyword arguments for mode '{mode}': {set(kwargs)}")
-
-
-def _repeat_slice(a, ax, i, count):
-    piece = _ps.slice_in_dim(a, i, i + 1, 1, ax)
-    s = list(piece.shape)
-    s[ax] = count
-    return broadcast_to_shape(piece, tuple(s))
-
-
-def _tile_along(a, ax, count, from_end):
-    n = a.shape[ax]
-    reps = -(-count // n)
-    t = _ps.concatenate([a] * reps, ax) if reps > 1 else a
-    m = t.shape[ax]
-    return _ps.slice_in_dim(t, m - count, m, 1, ax) if from_end else _ps.slice_in_dim(t, 0, count, 1, ax)
-
-
-def _pad_constant(a, pw, cv):
-    av = aval_of(a)
-    nd = av.ndim
-    if isinstance(cv, (list, tuple)):
-        cv = np.asarray(cv)
-    if np.ndim(cv) == 0:  # one padding value: one pad
-        weak = dtypes.dtype_and_weak(cv)[1]
-        pv = convert(cv if isinstance(cv, (bool, int, float, complex, Array, Tracer)) else asarray(cv),
-                     av.dtype, av.weak_type and weak)
-        return _ps.pad(a, pv, [(lo, hi, 0) for lo, hi in pw])
-    if np.shape(cv) not in ((nd, 2), (1, 2), (2,), (1,)):
-        raise ValueError(f"jnp.pad: constant_values with nd={nd} has unsupported shape "
-                         f"{np.shape(cv)}. Valid shapes are ({nd}, 2), (1, 2), (2,), (1,), or ().")
-    if not isinstance(cv, (Array, Tracer)):
-        c = np.broadcast_to(np.asarray(cv), (nd, 2))
-        if (c == c.flat[0]).all():
-            return _pad_constant(a, pw, c.flat[0])
-        vals = [[convert(asarray(c[i, j]), av.dtype, False) for j in range(2)] for i in range(nd)]
-    else:  # traced values: one scalar slice each
-        c = convert(broadcast_to(cv, (nd, 2)), av.dtype, False)
-        vals = [[_ps.reshape(_ps.slice(c, (i, j), (i + 1, j + 1)), ()) for j in range(2)]
-                for i in range(nd)]
-    for i, (lo, hi) in enumerate(pw):
-        for j, w in enumerate((lo, hi)):
-            if w:
-                cfg = [(0, 0, 0)] * nd
-                cfg[i] = (w, 0, 0) if j == 0 else (0, w, 0)
-                a = _ps.pad(a, vals[i][j], cfg)
-    return a

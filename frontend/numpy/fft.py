@@ -21,7 +21,8 @@ from ..lax._shape import slice as lax_slice
 from ..primitives.fft import FftType
 from ._core import asarray, canonical_axis, check_arraylike
 from ._elementwise import multiply, true_divide
-from ._shape import moveaxis, pad, roll
+from ._pad import pad
+from ._shape import moveaxis, roll
 
 __all__ = ["fft", "ifft", "rfft", "irfft", "fft2", "ifft2", "rfft2", "irfft2", "fftn",
            "ifftn", "rfftn", "irfftn", "fftfreq", "rfftfreq", "fftshift", "ifftshift"]

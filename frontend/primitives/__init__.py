@@ -3,6 +3,7 @@ abstract evaluation, batching, jvp and (for linear ones) transpose rules (its St
 lowering is set by ``lowering/emit``). Rows are module globals named ``<name>_p``."""
 from . import (  # noqa: F401
     barrier,
+    bits,
     control,
     elementwise,
     general_reduce,

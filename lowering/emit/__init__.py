@@ -1,6 +1,7 @@
 """The lowering rules of the built-in primitives, grouped by family like
 frontend/primitives; importing this package sets them (``prim.def_lowering``)."""
 from . import (  # noqa: F401
+    bits,
     collectives,
     control,
     conv,

@@ -16,11 +16,13 @@ from . import (  # noqa: F401
 from .mlir import parse_module, verify  # noqa: F401
 from .xla import (  # noqa: F401
     Executable,
+    adopt,
     backend,
     compile_text,
     default_device,
     devices,
     execute,
+    from_dlpack,
     is_device_buffer,
     to_device,
     to_host,

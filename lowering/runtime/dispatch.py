@@ -30,10 +30,11 @@ def register_array_type(cls, flatten, unflatten) -> None:
     _registry.register_node(cls, flatten, unflatten)
 
 
-def dispatcher(name: str, fun, cache_miss, static_argnums=()):
+def dispatcher(name: str, fun, cache_miss, static_argnums=(), static_argnames=()):
     """A C++ callable: fast path for known signatures, ``cache_miss(*args, **kw)`` otherwise.
     ``cache_miss`` returns ``(outs, fastpath_data or None, False)``."""
-    return _jax.pjit(name, fun, cache_miss, list(static_argnums), [], _KEY, _registry,
+    return _jax.pjit(name, fun, cache_miss, list(static_argnums), list(static_argnames), _KEY,
+                     _registry,
                      _pxla.cc_shard_arg, _jax.PjitFunctionCache(capacity=256))
 
 

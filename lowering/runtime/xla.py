@@ -108,3 +108,40 @@ def is_device_buffer(x) -> bool:
         _ArrayImpl = _jax.ArrayImpl
     return isinstance(x, _ArrayImpl)
 
+
+
+# ----------------------------------------------------------------------------- interop
+
+_DLPACK_PLATFORMS = {1: "cpu", 2: "gpu", 10: "gpu"}  # DLDeviceType: CPU, CUDA, ROCm
+
+
+def adopt(x, device=None):
+    """``x`` itself when it is a device buffer (a jax.Array) on one device that computations
+    on ``device`` can take as an operand (no copy); None otherwise."""
+    if not is_device_buffer(x) or x.is_deleted():
+        return None
+    devs = x.devices()
+    want = default_device() if device is None else device
+    return x if len(devs) == 1 and next(iter(devs)) == want else None
+
+
+def from_dlpack(obj, copy=None):
+    """A device buffer over a DLPack tensor (``obj`` has ``__dlpack__`` and
+    ``__dlpack_device__``): the same memory when its device and layout allow, else a copy
+    (``copy=False`` forbids the copy, ``copy=True`` forces one)."""
+    from jax._src.lib import _jax
+    dl_type, dl_id = obj.__dlpack_device__()
+    platform = _DLPACK_PLATFORMS.get(int(dl_type))
+    if platform is None:
+        raise TypeError(f"from_dlpack: an array on an unsupported device type "
+                        f"(DLDeviceType {int(dl_type)})")
+    device = backend(platform).device_from_local_hardware_id(dl_id)
+    stream = None if platform == "cpu" else device.get_stream_for_external_ready_events()
+    try:
+        return _jax.dlpack_managed_tensor_to_buffer(obj.__dlpack__(stream=stream), device,
+                                                   stream, copy, int(dl_type))
+    except _xc.XlaRuntimeError as e:
+        if "aligned" in str(e):
+            raise ValueError("from_dlpack(copy=False): the source buffer is not aligned for "
+                             "the device, so it needs a copy") from None
+        raise

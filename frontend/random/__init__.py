@@ -1,0 +1,52 @@
+"""frontend.random: JAX's random numbers, bit for bit under JAX's default configuration
+(threefry2x32, ``jax_threefry_partitionable`` on).
+
+Keys are JAX's: ``PRNGKey(seed)`` is a uint32 array of shape (2,), ``key(seed)`` a typed
+key (``key_data`` gives its bits). Split keys rather than reusing them; keys vmap like any
+array.
+
+>>> import frontend as fe
+>>> from frontend import random
+>>> k1, k2 = random.split(random.PRNGKey(0))
+>>> random.uniform(k1, (2,))
+Array([0.947667 , 0.9785799], dtype=float32)
+>>> fe.vmap(lambda k: random.bits(k, (2,)))(random.split(k2, 3)).shape
+(3, 2)
+"""
+from .. import _jax_names
+from ._prng import KeyArray  # noqa: F401
+from ._samplers import (  # noqa: F401
+    PRNGKey,
+    bernoulli,
+    bits,
+    categorical,
+    cauchy,
+    choice,
+    clone,
+    exponential,
+    fold_in,
+    gumbel,
+    key,
+    key_data,
+    key_impl,
+    laplace,
+    logistic,
+    multivariate_normal,
+    normal,
+    permutation,
+    rademacher,
+    randint,
+    split,
+    truncated_normal,
+    uniform,
+    wrap_key_data,
+)
+
+__all__ = ["KeyArray", "PRNGKey", "bernoulli", "bits", "categorical", "cauchy", "choice",
+           "clone", "exponential", "fold_in", "gumbel", "key", "key_data", "key_impl",
+           "laplace", "logistic", "multivariate_normal", "normal", "permutation", "rademacher", "randint", "split", "truncated_normal",
+           "uniform", "wrap_key_data"]
+
+
+def __getattr__(name):
+    raise _jax_names.missing(__name__, name)

@@ -1,0 +1,151 @@
+"""frontend.tree_util: JAX's pytree utilities (same names, same semantics).
+
+Containers (tuple, list, dict, namedtuple, None) and registered node types are pytrees;
+registered types work as jit/vmap arguments and outputs and in ``in_axes`` prefixes.
+
+>>> import dataclasses, frontend as fe, frontend.numpy as fnp
+>>> @fe.tree_util.register_dataclass
+... @dataclasses.dataclass
+... class Layer:
+...     w: object
+...     b: object
+>>> fe.tree_util.tree_map(lambda x: x * 2, Layer(fnp.ones(2), 1.0)).b
+2.0
+"""
+from __future__ import annotations
+
+import dataclasses
+import functools
+
+from . import _jax_names
+from .tree import (  # noqa: F401
+    DictKey,
+    FlattenedIndexKey,
+    GetAttrKey,
+    SequenceKey,
+    TreeDef,
+    keystr,
+    register_node,
+    tree_all,
+    tree_flatten,
+    tree_flatten_with_path,
+    tree_leaves,
+    tree_leaves_with_path,
+    tree_map,
+    tree_map_with_path,
+    tree_reduce,
+    tree_structure,
+    tree_unflatten,
+)
+
+PyTreeDef = TreeDef
+
+
+def register_pytree_node(nodetype, flatten_func, unflatten_func, flatten_with_keys_func=None):
+    """Make ``nodetype`` a pytree node: ``flatten_func(x) -> (children, aux_data)``,
+    ``unflatten_func(aux_data, children) -> x``. ``aux_data`` is static (part of the
+    treedef, so of jit's cache key): make it hashable."""
+    register_node(nodetype, flatten_func, unflatten_func)
+    return nodetype
+
+
+def register_pytree_node_class(cls):
+    """Class decorator: ``cls`` is a pytree node through its ``tree_flatten(self) ->
+    (children, aux_data)`` method and ``tree_unflatten(cls, aux_data, children)``
+    classmethod."""
+    register_node(cls, lambda x: x.tree_flatten(), cls.tree_unflatten)
+    return cls
+
+
+def register_dataclass(nodetype, data_fields=None, meta_fields=None, drop_fields=()):
+    """Make the dataclass ``nodetype`` a pytree node: ``data_fields`` are children (arrays),
+    ``meta_fields`` static data. Without them, fields marked
+    ``dataclasses.field(metadata=dict(static=True))`` are static and the others data."""
+    if data_fields is None and meta_fields is None:
+        if not dataclasses.is_dataclass(nodetype):
+            raise TypeError("register_dataclass: data_fields and meta_fields are required "
+                            f"when {nodetype!r} is not a dataclass")
+        fields = [f for f in dataclasses.fields(nodetype) if f.init and f.name not in drop_fields]
+        meta_fields = [f.name for f in fields if f.metadata.get("static", False)]
+        data_fields = [f.name for f in fields if not f.metadata.get("static", False)]
+    elif data_fields is None or meta_fields is None:
+        raise TypeError("register_dataclass: pass both data_fields and meta_fields, or neither")
+    data_fields, meta_fields = tuple(data_fields), tuple(meta_fields)
+    if dataclasses.is_dataclass(nodetype):
+        init = {f.name for f in dataclasses.fields(nodetype) if f.init} - set(drop_fields)
+        given = set(data_fields) | set(meta_fields)
+        if init != given:
+            raise ValueError(f"register_dataclass: data_fields and meta_fields of {nodetype.__name__} "
+                             f"must be its init fields {sorted(init)}, got {sorted(given)}")
+
+    def flatten(x):
+        return [getattr(x, f) for f in data_fields], tuple(getattr(x, f) for f in meta_fields)
+
+    def unflatten(aux, children):
+        return nodetype(**dict(zip(data_fields, children)), **dict(zip(meta_fields, aux)))
+
+    register_node(nodetype, flatten, unflatten, names=data_fields)
+    return nodetype
+
+
+def register_static(cls):
+    """Make instances of ``cls`` pytree nodes with no children: the whole object is static
+    data (hashable), as JAX's ``register_static``."""
+    register_node(cls, lambda x: ((), x), lambda aux, _: aux)
+    return cls
+
+
+class Partial(functools.partial):
+    """A ``functools.partial`` that is a pytree: the bound arguments are its children (arrays
+    pass through jit and vmap), the function is static.
+
+    >>> add = Partial(lambda x, y: x + y, 1.0)
+    >>> tree_leaves(add)
+    [1.0]
+    """
+
+    def __new__(cls, func, *args, **kwargs):
+        return super().__new__(cls, func, *args, **kwargs)
+
+
+register_node(Partial, lambda p: ((p.args, p.keywords), p.func),
+              lambda func, kids: Partial(func, *kids[0], **kids[1]))
+
+
+def treedef_is_leaf(treedef: TreeDef) -> bool:
+    return treedef.kind == "leaf"
+
+
+def treedef_children(treedef: TreeDef) -> list:
+    return list(treedef.children)
+
+
+def all_leaves(iterable, is_leaf=None) -> bool:
+    """Whether every element of ``iterable`` is a leaf."""
+    return all(tree_structure(x, is_leaf).kind == "leaf" for x in iterable)
+
+
+def tree_transpose(outer_treedef: TreeDef, inner_treedef: TreeDef | None, pytree_to_transpose):
+    """An outer tree of inner trees -> an inner tree of outer trees."""
+    flat, td = tree_flatten(pytree_to_transpose)
+    if inner_treedef is None:
+        inner_treedef = tree_structure(outer_treedef.flatten_up_to(pytree_to_transpose)[0])
+    n_in, n_out = inner_treedef.num_leaves, outer_treedef.num_leaves
+    if td.num_leaves != n_in * n_out:
+        raise TypeError(f"Mismatch\n{td}\n != \n{outer_treedef} composed with {inner_treedef}")
+    rows = [inner_treedef.flatten_up_to(t) for t in outer_treedef.flatten_up_to(pytree_to_transpose)]
+    return inner_treedef.unflatten([outer_treedef.unflatten(list(col)) for col in zip(*rows)])
+
+
+__all__ = [
+    "DictKey", "FlattenedIndexKey", "GetAttrKey", "Partial", "PyTreeDef", "SequenceKey",
+    "all_leaves", "keystr", "register_dataclass", "register_pytree_node",
+    "register_pytree_node_class", "register_static", "tree_all", "tree_flatten",
+    "tree_flatten_with_path", "tree_leaves", "tree_leaves_with_path", "tree_map",
+    "tree_map_with_path", "tree_reduce", "tree_structure", "tree_transpose", "tree_unflatten",
+    "treedef_children", "treedef_is_leaf",
+]
+
+
+def __getattr__(name):
+    raise _jax_names.missing(__name__, name)
