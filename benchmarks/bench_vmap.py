@@ -20,11 +20,10 @@ import numpy as np
 sys.path.insert(0, os.path.dirname(__file__))
 import jax  # noqa: E402
 import jax.numpy as jnp  # noqa: E402
-from common import paired, row_paired  # noqa: E402
+from common import paired, row_paired, same_call_time  # noqa: E402
 
 import frontend as fe  # noqa: E402
 import frontend.numpy as fnp  # noqa: E402
-from lowering import runtime  # noqa: E402
 
 rng = np.random.default_rng(0)
 
@@ -60,17 +59,6 @@ def convolution(np_mod):
     return convolve, ((32,), (3,))
 
 
-def _same_executable_time(text_ours, text_jax, args):
-    exe_o = runtime.compile_text(text_ours)
-    exe_j = runtime.compile_text(text_jax)
-    bufs = [runtime.to_device(np.asarray(a)) for a in args]
-    run_o = lambda: exe_o.loaded.execute(bufs)[0].block_until_ready()  # noqa: E731
-    run_j = lambda: exe_j.loaded.execute(bufs)[0].block_until_ready()  # noqa: E731
-    np.testing.assert_allclose(np.asarray(exe_o.loaded.execute(bufs)[0]),
-                               np.asarray(exe_j.loaded.execute(bufs)[0]), rtol=2e-4, atol=2e-5)
-    return paired(run_o, run_j, repeat=15, number=200)
-
-
 def compiled_runtime(name, make, B):
     f_ours, shape = make(fnp)
     f_jax, _ = make(jnp)
@@ -82,7 +70,7 @@ def compiled_runtime(name, make, B):
     t_ours = ours.lower(*args).as_text()
     # JAX's module with its sharding/layout attributes, parsed by the same client
     t_jax = theirs.lower(*args).as_text()
-    lines = [row_paired(f"{name} B={B}: same-call XLA runtime", _same_executable_time(t_ours, t_jax, args),
+    lines = [row_paired(f"{name} B={B}: same-call XLA runtime", same_call_time(t_ours, t_jax, args, 200),
                         "(target <= 1.05)")]
     dev_o = [fe.device_put(a) for a in args]
     dev_j = [jax.device_put(a) for a in args]

@@ -51,3 +51,20 @@ def paired(ours, theirs, repeat: int = 9, number: int = 1):
 def row_paired(name: str, result, target: str = "") -> str:
     o, t, r = result
     return f"{name:<44} ours {fmt(o)}  jax {fmt(t)}  ratio {r:6.3f} {target}"
+
+
+def same_call_time(text_ours: str, text_jax: str, args, number: int, rtol=2e-4, atol=2e-5):
+    """Both StableHLO modules compiled by the same XLA client and run on the same device
+    buffers through the same call (only the modules differ); results checked equal first.
+    Returns ``paired``'s medians."""
+    import numpy as np
+
+    from lowering import runtime
+    exe_o = runtime.compile_text(text_ours)
+    exe_j = runtime.compile_text(text_jax)
+    bufs = [runtime.to_device(np.asarray(a)) for a in args]
+    run_o = lambda: exe_o.loaded.execute(bufs)[0].block_until_ready()  # noqa: E731
+    run_j = lambda: exe_j.loaded.execute(bufs)[0].block_until_ready()  # noqa: E731
+    np.testing.assert_allclose(np.asarray(exe_o.loaded.execute(bufs)[0]),
+                               np.asarray(exe_j.loaded.execute(bufs)[0]), rtol=rtol, atol=atol)
+    return paired(run_o, run_j, repeat=15, number=number)

@@ -18,6 +18,7 @@ from . import (  # noqa: F401
     ops,
     passes,
     random,
+    scipy,
     sharding,
     tree,
     tree_util,
@@ -63,7 +64,7 @@ __all__ = ["Array", "Compiled", "Lowered", "ShapeDtypeStruct", "ShapedArray", "b
            "custom_vjp", "device_get", "device_put", "devices", "distributed", "eval_shape",
            "export", "extend", "ffi", "from_dlpack", "grad", "hessian", "jacfwd", "jacrev", "jit",
            "jvp", "lax", "linearize", "local_devices", "make_graph", "make_mesh", "nn", "numpy",
-           "ops", "passes", "process_count", "process_index", "random", "remat", "set_mesh",
+           "ops", "passes", "process_count", "process_index", "random", "remat", "scipy", "set_mesh",
            "shard_map", "sharding", "tree", "tree_util", "value_and_grad", "vjp", "vmap"]
 
 

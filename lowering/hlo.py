@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 
 from frontend import dtypes
-from frontend.core import Aval, Graph, Literal
+from frontend.core import Aval, Graph, Literal, trace_to_graph
 
 from . import shardy
 
@@ -208,6 +208,9 @@ class FuncCtx:
         return [f"{name}#{i}" for i in range(n)]
 
 
+_FUN_GRAPHS: dict = {}  # (fn, avals, params) -> the graph ``RuleCtx.lower_fun`` inlines
+
+
 class RuleCtx:
     """What a lowering rule gets for one equation: its primitive, ``avals_in`` and
     ``avals_out``, and the emitter of the enclosing function.
@@ -219,6 +222,8 @@ class RuleCtx:
     - ``ctx.region(body, arg_avals)``: the text of a region, ``body(args) -> (outs, avals)``
     - ``ctx.lower_body(graph, operands)``: inline a sub-Graph, return its outputs
     - ``ctx.fresh()``: a new SSA name, e.g. for region arguments
+    - ``ctx.lower_fun(fn, operands, **params)``: inline ``fn`` (a function of primitives,
+      like a lax function) traced on ``avals_in``: an algorithm written with primitives
     - ``ctx.add_function(name, text)``: module-level functions (once per name)
     - ``ctx.scoped(body, arg_avals, isolated)``: a nested scope's lines (custom region syntax)
     - ``ctx.mesh_ref(mesh)``: the module's ``sdy.mesh`` symbol for a mesh (declared once)
@@ -260,6 +265,18 @@ class RuleCtx:
 
     def lower_body(self, g: Graph, in_names: list) -> list:
         return self.fn.lower_body(g, in_names)
+
+    def lower_fun(self, fn, operands, **params) -> list:
+        """The outputs of ``fn(*operands, **params)`` (``fn`` binds primitives; traced once
+        per avals and params, then inlined like a sub-graph)."""
+        key = (fn, self.avals_in, tuple(sorted(params.items())))
+        g = _FUN_GRAPHS.get(key)
+        if g is None:
+            def flat(*args):
+                out = fn(*args, **params)
+                return list(out) if isinstance(out, (list, tuple)) else [out]
+            g = _FUN_GRAPHS[key] = trace_to_graph(flat, [a.strip_weak() for a in self.avals_in])
+        return self.fn.lower_body(g, list(operands))
 
     def scoped(self, body, arg_avals=(), isolated: bool = False):
         return self.fn.scoped(body, arg_avals, isolated)

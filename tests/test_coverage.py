@@ -25,6 +25,9 @@ LINEAR = {
     "psum", "all_gather", "reduce_scatter", "all_to_all", "ppermute",
     # programs over a mesh: the constraint, and shard_map (its body's backward pass)
     "sharding_constraint", "shard_map",
+    # issue 14's families
+    "real", "imag", "conj", "complex", "reduce_precision", "conv_general_dilated", "fft",
+    "reduce_window_sum", "triangular_solve", "optimization_barrier",
 }
 
 

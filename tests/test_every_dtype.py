@@ -15,11 +15,16 @@ from harness import is_collective, project_primitives, rand, takes_operands, ver
 import frontend as fe
 from frontend import lax
 from frontend.custom_batching import custom_vmap
-from frontend.primitives import bits, linalg, padding
+from frontend.primitives import barrier, bits, conv, linalg, padding, windows
+from frontend.primitives import decompositions as dc
 from frontend.primitives import elementwise as ew
+from frontend.primitives import fft as ft
 from frontend.primitives import indexing as ix
+from frontend.primitives import numeric as nm
 from frontend.primitives import reductions as rd
 from frontend.primitives import shape as sh
+from frontend.primitives import sort as so
+from frontend.primitives import special as sp
 
 DTYPES32 = [np.bool_, np.int8, np.int16, np.int32, np.uint8, np.uint16, np.uint32,
             np.float16, ml_dtypes.bfloat16, np.float32, np.complex64]
@@ -32,6 +37,10 @@ I32 = np.int32
 # interpreter does not run (tests/test_sharding.py, several dtypes)
 # custom_lin is never lowered: only reverse mode meets it, and transposes it
 EXEMPT = {"ffi_call", "call_exported", "custom_lin", "sharding_constraint", "shard_map"}
+# run with XLA even in the default run: LAPACK custom calls, and fft (the reference
+# interpreter aborts on it)
+XLA_ONLY = {"cholesky", "lu", "geqrf", "householder_product", "eigh", "svd",
+            "triangular_solve", "qr", "fft"}
 
 
 def _bind(p, **params):
@@ -78,6 +87,18 @@ BINARY = [ew.add_p, ew.sub_p, ew.mul_p, ew.div_p, ew.rem_p, ew.pow_p, ew.max_p, 
 REDUCE = [rd.reduce_sum_p, rd.reduce_prod_p, rd.reduce_max_p, rd.reduce_min_p, rd.reduce_and_p,
           rd.reduce_or_p, rd.reduce_xor_p]
 CUMULATIVE = [rd.cumsum_p, rd.cumprod_p, rd.cummax_p, rd.cummin_p]
+# issue 14's
+UNARY += [nm.exp2_p, nm.cbrt_p, nm.asin_p, nm.acos_p, nm.atan_p, nm.sinh_p, nm.cosh_p,
+          nm.asinh_p, nm.acosh_p, nm.atanh_p, nm.square_p, nm.clz_p, nm.is_finite_p, nm.real_p,
+          nm.imag_p, nm.conj_p, sp.erf_p, sp.erfc_p, sp.erf_inv_p, sp.lgamma_p, sp.digamma_p,
+          sp.bessel_i0e_p, sp.bessel_i1e_p]
+BINARY += [nm.nextafter_p, nm.mulhi_p, nm.complex_p, sp.polygamma_p, sp.zeta_p, sp.igamma_p,
+           sp.igammac_p]
+WINDOW = dict(window_dimensions=(1, 2), window_strides=(1, 1), padding=((0, 0), (1, 0)),
+              base_dilation=(1, 1), window_dilation=(1, 1))
+CONV1D = dict(window_strides=(1,), padding=((0, 0),), lhs_dilation=(1,), rhs_dilation=(1,),
+              dimension_numbers=conv.ConvDimensionNumbers((0, 1, 2), (0, 1, 2), (0, 1, 2)),
+              feature_group_count=1, batch_group_count=1)
 SCATTERS = [ix.scatter_p, ix.scatter_add_p, ix.scatter_mul_p, ix.scatter_min_p, ix.scatter_max_p]
 IDX = np.array([[2], [0]], I32)
 SCATTER_DNUMS = dict(update_window_dims=(1,), inserted_window_dims=(0,), input_batching_dims=(),
@@ -137,6 +158,33 @@ def samples(T, group):
         ("custom_vjp_call", _rev_vjp, [X(T)]),
         ("checkpoint", fe.checkpoint(lambda a: lax.rev(a, (0,))), [X(T)]),
         ("population_count", _bind(bits.population_count_p), [X(T)]),
+        ("regularized_incomplete_beta", _bind(sp.regularized_incomplete_beta_p),
+         [X(T), X(T), X(T)]),
+        ("integer_pow", _bind(nm.integer_pow_p, y=3), [X(T)]),
+        ("reduce_precision", _bind(nm.reduce_precision_p, exponent_bits=5, mantissa_bits=10),
+         [X(T)]),
+        ("sort", _bind(so.sort_p, dimension=1, is_stable=True, num_keys=1), [X(T), X(T)]),
+        ("top_k", _bind(so.top_k_p, k=2, axis=1), [X(T)]),
+        ("conv_general_dilated", _bind(conv.conv_general_dilated_p, **CONV1D),
+         [X(T, (2, 3, 4)), X(T, (2, 3, 2))]),
+        *[(p.name, _bind(p, **WINDOW), [X(T)]) for p in (
+            windows.reduce_window_sum_p, windows.reduce_window_max_p, windows.reduce_window_min_p)],
+        ("optimization_barrier", _bind(barrier.optimization_barrier_p), [X(T), X(T, (3,))]),
+        # (a constant init value: batched init values are JAX's NotImplementedError)
+        ("reduce", lambda x: lax.reduce(x, np.zeros((), x.dtype),
+                                        lambda a, b: lax.select(lax.lt(a, b), b, a), (1,)), [X(T)]),
+        ("cholesky", _bind(dc.cholesky_p), [X(T, (3, 3))]),
+        ("lu", _bind(dc.lu_p), [X(T, (3, 2))]),
+        ("geqrf", _bind(dc.geqrf_p), [X(T, (3, 2))]),
+        ("householder_product", _bind(dc.householder_product_p), [X(T, (3, 2)), X(T, (2,))]),
+        ("eigh", _bind(dc.eigh_p, lower=True), [X(T, (3, 3))]),
+        ("svd", _bind(dc.svd_p, full_matrices=False, compute_uv=True), [X(T, (3, 2))]),
+        ("triangular_solve", _bind(dc.triangular_solve_p, left_side=True, lower=True,
+                                   transpose_a=False, conjugate_a=False, unit_diagonal=False),
+         [X(T, (3, 3)), X(T, (3, 2))]),
+        ("qr", _bind(dc.qr_p, full_matrices=False), [X(T, (3, 2))]),
+        ("fft", _bind(ft.fft_p, fft_type=ft.FftType.FFT, fft_lengths=(3,)), [X(T)]),
+        ("fft-rfft", _bind(ft.fft_p, fft_type=ft.FftType.RFFT, fft_lengths=(3,)), [X(T)]),
     ]
     # bitcast to every dtype of the group: the same width keeps the shape, a narrower one
     # adds a trailing axis, a wider one consumes a trailing axis of the right size
@@ -163,12 +211,14 @@ def _run_group(group, device):
     (names lowered, names batched)."""
     lowered, batched, zero_done = set(), set(), set()
     for T in group:
-        fns, argl, expect, what = [], [], [], []
+        buckets = {device: ([], [], [], []), None: ([], [], [], [])}
         for name, fn, args in samples(T, group):
             g = _accepts(fn, args)
             if g is None:
                 continue
             lowered.update(e.prim.name for e in g.eqns)
+            fns, argl, expect, what = buckets[None if any(e.prim.name in XLA_ONLY for e in g.eqns)
+                                              else device]
             fns.append(fn)
             argl.append(args)
             expect.append([(v.aval.shape, v.aval.dtype) for v in g.outvars])
@@ -182,25 +232,33 @@ def _run_group(group, device):
                     expect.append(zexp)
                     what.append(f"{name} vmapped over an empty batch, in_axes "
                                 f"{[0 if a.shape[:1] == (0,) else None for a in map(np.asarray, zargs)]}")
-        sizes = [len(a) for a in argl]
-
-        def program(*flat):
-            outs, k = [], 0
-            for fn, n in zip(fns, sizes):
-                res = fn(*flat[k:k + n])
-                outs.append(list(res) if isinstance(res, (tuple, list)) else [res])
-                k += n
-            return outs
-
-        flat = [a for args in argl for a in args]
-        try:
-            verify(fe.jit(program).lower(*flat).as_text())
-            got = fe.jit(program, device=device)(*flat)
-        except Exception:  # name the culprits: each entry compiled alone
-            raise AssertionError("\n".join(_culprits(fns, argl, what, device))) from None
-        for w, res, exp in zip(what, got, expect):
-            assert [(np.shape(r), np.asarray(r).dtype) for r in res] == exp, w
+        for dev, (fns, argl, expect, what) in buckets.items():
+            if fns:
+                _run_program(fns, argl, expect, what, dev)
     return lowered, batched
+
+
+def _run_program(fns, argl, expect, what, device):
+    """One program of every sample's function, verified, run on ``device``; each result
+    of the promised shapes and dtypes."""
+    sizes = [len(a) for a in argl]
+
+    def program(*flat):
+        outs, k = [], 0
+        for fn, n in zip(fns, sizes):
+            res = fn(*flat[k:k + n])
+            outs.append(list(res) if isinstance(res, (tuple, list)) else [res])
+            k += n
+        return outs
+
+    flat = [a for args in argl for a in args]
+    try:
+        verify(fe.jit(program).lower(*flat).as_text())
+        got = fe.jit(program, device=device)(*flat)
+    except Exception:  # name the culprits: each entry compiled alone
+        raise AssertionError("\n".join(_culprits(fns, argl, what, device))) from None
+    for w, res, exp in zip(what, got, expect):
+        assert [(np.shape(r), np.asarray(r).dtype) for r in res] == exp, w
 
 
 def _culprits(fns, argl, what, device) -> list:

@@ -176,7 +176,8 @@ def test_generator_covers_the_op_table():
     for needle in ["np.sum(", "np.argmax(", "np.cumsum(", "reshape(", "np.transpose(", "np.expand_dims(",
                    "np.squeeze(", "np.concatenate(", "np.stack(", "::", "lax.dynamic_slice(",
                    "np.matmul(", "lax.dot_general(", "np.einsum(", "np.where(", "lax.select(",
-                   "astype(np.bfloat16)"] + (["lax.cond(", "lax.scan(", "lax.fori_loop("] if CONTROL else []):
+                   "astype(np.bfloat16)", "sort(", "lax.conv_general_dilated(",
+                   "lax.reduce_window("] + (["lax.cond(", "lax.scan(", "lax.fori_loop("] if CONTROL else []):
         assert needle in text, needle
 
 

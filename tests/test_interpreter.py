@@ -132,6 +132,51 @@ TABLE.update({
 })
 
 
+def _u(lo, hi, *s):
+    return R.uniform(lo, hi, size=s).astype(F32)
+
+
+def _c64(*s):
+    return (R.normal(size=s) + 1j * R.normal(size=s)).astype(np.complex64)
+
+
+# issue 14's elementwise and special functions (CHLO ops are expanded for the interpreter)
+for _n, _args in {
+        "exp2": (f32(5),), "cbrt": (f32(5),), "square": (f32(5),), "asin": (_u(-.9, .9, 5),),
+        "acos": (_u(-.9, .9, 5),), "atan": (f32(5),), "sinh": (f32(5),), "cosh": (f32(5),),
+        "asinh": (f32(5),), "acosh": (_u(1.1, 3, 5),), "atanh": (_u(-.9, .9, 5),),
+        "clz": (i32(5, lo=-2**31, hi=2**31 - 1),), "nextafter": (f32(5), f32(5)),
+        "mulhi": (i32(5, lo=-2**31, hi=2**31 - 1), i32(5, lo=-2**31, hi=2**31 - 1)),
+        "real": (_c64(5),), "imag": (_c64(5),), "conj": (_c64(5),), "complex": (f32(5), f32(5)),
+        "is_finite": (np.array([1, np.inf, -np.inf, np.nan], F32),),
+        "erf": (f32(5),), "erfc": (f32(5),), "erf_inv": (_u(-.9, .9, 5),),
+        "lgamma": (_u(.1, 5, 5),), "digamma": (_u(.1, 5, 5),), "bessel_i0e": (f32(5),),
+        "bessel_i1e": (f32(5),), "polygamma": (np.array([0, 1, 2, 1], F32), _u(.5, 4, 4)),
+        "zeta": (_u(1.5, 4, 5), _u(.5, 3, 5)), "igamma": (_u(.5, 4, 5), _u(.1, 5, 5)),
+        "igammac": (_u(.5, 4, 5), _u(.1, 5, 5)),
+        "regularized_incomplete_beta": (_u(.5, 3, 5), _u(.5, 3, 5), _u(.05, .95, 5))}.items():
+    TABLE[_n] = [(getattr(lax, "betainc" if _n.startswith("regularized") else _n), _args)]
+TABLE.update({
+    "integer_pow": [(lambda x: lax.integer_pow(x, -3), (f32(5),)),
+                    (lambda x: lax.integer_pow(x, 7), (i32(5),))],
+    "reduce_precision": [(lambda x: lax.reduce_precision(x, 5, 10), (f32(5) * 1e3,))],
+    "sort": [(lambda k, v: lax.sort((k, v), num_keys=1), (f32(3, 5), i32(3, 5)))],
+    "top_k": [(lambda x: lax.top_k(x, 2), (f32(3, 5),))],
+    "reduce": [(lambda x, i: lax.reduce((x, i), (np.float32(0), np.int32(1)),
+                                        lambda a, b: (a[0] + b[0] * b[0], a[1] * b[1]), (0,)),
+                (f32(3, 4), i32(3, 4)))],
+    "optimization_barrier": [(lambda x, y: lax.optimization_barrier((x * 2, y)), (f32(3), i32(2)))],
+    "reduce_window_sum": [(lambda x: lax.reduce_window(x, 0.0, lax.add, (2, 3), (1, 2), "SAME",
+                                                       (2, 1), (1, 2)), (f32(4, 6),))],
+    "reduce_window_max": [(lambda x: lax.reduce_window(x, -np.inf, lax.max, (2, 2), (2, 1),
+                                                       ((1, 0), (0, 1))), (f32(5, 4),))],
+    "reduce_window_min": [(lambda x: lax.reduce_window(x, np.iinfo(I32).max, lax.min, (3,), (1,),
+                                                       "VALID"), (i32(6),))],
+    "conv_general_dilated": [(lambda x, w: lax.conv_general_dilated(
+        x, w, (1, 2), "SAME", rhs_dilation=(2, 1), feature_group_count=2), (f32(2, 4, 6, 6), f32(4, 2, 3, 3)))],
+})
+
+
 @fe.custom_jvp
 def _softplus(x):
     return fnp.log1p(fnp.exp(x))
@@ -165,6 +210,11 @@ INTERPRETER_LACKS: dict = {
                   "mode through a custom_vjp function (JAX's error)",
     "ffi_call": "a custom call runs native code only XLA can call (refused with a clear error, "
                 "tests/test_ffi.py)",
+    **{n: "a LAPACK kernel: a custom call only XLA can run (tests/test_prims.py compares it "
+          "with JAX)" for n in ("cholesky", "lu", "geqrf", "householder_product", "eigh", "svd",
+                                "triangular_solve", "qr")},
+    "fft": "the interpreter aborts the process on stablehlo.fft (jaxlib 0.10.2), so the "
+           "interpreter backend refuses it (tests/test_prims.py compares it with JAX)",
     **{n: "a collective: the vmap binding its axis resolves it before lowering "
           "(tests/test_collectives.py runs the result on both); inside shard_map it is XLA's "
           "collective, in a Shardy manual computation (tests/test_sharding.py)"

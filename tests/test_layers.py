@@ -25,6 +25,7 @@ LAYERS = [
     ("vmap", ["frontend.vectorize"]),
     ("lax", ["frontend.lax"]),
     ("numpy", ["frontend.numpy"]),
+    ("scipy", ["frontend.scipy"]),
     ("passes", ["frontend.passes"]),
     ("library", ["frontend.random", "frontend.nn", "frontend.ops"]),
     ("api", ["frontend.custom_batching", "frontend.array_methods", "frontend.api", "frontend.tree_util",

@@ -1,12 +1,24 @@
 """Linear-algebra lax functions: dot_general, dot, and the precision parameter."""
 from __future__ import annotations
 
+import enum
+
 import numpy as np
 
 from .. import dtypes
 from ..core import aval_of
 from ..primitives.linalg import dot_general_p
 from ._convert import as_operand
+
+
+class Precision(enum.Enum):
+    """lax.Precision: how precisely dots and convolutions compute (StableHLO's precision
+    config): DEFAULT (fastest), HIGH, HIGHEST (full float32). Strings work too:
+    'bfloat16'/'fastest', 'tensorfloat32', 'float32'/'highest'."""
+    DEFAULT = 0
+    HIGH = 1
+    HIGHEST = 2
+
 
 _PRECISIONS = {"DEFAULT": "DEFAULT", "BFLOAT16": "DEFAULT", "FASTEST": "DEFAULT",
                "HIGH": "HIGH", "TENSORFLOAT32": "HIGH",

@@ -2,16 +2,12 @@
 scalars take the typed operands' dtype)."""
 from __future__ import annotations
 
-import builtins
-import operator
-
 import numpy as np
 
 from .. import dtypes
 from ..core import aval_of
 from ..primitives import bits
 from ..primitives import elementwise as ew
-from ..primitives.elementwise import NUMBER, check_dtype
 from ..tree import tree_map
 from ._convert import convert, lax_operands
 
@@ -94,29 +90,6 @@ def bitcast_convert_type(operand, new_dtype):
     dtype adds a trailing axis (float32 -> uint8: shape + (4,)), a wider one consumes it."""
     (x,) = lax_operands((operand,))
     return bits.bitcast_convert_type_p.bind(x, new_dtype=dtypes.canonicalize(np.dtype(new_dtype)))
-
-
-def integer_pow(x, y: int):
-    """lax.integer_pow: ``x ** y`` for a static Python int ``y`` by repeated squaring (one
-    multiply per bit, a reciprocal for negative ``y``), as JAX lowers it."""
-    (x,) = lax_operands((x,))
-    a = aval_of(x)
-    check_dtype("integer_pow", NUMBER, a.dtype)
-    y = operator.index(y)
-    if y < 0 and dtypes.is_int(a.dtype):
-        raise TypeError(f"Integers cannot be raised to negative powers, got "
-                        f"integer_pow({a.str_short()}, {y})")
-    one = convert(1, a.dtype, a.weak_type)
-    if y == 0:
-        return ew.add_p.bind(ew.mul_p.bind(x, convert(0, a.dtype, a.weak_type)), one)
-    acc, base, e = None, x, builtins.abs(y)  # (this module's abs is lax.abs)
-    while e:
-        if e & 1:
-            acc = base if acc is None else ew.mul_p.bind(acc, base)
-        e >>= 1
-        if e:
-            base = ew.mul_p.bind(base, base)
-    return ew.div_p.bind(one, acc) if y < 0 else acc
 
 
 def clamp(min, x, max):  # noqa: A002

@@ -9,6 +9,8 @@ import numpy as _onp
 from .. import _jax_names
 from .. import dtypes as _dtypes
 from ..array import from_dlpack  # noqa: F401
+from . import fft, linalg  # noqa: F401
+from ._convolution import *  # noqa: F401,F403
 from ._core import asarray, astype, broadcast_shapes  # noqa: F401
 from ._creation import *  # noqa: F401,F403
 from ._creation import (  # noqa: F401
@@ -31,12 +33,14 @@ from ._indexing import _getitem, _IndexUpdateHelper  # noqa: F401
 from ._linalg import *  # noqa: F401,F403
 from ._matrix import *  # noqa: F401,F403
 from ._nanfuncs import *  # noqa: F401,F403
+from ._numeric import *  # noqa: F401,F403
 from ._pad import *  # noqa: F401,F403
 from ._quantiles import *  # noqa: F401,F403
 from ._reductions import *  # noqa: F401,F403
 from ._scalar_types import *  # noqa: F401,F403
 from ._sequences import *  # noqa: F401,F403
 from ._shape import *  # noqa: F401,F403
+from ._sorting import *  # noqa: F401,F403
 
 result_type = _dtypes.result_type
 dtype = _onp.dtype

@@ -7,7 +7,7 @@ import numpy as np
 from .. import dtypes
 from ..core import aval_of
 from ..lax._convert import convert
-from ..lax._ops import integer_pow
+from ..lax._numeric import integer_pow
 from ..primitives import elementwise as ew
 from ..tracing import eager_fused
 from ._core import asarray, broadcast_shapes, broadcast_to_shape, promote_args, promote_dtypes_inexact
@@ -283,11 +283,9 @@ def clip(arr=None, /, min=None, max=None, *, a_min=None, a_max=None):  # noqa: A
     return arr
 
 
-def where(condition, x=None, y=None):
-    """Elementwise choice between x and y by ``condition`` (the 1-argument form needs a
-    concrete array and is not supported under tracing)."""
-    if x is None or y is None:
-        raise ValueError("where with one argument (nonzero) is not supported: pass x and y")
+def _where3(condition, x, y):
+    """Elementwise choice between x and y by ``condition`` (numpy broadcasting, JAX's
+    promotion): the three-argument ``where`` (frontend.numpy.where adds the others)."""
     c = condition if _is_bool(condition) else convert(condition, dtypes.bool_)
     x, y = promote_args("where", x, y, broadcast=False)
     shp = broadcast_shapes("where", aval_of(c).shape, aval_of(x).shape, aval_of(y).shape)
@@ -367,9 +365,9 @@ def nan_to_num(x, copy=True, nan=0.0, posinf=None, neginf=None):
     info = ml_dtypes.finfo(d)
     posinf = float(info.max) if posinf is None else posinf
     neginf = float(info.min) if neginf is None else neginf
-    out = where(isnan(x), asarray(nan, dtype=d), x)
-    out = where(isposinf(out), asarray(posinf, dtype=d), out)
-    return where(isneginf(out), asarray(neginf, dtype=d), out)
+    out = _where3(isnan(x), asarray(nan, dtype=d), x)
+    out = _where3(isposinf(out), asarray(posinf, dtype=d), out)
+    return _where3(isneginf(out), asarray(neginf, dtype=d), out)
 
 
 def isclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False):
@@ -439,8 +437,8 @@ def hypot(x1, x2, /):
     idx_inf = logical_or(ew.eq_p.bind(x1, inf), ew.eq_p.bind(x2, inf))
     x1, x2 = maximum(x1, x2), minimum(x1, x2)
     zero = ew.eq_p.bind(x1, convert(0, d))
-    safe = where(zero, convert(1, d), x1)
+    safe = _where3(zero, convert(1, d), x1)
     ratio = ew.div_p.bind(x2, safe)
-    x = where(zero, x1, ew.mul_p.bind(x1, ew.sqrt_p.bind(ew.add_p.bind(convert(1, d),
+    x = _where3(zero, x1, ew.mul_p.bind(x1, ew.sqrt_p.bind(ew.add_p.bind(convert(1, d),
                                                                      ew.mul_p.bind(ratio, ratio)))))
-    return where(idx_inf, inf, x)
+    return _where3(idx_inf, inf, x)

@@ -20,8 +20,8 @@ from ._core import (
     promote_dtypes_inexact,
 )
 from ._creation import full
+from ._elementwise import _where3 as _where
 from ._elementwise import isclose, isnan, logical_not
-from ._elementwise import where as _where
 from ._shape import reshape, transpose
 
 

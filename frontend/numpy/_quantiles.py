@@ -12,6 +12,9 @@ from ..core import aval_of
 from ._core import asarray, canonical_axis, check_arraylike, promote_dtypes_inexact
 from ._creation import full_like
 from ._elementwise import (
+    _where3 as where,
+)
+from ._elementwise import (
     abs as _abs,
 )
 from ._elementwise import (
@@ -26,7 +29,6 @@ from ._elementwise import (
     remainder,
     subtract,
     true_divide,
-    where,
 )
 from ._indexing import take, take_along_axis
 from ._reductions import any as _any

@@ -11,6 +11,7 @@ from frontend.checkpoint import checkpoint_p
 from frontend.core import Aval
 from frontend.custom_batching import custom_vmap_call_p
 from frontend.custom_derivatives import custom_jvp_call_p, custom_lin_p, custom_vjp_call_p
+from frontend.primitives.barrier import optimization_barrier_p
 from frontend.primitives.control import cond_p, scan_p, while_p
 
 from ..hlo import tensor_type
@@ -135,3 +136,9 @@ def _checkpoint(ctx, *names, call, prevent_cse):
 def _custom_lin(ctx, *names, **params):
     # only reverse mode transposes it; evaluating it means forward mode reached a custom_vjp
     raise TypeError("can't apply forward-mode autodiff (jvp) to a custom_vjp function.")
+
+
+@optimization_barrier_p.def_lowering
+def _optimization_barrier(ctx, *xs):
+    types = ", ".join(ctx.type(a) for a in ctx.avals_in)
+    return ctx.op_results(f"stablehlo.optimization_barrier {', '.join(xs)} : {types}", len(xs))

@@ -15,6 +15,7 @@ import numpy as np
 from frontend import dtypes
 from frontend.core import Aval
 from frontend.primitives import reductions as red
+from frontend.primitives.general_reduce import reduce_p
 
 from .elementwise import combine, compare_type
 from .shape import ints
@@ -138,3 +139,16 @@ def _cumulative(monoid):
 for _p, _m in {red.cumsum_p: red.reduce_sum_p, red.cumprod_p: red.reduce_prod_p,
                red.cummax_p: red.reduce_max_p, red.cummin_p: red.reduce_min_p}.items():
     _p.def_lowering(_cumulative(_m))
+
+
+@reduce_p.def_lowering
+def _general_reduce(ctx, *args, computation, dimensions):
+    # one stablehlo.reduce whose region is the computation's graph
+    n = len(args) // 2
+    scal = [_scalar(a) for a in ctx.avals_in[:n]]
+    region = ctx.region(lambda names: (ctx.lower_body(computation, names), scal), scal + scal)
+    ins = ", ".join(ctx.type(a) for a in ctx.avals_in)
+    outs = ", ".join(ctx.type(a) for a in ctx.avals_out)
+    res = ctx.op_results(f'"stablehlo.reduce"({", ".join(args)}) <{{dimensions = array<i64: '
+                         f'{ints(dimensions)}>}}> ({region}) : ({ins}) -> ({outs})', n)
+    return list(res)

@@ -44,12 +44,27 @@ def targets(text: str) -> list:
     return list(dict.fromkeys(_TARGET.findall(text))) if "stablehlo.custom_call" in text else []
 
 
+_lapack_ready = [False]
+
+
+def _init_lapack() -> None:
+    """jaxlib's LAPACK kernels (registered as ``lapack_*_ffi`` when jax is imported) look
+    their LAPACK routines up once, before their first call."""
+    if not _lapack_ready[0]:
+        from jaxlib import lapack
+        lapack._lapack.initialize()
+        _lapack_ready[0] = True
+
+
 def ensure_registered(text: str, platform: str) -> None:
     """Every custom call target of ``text`` is registered for ``platform`` (registering
-    vmaplab's own kernels on first use); a ValueError naming the first one that is not."""
+    vmaplab's own kernels on first use, readying jaxlib's LAPACK kernels); a ValueError
+    naming the first one that is not."""
     names = targets(text)
     if not names:
         return
+    if platform == "cpu" and any(n.startswith("lapack_") for n in names):
+        _init_lapack()
     have = _registered(platform)
     for name in names:
         if name in have:

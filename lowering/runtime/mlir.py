@@ -16,11 +16,12 @@ def _context():
     if ctx is None:
         from jax.extend import lowering as _jl
         from jaxlib.mlir import ir
-        from jaxlib.mlir.dialects import sdy, stablehlo
+        from jaxlib.mlir.dialects import chlo, sdy, stablehlo
         ctx = ir.Context()
         ctx.append_dialect_registry(_jl.upstream_dialects)
         ctx.load_all_available_dialects()
         stablehlo.register_dialect(ctx)
+        chlo.register_dialect(ctx)  # the client HLO ops XLA legalizes itself (chlo.erf, ...)
         sdy.register_dialect(ctx)  # Shardy: meshes, shardings, manual computations
         _local.ctx = ctx
     return ctx

@@ -217,10 +217,10 @@ class Gen:
         return name
 
     def step(self):
-        kinds = dict(unary=6, binary=8, compare=2, reduce=5, argmax=1, cumsum=1, reshape=3,
+        kinds = dict(unary=6, binary=8, compare=2, reduce=5, argmax=2, cumsum=1, reshape=3,
                      transpose=2, expand=2, squeeze=1, concat=2, stack=1, slice=4, int_index=2,
                      dynamic_slice=2, matmul=3, dot_general=3, einsum=2, where=2, select=1,
-                     astype=1, methods=2)
+                     astype=1, methods=2, sort=1, conv=2, window=1)
         if self.control:
             kinds.update(cond=2, fori=1, while_=1, scan=2, map=1)
         kind = self.ch.weighted(kinds)
@@ -340,6 +340,71 @@ class Gen:
             return self.add_stmt(f"lax.cummax({a}, axis={self.ch.int(0, nd - 1)}, "
                                  f"reverse={self.ch.pick(['False', 'True'])})", [a])
         return self.add_stmt(f"{fn}({a}, axis={self.ch.int(-nd, nd - 1)})", [a])
+
+    def op_sort(self):
+        a = self.pick_var(lambda v: len(self.shape_of(v)) > 0 and self.dtype_of(v) != BOOL)
+        if a is None:
+            return None
+        nd = len(self.shape_of(a))
+        ax = self.ch.int(-nd, nd - 1)
+        c = self.ch.int(0, 3)
+        if c == 0:
+            return self.add_stmt(f"np.sort({a}, axis={ax})", [a])
+        if c == 1:
+            desc = ", descending=True" if self.ch.flip(0.3) else ""
+            return self.add_stmt(f"np.argsort({a}, axis={ax}{desc})", [a])
+        if c == 2:
+            k = self.ch.int(0, self.shape_of(a)[-1])
+            return self.add_stmt(f"lax.top_k({a}, {k})[{self.ch.int(0, 1)}]", [a])
+        b = self._same_shape_partner(a)
+        if b is None:
+            return None
+        return self.add_stmt(f"lax.sort(({a}, {b}), dimension={ax % nd}, num_keys=1)"
+                             f"[{self.ch.int(0, 1)}]", [a, b])
+
+    def op_conv(self):
+        """A small 1-D or 2-D convolution of a float value (as (batch, features, spatial...))
+        with a new kernel input."""
+        a = self.pick_var(lambda v: len(self.shape_of(v)) in (3, 4) and self.dtype_of(v) == FLOAT)
+        if a is None:  # an image-like input of its own
+            a = self.new_input((self.ch.int(1, 2), self.ch.int(1, 3))
+                               + tuple(self.ch.int(2, 4) for _ in range(self.ch.int(1, 2))), FLOAT)
+            if a is None:
+                return None
+        sh = self.shape_of(a)
+        nsp = len(sh) - 2
+        groups = self.ch.pick([g for g in (1, 2, 3) if sh[1] % g == 0])
+        out_f = groups * self.ch.int(1, 2)
+        win = tuple(self.ch.int(1, 3) for _ in range(nsp))
+        w = self.new_input((out_f, sh[1] // groups) + win, FLOAT)
+        if w is None:
+            return None
+        strides = tuple(self.ch.int(1, 2) for _ in range(nsp))
+        pad = self.ch.pick(["'SAME'", "'VALID'", repr(tuple((self.ch.int(0, 1), self.ch.int(0, 1))
+                                                            for _ in range(nsp)))])
+        dil = tuple(self.ch.int(1, 2) for _ in range(nsp))
+        return self.add_stmt(f"lax.conv_general_dilated({a}, {w}, {strides}, {pad}, "
+                             f"rhs_dilation={dil}, feature_group_count={groups})", [a, w])
+
+    def op_window(self):
+        """A window reduction (sum, max or min; strides, padding) or a cumulative one."""
+        a = self.pick_var(lambda v: len(self.shape_of(v)) > 0 and self.dtype_of(v) in (FLOAT, INT))
+        if a is None:
+            return None
+        sh = self.shape_of(a)
+        nd = len(sh)
+        if self.ch.flip(0.3):
+            fn = self.ch.pick(["np.cumsum", "lax.cummin", "lax.cumlogsumexp"] if
+                              self.dtype_of(a) == FLOAT else ["np.cumsum", "lax.cummin"])
+            ax = self.ch.int(0, nd - 1)
+            rev = f", reverse={self.ch.pick(['False', 'True'])}" if fn != "np.cumsum" else ""
+            return self.add_stmt(f"{fn}({a}, axis={ax}{rev})", [a])
+        comp, init = self.ch.pick([("lax.add", "0"), ("lax.max", "-np.inf"), ("lax.min", "np.inf")]
+                                  if self.dtype_of(a) == FLOAT else [("lax.add", "0")])
+        win = tuple(self.ch.int(1, min(d, 3)) for d in sh)
+        strides = tuple(self.ch.int(1, 2) for _ in sh)
+        pad = self.ch.pick(["'SAME'", "'VALID'"])
+        return self.add_stmt(f"lax.reduce_window({a}, {init}, {comp}, {win}, {strides}, {pad})", [a])
 
     def op_reshape(self):
         a = self.pick_var()

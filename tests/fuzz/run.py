@@ -165,7 +165,10 @@ def check_program(prog) -> str:
         return "jax-rejected"
     try:
         got = run_ours(prog, args)
-        low = bool(prog.ad) and "bfloat16" in prog.source() + repr(prog.inputs)
+        # bfloat16 anywhere: JAX's jitted reference may keep a bf16 product in float32 when
+        # XLA fuses it into a float32 consumer (excess precision), so float outputs computed
+        # from bf16 values get bfloat16 tolerances (found by the fuzzer, seed 100124)
+        low = "bfloat16" in prog.source() + repr(prog.inputs)
         compare(got, ref, "ours batched vs JAX", low_precision=low)
         loop = run_loop(prog, args)
         compare(loop, ref, "ours per-example loop vs JAX", weak=False, low_precision=low)

@@ -1,0 +1,151 @@
+"""Convolution lax functions: conv_general_dilated (dimension numbers as strings or axis
+tuples, padding as 'SAME'/'SAME_LOWER'/'VALID' or (low, high) pairs), conv,
+conv_with_general_padding, conv_dimension_numbers, padtype_to_pads."""
+from __future__ import annotations
+
+import operator
+
+import numpy as np
+
+from .. import dtypes
+from ..core import aval_of
+from ..primitives.conv import ConvDimensionNumbers, conv_general_dilated_p
+from ._convert import as_operand
+from ._linalg import canonicalize_precision
+
+
+def padtype_to_pads(in_shape, window_shape, window_strides, padding) -> list:
+    """(low, high) padding per spatial dim for 'VALID', 'SAME' (odd extra at the end) or
+    'SAME_LOWER' (odd extra at the start); 'SAME' keeps ceil(in / stride) outputs."""
+    kind = padding.upper() if isinstance(padding, str) else getattr(padding, "name", padding)
+    if kind not in ("VALID", "SAME", "SAME_LOWER"):
+        raise RuntimeError(f"Unrecognized padding type: expected 'VALID', 'SAME', or "
+                           f"'SAME_LOWER', got {padding}.")
+    if kind == "VALID":
+        return [(0, 0)] * len(in_shape)
+    pads = []
+    for n, k, s in zip(in_shape, window_shape, window_strides, strict=True):
+        total = max((-(-n // s) - 1) * s + k - n, 0)
+        lo = total // 2 if kind == "SAME" else total - total // 2
+        pads.append((lo, total - lo))
+    return pads
+
+
+def _spec_perm(spec: str, pair, rhs_spec: str) -> tuple:
+    """(axis of pair[0], axis of pair[1], spatial axes in the rhs spec's letter order)."""
+    spatial = [i for i, c in enumerate(spec) if c not in pair]
+    if spec is not rhs_spec:
+        spatial.sort(key=lambda i: rhs_spec.index(spec[i]))
+    return (spec.index(pair[0]), spec.index(pair[1])) + tuple(spatial)
+
+
+def conv_dimension_numbers(lhs_shape, rhs_shape, dimension_numbers) -> ConvDimensionNumbers:
+    """ConvDimensionNumbers from None (NCHW, OIHW, NCHW), a ConvDimensionNumbers (or any
+    triple of axis tuples) or three strings such as ('NHWC', 'HWIO', 'NHWC')."""
+    if isinstance(dimension_numbers, ConvDimensionNumbers):
+        return dimension_numbers
+    if hasattr(dimension_numbers, "lhs_spec"):  # e.g. JAX's own namedtuple
+        return ConvDimensionNumbers(*(tuple(map(int, s)) for s in dimension_numbers))
+    if len(lhs_shape) != len(rhs_shape):
+        raise TypeError(f"convolution requires lhs and rhs ndim to be equal, got "
+                        f"{len(lhs_shape)} and {len(rhs_shape)}.")
+    if dimension_numbers is None:
+        iota = tuple(range(len(lhs_shape)))
+        return ConvDimensionNumbers(iota, iota, iota)
+    if not isinstance(dimension_numbers, (list, tuple)):
+        raise TypeError(f"convolution dimension_numbers must be tuple/list or None, got "
+                        f"{type(dimension_numbers)}.")
+    if len(dimension_numbers) != 3:
+        raise TypeError(f"convolution dimension_numbers list/tuple must be length 3, got "
+                        f"{len(dimension_numbers)}.")
+    if all(isinstance(s, (tuple, list)) for s in dimension_numbers):
+        return ConvDimensionNumbers(*(tuple(map(int, s)) for s in dimension_numbers))
+    if not all(isinstance(s, str) for s in dimension_numbers):
+        raise TypeError(f"convolution dimension_numbers elements must be strings, got "
+                        f"{tuple(map(type, dimension_numbers))}.")
+    for i, s in enumerate(dimension_numbers):
+        if len(s) != len(lhs_shape):
+            raise TypeError(f"convolution dimension_numbers[{i}] must have len equal to the "
+                            f"ndim of lhs and rhs, got {len(s)} for lhs and rhs shapes "
+                            f"{tuple(lhs_shape)} and {tuple(rhs_shape)}.")
+    pairs = (("N", "C"), ("O", "I"), ("N", "C"))
+    for i, (a, b) in enumerate(pairs):
+        s = dimension_numbers[i]
+        if not s.count(a) == s.count(b) == 1:
+            raise TypeError(f"convolution dimension_numbers[{i}] must contain the characters "
+                            f"'{a}' and '{b}' exactly once, got {s}.")
+        if len(s) != len(set(s)):
+            raise TypeError(f"convolution dimension_numbers[{i}] cannot have duplicate "
+                            f"characters, got {s}.")
+    lhs_s, rhs_s, out_s = dimension_numbers
+    if not (set(lhs_s) - {"N", "C"} == set(rhs_s) - {"O", "I"} == set(out_s) - {"N", "C"}):
+        raise TypeError("convolution dimension_numbers elements must each have the same set "
+                        f"of spatial characters, got {tuple(dimension_numbers)}.")
+    return ConvDimensionNumbers(_spec_perm(lhs_s, pairs[0], rhs_s),
+                                _spec_perm(rhs_s, pairs[1], rhs_s),
+                                _spec_perm(out_s, pairs[2], rhs_s))
+
+
+def _ints(name, xs, n) -> tuple:
+    if xs is None:
+        return (1,) * n
+    try:
+        return tuple(operator.index(v) for v in xs)
+    except TypeError:
+        raise TypeError(f"conv_general_dilated {name} must be a sequence of integers, got "
+                        f"{xs!r}") from None
+
+
+def conv_general_dilated(lhs, rhs, window_strides, padding, lhs_dilation=None,
+                         rhs_dilation=None, dimension_numbers=None, feature_group_count=1,
+                         batch_group_count=1, precision=None, preferred_element_type=None):
+    """General dilated convolution (``stablehlo.convolution``).
+
+    >>> x = np.ones((1, 3, 8, 8), np.float32)      # NCHW
+    >>> w = np.ones((4, 3, 3, 3), np.float32)      # OIHW
+    >>> conv_general_dilated(x, w, (1, 1), "SAME").shape
+    (1, 4, 8, 8)
+    """
+    lhs, rhs = as_operand(lhs), as_operand(rhs)
+    la, ra = aval_of(lhs), aval_of(rhs)
+    dn = conv_dimension_numbers(la.shape, ra.shape, dimension_numbers)
+    nsp = la.ndim - 2
+    strides = _ints("window_strides", window_strides, nsp)
+    lhs_dil = _ints("lhs_dilation", lhs_dilation, nsp)
+    rhs_dil = _ints("rhs_dilation", rhs_dilation, nsp)
+    if isinstance(padding, str):
+        if any(d != 1 for d in lhs_dil):
+            raise ValueError("String padding is not implemented for transposed convolution "
+                             "using this op. Please either exactly specify the required "
+                             "padding or use conv_transpose.")
+        window = [1 + d * (ra.shape[a] - 1) if ra.shape[a] else 0
+                  for a, d in zip(dn.rhs_spec[2:], rhs_dil)]
+        pads = padtype_to_pads([la.shape[a] for a in dn.lhs_spec[2:]], window, strides, padding)
+    else:
+        try:
+            pads = [(operator.index(lo), operator.index(hi)) for lo, hi in padding]
+        except (ValueError, TypeError):
+            raise ValueError("padding argument to conv_general_dilated should be a string or a "
+                             f"sequence of (low, high) pairs, got {padding}") from None
+    pref = None if preferred_element_type is None else \
+        dtypes.canonicalize(np.dtype(preferred_element_type))
+    return conv_general_dilated_p.bind(
+        lhs, rhs, window_strides=strides, padding=tuple(tuple(p) for p in pads),
+        lhs_dilation=lhs_dil, rhs_dilation=rhs_dil, dimension_numbers=dn,
+        feature_group_count=operator.index(feature_group_count),
+        batch_group_count=operator.index(batch_group_count),
+        precision=canonicalize_precision(precision), preferred_element_type=pref)
+
+
+def conv(lhs, rhs, window_strides, padding, precision=None, preferred_element_type=None):
+    """Convolution of NCHW ``lhs`` with OIHW ``rhs`` (no dilation)."""
+    return conv_general_dilated(lhs, rhs, window_strides, padding, precision=precision,
+                                preferred_element_type=preferred_element_type)
+
+
+def conv_with_general_padding(lhs, rhs, window_strides, padding, lhs_dilation, rhs_dilation,
+                              precision=None, preferred_element_type=None):
+    """Convolution of NCHW ``lhs`` with OIHW ``rhs`` with dilations."""
+    return conv_general_dilated(lhs, rhs, window_strides, padding, lhs_dilation=lhs_dilation,
+                                rhs_dilation=rhs_dilation, precision=precision,
+                                preferred_element_type=preferred_element_type)

@@ -1,0 +1,167 @@
+"""Window reductions, rows of one family: ``reduce_window_sum``, ``reduce_window_max`` and
+``reduce_window_min`` (StableHLO's reduce_window with the monoid as body and its identity as
+init value): every window of ``window_dimensions`` (dilated by ``window_dilation``), moved
+by ``window_strides`` over the operand (dilated by ``base_dilation``, holes and ``padding``
+holding the identity), reduced to one element.
+
+Batching never loops: the vmap axis becomes one more axis with a window of 1 (stride 1, no
+padding, no dilation), so it stays where it is.
+"""
+from __future__ import annotations
+
+import itertools
+
+from .. import dtypes
+from ..core import Aval, Primitive, aval_of, literal
+from .conv import conv_vjp_lhs_padding
+from .elementwise import and_p, eq_p, not_p, or_p, select_p
+from .padding import pad_p, slice_p
+from .reductions import highest, lowest
+from .shape import linear_jvp, zeros_like_aval
+
+
+def _dilate(n: int, d: int) -> int:
+    return 0 if n == 0 else 1 + d * (n - 1)
+
+
+def window_out_shape(shape, window_dimensions, window_strides, padding, base_dilation,
+                     window_dilation) -> tuple:
+    """The result shape of a window reduction (JAX's shape rule and error wording)."""
+    out = []
+    for n, w, s, (lo, hi), bd, wd in zip(shape, window_dimensions, window_strides, padding,
+                                         base_dilation, window_dilation, strict=True):
+        padded = _dilate(n, bd) + lo + hi
+        if padded < 0:
+            raise ValueError(f"reduce_window: negative padding {(lo, hi)} is larger than the "
+                             f"dimension of size {n}")
+        k = _dilate(w, wd)
+        out.append(0 if padded < k else (padded - k) // s + 1)
+    return tuple(out)
+
+
+def _check(name, x, window_dimensions, window_strides, padding, base_dilation,
+           window_dilation):
+    n = x.ndim
+    for what, v in (("window_dimensions", window_dimensions),
+                    ("window_strides", window_strides), ("padding", padding),
+                    ("base_dilation", base_dilation), ("window_dilation", window_dilation)):
+        if len(v) != n:
+            raise TypeError(f"{name}: {what} has {len(v)} entries, but the operand "
+                            f"{x.str_short()} has rank {n}")
+    for what, v in (("window_dimensions", window_dimensions), ("window_strides", window_strides),
+                    ("base_dilation", base_dilation), ("window_dilation", window_dilation)):
+        if any(int(e) < 1 for e in v):
+            raise TypeError(f"{name}: {what} must have every entry positive, got {tuple(v)}")
+
+
+def window_reduction(name: str, number_only: bool) -> Primitive:
+    """reduce_window_<monoid>(x, window_dimensions, window_strides, padding, base_dilation,
+    window_dilation): same dtype, the shape of ``window_out_shape``."""
+    p = Primitive(name)
+
+    @p.def_abstract_eval
+    def abstract_eval(x, *, window_dimensions, window_strides, padding, base_dilation,
+                      window_dilation):
+        if number_only and (dtypes.is_bool(x.dtype)):
+            raise TypeError(f"{name} does not accept dtype bool. Accepted dtypes are "
+                            "subtypes of number.")
+        _check(name, x, window_dimensions, window_strides, padding, base_dilation,
+               window_dilation)
+        shape = window_out_shape(x.shape, window_dimensions, window_strides, padding,
+                                 base_dilation, window_dilation)
+        return Aval(shape, x.dtype, x.weak_type)
+
+    @p.def_batching
+    def batch(args, dims, *, window_dimensions, window_strides, padding, base_dilation,
+              window_dilation):
+        # the batch axis gets a window of 1 (no stride, padding or dilation): it stays
+        (x,), (d,) = args, dims
+
+        def ins(t, v):
+            return tuple(t[:d]) + (v,) + tuple(t[d:])
+        return p.bind(x, window_dimensions=ins(window_dimensions, 1),
+                      window_strides=ins(window_strides, 1), padding=ins(padding, (0, 0)),
+                      base_dilation=ins(base_dilation, 1),
+                      window_dilation=ins(window_dilation, 1)), d
+
+    return p
+
+
+reduce_window_sum_p = window_reduction("reduce_window_sum", True)
+reduce_window_max_p = window_reduction("reduce_window_max", False)
+reduce_window_min_p = window_reduction("reduce_window_min", False)
+
+
+def window_params(ndim, window_dimensions, window_strides, padding, base_dilation=None,
+                  window_dilation=None) -> dict:
+    """Canonical parameters (tuples of ints, padding pairs) of a window reduction."""
+    def ints(v, default):
+        return tuple(int(e) for e in (v if v is not None else (default,) * ndim))
+    return dict(window_dimensions=ints(window_dimensions, 1),
+                window_strides=ints(window_strides, 1),
+                padding=tuple((int(lo), int(hi)) for lo, hi in padding),
+                base_dilation=ints(base_dilation, 1), window_dilation=ints(window_dilation, 1))
+
+
+
+# ----------------------------------------------------------------------------- autodiff
+# reduce_window_sum is linear; its transpose (JAX's) pads the cotangent (strides become
+# interior padding) and sums it over windows again. max/min: the tangent of the first
+# window element (in window order) equal to the result, the windows spelled out as one
+# strided slice of the padded operand per window offset (as many as the window has
+# elements).
+
+
+def _window_sum_transpose(ct, x, *, window_dimensions, window_strides, padding, base_dilation,
+                          window_dilation):
+    shape = x.aval.shape
+    pads = conv_vjp_lhs_padding(shape, window_dimensions, window_strides, aval_of(ct).shape,
+                                padding, base_dilation, window_dilation)
+    cfg = tuple((lo, hi, s - 1) for (lo, hi), s in zip(pads, window_strides))
+    padded = pad_p.bind(ct, literal(0, aval_of(ct).dtype), padding_config=cfg)
+    ones = (1,) * len(shape)
+    return [reduce_window_sum_p.bind(padded, window_dimensions=window_dimensions,
+                                     window_strides=base_dilation,
+                                     padding=((0, 0),) * len(shape), base_dilation=ones,
+                                     window_dilation=window_dilation)]
+
+
+reduce_window_sum_p.def_jvp(linear_jvp(reduce_window_sum_p))
+reduce_window_sum_p.def_transpose(_window_sum_transpose)
+
+
+def _windows(x, fill, window_dimensions, window_strides, padding, base_dilation,
+             window_dilation, out_shape):
+    """One strided slice of the padded, dilated x per window offset: each the size of the
+    result, element k of every window."""
+    cfg = tuple((lo, hi, bd - 1) for (lo, hi), bd in zip(padding, base_dilation))
+    xp = pad_p.bind(x, fill, padding_config=cfg)
+    for offset in itertools.product(*(range(w) for w in window_dimensions)):
+        start = tuple(k * wd for k, wd in zip(offset, window_dilation))
+        limit = tuple(s + (n - 1) * st + 1 if n else s
+                      for s, n, st in zip(start, out_shape, window_strides))
+        yield slice_p.bind(xp, start_indices=start, limit_indices=limit,
+                           strides=tuple(window_strides))
+
+
+def _chooser_jvp(prim, fill):
+    def rule(primals, tangents, **params):
+        (x,), (t,) = primals, tangents
+        out = prim.bind(x, **params)
+        a = aval_of(out)
+        if 0 in a.shape:
+            return out, zeros_like_aval(a)
+        found = zeros_like_aval(Aval(a.shape, dtypes.bool_))
+        acc = zeros_like_aval(Aval(a.shape, a.dtype))
+        xs = _windows(x, literal(fill(a.dtype), a.dtype), out_shape=a.shape, **params)
+        ts = _windows(t, literal(0, a.dtype), out_shape=a.shape, **params)
+        for xk, tk in zip(xs, ts):
+            hit = and_p.bind(eq_p.bind(xk, out), not_p.bind(found))
+            acc = select_p.bind(hit, tk, acc)
+            found = or_p.bind(found, hit)
+        return out, acc
+    return rule
+
+
+reduce_window_max_p.def_jvp(_chooser_jvp(reduce_window_max_p, lowest))
+reduce_window_min_p.def_jvp(_chooser_jvp(reduce_window_min_p, highest))

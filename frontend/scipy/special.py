@@ -1,0 +1,135 @@
+"""frontend.scipy.special: scipy.special's functions (as jax.scipy.special) on the
+special-function primitives: erf, erfc, erfinv, gammaln, digamma, polygamma, zeta,
+gammainc, gammaincc, betainc, i0e, i1e, i0, i1, logsumexp, expit, logit, xlogy, xlog1py.
+Operands are promoted to an inexact dtype and broadcast together.
+
+>>> from frontend.scipy import special
+>>> special.erf(np.float32(0.5))
+Array(0.5204999, dtype=float32)
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from .. import dtypes
+from ..core import aval_of
+from ..lax._convert import convert
+from ..numpy import _reductions as red
+from ..numpy._core import check_arraylike, promote_dtypes_inexact
+from ..numpy._elementwise import (
+    absolute,
+    add,
+    exp,
+    log,
+    log1p,
+    multiply,
+    subtract,
+    true_divide,
+)
+from ..numpy._numeric import isfinite, real
+from ..numpy._shape import expand_dims
+from ..numpy._sorting import where as _where
+from ..primitives import elementwise as ew
+from ..primitives import special as sp
+
+__all__ = ["erf", "erfc", "erfinv", "gammaln", "digamma", "polygamma", "zeta", "gammainc",
+           "gammaincc", "betainc", "i0e", "i1e", "i0", "i1", "logsumexp", "expit", "logit",
+           "xlogy", "xlog1py"]
+
+
+def _fn(name, prim):
+    def fn(*args):
+        check_arraylike(name, *args)
+        return prim.bind(*promote_dtypes_inexact(name, *args))
+    fn.__name__ = fn.__qualname__ = name
+    fn.__doc__ = f"scipy.special.{name} (the ``{prim.name}`` primitive)."
+    return fn
+
+
+erf = _fn("erf", sp.erf_p)
+erfc = _fn("erfc", sp.erfc_p)
+erfinv = _fn("erfinv", sp.erf_inv_p)
+gammaln = _fn("gammaln", sp.lgamma_p)
+digamma = _fn("digamma", sp.digamma_p)
+_polygamma = _fn("polygamma", sp.polygamma_p)
+
+
+def polygamma(n, x):
+    """The n-th derivative of the digamma function (integer n)."""
+    check_arraylike("polygamma", n, x)
+    d = aval_of(n).dtype if hasattr(n, "aval") else np.asarray(n).dtype
+    if not dtypes.is_int(d):
+        raise ValueError(f"Argument `n` to polygamma must be of integer type. Got dtype {d}.")
+    return _polygamma(n, x)
+
+
+zeta = _fn("zeta", sp.zeta_p)
+gammainc = _fn("gammainc", sp.igamma_p)
+gammaincc = _fn("gammaincc", sp.igammac_p)
+betainc = _fn("betainc", sp.regularized_incomplete_beta_p)
+i0e = _fn("i0e", sp.bessel_i0e_p)
+i1e = _fn("i1e", sp.bessel_i1e_p)
+expit = _fn("expit", ew.logistic_p)
+
+
+def i0(x):
+    """The modified Bessel function of order 0: exp(|x|) * i0e(x)."""
+    e = i0e(x)
+    return multiply(exp(absolute(convert(x, aval_of(e).dtype))), e)
+
+
+def i1(x):
+    """The modified Bessel function of order 1: exp(|x|) * i1e(x)."""
+    e = i1e(x)
+    return multiply(exp(absolute(convert(x, aval_of(e).dtype))), e)
+
+
+def logit(x):
+    """log(x / (1 - x)), the inverse of expit."""
+    (x,) = promote_dtypes_inexact("logit", x)
+    return log(true_divide(x, subtract(convert(1, aval_of(x).dtype, aval_of(x).weak_type), x)))
+
+
+def xlogy(x, y):
+    """x * log(y), 0 where x is 0."""
+    x, y = promote_dtypes_inexact("xlogy", x, y)
+    return _where(ew.ne_p.bind(x, convert(0, aval_of(x).dtype)), multiply(x, log(y)),
+                 convert(0, aval_of(x).dtype))
+
+
+def xlog1py(x, y):
+    """x * log1p(y), 0 where x is 0."""
+    x, y = promote_dtypes_inexact("xlog1py", x, y)
+    return _where(ew.ne_p.bind(x, convert(0, aval_of(x).dtype)), multiply(x, log1p(y)),
+                 convert(0, aval_of(x).dtype))
+
+
+def logsumexp(a, axis=None, b=None, keepdims: bool = False, return_sign: bool = False,
+              where=None):  # noqa: A002
+    """log(sum(b * exp(a))) over ``axis``, computed stably (the largest term factored
+    out); ``return_sign`` also gives the sign of the sum."""
+    if b is not None:
+        a, b = promote_dtypes_inexact("logsumexp", a, b)
+        a = _where(ew.ne_p.bind(b, convert(0, aval_of(b).dtype)), a, -np.inf)
+    else:
+        (a,) = promote_dtypes_inexact("logsumexp", a)
+    aa = aval_of(a)
+    dims = tuple(range(aa.ndim)) if axis is None else tuple(
+        d % aa.ndim for d in (axis if isinstance(axis, tuple) else (axis,)))
+    amax = red.max(real(a), axis=dims, keepdims=keepdims, where=where, initial=-np.inf)
+    amax = _where(isfinite(amax), amax, 0)
+    amax_dims = amax if keepdims else expand_dims(amax, dims)
+    exp_a = exp(subtract(a, convert(amax_dims, aa.dtype)))
+    if b is not None:
+        exp_a = multiply(exp_a, b)
+    sumexp = red.sum(exp_a, axis=dims, keepdims=keepdims, where=where)
+    sign = ew.sign_p.bind(sumexp)
+    if return_sign or not dtypes.is_complex(aa.dtype):
+        sumexp = absolute(sumexp)
+    out = add(log(sumexp), convert(amax, aval_of(sumexp).dtype))
+    if return_sign:
+        return out, sign
+    if b is not None and not dtypes.is_complex(aval_of(out).dtype):
+        out = _where(ew.lt_p.bind(sign, convert(0, aval_of(sign).dtype)), np.nan, out)
+    return out
+
