@@ -69,6 +69,10 @@ TABLES = {
             *M.lax.optimization_barrier((x, y))), [f32(3, 4), f32(4)]),
         Row("reduce_precision", lambda M: lambda x: M.lax.reduce_precision(x, 8, 7) * x, [f32(3, 4)],
             fd=False),
+        # compositions over float bits: the derivative in x flows through the arithmetic part
+        Row("frexp/ldexp/copysign in x", lambda M: lambda x: (
+            M.np.frexp(x)[0], M.np.ldexp(x, np.int32(3)) + M.np.ldexp(x, -140),
+            M.np.copysign(x, -1.0) * M.np.copysign(x, x - 0.5)), [f32(3, 4)], fd=False),
     ],
     "special": [
         unary("erf"), unary("erfc"), unary("erf_inv", U), unary("lgamma", POS),

@@ -1,22 +1,26 @@
 """JAX's numpy functions on the extra elementwise primitives: inverse trigonometric and
-hyperbolic functions, exp2, cbrt, isfinite, nextafter, and the parts of complex numbers
-(real, imag, conj/conjugate, angle)."""
+hyperbolic functions, exp2, cbrt, isfinite, nextafter, the parts of complex numbers
+(real, imag, conj/conjugate, angle), and the float bits: frexp, ldexp, signbit, copysign
+(compositions over bitcast_convert_type, shifts and masks)."""
 from __future__ import annotations
 
+import ml_dtypes
 import numpy as np
 
 from .. import dtypes
 from ..core import aval_of
 from ..lax._convert import convert
+from ..primitives import bits
 from ..primitives import elementwise as ew
 from ..primitives import numeric as nm
 from ..primitives.shape import broadcast_in_dim_p
 from ._core import asarray, check_arraylike, promote_args, promote_dtypes_inexact
-from ._elementwise import _unary
+from ._elementwise import _unary, _where3, add, equal, greater, isinf, logical_or, multiply, power, subtract
 
 __all__ = ["exp2", "cbrt", "arcsin", "arccos", "arctan", "sinh", "cosh", "arcsinh", "arccosh",
            "arctanh", "asin", "acos", "atan", "asinh", "acosh", "atanh", "isfinite",
-           "nextafter", "real", "imag", "conj", "conjugate", "angle"]
+           "nextafter", "real", "imag", "conj", "conjugate", "angle", "frexp", "ldexp", "signbit",
+           "copysign"]
 
 exp2 = _unary("exp2", nm.exp2_p, True)
 cbrt = _unary("cbrt", nm.cbrt_p, True)
@@ -93,3 +97,97 @@ def angle(z, deg=False):
     if deg:
         out = ew.mul_p.bind(out, convert(180.0 / np.pi, aval_of(out).dtype, aval_of(out).weak_type))
     return out
+
+
+# ----------------------------------------------------------------------------- float bits
+
+
+def _int_bits(x):
+    """The bits of the float array x as the signed integer of its width."""
+    d = np.dtype(aval_of(x).dtype)
+    return bits.bitcast_convert_type_p.bind(x, new_dtype=np.dtype(f"int{d.itemsize * 8}"))
+
+
+def _pow2(k, d):
+    """2.0 ** k (k an integer array, in d's normal exponent range) built from its bits."""
+    fi = ml_dtypes.finfo(d)
+    it = np.dtype(f"int{np.dtype(d).itemsize * 8}")
+    field = ew.add_p.bind(convert(k, it), convert(1 - int(fi.minexp), it))
+    return bits.bitcast_convert_type_p.bind(
+        ew.shift_left_p.bind(field, convert(int(fi.nmant), it)), new_dtype=d)
+
+
+def signbit(x, /):
+    """True where the sign bit of x is set (-0.0 and negative NaN included); x < 0 for
+    integers, False for booleans."""
+    (x,) = promote_args("signbit", x)
+    d = aval_of(x).dtype
+    if dtypes.is_bool(d):
+        return _full_like(x, False, dtypes.bool_)
+    if dtypes.is_int(d):
+        return ew.lt_p.bind(x, convert(0, d))
+    if not dtypes.is_float(d):
+        raise ValueError(f"jax.numpy.signbit is not well defined for {d}")
+    return ew.lt_p.bind(_int_bits(x), convert(0, np.dtype(f"int{np.dtype(d).itemsize * 8}")))
+
+
+def copysign(x1, x2, /):
+    """The magnitude of x1 with the sign bit of x2 (promoted to a float dtype)."""
+    x1, x2 = promote_dtypes_inexact("copysign", x1, x2)
+    if dtypes.is_complex(aval_of(x1).dtype):
+        raise TypeError("copysign does not support complex-valued inputs")
+    mag = ew.abs_p.bind(x1)
+    return _where3(signbit(x2), ew.neg_p.bind(mag), mag)
+
+
+def frexp(x, /):
+    """(mantissa, exponent) with x == mantissa * 2 ** exponent, 0.5 <= |mantissa| < 1 and an
+    int32 exponent; zeros, infinities and NaN give (x, 0). The mantissa is x scaled by a
+    power of two, so its derivative is 2 ** -exponent (as JAX's)."""
+    check_arraylike("frexp", x)
+    (x,) = promote_dtypes_inexact("frexp", x)
+    d = aval_of(x).dtype
+    if dtypes.is_complex(d):
+        raise TypeError("frexp does not support complex-valued inputs")
+    fi = ml_dtypes.finfo(d)
+    nmant, it = int(fi.nmant), np.dtype(f"int{np.dtype(d).itemsize * 8}")
+    field_mask = convert(((1 << int(fi.nexp)) - 1) << nmant, it)
+    # zeros by their bits (a float compare may treat subnormals as zero), and inf and NaN
+    zero = ew.eq_p.bind(ew.and_p.bind(_int_bits(x), convert(np.iinfo(it).max, it)), convert(0, it))
+    special = ew.or_p.bind(zero, ew.not_p.bind(nm.is_finite_p.bind(x)))
+    # subnormals: scaled into the normal range first, the scale taken off the exponent
+    sub = ew.lt_p.bind(ew.abs_p.bind(x), convert(float(fi.smallest_normal), d))
+    xn = _int_bits(_where3(sub, ew.mul_p.bind(x, convert(float(2.0 ** nmant), d)), x))
+    field = ew.shift_right_logical_p.bind(ew.and_p.bind(xn, field_mask), convert(nmant, it))
+    e = add(subtract(field, convert(-int(fi.minexp), it)), _where3(sub, convert(-nmant, it), convert(0, it)))
+    e = convert(_where3(special, convert(0, it), e), np.dtype(np.int32))
+    # the mantissa is x * 2 ** -e, in two exact halves (2 ** -e alone can leave the normal
+    # range); a subnormal x (which XLA's CPU backend may flush to zero in arithmetic) gets
+    # its mantissa from the bits of the scaled x with the exponent field of 0.5, as JAX's
+    half = ew.shift_right_arithmetic_p.bind(ew.neg_p.bind(e), convert(1, np.dtype(np.int32)))
+    rest = ew.sub_p.bind(ew.neg_p.bind(e), half)
+    scaled = ew.mul_p.bind(ew.mul_p.bind(x, _pow2(half, d)), _pow2(rest, d))
+    from_bits = bits.bitcast_convert_type_p.bind(
+        ew.or_p.bind(ew.and_p.bind(xn, ew.not_p.bind(field_mask)),
+                     convert((-int(fi.minexp)) << nmant, it)), new_dtype=d)
+    return _where3(ew.and_p.bind(sub, ew.not_p.bind(special)), from_bits, scaled), e
+
+
+def ldexp(x1, x2, /):
+    """x1 * 2 ** x2 for an integer x2, without overflow in 2 ** x2 where the result is finite
+    (as JAX's: through frexp of x1; zeros and infinities of x1 pass unchanged)."""
+    check_arraylike("ldexp", x1, x2)
+    x1, x2 = asarray(x1), asarray(x2)
+    d1, d2 = aval_of(x1).dtype, aval_of(x2).dtype
+    if dtypes.is_complex(d1) or dtypes.is_inexact(d2):
+        raise ValueError(f"ldexp not supported for input types {(d1, d2)}")
+    (x1,) = promote_dtypes_inexact("ldexp", x1)
+    d = aval_of(x1).dtype
+    m, e = frexp(x1)
+    e = add(convert(e, d), convert(x2, d))
+    # the exponent may exceed the largest by one with a finite result: move a factor 2 to m
+    up = greater(e, convert(0, d))
+    m = _where3(up, multiply(m, convert(2, d)), m)
+    e = _where3(up, subtract(e, convert(1, d)), e)
+    keep = logical_or(isinf(x1), equal(x1, convert(0, d)))
+    return _where3(keep, x1, multiply(m, power(2, e)))
