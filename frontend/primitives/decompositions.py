@@ -39,7 +39,7 @@ from .elementwise import (
     select_p,
     sub_p,
 )
-from .indexing import gather_p
+from .indexing import dynamic_update_slice_p, gather_p, scatter_p
 from .linalg import dot_general_p
 from .numeric import conj_p, integer_pow_p, real_p
 from .padding import concatenate_p, pad_p, slice_p
@@ -270,26 +270,28 @@ _UNROLL = 64  # up to this many swaps applied one after the other; more: the tre
 
 def _apply_swaps(pivots, batch, k: int, m: int):
     """range(m) with the swaps (s, pivots[s]) applied in order, unrolled: each swap reads
-    the entry at pivots[s] (a one-element gather per problem) and selects over the (batch,
-    m) permutation (no loop; cheaper than the tree of full compositions for small k)."""
+    the entry at pivots[s] (a one-element gather per problem), writes it at s (an update
+    of one column) and writes the old entry at s to pivots[s] (a one-element scatter per
+    problem): O(batch) work per swap, no loop; cheaper than the tree of full compositions
+    for small k."""
     d = aval_of(pivots).dtype
     nb = len(batch)
-    shape = batch + (m,)
-    pos = iota_p.bind(dtype=d, shape=shape, dimension=nb)
-    perm = pos
+    perm = iota_p.bind(dtype=d, shape=batch + (m,), dimension=nb)
+    lead = tuple(range(nb))
+    zeros = [literal(0, d)] * nb
 
-    def column(x):  # (*batch, 1) -> broadcast over the last axis
-        return broadcast_in_dim_p.bind(reshape_p.bind(x, new_sizes=batch, dimensions=None),
-                                       shape=shape, broadcast_dimensions=tuple(range(nb)))
+    def column(x, s):  # (*batch, 1): column s
+        return slice_p.bind(x, start_indices=(0,) * nb + (s,), limit_indices=batch + (s + 1,),
+                            strides=None)
     for s in range(k):
-        ps = slice_p.bind(pivots, start_indices=(0,) * nb + (s,), limit_indices=batch + (s + 1,),
-                          strides=None)                 # the row swapped with row s
-        vs = slice_p.bind(perm, start_indices=(0,) * nb + (s,), limit_indices=batch + (s + 1,),
-                          strides=None)
-        at_s = eq_p.bind(pos, broadcast_in_dim_p.bind(literal(s, d), shape=shape,
-                                                         broadcast_dimensions=()))
-        perm = select_p.bind(at_s, column(_compose(perm, ps)),
-                                select_p.bind(eq_p.bind(pos, column(ps)), column(vs), perm))
+        ps = column(pivots, s)  # the row swapped with row s
+        vs = column(perm, s)
+        perm = dynamic_update_slice_p.bind(perm, _compose(perm, ps), *zeros, literal(s, d))
+        idx = broadcast_in_dim_p.bind(ps, shape=batch + (1, 1), broadcast_dimensions=lead + (nb,))
+        perm = scatter_p.bind(perm, idx, vs, update_window_dims=(), inserted_window_dims=(nb,),
+                              input_batching_dims=lead, scatter_indices_batching_dims=lead,
+                              scatter_dims_to_operand_dims=(nb,), index_vector_dim=nb + 1,
+                              indices_are_sorted=True, unique_indices=True)
     return perm
 
 
@@ -415,7 +417,7 @@ def _lu_jvp(primals, tangents):
     nd = len(sh)
     dt = aval_of(a).dtype
     perm = pivots_to_permutation(pivots, m)
-    x = _take_rows(a_dot, perm)
+    x = take_rows(a_dot, perm)
     zero = literal(0, dt)
     l_cfg = ((0, 0, 0),) * (nd - 1) + ((0, m - k, 0),)
     l = pad_p.bind(tril(_cols(lu, k), -1), zero, padding_config=l_cfg)
@@ -464,7 +466,7 @@ def _rows(x, m: int):
                         limit_indices=a.shape[:-2] + (m, a.shape[-1]), strides=None)
 
 
-def _take_rows(x, perm):
+def take_rows(x, perm):
     """x[..., perm[..., i], :] (rows of the trailing matrices permuted)."""
     nd = aval_of(x).ndim
     pa = aval_of(perm)
