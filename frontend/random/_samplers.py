@@ -591,39 +591,9 @@ cauchy.__doc__ = "Cauchy(0, 1) samples."
 
 # ----------------------------------------------------------------------------- normal
 
-# XLA's expansion of chlo.erf_inv for float32 (Giles' approximation): p(w) with Horner
-# coefficients for w = -log1p(-x*x) < 5 and >= 5. Narrower floats are computed in float32.
-_ERF_INV_LT5 = (2.81022636e-08, 3.43273939e-07, -3.5233877e-06, -4.39150654e-06,
-                0.00021858087, -0.00125372503, -0.00417768164, 0.246640727, 1.50140941)
-_ERF_INV_GE5 = (-0.000200214257, 0.000100950558, 0.00134934322, -0.00367342844,
-                0.00573950773, -0.0076224613, 0.00943887047, 1.00167406, 2.83297682)
-
-
-def _erf_inv(x):
-    """erf_inv(x), op for op as XLA expands it (so bit for bit JAX's on the same backend).
-    (Issue 14's erf_inv primitive replaces this at merge; float64 waits for it.)"""
-    d = aval_of(x).dtype
-    if d == dtypes.float64:
-        raise NotImplementedError("random.normal for float64 needs the erf_inv primitive, "
-                                  "which vmaplab does not have yet")
-    f32 = dtypes.float32
-    x = convert(x, f32)
-    w = ew.neg_p.bind(ew.log1p_p.bind(ew.mul_p.bind(x, ew.neg_p.bind(x))))
-    lt = ew.lt_p.bind(w, literal(5.0, f32))
-    w = ew.select_p.bind(lt, ew.sub_p.bind(w, literal(2.5, f32)),
-                         ew.sub_p.bind(ew.sqrt_p.bind(w), literal(3.0, f32)))
-    coef = [ew.select_p.bind(lt, literal(s, f32), literal(g, f32))
-            for s, g in zip(_ERF_INV_LT5, _ERF_INV_GE5)]
-    p = coef[0]
-    for c in coef[1:]:
-        p = ew.add_p.bind(c, ew.mul_p.bind(p, w))
-    edge = ew.eq_p.bind(ew.abs_p.bind(x), literal(1.0, f32))
-    out = ew.select_p.bind(edge, ew.mul_p.bind(x, literal(np.inf, f32)), ew.mul_p.bind(p, x))
-    return convert(out, d)
-
-
 def normal(key, shape=(), dtype=None):
-    """Standard normal samples: sqrt(2) * erf_inv(u), u uniform in (-1, 1)."""
+    """Standard normal samples: sqrt(2) * erf_inv(u), u uniform in (-1, 1) (lax.erf_inv:
+    chlo.erf_inv, expanded by XLA as for JAX, so the bits are JAX's)."""
     data, _ = check_key("normal", key)
     d = _dtype("normal", dtype, dtypes.default_float, dtypes.is_inexact, "a float or complex")
     return _normal(data, canonical_shape(shape), d)
@@ -644,7 +614,7 @@ def _normal(key, shape, dtype):
 def _normal_real(key, shape, dtype):
     lo = float(np.nextafter(np.array(-1.0, dtype), np.array(0.0, dtype)))
     u = _uniform(key, lo, 1.0, shape, dtype)
-    return ew.mul_p.bind(literal(np.sqrt(2), dtype), _erf_inv(u))
+    return ew.mul_p.bind(literal(np.sqrt(2), dtype), lax.erf_inv(u))
 
 
 def truncated_normal(key, lower, upper, shape=None, dtype=None):
@@ -672,7 +642,7 @@ def _truncated_normal(key, lower, upper, shape, dtype):
     a = lax.erf(ew.div_p.bind(lower, sqrt2))
     b = lax.erf(ew.div_p.bind(upper, sqrt2))
     u = _uniform(key, a, b, shape, dtype)
-    out = ew.mul_p.bind(sqrt2, _erf_inv(u))
+    out = ew.mul_p.bind(sqrt2, lax.erf_inv(u))
     lo = lax.nextafter(lower, literal(np.inf, dtype))
     hi = lax.nextafter(upper, literal(-np.inf, dtype))
     return fnp.clip(out, lo, hi)
