@@ -115,14 +115,15 @@ def test_truncated_normal_bit_for_bit():
                 "truncated_normal")
 
 
-def test_normal_in_every_float_dtype_bit_for_bit(x64):
-    """normal (and truncated_normal) in float64 and bfloat16: the erf_inv primitive, bit
-    for bit JAX's (one program each side)."""
+def test_normal_in_more_dtypes_and_gumbel_highest_bit_for_bit(x64):
+    """normal (and truncated_normal) in float64 and bfloat16 (the erf_inv primitive), and
+    float32 gumbel(mode='highest') (lax.clz): bit for bit JAX's, one program each side."""
     dts = (np.float64, jax.numpy.bfloat16)
 
     def f(r, k):
         return {**{np.dtype(d).name: r.normal(k, (7,), d) for d in dts},
-                "trunc64": r.truncated_normal(k, -1.0, 2.0, (5,), np.float64)}
+                "trunc64": r.truncated_normal(k, -1.0, 2.0, (5,), np.float64),
+                "gumbel_highest": r.gumbel(k, (4000,), np.float32, mode="highest")}
     _bits_equal(fe.jit(lambda k: f(fr, k))(fr.PRNGKey(4)),
                 jax.jit(lambda k: f(jax.random, k))(jax.random.PRNGKey(4)), "normal dtypes")
 

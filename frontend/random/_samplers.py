@@ -349,21 +349,50 @@ def _exponential(key, shape, dtype):
 
 def gumbel(key, shape=(), dtype=None, mode=None):
     """Gumbel samples: -log(-log(u)); ``mode="high"`` uses two uniforms per sample for
-    more resolution near 0."""
+    more resolution near 0; ``mode="highest"`` (float32) 64 random bits per sample."""
     data, _ = check_key("gumbel", key)
     d = float_dtype("gumbel", dtype)
     mode = "low" if mode is None else mode
     if mode not in ("highest", "high", "low"):
         raise ValueError(f"Must provide valid mode for gumbel got: {mode}")
-    if mode == "highest" and d == dtypes.float32:
-        raise NotImplementedError("gumbel(mode='highest') for float32 is not in vmaplab yet "
-                                  "(it needs lax.clz); use mode='high'")
     return _gumbel(data, canonical_shape(shape), d, mode)
+
+
+def _fixed_point_to_float32(hi, lo):
+    """The uint32 pair (hi, lo), a 64-bit fixed-point fraction in (0, 1), as the nearest
+    float32 below it: the leading one found by clz (in lo when hi is 0) sets the exponent,
+    the 23 bits after it the mantissa."""
+    u32 = np.dtype(np.uint32)
+
+    def c(v):
+        return literal(v, u32)
+    hz, lz = lax.clz(hi), lax.clz(lo)
+    hi_zero = fnp.equal(hz, c(32))
+    top = lax.bitwise_or(lax.shift_left(hi, hz), fnp.where(
+        hi_zero, lax.shift_left(lo, lz), lax.shift_right_logical(lo, lax.sub(c(32), hz))))
+    mantissa = lax.bitwise_and(lax.shift_right_logical(top, c(8)), c((1 << 23) - 1))
+    lead = fnp.where(hi_zero, lax.add(c(32), lz), hz)
+    exponent = lax.bitwise_and(lax.shift_left(lax.sub(c(126), lead), c(23)),
+                               c((1 << 30) - (1 << 22)))
+    return bitcast_convert_type(lax.bitwise_or(exponent, mantissa), np.float32)
 
 
 @eager_jit
 def _gumbel(key, shape, dtype, mode):
     info = ml_dtypes.finfo(dtype)
+    if mode == "highest" and dtype == dtypes.float32:
+        # (JAX's) 64 random bits as a fixed-point u in (0, 1): below 1/2 as is, with
+        # -log(-log1p(-u)); else 1 - u (two's complement across the pair), with
+        # -log(-log(1 - u)), so both tails keep float32's full resolution
+        u32 = np.dtype(np.uint32)
+        bits = convert(random_bits(key, 32, (2,) + shape), u32)
+        hi, lo = _row(bits, 0), _row(bits, 1)
+        n_hi, n_lo = lax.bitwise_not(hi), lax.bitwise_not(lo)
+        carry = convert(fnp.equal(n_lo, literal(0xFFFFFFFF, u32)), u32)
+        n_hi, n_lo = lax.add(n_hi, carry), lax.add(n_lo, literal(1, u32))
+        low_half = fnp.less(hi, literal(1 << 31, u32))
+        x = _fixed_point_to_float32(fnp.where(low_half, hi, n_hi), fnp.where(low_half, lo, n_lo))
+        return fnp.where(low_half, -fnp.log(-fnp.log1p(-x)), -fnp.log(-fnp.log(x)))
     if mode in ("high", "highest"):
         u = _uniform(key, 0.0, 1.0, (2,) + shape, dtype)
         high, low = _row(u, 0), _row(u, 1)
