@@ -90,21 +90,22 @@ class BatchTrace(Trace):
 
     def process(self, prim, args, params):
         vals, dims = [], []
+        batched = False
         for a in args:
             if type(a) is BatchTracer and a._trace is self:
                 vals.append(a.val)
                 dims.append(a.bdim)
+                batched = batched or a.bdim is not None
             else:
                 if isinstance(a, Tracer) and not a._trace.is_ancestor_of(self):
                     raise escaped_tracer_error(a)
                 vals.append(a)
                 dims.append(None)
+        rule = prim.batching_rule
         token = _trace_var.set(self.parent)  # the rule computes with the enclosing trace
         try:
-            rule = prim.batching_rule
-            if dims.count(None) == len(dims) and not (
-                    self.axis_name is not None and rule is not None
-                    and uses_axis(prim, params, self.axis_name)):
+            if not batched and (self.axis_name is None or rule is None
+                                or not uses_axis(prim, params, self.axis_name)):
                 return prim.bind(*vals, **params)
             rule_token = _rule_trace.set(self)
             try:

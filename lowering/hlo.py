@@ -44,12 +44,11 @@ _TYPE_CACHE: dict = {}
 
 
 def tensor_type(aval: Aval) -> str:
-    """``tensor<3x5xf32>`` (cached per shape and dtype)."""
-    key = (aval.shape, aval.dtype)
-    t = _TYPE_CACHE.get(key)
+    """``tensor<3x5xf32>`` (cached per aval: avals are interned, with their hash)."""
+    t = _TYPE_CACHE.get(aval)
     if t is None:
         dims = "x".join(map(str, aval.shape))
-        t = _TYPE_CACHE[key] = f"tensor<{dims}{'x' if dims else ''}{elem_type(aval.dtype)}>"
+        t = _TYPE_CACHE[aval] = f"tensor<{dims}{'x' if dims else ''}{elem_type(aval.dtype)}>"
     return t
 
 
@@ -79,9 +78,10 @@ def dense_attr(value: np.ndarray, aval: Aval) -> str:
     flat = value.reshape(-1)
     if flat.size == 0:  # a splat: nested brackets cannot spell dims after a 0 (2x0x3)
         return f"dense<{_scalar_text(np.zeros((), aval.dtype), aval.dtype)}>"
-    if flat.size == 1 or (flat == flat[0]).all() and not (flat.dtype.kind == "f" and np.isnan(flat[0])):
+    if flat.size == 1 or flat[0] == flat[-1] and (flat == flat[0]).all() \
+            and not (flat.dtype.kind == "f" and np.isnan(flat[0])):
         return f"dense<{_scalar_text(flat[0], aval.dtype)}>"
-    return f'dense<"0x{np.ascontiguousarray(value).tobytes().hex().upper()}">'
+    return f'dense<"0x{np.ascontiguousarray(value).tobytes().hex()}">'
 
 
 class FuncCtx:
