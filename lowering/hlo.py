@@ -157,10 +157,14 @@ class FuncCtx:
                                             for a in e.inputs], **e.params)
             if type(outs) is str:
                 outs = [outs]
-            if len(outs) != len(e.outs):
+            vs = e.outs
+            if len(outs) != len(vs):
                 raise ValueError(f"the lowering rule of primitive {e.prim.name!r} returned "
-                                 f"{len(outs)} results for {len(e.outs)} outputs")
-            env.update(zip(e.outs, outs))
+                                 f"{len(outs)} results for {len(vs)} outputs")
+            if len(vs) == 1:
+                env[vs[0]] = outs[0]
+            else:
+                env.update(zip(vs, outs))
         return [read(v) for v in g.outvars]
 
     def scoped(self, body, arg_avals=(), isolated: bool = False):
@@ -239,7 +243,8 @@ class RuleCtx:
         self.fn = fn
         self.eqn = eqn
         self.avals_in = tuple([a.aval for a in eqn.inputs])
-        self.avals_out = tuple([v.aval for v in eqn.outs])
+        outs = eqn.outs
+        self.avals_out = (outs[0].aval,) if len(outs) == 1 else tuple([v.aval for v in outs])
 
     @property
     def primitive(self):

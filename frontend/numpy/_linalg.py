@@ -24,8 +24,7 @@ __all__ = ["dot", "matmul", "vdot", "inner", "outer", "tensordot", "einsum"]
 
 def _prepare(name, operands, preferred_element_type):
     """Promote the operands; return them with (preferred dtype param or None)."""
-    check_arraylike(name, *operands)
-    ops = promote_args(name, *operands, broadcast=False)
+    ops = promote_args(name, *operands, broadcast=False)  # (checks the operands' types)
     pref = None
     if preferred_element_type is not None:
         pref = dtypes.canonicalize(np.dtype(preferred_element_type))
@@ -37,7 +36,7 @@ def _finish(out, pref):
 
 
 def _dg(a, b, contract, batch=((), ()), precision=None, pref=None):
-    dn = (tuple(map(tuple, contract)), tuple(map(tuple, batch)))
+    dn = (tuple([tuple(c) for c in contract]), tuple([tuple(b) for b in batch]))
     return dot_general_p.bind(a, b, dimension_numbers=dn, preferred_element_type=pref,
                               precision=None if precision is None else canonicalize_precision(precision))
 

@@ -161,16 +161,16 @@ def _dot_general_batch(args, dims, *, dimension_numbers, precision=None,
         return dot_general_p.bind(lhs, rhs, dimension_numbers=dn, precision=precision,
                                   preferred_element_type=preferred_element_type), 0
     lfree = _free(batching.ndim(lhs) - (ld is not None), lc, lb)
-    rfree = _free(batching.ndim(rhs) - (rd is not None), rc, rb)
     if ld is not None:
+        out_dim = nb + sum([i < ld for i in lfree])
         lc, lb = _shift(lc, ld), _shift(lb, ld)
     else:
+        rfree = _free(batching.ndim(rhs) - 1, rc, rb)
+        out_dim = nb + len(lfree) + sum([i < rd for i in rfree])
         rc, rb = _shift(rc, rd), _shift(rb, rd)
     out = dot_general_p.bind(lhs, rhs, dimension_numbers=((lc, rc), (lb, rb)),
                              precision=precision, preferred_element_type=preferred_element_type)
-    if ld is not None:
-        return out, nb + sum(i < ld for i in lfree)
-    return out, nb + len(lfree) + sum(i < rd for i in rfree)
+    return out, out_dim
 
 
 dot_general_p.def_jvp(jvp_by_operand(
