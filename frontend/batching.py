@@ -40,25 +40,19 @@ from .core import (
 
 
 class BatchTracer(Tracer):
-    __slots__ = ("val", "bdim", "_aval")
+    """``aval``: the per-example aval (``val``'s without the batch axis ``bdim``)."""
+
+    __slots__ = ("val", "bdim", "aval")
 
     def __init__(self, trace, val, bdim):
         self._trace = trace
         self.val = val
         self.bdim = bdim
-        self._aval = None
-
-    @property
-    def aval(self):
-        """The per-example aval (made when first asked for)."""
-        a = self._aval
-        if a is None:
-            a = aval_of(self.val)
-            d = self.bdim
-            if d is not None:
-                a = Aval(a.shape[:d] + a.shape[d + 1:], a.dtype, a.weak_type)
-            self._aval = a
-        return a
+        a = aval_of(val)
+        if bdim is not None:
+            s = a.shape
+            a = Aval(s[:bdim] + s[bdim + 1:], a.dtype, a.weak_type)
+        self.aval = a
 
     def __repr__(self):
         return f"BatchTracer<{self.aval.str_short()}, bdim={self.bdim}>"
