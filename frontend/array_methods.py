@@ -10,18 +10,21 @@ def _np():
 
 
 def _binop(name, reflected=False):
+    f = getattr(fnp, name)  # (the numpy module is complete when the methods are installed)
     if reflected:
         def op(self, other):
-            return getattr(_np(), name)(other, self)
+            return f(other, self)
     else:
         def op(self, other):
-            return getattr(_np(), name)(self, other)
+            return f(self, other)
     return op
 
 
 def _unop(name):
+    f = getattr(fnp, name)
+
     def op(self):
-        return getattr(_np(), name)(self)
+        return f(self)
     return op
 
 

@@ -40,25 +40,19 @@ from .core import (
 
 
 class BatchTracer(Tracer):
-    __slots__ = ("val", "bdim", "_aval")
+    """``aval``: the per-example aval (``val``'s without the batch axis ``bdim``)."""
+
+    __slots__ = ("val", "bdim", "aval")
 
     def __init__(self, trace, val, bdim):
         self._trace = trace
         self.val = val
         self.bdim = bdim
-        self._aval = None
-
-    @property
-    def aval(self):
-        """The per-example aval (made when first asked for)."""
-        a = self._aval
-        if a is None:
-            a = aval_of(self.val)
-            d = self.bdim
-            if d is not None:
-                a = Aval(a.shape[:d] + a.shape[d + 1:], a.dtype, a.weak_type)
-            self._aval = a
-        return a
+        a = aval_of(val)
+        if bdim is not None:
+            s = a.shape
+            a = Aval(s[:bdim] + s[bdim + 1:], a.dtype, a.weak_type)
+        self.aval = a
 
     def __repr__(self):
         return f"BatchTracer<{self.aval.str_short()}, bdim={self.bdim}>"
@@ -90,21 +84,22 @@ class BatchTrace(Trace):
 
     def process(self, prim, args, params):
         vals, dims = [], []
+        batched = False
         for a in args:
             if type(a) is BatchTracer and a._trace is self:
                 vals.append(a.val)
                 dims.append(a.bdim)
+                batched = batched or a.bdim is not None
             else:
                 if isinstance(a, Tracer) and not a._trace.is_ancestor_of(self):
                     raise escaped_tracer_error(a)
                 vals.append(a)
                 dims.append(None)
+        rule = prim.batching_rule
         token = _trace_var.set(self.parent)  # the rule computes with the enclosing trace
         try:
-            rule = prim.batching_rule
-            if dims.count(None) == len(dims) and not (
-                    self.axis_name is not None and rule is not None
-                    and uses_axis(prim, params, self.axis_name)):
+            if not batched and (self.axis_name is None or rule is None
+                                or not uses_axis(prim, params, self.axis_name)):
                 return prim.bind(*vals, **params)
             rule_token = _rule_trace.set(self)
             try:

@@ -25,6 +25,7 @@ _DTYPE_TYPES.add(type(dtypes.bfloat16))
 
 
 _SHAPES: dict = {}
+_AVALS: dict = {}  # (shape, dtype, weak_type) as given -> the one Aval
 
 
 def _canonical_shape(shape) -> tuple:
@@ -46,12 +47,37 @@ class Aval:
 
     __slots__ = ("shape", "dtype", "weak_type", "_hash")
 
-    def __init__(self, shape, dtype, weak_type: bool = False):
-        sa = object.__setattr__
-        sa(self, "shape", _canonical_shape(shape))
-        sa(self, "dtype", dtype if type(dtype) in _DTYPE_TYPES else np.dtype(dtype))
-        sa(self, "weak_type", weak_type if type(weak_type) is bool else bool(weak_type))
-        sa(self, "_hash", None)
+    def __new__(cls, shape, dtype, weak_type: bool = False):
+        # interned: one object per (shape, dtype, weak type), found again by a dict hit on
+        # the arguments as given (numpy ints in the shape, a scalar type for the dtype)
+        key = (shape, dtype, weak_type)
+        try:
+            return _AVALS[key]
+        except (KeyError, TypeError):  # new, or an unhashable shape (a list)
+            pass
+        shape = _canonical_shape(shape)
+        dtype = dtype if type(dtype) in _DTYPE_TYPES else np.dtype(dtype)
+        weak_type = weak_type if type(weak_type) is bool else bool(weak_type)
+        canon = (shape, dtype, weak_type)
+        self = _AVALS.get(canon)
+        if self is None:
+            self = object.__new__(cls)
+            sa = object.__setattr__
+            sa(self, "shape", shape)
+            sa(self, "dtype", dtype)
+            sa(self, "weak_type", weak_type)
+            sa(self, "_hash", hash(canon))
+            if len(_AVALS) > 100_000:
+                _AVALS.clear()
+            _AVALS[canon] = self
+        try:
+            _AVALS[key] = self
+        except TypeError:
+            pass
+        return self
+
+    def __reduce__(self):
+        return Aval, (self.shape, self.dtype, self.weak_type)
 
     def __setattr__(self, k, v):
         raise AttributeError("Aval is immutable")
@@ -77,11 +103,7 @@ class Aval:
                                  and self.dtype == other.dtype and self.weak_type == other.weak_type)
 
     def __hash__(self):
-        h = self._hash
-        if h is None:
-            h = hash((self.shape, self.dtype, self.weak_type))
-            object.__setattr__(self, "_hash", h)
-        return h
+        return self._hash
 
     def str_short(self) -> str:
         return f"{dtypes.short_name(self.dtype)}[{','.join(map(str, self.shape))}]"

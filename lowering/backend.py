@@ -71,10 +71,17 @@ def arg_shardings(bufs) -> tuple | None:
     return None if out is None else tuple(out)
 
 
+_PLAIN = (int, bool, str, float, type(None), np.dtype)
+
+
 def _graph_meshes(g: Graph, acc: list) -> None:
     for e in g.eqns:
         for v in e.params.values():
-            for x in (v if isinstance(v, tuple) else (v,)):
+            if isinstance(v, _PLAIN):
+                continue
+            for x in (v if type(v) is tuple else (v,)):
+                if isinstance(x, _PLAIN) or type(x) is tuple:
+                    continue  # (dimension numbers and other plain tuples hold no mesh)
                 m = x.mesh if isinstance(x, fs.NamedSharding) else x if isinstance(x, fs.Mesh) \
                     else None
                 if m is not None and m not in acc:

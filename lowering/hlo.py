@@ -44,12 +44,11 @@ _TYPE_CACHE: dict = {}
 
 
 def tensor_type(aval: Aval) -> str:
-    """``tensor<3x5xf32>`` (cached per shape and dtype)."""
-    key = (aval.shape, aval.dtype)
-    t = _TYPE_CACHE.get(key)
+    """``tensor<3x5xf32>`` (cached per aval: avals are interned, with their hash)."""
+    t = _TYPE_CACHE.get(aval)
     if t is None:
         dims = "x".join(map(str, aval.shape))
-        t = _TYPE_CACHE[key] = f"tensor<{dims}{'x' if dims else ''}{elem_type(aval.dtype)}>"
+        t = _TYPE_CACHE[aval] = f"tensor<{dims}{'x' if dims else ''}{elem_type(aval.dtype)}>"
     return t
 
 
@@ -79,9 +78,10 @@ def dense_attr(value: np.ndarray, aval: Aval) -> str:
     flat = value.reshape(-1)
     if flat.size == 0:  # a splat: nested brackets cannot spell dims after a 0 (2x0x3)
         return f"dense<{_scalar_text(np.zeros((), aval.dtype), aval.dtype)}>"
-    if flat.size == 1 or (flat == flat[0]).all() and not (flat.dtype.kind == "f" and np.isnan(flat[0])):
+    if flat.size == 1 or flat[0] == flat[-1] and (flat == flat[0]).all() \
+            and not (flat.dtype.kind == "f" and np.isnan(flat[0])):
         return f"dense<{_scalar_text(flat[0], aval.dtype)}>"
-    return f'dense<"0x{np.ascontiguousarray(value).tobytes().hex().upper()}">'
+    return f'dense<"0x{np.ascontiguousarray(value).tobytes().hex()}">'
 
 
 class FuncCtx:
@@ -157,10 +157,14 @@ class FuncCtx:
                                             for a in e.inputs], **e.params)
             if type(outs) is str:
                 outs = [outs]
-            if len(outs) != len(e.outs):
+            vs = e.outs
+            if len(outs) != len(vs):
                 raise ValueError(f"the lowering rule of primitive {e.prim.name!r} returned "
-                                 f"{len(outs)} results for {len(e.outs)} outputs")
-            env.update(zip(e.outs, outs))
+                                 f"{len(outs)} results for {len(vs)} outputs")
+            if len(vs) == 1:
+                env[vs[0]] = outs[0]
+            else:
+                env.update(zip(vs, outs))
         return [read(v) for v in g.outvars]
 
     def scoped(self, body, arg_avals=(), isolated: bool = False):
@@ -239,7 +243,8 @@ class RuleCtx:
         self.fn = fn
         self.eqn = eqn
         self.avals_in = tuple([a.aval for a in eqn.inputs])
-        self.avals_out = tuple([v.aval for v in eqn.outs])
+        outs = eqn.outs
+        self.avals_out = (outs[0].aval,) if len(outs) == 1 else tuple([v.aval for v in outs])
 
     @property
     def primitive(self):

@@ -127,16 +127,20 @@ def promote_args(name: str, *args, broadcast: bool = True):
     """JAX's numpy promotion: one common dtype (weak scalars follow arrays) and, with
     ``broadcast``, one common shape (rank-0 operands stay rank 0: primitives broadcast them)."""
     if len(args) == 2:
+        fast = _promote_pair_fast(args[0], args[1], broadcast)
+        if fast is not None:
+            return fast
         # (a numpy array operand is a constant of the computation either way)
         x, y = _foreign(args[0]), _foreign(args[1])
         if type(x) is np.ndarray:
             x = asarray(x)
         if type(y) is np.ndarray:
             y = asarray(y)
+        if x is not args[0] or y is not args[1]:
+            fast = _promote_pair_fast(x, y, broadcast)
+            if fast is not None:
+                return fast
         args = (x, y)
-        fast = _promote_pair_fast(x, y, broadcast)
-        if fast is not None:
-            return fast
     elif len(args) == 1:
         args = (_foreign(args[0]),)
         if hasattr(args[0], "aval") and not isinstance(args[0], Literal):
@@ -157,23 +161,28 @@ def promote_args(name: str, *args, broadcast: bool = True):
 
 def _promote_pair_fast(x, y, broadcast: bool = True):
     """The common cases of binary ops: two arrays of one dtype (and shape, when broadcasting),
-    or an array and a Python scalar of a kind that does not change the array's dtype."""
-    ax = getattr(x, "aval", None)
-    ay = getattr(y, "aval", None)
-    if ax is not None and ay is not None:
+    or an array and a Python scalar of a kind that does not change the array's dtype; None
+    for everything else."""
+    tx, ty = type(x), type(y)
+    x_arr = tx is Array or isinstance(x, Tracer)
+    y_arr = ty is Array or isinstance(y, Tracer)
+    if x_arr and y_arr:
+        ax, ay = x.aval, y.aval
         if ax.dtype == ay.dtype and ax.weak_type == ay.weak_type \
-                and (ax.shape == ay.shape or not broadcast) \
-                and not isinstance(x, Literal) and not isinstance(y, Literal):
+                and (ax.shape == ay.shape or not broadcast):
             return [x, y]
         return None
-    arr, sc, first = (x, y, True) if ax is not None else (y, x, False)
-    a = ax if ax is not None else ay
-    if a is None or isinstance(arr, Literal) or a.weak_type:
+    if x_arr:
+        arr, a, t, first = x, x.aval, ty, True
+    elif y_arr:
+        arr, a, t, first = y, y.aval, tx, False
+    else:
         return None
-    t = type(sc)
+    if a.weak_type:
+        return None
     k = dtypes._kind(a.dtype)
     if (t is float and k in "fc") or (t is int and k in "iufc") or (t is bool and k == "b"):
-        lit = literal(sc, a.dtype, False)
+        lit = literal(y if first else x, a.dtype, False)
         return [arr, lit] if first else [lit, arr]
     return None
 

@@ -25,8 +25,7 @@ __all__ = ["dot", "matmul", "vdot", "inner", "outer", "tensordot", "einsum"]
 
 def _prepare(name, operands, preferred_element_type):
     """Promote the operands; return them with (preferred dtype param or None)."""
-    check_arraylike(name, *operands)
-    ops = promote_args(name, *operands, broadcast=False)
+    ops = promote_args(name, *operands, broadcast=False)  # (checks the operands' types)
     pref = None
     if preferred_element_type is not None:
         pref = dtypes.canonicalize(np.dtype(preferred_element_type))
@@ -38,8 +37,9 @@ def _finish(out, pref):
 
 
 def _dg(a, b, contract, batch=((), ()), precision=None, pref=None):
-    return dot_general_p.bind(a, b, dimension_numbers=(tuple(map(tuple, contract)), tuple(map(tuple, batch))),
-                              precision=canonicalize_precision(precision), preferred_element_type=pref)
+    dn = (tuple([tuple(c) for c in contract]), tuple([tuple(b) for b in batch]))
+    return dot_general_p.bind(a, b, dimension_numbers=dn, preferred_element_type=pref,
+                              precision=None if precision is None else canonicalize_precision(precision))
 
 
 def _reshape(x, shape):
@@ -91,15 +91,13 @@ def matmul(a, b, *, precision=None, preferred_element_type=None):
     >>> matmul(ones((4, 2, 3)), ones((3, 5))).shape
     (4, 2, 5)
     """
-    check_arraylike("matmul", a, b)
-    for i, x in enumerate((a, b)):
-        nd = aval_of(x).ndim if not isinstance(x, (list, tuple)) else np.ndim(x)
-        if nd < 1:
-            raise ValueError(f"matmul input operand {i} must have ndim at least 1, but it has "
-                             f"ndim {nd}")
     orig = (a, b)
     (a, b), pref = _prepare("matmul", (a, b), preferred_element_type)
     ash, bsh = aval_of(a).shape, aval_of(b).shape
+    for i, sh in enumerate((ash, bsh)):
+        if not sh:
+            raise ValueError(f"matmul input operand {i} must have ndim at least 1, but it has "
+                             "ndim 0")
     if len(ash) <= 2 and len(bsh) <= 2:  # no batch axes: numpy.dot's contraction
         out = _dg(a, b, ((len(ash) - 1,), (max(len(bsh) - 2, 0),)), precision=precision, pref=pref)
         return _finish(out, pref)

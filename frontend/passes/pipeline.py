@@ -87,7 +87,7 @@ class Pipeline:
             dt = time.perf_counter() - t0
             if self.check:
                 _check(p, g, out)
-            m = count_eqns(out)
+            m = n if out is g else count_eqns(out)
             stats.append(PassStat(pass_name(p), n, m, dt))
             if self.keep_graphs:
                 graphs.append((pass_name(p), out))

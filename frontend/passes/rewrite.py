@@ -28,7 +28,17 @@ def subgraphs(e: Eqn):
 
 def count_eqns(g: Graph) -> int:
     """Equations of ``g``, those of its sub-graphs included."""
-    return sum(1 + sum(count_eqns(s) for s in subgraphs(e)) for e in g.eqns)
+    n = len(g.eqns)
+    for e in g.eqns:
+        for v in e.params.values():
+            t = type(v)
+            if t is Graph:
+                n += count_eqns(v)
+            elif t is tuple:
+                for x in v:
+                    if type(x) is Graph:
+                        n += count_eqns(x)
+    return n
 
 
 def same_type(a, b) -> bool:

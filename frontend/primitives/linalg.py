@@ -44,16 +44,34 @@ def dot_operand_dtype(ld, rd) -> np.dtype:
 
 
 def _free(ndim, contract, batch) -> list:
-    used = set(contract) | set(batch)
-    return [i for i in range(ndim) if i not in used]
+    return [i for i in range(ndim) if i not in contract and i not in batch]
 
 
 def _distinct(dims) -> bool:
     return len(dims) < 2 or len(set(dims)) == len(dims)
 
 
+def _dims_ok(lhs, rhs, lc, rc, lb, rb) -> bool:
+    """The common case of ``_check_dims`` in one sweep: every rule holds."""
+    ls, rs = lhs.shape, rhs.shape
+    ln, rn = len(ls), len(rs)
+    if len(lb) != len(rb) or len(lc) != len(rc):
+        return False
+    seen_l, seen_r = set(lb), set(rb)
+    seen_l.update(lc)
+    seen_r.update(rc)
+    if len(seen_l) != len(lb) + len(lc) or len(seen_r) != len(rb) + len(rc):
+        return False
+    for i, j in zip(lb + lc, rb + rc):
+        if not (0 <= i < ln and 0 <= j < rn) or ls[i] != rs[j]:
+            return False
+    return True
+
+
 def _check_dims(lhs, rhs, dn):
     (lc, rc), (lb, rb) = dn
+    if _dims_ok(lhs, rhs, lc, rc, lb, rb):
+        return
     for d in lc + lb:
         if not 0 <= d < lhs.ndim:
             raise TypeError("dot_general requires lhs dimension numbers to be nonnegative and "
@@ -95,7 +113,7 @@ def _bits(d) -> int:
 
 def _shift(dims, bdim) -> tuple:
     """Per-example axis numbers -> axis numbers of the operand with a batch axis at bdim."""
-    return tuple(d + (d >= bdim) for d in dims)
+    return tuple([d + (d >= bdim) for d in dims])
 
 
 # dot_general(lhs, rhs, dimension_numbers=((lhs_contract, rhs_contract), (lhs_batch,
@@ -118,10 +136,10 @@ def _dot_general_abstract_eval(lhs, rhs, *, dimension_numbers, precision=None,
                             f"type, got preferred_element_type of {pref} for result type of "
                             f"{out_dtype}.")
         out_dtype = pref
-    shape = (tuple(lhs.shape[i] for i in lb)
-             + tuple(lhs.shape[i] for i in _free(lhs.ndim, lc, lb))
-             + tuple(rhs.shape[i] for i in _free(rhs.ndim, rc, rb)))
-    return Aval(shape, out_dtype, lhs.weak_type and rhs.weak_type)
+    ls, rs = lhs.shape, rhs.shape
+    shape = ([ls[i] for i in lb] + [ls[i] for i in _free(len(ls), lc, lb)]
+             + [rs[i] for i in _free(len(rs), rc, rb)])
+    return Aval(tuple(shape), out_dtype, lhs.weak_type and rhs.weak_type)
 
 
 @dot_general_p.def_batching
@@ -143,16 +161,16 @@ def _dot_general_batch(args, dims, *, dimension_numbers, precision=None,
         return dot_general_p.bind(lhs, rhs, dimension_numbers=dn, precision=precision,
                                   preferred_element_type=preferred_element_type), 0
     lfree = _free(batching.ndim(lhs) - (ld is not None), lc, lb)
-    rfree = _free(batching.ndim(rhs) - (rd is not None), rc, rb)
     if ld is not None:
+        out_dim = nb + sum([i < ld for i in lfree])
         lc, lb = _shift(lc, ld), _shift(lb, ld)
     else:
+        rfree = _free(batching.ndim(rhs) - 1, rc, rb)
+        out_dim = nb + len(lfree) + sum([i < rd for i in rfree])
         rc, rb = _shift(rc, rd), _shift(rb, rd)
     out = dot_general_p.bind(lhs, rhs, dimension_numbers=((lc, rc), (lb, rb)),
                              precision=precision, preferred_element_type=preferred_element_type)
-    if ld is not None:
-        return out, nb + sum(i < ld for i in lfree)
-    return out, nb + len(lfree) + sum(i < rd for i in rfree)
+    return out, out_dim
 
 
 dot_general_p.def_jvp(jvp_by_operand(

@@ -9,22 +9,25 @@ from frontend import dtypes
 from frontend.core import Aval
 from frontend.primitives import elementwise as ew
 
+from ..hlo import tensor_type
+
 
 def _operands(ctx, names):
     """The operands at the result's shape: rank-0 and size-1 dimensions broadcast."""
-    out = ctx.avals_out[0]
+    shape = ctx.avals_out[0].shape
     avals = ctx.avals_in
     for a in avals:
-        if a.shape != out.shape:
+        if a.shape != shape:
             break
     else:
         return names
-    return [n if a.shape == out.shape else ctx.broadcast(n, a, out.shape)
+    return [n if a.shape == shape else ctx.broadcast(n, a, shape)
             for a, n in zip(avals, names, strict=True)]
 
 
 def elementwise(op: str):
     """The lowering rule of an elementwise primitive that is the StableHLO op ``op``."""
+    head = f"stablehlo.{op} "
 
     def rule(ctx, *names):
         ops = _operands(ctx, names)
@@ -32,8 +35,8 @@ def elementwise(op: str):
         a = ctx.avals_in[0]
         if a.dtype != out.dtype:  # abs of complex
             in_t = ctx.type(a.update(shape=out.shape, weak_type=False))
-            return [ctx.op(f"stablehlo.{op} {ops[0]} : ({in_t}) -> {ctx.type(out)}")]
-        return [ctx.op(f"stablehlo.{op} {', '.join(ops)} : {ctx.type(out)}")]
+            return [ctx.op(f"{head}{ops[0]} : ({in_t}) -> {ctx.type(out)}")]
+        return [ctx.fn.op(head + ", ".join(ops) + " : " + tensor_type(out))]
 
     return rule
 
