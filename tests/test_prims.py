@@ -272,7 +272,14 @@ WINDOWS = [
         M.lax.scatter_apply(x, i, lambda v: v * 2 + 1, _ROWS(M), update_shape=(6, 4)),
         M.lax.scatter_apply(x, i + 1, M.lax.sin, _ROWS(M), update_shape=(6, 4), mode="clip")),
         [f32(3, 4), i32(6, 1, lo=0, hi=3)]),
+    # computations closing over a concrete value (a constant of their region, as JAX's)
+    Row("computations closing over a constant", lambda M: lambda x, i: (
+        M.lax.reduce(x, np.float32(0), lambda a, b: a + _SCALE * b, (1,)),
+        M.lax.reduce_window(x, np.float32(0), lambda a, b: a * _SCALE + b, (2, 2), (1, 1), "VALID"),
+        M.lax.scatter_apply(x, i, lambda v: v * _SCALE, _ROWS(M), update_shape=(6, 4))),
+        [f32(3, 4), i32(6, 1, lo=0, hi=3)]),
 ]
+_SCALE = np.float32(1.5)
 
 FAMILIES = {"elementwise": ELEMENTWISE, "special": SPECIAL, "sort": SORT, "conv": CONV,
             "fft": FFT, "linalg": LINALG, "windows": WINDOWS}
@@ -469,3 +476,10 @@ def test_precision_reaches_the_stablehlo_precision_config():
     text = fe.jit(lambda a: lax.conv(a[None, None], a[None, None], (1, 1), "SAME",
                                      precision=lax.Precision.HIGH)).lower(a).as_text()
     assert "precision_config = [#stablehlo<precision HIGH>, #stablehlo<precision HIGH>]" in text
+
+
+def test_computations_cannot_close_over_tracers():
+    x = np.ones((3, 4), np.float32)
+    with pytest.raises(NotImplementedError, match="can't close over Tracers"):
+        fe.jit(lambda x, t: fe.lax.reduce(x, np.float32(0), lambda a, b: a + t * b, (1,)))(
+            x, np.float32(2))

@@ -7,11 +7,11 @@ from __future__ import annotations
 import numpy as np
 
 from ..array import Array
-from ..core import Aval, aval_of
+from ..core import Aval, Tracer, aval_of
 from ..primitives import reductions as red
 from ..primitives.general_reduce import reduce_p
 from ..primitives.shape import reduce_sum_p
-from ..tracing import closure_convert, flatten_fun, intern_graph, trace_graph
+from ..tracing import flatten_fun, intern_graph, trace_graph
 from ..tree import tree_flatten, tree_unflatten
 from ._convert import as_operand, convert
 from ._ops import add, bitwise_and, bitwise_or, bitwise_xor, max, min, mul  # noqa: A004
@@ -70,16 +70,16 @@ def reduce(operands, init_values, computation, dimensions):  # noqa: A001
 
 
 def computation_graph(what, fn, avals):
-    """``fn`` (flat scalars in, a pytree out) traced to an interned graph; the output
-    treedef is returned too. A computation closing over traced values is refused (as JAX's
-    reductions do)."""
+    """``fn`` (flat scalars in, a pytree out) traced to a graph (interned when it captures
+    nothing); the output treedef is returned too. Captured concrete values stay constants of
+    the graph (written into the op's region); a computation closing over traced values is
+    refused, as JAX's reductions do."""
     box: list = []
     g = trace_graph(flatten_fun(fn, tree_flatten(tuple(range(len(avals))))[1], box), avals)
-    g, consts = closure_convert(g)
-    if consts:
-        raise NotImplementedError(f"{what} computations can't close over traced values in "
-                                  "vmaplab; pass them through the operands")
-    return intern_graph(g), box[0]
+    if any(isinstance(c, Tracer) for c in g.consts):
+        raise NotImplementedError(f"{what} computations can't close over Tracers: pass "
+                                  "traced values through the operands")
+    return (intern_graph(g) if not g.consts else g), box[0]
 
 
 def reduction_graph(what, computation, op_td, dtypes_):
