@@ -20,8 +20,10 @@ class Array:
     __slots__ = ("_buf", "aval", "_host")
     __array_priority__ = 100
 
-    def __init__(self, buf, aval: Aval):
-        self._buf = buf
+    def __init__(self, _buf, aval: Aval):
+        # (parameters named as the attributes: the C++ dispatcher would rebuild an Array
+        # as Array(_buf=..., aval=...))
+        self._buf = _buf
         self.aval = aval
         self._host = None
 
@@ -329,7 +331,7 @@ def eager_fn(name: str, key, build, multiple_results: bool = False):
         out = outs if multiple_results else outs[0]
         return out, be.fastpath_data(compiled, len(arrays), out, out_avals), False
 
-    be.register_once(Array)
+    be.register_arrays()
     if len(_eager_fns) > 4096:
         _eager_fns.clear()
     fn = _eager_fns[key] = be.dispatcher(name, run, run)
@@ -375,4 +377,11 @@ def eager_apply(prim, args, params):
     return fn(*[a if type(a) is Array else _as_array(a) for a in args])
 
 
+def _forget_eager_programs() -> None:
+    """x64 flipped: graphs built under the other setting may differ (default dtypes)."""
+    _eager_cache.clear()
+    _eager_fns.clear()
+
+
 set_eager_apply(eager_apply, _eager_const)
+dtypes.on_x64_change(_forget_eager_programs)

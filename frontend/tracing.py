@@ -299,6 +299,19 @@ def map_subgraphs(e: Eqn, fn) -> Eqn:
     return e if new is None else Eqn(e.prim, e.inputs, new, e.outs)
 
 
+def has_side_effects(g: Graph) -> bool:
+    """Whether an equation of ``g`` (or of a sub-graph) declares ``has_side_effect``."""
+    for e in g.eqns:
+        if e.params.get("has_side_effect"):
+            return True
+        for v in e.params.values():
+            t = type(v)
+            if t is Graph and has_side_effects(v) or \
+                    t is tuple and v and type(v[0]) is Graph and any(map(has_side_effects, v)):
+                return True
+    return False
+
+
 def dce(g: Graph) -> Graph:
     """Dead-code elimination: drop equations none of whose outputs are used (primitives are
     pure; a call declaring ``has_side_effect`` is kept) and constants nobody reads, also
