@@ -294,7 +294,7 @@ def to_buffer(x, aval: Aval | None = None, device=None):
 # not transferred again.
 
 _eager_cache: dict = {}   # (key, avals) -> (compiled, out avals)
-_eager_fns: dict = {}     # key -> callable on Arrays
+eager_fns: dict = {}      # key -> callable on Arrays (frontend.tracing reads it directly)
 _scalars: dict = {}       # (aval, value) -> Array
 
 
@@ -311,7 +311,7 @@ def eager_fn(name: str, key, build, multiple_results: bool = False):
     computes and its static parameters): called with Arrays, it runs the graph
     ``build(avals)``, one compiled executable per signature. Returns an Array (a list with
     multiple_results)."""
-    fn = _eager_fns.get(key)
+    fn = eager_fns.get(key)
     if fn is not None:
         return fn
     be = _backend.get()
@@ -332,9 +332,9 @@ def eager_fn(name: str, key, build, multiple_results: bool = False):
         return out, be.fastpath_data(compiled, len(arrays), out, out_avals), False
 
     be.register_arrays()
-    if len(_eager_fns) > 4096:
-        _eager_fns.clear()
-    fn = _eager_fns[key] = be.dispatcher(name, run, run)
+    if len(eager_fns) > 4096:
+        eager_fns.clear()
+    fn = eager_fns[key] = be.dispatcher(name, run, run)
     return fn
 
 
@@ -367,10 +367,10 @@ def _as_array(x) -> Array:
 def eager_apply(prim, args, params):
     try:
         key = (prim, *params.items())
-        fn = _eager_fns.get(key)
+        fn = eager_fns.get(key)
     except TypeError:  # a list or dict among the params
         key = (prim, _freeze(params))
-        fn = _eager_fns.get(key)
+        fn = eager_fns.get(key)
     if fn is None:
         fn = eager_fn(prim.name, key, lambda avals: _eqn_graph(prim, params, avals),
                       prim.multiple_results)
@@ -380,7 +380,7 @@ def eager_apply(prim, args, params):
 def _forget_eager_programs() -> None:
     """x64 flipped: graphs built under the other setting may differ (default dtypes)."""
     _eager_cache.clear()
-    _eager_fns.clear()
+    eager_fns.clear()
 
 
 set_eager_apply(eager_apply, _eager_const)
