@@ -451,6 +451,10 @@ class Jitted:
         return tree_unflatten(out_td, [ShapeDtypeStruct(a.shape, a.dtype, weak_type=a.weak_type)
                                        for a in graph.out_avals])
 
+    def trace(self, *args, **kwargs):
+        raise AttributeError("jit(f).trace is not provided: jit(f).make_graph(*args) gives the "
+                             "traced Graph, jit(f).lower(*args) the lowered program")
+
     def clear_cache(self) -> None:
         """Forget every compiled signature (the next calls trace and compile again)."""
         self._cache.clear()
@@ -469,6 +473,7 @@ class Jitted:
         # (instance attributes: JAX sets lower, eval_shape, trace and clear_cache on the class)
         cpp.lower, cpp.make_graph = self.lower, self.make_graph
         cpp.eval_shape, cpp.clear_cache = self.eval_shape, self.clear_cache
+        cpp.trace = self.trace
         cpp._jitted = self
         self._cpp = weakref.ref(cpp)
         return cpp

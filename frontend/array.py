@@ -374,7 +374,10 @@ def eager_apply(prim, args, params):
     if fn is None:
         fn = eager_fn(prim.name, key, lambda avals: _eqn_graph(prim, params, avals),
                       prim.multiple_results)
-    return fn(*[a if type(a) is Array else _as_array(a) for a in args])
+    for a in args:
+        if type(a) is not Array:
+            return fn(*[a if type(a) is Array else _as_array(a) for a in args])
+    return fn(*args)
 
 
 def _forget_eager_programs() -> None:
