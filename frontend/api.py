@@ -361,7 +361,7 @@ class Jitted:
 
     def __call__(self, *args, **kwargs):
         """The Python path (``jit`` hands out the C++ callable where it can serve)."""
-        return self._cache_miss(*args, **kwargs)[0]
+        return self._run(args, kwargs, False)[0]
 
     def _inline(self, args, kwargs):
         """Under another transformation: the function traced inline (its shardings become
@@ -396,6 +396,10 @@ class Jitted:
         argument, which the C++ path does not take) the function is traced inline; else our
         own path traces, lowers, compiles (once per signature) and runs, and hands the
         executable to the C++ path for later calls with the same signature."""
+        return self._run(args, kwargs, True)
+
+    def _run(self, args, kwargs, for_cpp: bool):
+        """(outputs, what the C++ path keeps for this signature or None, False)."""
         if _trace_var.get() is not EVAL:
             return self._inline(args, kwargs), None, False
         dyn, static, leaves, td, sig, kwargs = self._signature(args, kwargs)
@@ -410,7 +414,7 @@ class Jitted:
         # traces: called under one with no traced argument it runs the cached program, which
         # gives the values tracing it inline would, unless the program has side effects
         # (JAX keeps those off its fast path too).
-        if not effects and dtypes.config.enable_x64 == be.jax_x64_enabled() \
+        if for_cpp and not effects and dtypes.config.enable_x64 == be.jax_x64_enabled() \
                 and all(type(x) in _FAST_TYPES for x in leaves):
             fast = be.fastpath_data(compiled, len(leaves), outs, out_avals)
         return outs, fast, False
