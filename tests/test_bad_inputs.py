@@ -141,6 +141,15 @@ CASES = [
     ("lax-gather-dnums", lambda: lax.gather(X, I[:, None], lax.GatherDimensionNumbers(
         offset_dims=(1,), collapsed_slice_dims=(0,), start_index_map=(0,)), (1, 9)), (TypeError, ValueError),
      r"[Ss]lice.?size.*out of range|slice_sizes"),
+    ("lax-scatter-apply-func-dtype", lambda: lax.scatter_apply(
+        X, I[:, None], lambda v: v > 0, lax.ScatterDimensionNumbers((1,), (0,), (0,)), update_shape=(3, 4)),
+     TypeError, r"scatter_apply func must map a scalar f32.*returns \['bool"),
+    ("lax-reduce-window-init-dtype", lambda: lax.reduce_window(
+        (X, X), (np.float32(0), np.int32(0)), lambda a, b: (a[0] + b[0], a[1]), (2, 2)), TypeError,
+     r"reduce_window got inconsistent dtypes for operands and init_values"),
+    ("lax-reduce-window-tree", lambda: lax.reduce_window(
+        (X, X), (0.0, 0.0), lambda a, b: a[0] + b[0], (2, 2)), ValueError,
+     r"reduce_window computation must return the operands' tree structure"),
 ]
 
 def _vmap_i(f, x=X):

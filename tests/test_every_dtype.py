@@ -93,9 +93,10 @@ UNARY += [nm.exp2_p, nm.cbrt_p, nm.asin_p, nm.acos_p, nm.atan_p, nm.sinh_p, nm.c
           nm.imag_p, nm.conj_p, sp.erf_p, sp.erfc_p, sp.erf_inv_p, sp.lgamma_p, sp.digamma_p,
           sp.bessel_i0e_p, sp.bessel_i1e_p]
 BINARY += [nm.nextafter_p, nm.mulhi_p, nm.complex_p, sp.polygamma_p, sp.zeta_p, sp.igamma_p,
-           sp.igammac_p]
+           sp.igammac_p, sp.igamma_grad_a_p]
 WINDOW = dict(window_dimensions=(1, 2), window_strides=(1, 1), padding=((0, 0), (1, 0)),
               base_dilation=(1, 1), window_dilation=(1, 1))
+_WINDOW = dict(window_dimensions=(1, 2), window_strides=(1, 1), padding=((0, 0), (1, 0)))
 CONV1D = dict(window_strides=(1,), padding=((0, 0),), lhs_dilation=(1,), rhs_dilation=(1,),
               dimension_numbers=conv.ConvDimensionNumbers((0, 1, 2), (0, 1, 2), (0, 1, 2)),
               feature_group_count=1, batch_group_count=1)
@@ -173,6 +174,12 @@ def samples(T, group):
         # (a constant init value: batched init values are JAX's NotImplementedError)
         ("reduce", lambda x: lax.reduce(x, np.zeros((), x.dtype),
                                         lambda a, b: lax.select(lax.lt(a, b), b, a), (1,)), [X(T)]),
+        ("reduce_window", lambda x: lax.reduce_window(
+            x, np.zeros((), x.dtype), lambda a, b: lax.select(lax.lt(a, b), b, a), **_WINDOW),
+         [X(T)]),
+        ("scatter_apply", lambda x: lax.scatter_apply(
+            x, IDX, lambda v: lax.select(lax.lt(v, v), v, lax.max(v, v)),
+            lax.ScatterDimensionNumbers((1,), (0,), (0,)), update_shape=(2, 4)), [X(T, (3, 4))]),
         ("cholesky", _bind(dc.cholesky_p), [X(T, (3, 3))]),
         ("lu", _bind(dc.lu_p), [X(T, (3, 2))]),
         ("geqrf", _bind(dc.geqrf_p), [X(T, (3, 2))]),

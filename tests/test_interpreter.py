@@ -111,6 +111,14 @@ TABLE.update({
     "scatter_mul": [(lambda x, i, u: x.at[i].multiply(u), (f32(5), i32(3, lo=0, hi=5), f32(3)))],
     "scatter_min": [(lambda x, i, u: x.at[i].min(u), (f32(5), i32(3, lo=0, hi=5), f32(3)))],
     "scatter_max": [(lambda x, i, u: x.at[i].max(u), (i32(5), i32(3, lo=0, hi=5), i32(3)))],
+    "scatter_apply": [(lambda x, i: lax.scatter_apply(x, i, lambda v: v * 2 + 1,
+                                                      lax.ScatterDimensionNumbers((), (0,), (0,)),
+                                                      update_shape=(4,)),
+                       (f32(5), i32(4, 1, lo=0, hi=3)))],
+    "reduce_window": [(lambda x, i: lax.reduce_window((x, i), (np.float32(0), np.int32(1)),
+                                                      lambda a, b: (a[0] + b[0] * b[0], a[1] * b[1]),
+                                                      (2, 2), (1, 2), "SAME"),
+                       (f32(3, 4), i32(3, 4)))],
     # control flow
     "cond": [(lambda p, x: lax.cond(p > 0, lambda y: fnp.sin(y), lambda y: y * 2.0, x),
               (np.float32(1.0), f32(3))),
@@ -153,7 +161,7 @@ for _n, _args in {
         "lgamma": (_u(.1, 5, 5),), "digamma": (_u(.1, 5, 5),), "bessel_i0e": (f32(5),),
         "bessel_i1e": (f32(5),), "polygamma": (np.array([0, 1, 2, 1], F32), _u(.5, 4, 4)),
         "zeta": (_u(1.5, 4, 5), _u(.5, 3, 5)), "igamma": (_u(.5, 4, 5), _u(.1, 5, 5)),
-        "igammac": (_u(.5, 4, 5), _u(.1, 5, 5)),
+        "igammac": (_u(.5, 4, 5), _u(.1, 5, 5)), "igamma_grad_a": (_u(.5, 4, 5), _u(.1, 5, 5)),
         "regularized_incomplete_beta": (_u(.5, 3, 5), _u(.5, 3, 5), _u(.05, .95, 5))}.items():
     TABLE[_n] = [(getattr(lax, "betainc" if _n.startswith("regularized") else _n), _args)]
 TABLE.update({

@@ -231,6 +231,11 @@ def _argmax_pair(M):
     return comp
 
 
+def _ROWS(M):  # noqa: N802  (scatter whole rows of a matrix)
+    return M.lax.ScatterDimensionNumbers(update_window_dims=(1,), inserted_window_dims=(0,),
+                                         scatter_dims_to_operand_dims=(0,))
+
+
 def _window(comp, init, *args):
     return lambda M: lambda x: M.lax.reduce_window(x, init, getattr(M.lax, comp), *args)
 
@@ -255,6 +260,18 @@ WINDOWS = [
     Row("cumlogsumexp", lambda M: lambda x: (M.lax.cumlogsumexp(x, axis=1),
                                              M.lax.cumlogsumexp(x, axis=0, reverse=True)),
         [f32(5, 7, scale=4)], eager=False),
+    # general reduce_window: another monoid, and a (value, index) pair by a user computation
+    Row("reduce_window (user computation, pair)", lambda M: lambda x, i: (
+        M.lax.reduce_window(x, np.float32(1), M.lax.mul, (2, 2), (1, 2), "SAME"),
+        M.lax.reduce_window((x, i), (np.float32(-np.inf), np.int32(0)), _argmax_pair(M), (2, 3),
+                            (2, 1), ((1, 0), (0, 1)), (1, 2), (1, 1))),
+        [f32(5, 6), i32(5, 6, lo=0, hi=9)]),
+    # six index rows into three operand rows: duplicates for sure, where func applies once
+    # per occurrence (a gather-apply-scatter would apply it once); clip mode on 1..3
+    Row("scatter_apply (duplicate indices)", lambda M: lambda x, i: (
+        M.lax.scatter_apply(x, i, lambda v: v * 2 + 1, _ROWS(M), update_shape=(6, 4)),
+        M.lax.scatter_apply(x, i + 1, M.lax.sin, _ROWS(M), update_shape=(6, 4), mode="clip")),
+        [f32(3, 4), i32(6, 1, lo=0, hi=3)]),
 ]
 
 FAMILIES = {"elementwise": ELEMENTWISE, "special": SPECIAL, "sort": SORT, "conv": CONV,

@@ -110,6 +110,11 @@ TABLES = {
         Row("reduce (user computation)", lambda M: lambda x: M.lax.reduce(
             x, 0.0, lambda a, b: a + b + a * b, (0, 2)), [f32(3, 2, 5, scale=0.3)]),
         Row("cumlogsumexp", lambda M: lambda x: M.lax.cumlogsumexp(x, axis=1, reverse=True), [f32(3, 7)]),
+        # general reduce_window: JAX's jvp (the window reduction of the computation's jvp);
+        # reverse mode is refused by both
+        Row("reduce_window (user computation)", lambda M: lambda x: M.lax.reduce_window(
+            x, 0.0, lambda a, b: a + b + a * b, (2, 2), (1, 2), "SAME"), [f32(3, 5, scale=0.3)],
+            vjp=False),
     ],
     "fft": [
         Row("fft/ifft", lambda M: lambda x, y: (lambda z: M.np.real(z * M.np.conj(z)))(
@@ -173,6 +178,29 @@ def test_finite_differences_float64(table, x64):
     ad.check_finite_differences(table, FD_TABLES[table], adjoint_rtol=1e-8)
 
 
+def test_igamma_grad_a_grid_float64(x64):
+    """d igamma / da and d igammac / da (igamma_grad_a) over a grid of a (1e-3 .. 1000) and x
+    (1e-4 .. 1100), vmapped: in float64 against jax.grad and central finite differences, in
+    float32 against float64. (One program of both: d(P + 3 Q)/da = -2 dP/da. The special
+    table above differentiates in x only, to spare the compiles.)"""
+    a, x = (v.ravel() for v in np.meshgrid(
+        [1e-3, 0.05, 0.3, 1.0, 2.5, 7.0, 30.0, 150.0, 1000.0],
+        [1e-4, 0.01, 0.2, 1.0, 3.0, 8.0, 29.0, 160.0, 990.0, 1100.0]))
+
+    def grads(api, L):
+        return api.vmap(api.grad(lambda a, x: L.igamma(a, x) + 3 * L.igammac(a, x)))
+    ours = np.asarray(fe.jit(grads(fe, lax))(a, x))
+    theirs = np.asarray(jax.jit(grads(jax, jax.lax))(a, x))
+    np.testing.assert_allclose(ours, theirs, rtol=1e-11, atol=1e-14)
+    h = 1e-6 * a
+    fd = (np.asarray(fe.jit(lax.igamma)(a + h, x)) - np.asarray(fe.jit(lax.igamma)(a - h, x))) / (2 * h)
+    np.testing.assert_allclose(ours, -2 * fd, rtol=1e-5, atol=1e-6)
+    ours32 = np.asarray(fe.jit(grads(fe, lax))(a.astype(np.float32), x.astype(np.float32)))
+    np.testing.assert_allclose(ours32, theirs, rtol=5e-4, atol=2e-6)
+    with pytest.raises(NotImplementedError, match="Differentiation rule for 'igamma_grad_a'"):
+        fe.jvp(lambda a: lax.igamma_grad_a(a, x), (a,), (a,))
+
+
 def test_integer_primitives_have_zero_tangents():
     """clz and mulhi take integers only: the JVP trace never calls their rules, so call
     them directly: symbolic float0 zeros."""
@@ -191,6 +219,10 @@ def test_derivatives_jax_refuses_raise_its_errors():
         fe.jvp(lambda m: lax.polygamma(m, x), (x,), (x,))
     with pytest.raises(NotImplementedError, match="not implemented for full matrices"):
         fe.jvp(lambda a: fnp.linalg.svd(a)[0], (np.eye(3, dtype=np.float32),), (np.eye(3, dtype=np.float32),))
+    dn = lax.ScatterDimensionNumbers((), (0,), (0,))
+    with pytest.raises(NotImplementedError, match="scatter_apply JVP not implemented"):
+        fe.jvp(lambda v: lax.scatter_apply(v, np.array([[1], [1]]), lax.sin, dn, update_shape=(2,)),
+               (x,), (x,))
     taus = lax.linalg.geqrf(np.eye(3, dtype=np.float32))[1]
     for f in (lambda a: lax.linalg.geqrf(a)[0], lambda a: lax.linalg.householder_product(a, taus)):
         with pytest.raises(NotImplementedError, match="Differentiation rule for '(geqrf|householder_product)'"):

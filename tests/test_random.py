@@ -85,12 +85,8 @@ def test_vmap_over_keys_bit_for_bit():
     keys = fr.split(fr.PRNGKey(11), 4)
     theirs = jax.jit(jax.vmap(lambda k: _few(jax.random, k)))(np.asarray(keys))
     _bits_equal(fe.jit(fe.vmap(lambda k: _few(fr, k)))(keys), theirs, "jit(vmap)")
-    # eagerly (normal under eager vmap runs erf_inv op by op, not as one fused executable:
-    # 1 ulp apart from JAX's, which runs one erf_inv op)
-    got = fe.vmap(lambda k: _few(fr, k))(keys)
-    _bits_equal({n: got[n] for n in got if n != "n"}, {n: theirs[n] for n in got if n != "n"},
-                "eager vmap")
-    np.testing.assert_allclose(np.asarray(got["n"]), theirs["n"], rtol=3e-7, atol=3e-7)
+    # eagerly (normal's erf_inv is one chlo.erf_inv op, as JAX's)
+    _bits_equal(fe.vmap(lambda k: _few(fr, k))(keys), theirs, "eager vmap")
 
 
 def test_typed_keys():
@@ -102,7 +98,7 @@ def test_typed_keys():
                                   jax.random.key_data(jax.random.split(jk, 3)))
     got = fe.vmap(lambda kk: fr.normal(kk, (2,)))(ks)
     want = jax.vmap(lambda kk: jax.random.normal(kk, (2,)))(jax.random.split(jk, 3))
-    np.testing.assert_allclose(np.asarray(got), want, rtol=3e-7, atol=3e-7)
+    _bits_equal({"n": got}, {"n": want}, "eager vmap of typed keys")
     out = fe.jit(lambda kk: fr.split(kk))(k)  # typed keys through jit, in and out
     np.testing.assert_array_equal(np.asarray(fr.key_data(out)),
                                   jax.random.key_data(jax.random.split(jk)))
@@ -117,6 +113,19 @@ def test_truncated_normal_bit_for_bit():
     _bits_equal(dict(enumerate(fe.jit(lambda k: f(fr, k))(fr.PRNGKey(0)))),
                 dict(enumerate(jax.jit(lambda k: f(jax.random, k))(jax.random.PRNGKey(0)))),
                 "truncated_normal")
+
+
+def test_normal_in_more_dtypes_and_gumbel_highest_bit_for_bit(x64):
+    """normal (and truncated_normal) in float64 and bfloat16 (the erf_inv primitive), and
+    float32 gumbel(mode='highest') (lax.clz): bit for bit JAX's, one program each side."""
+    dts = (np.float64, jax.numpy.bfloat16)
+
+    def f(r, k):
+        return {**{np.dtype(d).name: r.normal(k, (7,), d) for d in dts},
+                "trunc64": r.truncated_normal(k, -1.0, 2.0, (5,), np.float64),
+                "gumbel_highest": r.gumbel(k, (4000,), np.float32, mode="highest")}
+    _bits_equal(fe.jit(lambda k: f(fr, k))(fr.PRNGKey(4)),
+                jax.jit(lambda k: f(jax.random, k))(jax.random.PRNGKey(4)), "normal dtypes")
 
 
 def test_samplers_inside_programs():

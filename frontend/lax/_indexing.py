@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import dtypes
-from ..core import aval_of, literal
+from ..core import Aval, aval_of, literal
 from ..primitives.elementwise import add_p, lt_p, select_p
 from ..primitives.indexing import (
     clamp_indices,
@@ -15,6 +15,7 @@ from ..primitives.indexing import (
     gather_p,
     in_bounds_mask,
     scatter_add_p,
+    scatter_apply_p,
     scatter_max_p,
     scatter_min_p,
     scatter_mul_p,
@@ -22,6 +23,7 @@ from ..primitives.indexing import (
 )
 from ..primitives.shape import broadcast_in_dim_p, reshape_p
 from ._convert import as_operand, convert
+from ._reduce import computation_graph
 
 
 def _ints(xs) -> tuple:
@@ -218,7 +220,7 @@ def gather(operand, start_indices, dimension_numbers, slice_sizes, *, unique_ind
 
 
 def _scatter(prim, operand, scatter_indices, updates, dimension_numbers, *,
-             indices_are_sorted=False, unique_indices=False, mode=None):
+             indices_are_sorted=False, unique_indices=False, mode=None, **extra):
     operand, scatter_indices, updates = map(as_operand, (operand, scatter_indices, updates))
     dn = dimension_numbers
     if not isinstance(dn, ScatterDimensionNumbers):
@@ -241,7 +243,7 @@ def _scatter(prim, operand, scatter_indices, updates, dimension_numbers, *,
                      scatter_indices_batching_dims=dn.scatter_indices_batching_dims,
                      scatter_dims_to_operand_dims=dn.scatter_dims_to_operand_dims,
                      index_vector_dim=ivd, indices_are_sorted=bool(indices_are_sorted),
-                     unique_indices=bool(unique_indices))
+                     unique_indices=bool(unique_indices), **extra)
 
 
 def _scatter_wrapper(prim, name: str, doc: str):
@@ -268,3 +270,26 @@ scatter_min = _scatter_wrapper(scatter_min_p, "scatter_min",
                                "scatter that keeps the minimum of window and ``updates``.")
 scatter_max = _scatter_wrapper(scatter_max_p, "scatter_max",
                                "scatter that keeps the maximum of window and ``updates``.")
+
+
+def scatter_apply(operand, scatter_indices, func, dimension_numbers, *, update_shape=(),
+                  indices_are_sorted=False, unique_indices=False, mode=None):
+    """lax.scatter_apply: each element of ``operand`` a window at ``scatter_indices`` covers
+    (windows of ``update_shape``'s window dims, as a scatter of updates of that shape) is
+    replaced by ``func(element)``, once per window covering it (one stablehlo.scatter whose
+    update region is ``func``).
+
+    >>> scatter_apply(np.zeros(3), np.array([[1], [1]]), lambda v: v + 1,
+    ...               ScatterDimensionNumbers((), (0,), (0,)), update_shape=(2,))
+    Array([0., 2., 0.], dtype=float32)
+    """
+    operand = as_operand(operand)
+    dt = aval_of(operand).dtype
+    g, out_td = computation_graph("scatter_apply", lambda x, _: func(x), [Aval((), dt)] * 2)
+    if out_td.num_leaves != 1:
+        raise ValueError(f"scatter_apply func must return one array, got {out_td}")
+    unused = broadcast_in_dim_p.bind(literal(0, dt), shape=tuple(int(d) for d in update_shape),
+                                     broadcast_dimensions=())
+    return _scatter(scatter_apply_p, operand, scatter_indices, unused, dimension_numbers,
+                    indices_are_sorted=indices_are_sorted, unique_indices=unique_indices,
+                    mode=mode, computation=g)

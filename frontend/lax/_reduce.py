@@ -64,27 +64,38 @@ def reduce(operands, init_values, computation, dimensions):  # noqa: A001
                         f"got operands={[aval_of(x).str_short() for x in xs]} and "
                         f"initial_values={[aval_of(i).str_short() for i in init_ops]}")
     init_ops = [_as_dtype(i, aval_of(x).dtype) for i, x in zip(init_ops, xs)]
-    scal = [Aval((), aval_of(x).dtype) for x in xs]
+    g = reduction_graph("reduce", computation, op_td, [aval_of(x).dtype for x in xs])
+    outs = reduce_p.bind(*xs, *init_ops, computation=g, dimensions=dims)
+    return tree_unflatten(op_td, outs)
+
+
+def computation_graph(what, fn, avals):
+    """``fn`` (flat scalars in, a pytree out) traced to an interned graph; the output
+    treedef is returned too. A computation closing over traced values is refused (as JAX's
+    reductions do)."""
     box: list = []
+    g = trace_graph(flatten_fun(fn, tree_flatten(tuple(range(len(avals))))[1], box), avals)
+    g, consts = closure_convert(g)
+    if consts:
+        raise NotImplementedError(f"{what} computations can't close over traced values in "
+                                  "vmaplab; pass them through the operands")
+    return intern_graph(g), box[0]
+
+
+def reduction_graph(what, computation, op_td, dtypes_):
+    """``computation(accumulators, elements) -> accumulators`` (pytrees of ``op_td``'s
+    structure) as a graph of 2n scalars to n scalars."""
+    scal = [Aval((), d) for d in dtypes_]
 
     def comp(*leaves):
         n = len(leaves) // 2
         return computation(tree_unflatten(op_td, list(leaves[:n])),
                            tree_unflatten(op_td, list(leaves[n:])))
-    g = trace_graph(flatten_fun(comp, _flat_td(2 * len(xs)), box), scal + scal)
-    if box and box[0] != op_td:
-        raise ValueError(f"reduce computation must return the operands' tree structure "
-                         f"{op_td}, got {box[0]}")
-    g, consts = closure_convert(g)
-    if consts:
-        raise NotImplementedError("a lax.reduce computation closing over traced values is not "
-                                  "supported by vmaplab; pass them through the operands")
-    outs = reduce_p.bind(*xs, *init_ops, computation=intern_graph(g), dimensions=dims)
-    return tree_unflatten(op_td, outs)
-
-
-def _flat_td(n):
-    return tree_flatten(tuple(range(n)))[1]
+    g, out_td = computation_graph(what, comp, scal + scal)
+    if out_td != op_td:
+        raise ValueError(f"{what} computation must return the operands' tree structure "
+                         f"{op_td}, got {out_td}")
+    return g
 
 
 def _as_dtype(x, d):

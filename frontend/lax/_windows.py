@@ -1,5 +1,6 @@
-"""Window reductions: lax.reduce_window with ``lax.add``, ``lax.max`` or ``lax.min`` as the
-computation (one window primitive each), and lax.cumlogsumexp."""
+"""Window reductions: lax.reduce_window (with ``lax.add``, ``lax.max`` or ``lax.min`` one
+window primitive each; with any other computation, or several operands, the general
+``reduce_window`` primitive holding the traced computation), and lax.cumlogsumexp."""
 from __future__ import annotations
 
 import numpy as np
@@ -10,9 +11,11 @@ from ..core import aval_of
 from ..primitives import elementwise as ew
 from ..primitives import reductions as red
 from ..primitives import windows as win
+from ..tree import tree_flatten, tree_unflatten
 from ._conv import padtype_to_pads
 from ._convert import as_operand, convert
 from ._ops import abs, add, exp, log1p, max, min, neg, select, sub  # noqa: A004
+from ._reduce import reduction_graph
 
 # computation -> (window primitive, its monoid's identity, the monoid's binary primitive)
 _MONOIDS = {add: (win.reduce_window_sum_p, red.IDENTITY[red.reduce_sum_p], ew.add_p),
@@ -30,19 +33,27 @@ def _is_identity(init, value) -> bool:
 def reduce_window(operand, init_value, computation, window_dimensions, window_strides=None,
                   padding="VALID", base_dilation=None, window_dilation=None):
     """lax.reduce_window: every window of ``window_dimensions`` (strided, padded with
-    ``init_value``, dilated) reduced by ``computation`` (``lax.add``, ``lax.max`` or
-    ``lax.min``) starting from ``init_value``.
+    ``init_value``, dilated) reduced by ``computation`` starting from ``init_value``.
+    ``operand`` and ``init_value`` may be pytrees of one structure (arrays of one shape,
+    scalars); ``computation(accumulators, elements)`` returns the accumulators. A single
+    operand with ``lax.add``, ``lax.max`` or ``lax.min`` is a monoid window reduction;
+    anything else one stablehlo.reduce_window with the traced computation as its body.
 
     >>> reduce_window(np.arange(6.), 0., lax.add, (3,), (1,), "VALID")
     Array([ 3.,  6.,  9., 12.], dtype=float32)
     """
-    if computation not in _MONOIDS:
-        raise NotImplementedError(
-            "reduce_window in vmaplab takes lax.add, lax.max or lax.min as its computation "
-            f"(a window sum, max or min), got {getattr(computation, '__name__', computation)!r}")
-    prim, identity, combine = _MONOIDS[computation]
-    x = as_operand(operand)
-    a = aval_of(x)
+    flat_ops, op_td = tree_flatten(operand)
+    flat_inits, init_td = tree_flatten(init_value)
+    if op_td != init_td:
+        raise ValueError(f"Operands must have the same tree structure as init_values: {op_td} "
+                         f"vs. {init_td}")
+    if len(flat_ops) != len(flat_inits):
+        raise ValueError("Must have same total number of operands as init_values: "
+                         f" {len(flat_ops)} vs. {len(flat_inits)}")
+    if not flat_ops:
+        raise ValueError("reduce_window must have at least one operand.")
+    xs = [as_operand(x) for x in flat_ops]
+    a = aval_of(xs[0])
     nd = a.ndim
     if len(window_dimensions) != nd:
         raise TypeError(f"reduce_window: window_dimensions {tuple(window_dimensions)} must have "
@@ -54,6 +65,20 @@ def reduce_window(operand, init_value, computation, window_dimensions, window_st
         padding = padtype_to_pads(a.shape, dilated, strides, padding)
     params = win.window_params(nd, window_dimensions, strides, padding, base_dilation,
                                window_dilation)
+    if len(xs) == 1 and computation in _MONOIDS:
+        return _monoid_window(xs[0], flat_inits[0], computation, params)
+    inits = [as_operand(i) for i in flat_inits]
+    dts = [aval_of(x).dtype for x in xs]
+    inits = [i if aval_of(i).dtype == d or not aval_of(i).weak_type else convert(i, d)
+             for i, d in zip(inits, dts)]
+    g = reduction_graph("reduce_window", computation, op_td, dts)
+    outs = win.reduce_window_p.bind(*xs, *inits, computation=g, **params)
+    return tree_unflatten(op_td, outs)
+
+
+def _monoid_window(x, init_value, computation, params):
+    prim, identity, combine = _MONOIDS[computation]
+    a = aval_of(x)
     out = prim.bind(x, **params)
     if _is_identity(init_value, identity(a.dtype)):
         return out

@@ -14,6 +14,7 @@ from ..lax._ops import logistic as _logistic
 from ..lax._ops import rsqrt as _rsqrt
 from ..numpy._core import canonical_axes, check_arraylike, promote_dtypes_inexact
 from ..primitives.shape import iota_p
+from ..scipy.special import logsumexp
 from ..tracing import eager_fused
 
 
@@ -188,43 +189,6 @@ def glu(x, axis=-1):
 
 
 # ----------------------------------------------------------------------------- reductions
-
-
-def _reduction_dims(a, axis):
-    nd = aval_of(a).ndim
-    dims = canonical_axes(axis, nd)
-    pos = tuple(d for d in range(nd) if d in dims)
-    return pos, dims
-
-
-def logsumexp(a, axis=None, b=None, keepdims=False, return_sign=False, where=None):
-    """log(sum(b * exp(a))) over ``axis``, computed stably (JAX's ``logsumexp``); with
-    ``return_sign``, (log|sum|, sign)."""
-    if where is not None:
-        a = fnp.where(where, a, 0)
-    if b is not None:
-        a, b = promote_dtypes_inexact("logsumexp", fnp.asarray(a), fnp.asarray(b))
-        a = fnp.where(b != 0, a, -np.inf)
-    else:
-        a = _inexact("logsumexp", a)
-    pos, dims = _reduction_dims(a, axis)
-    d = aval_of(a).dtype
-    if dtypes.is_complex(d):
-        raise NotImplementedError("logsumexp of complex arrays is not in vmaplab yet")
-    amax = fnp.max(a, axis=dims, keepdims=keepdims, where=where, initial=-np.inf)
-    amax = fnp.where(fnp.isfinite(amax), amax, fnp.zeros_like(amax))
-    amax_dims = amax if keepdims else fnp.expand_dims(amax, pos)
-    exp_a = fnp.exp(fnp.subtract(a, amax_dims))
-    if b is not None:
-        exp_a = exp_a * b
-    sumexp = fnp.sum(exp_a, axis=dims, keepdims=keepdims, where=where)
-    sign = fnp.sign(sumexp)
-    out = fnp.log(fnp.abs(sumexp)) + amax
-    if return_sign:
-        return out, sign
-    if b is not None:
-        out = fnp.where(sign < 0, convert(np.nan, d), out)
-    return out
 
 
 def logmeanexp(x, axis=None, where=None, keepdims=False):

@@ -9,6 +9,7 @@ from ..core import aval_of
 from ..lax._convert import convert
 from ..lax._numeric import integer_pow
 from ..primitives import elementwise as ew
+from ..primitives import numeric as nm
 from ..tracing import eager_fused
 from ._core import asarray, broadcast_shapes, broadcast_to_shape, promote_args, promote_dtypes_inexact
 
@@ -360,8 +361,9 @@ def nan_to_num(x, copy=True, nan=0.0, posinf=None, neginf=None):
     d = aval_of(x).dtype
     if not dtypes.is_inexact(d):
         return x
-    if dtypes.is_complex(d):
-        raise NotImplementedError("nan_to_num of complex arrays is not in vmaplab yet")
+    if dtypes.is_complex(d):  # each part on its own (JAX's)
+        return nm.complex_p.bind(*(nan_to_num(p.bind(x), nan=nan, posinf=posinf, neginf=neginf)
+                                   for p in (nm.real_p, nm.imag_p)))
     info = ml_dtypes.finfo(d)
     posinf = float(info.max) if posinf is None else posinf
     neginf = float(info.min) if neginf is None else neginf
@@ -416,9 +418,19 @@ rad2deg = degrees = _scale("rad2deg", 180 / np.pi)
 def logaddexp(x1, x2, /):
     """log(exp(x1) + exp(x2)) without overflow."""
     x1, x2 = promote_dtypes_inexact("logaddexp", x1, x2)
-    if dtypes.is_complex(aval_of(x1).dtype):
-        raise NotImplementedError("logaddexp of complex arrays is not in vmaplab yet")
     amax = ew.max_p.bind(x1, x2)
+    d = aval_of(x1).dtype
+    if dtypes.is_complex(d):
+        # (JAX's) amax + log1p(exp(x1 + x2 - 2 amax)), its imaginary part wrapped into
+        # [-pi, pi) (amax: the lexicographic maximum)
+        delta = ew.sub_p.bind(ew.add_p.bind(x1, x2), ew.mul_p.bind(amax, convert(2, d)))
+        out = ew.add_p.bind(amax, ew.log1p_p.bind(ew.exp_p.bind(delta)))
+        im = nm.imag_p.bind(out)
+        rd = aval_of(im).dtype
+        pi, two_pi = convert(np.pi, rd), convert(2 * np.pi, rd)
+        rem = ew.rem_p.bind(ew.add_p.bind(im, pi), two_pi)
+        rem = ew.select_p.bind(ew.lt_p.bind(rem, convert(0, rd)), ew.add_p.bind(rem, two_pi), rem)
+        return nm.complex_p.bind(nm.real_p.bind(out), ew.sub_p.bind(rem, pi))
     delta = ew.sub_p.bind(x1, x2)
     soft = ew.add_p.bind(amax, ew.log1p_p.bind(ew.exp_p.bind(ew.neg_p.bind(ew.abs_p.bind(delta)))))
     return ew.select_p.bind(ew.ne_p.bind(delta, delta), ew.add_p.bind(x1, x2), soft)

@@ -14,6 +14,7 @@ from ..lax._convert import convert
 from ..lax._linalg import canonicalize_precision
 from ..primitives.elementwise import select_p
 from ..primitives.linalg import dot_general_p
+from ..primitives.numeric import conj_p
 from ..primitives.reductions import reduce_or_p, reduce_sum_p
 from ..primitives.shape import broadcast_in_dim_p, reshape_p, transpose_p
 from ._core import canonical_axis, check_arraylike, promote_args
@@ -149,8 +150,7 @@ def vdot(a, b, *, precision=None, preferred_element_type=None):
     """numpy.vdot: both operands flattened, ``a`` conjugated; a scalar result."""
     (a, b), pref = _prepare("vdot", (a, b), preferred_element_type)
     if dtypes.is_complex(aval_of(a).dtype):
-        raise NotImplementedError("vdot of complex operands needs fnp.conj, which vmaplab "
-                                  "does not have yet")
+        a = conj_p.bind(a)
     a = _reshape(a, (aval_of(a).size,))
     b = _reshape(b, (aval_of(b).size,))
     return dot(a, b, precision=precision, preferred_element_type=pref)

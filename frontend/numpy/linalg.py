@@ -20,6 +20,7 @@ from ..lax import linalg as lax_linalg
 from ..lax._convert import convert
 from ..lax._sort import sort as lax_sort
 from ..primitives import elementwise as ew
+from ..primitives.decompositions import take_rows
 from ..primitives.shape import broadcast_in_dim_p, iota_p, reshape_p, rev_p
 from . import _reductions as red
 from ._core import (
@@ -248,9 +249,7 @@ def lu_solve_factored(lu, perm, b, trans: int = 0):
     """Solve a x = b (``trans`` 0), a^T x = b (1) or a^H x = b (2) for x, given a's LU
     factors and row permutation (batch axes equal; b (..., m, k))."""
     if trans == 0:
-        x = take_along_axis(b, broadcast_in_dim_p.bind(
-            perm, shape=aval_of(perm).shape + (1,),
-            broadcast_dimensions=tuple(range(aval_of(perm).ndim))), axis=-2)
+        x = take_rows(b, perm)
         x = lax_linalg.triangular_solve(lu, x, left_side=True, lower=True, unit_diagonal=True)
         return lax_linalg.triangular_solve(lu, x, left_side=True, lower=False)
     conj_ = trans == 2
@@ -258,10 +257,7 @@ def lu_solve_factored(lu, perm, b, trans: int = 0):
                                     conjugate_a=conj_)
     x = lax_linalg.triangular_solve(lu, x, left_side=True, lower=True, unit_diagonal=True,
                                     transpose_a=True, conjugate_a=conj_)
-    inv_perm = _inverse_permutation(perm)
-    return take_along_axis(x, broadcast_in_dim_p.bind(
-        inv_perm, shape=aval_of(inv_perm).shape + (1,),
-        broadcast_dimensions=tuple(range(aval_of(inv_perm).ndim))), axis=-2)
+    return take_rows(x, _inverse_permutation(perm))
 
 
 def _inverse_permutation(perm):

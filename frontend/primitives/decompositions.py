@@ -39,7 +39,7 @@ from .elementwise import (
     select_p,
     sub_p,
 )
-from .indexing import gather_p
+from .indexing import gather_p, scatter_p
 from .linalg import dot_general_p
 from .numeric import conj_p, integer_pow_p, real_p
 from .padding import concatenate_p, pad_p, slice_p
@@ -50,6 +50,7 @@ from .shape import (
     moveaxis,
     reduce_sum_p,
     reshape_p,
+    rev_p,
     transpose_p,
     zeros_like_aval,
 )
@@ -269,28 +270,32 @@ _UNROLL = 64  # up to this many swaps applied one after the other; more: the tre
 
 
 def _apply_swaps(pivots, batch, k: int, m: int):
-    """range(m) with the swaps (s, pivots[s]) applied in order, unrolled: each swap reads
-    the entry at pivots[s] (a one-element gather per problem) and selects over the (batch,
-    m) permutation (no loop; cheaper than the tree of full compositions for small k)."""
+    """range(m) with the swaps (s, pivots[s]) applied in order, unrolled. The permutations
+    of the batch are one flat vector; each swap gathers its two entries per problem (at
+    linear indices b m + s and b m + pivots[s]) and scatters them back exchanged (when
+    s == pivots[s] both writes carry the same value). O(batch) work per swap, in place (the
+    scatter follows the gather it reads), no loop; cheaper than the tree of full
+    compositions for small k."""
     d = aval_of(pivots).dtype
-    nb = len(batch)
-    shape = batch + (m,)
-    pos = iota_p.bind(dtype=d, shape=shape, dimension=nb)
-    perm = pos
-
-    def column(x):  # (*batch, 1) -> broadcast over the last axis
-        return broadcast_in_dim_p.bind(reshape_p.bind(x, new_sizes=batch, dimensions=None),
-                                       shape=shape, broadcast_dimensions=tuple(range(nb)))
+    size = int(np.prod(batch, dtype=np.int64))
+    piv = reshape_p.bind(pivots, new_sizes=(size, k), dimensions=None)
+    perm = reshape_p.bind(iota_p.bind(dtype=d, shape=(size, m), dimension=1),
+                          new_sizes=(size * m,), dimensions=None)
+    base = mul_p.bind(iota_p.bind(dtype=d, shape=(size, 1), dimension=0), literal(m, d))
+    flat = dict(inserted_window_dims=(0,), input_batching_dims=(),
+                scatter_indices_batching_dims=(), scatter_dims_to_operand_dims=(0,))
     for s in range(k):
-        ps = slice_p.bind(pivots, start_indices=(0,) * nb + (s,), limit_indices=batch + (s + 1,),
-                          strides=None)                 # the row swapped with row s
-        vs = slice_p.bind(perm, start_indices=(0,) * nb + (s,), limit_indices=batch + (s + 1,),
-                          strides=None)
-        at_s = eq_p.bind(pos, broadcast_in_dim_p.bind(literal(s, d), shape=shape,
-                                                         broadcast_dimensions=()))
-        perm = select_p.bind(at_s, column(_compose(perm, ps)),
-                                select_p.bind(eq_p.bind(pos, column(ps)), column(vs), perm))
-    return perm
+        ps = slice_p.bind(piv, start_indices=(0, s), limit_indices=(size, s + 1), strides=None)
+        idx = concatenate_p.bind(add_p.bind(base, literal(s, d)), add_p.bind(base, ps), dimension=1)
+        idx = reshape_p.bind(idx, new_sizes=(size, 2, 1), dimensions=None)
+        pair = gather_p.bind(perm, idx, offset_dims=(), collapsed_slice_dims=(0,),
+                             start_index_map=(0,), operand_batching_dims=(),
+                             start_indices_batching_dims=(), index_vector_dim=2, slice_sizes=(1,),
+                             indices_are_sorted=False, mode="promise_in_bounds")
+        perm = scatter_p.bind(perm, idx, rev_p.bind(pair, dimensions=(1,)), update_window_dims=(),
+                              index_vector_dim=2, indices_are_sorted=False, unique_indices=False,
+                              **flat)
+    return reshape_p.bind(perm, new_sizes=batch + (m,), dimensions=None)
 
 
 def pivots_to_permutation(pivots, m: int):
@@ -415,7 +420,7 @@ def _lu_jvp(primals, tangents):
     nd = len(sh)
     dt = aval_of(a).dtype
     perm = pivots_to_permutation(pivots, m)
-    x = _take_rows(a_dot, perm)
+    x = take_rows(a_dot, perm)
     zero = literal(0, dt)
     l_cfg = ((0, 0, 0),) * (nd - 1) + ((0, m - k, 0),)
     l = pad_p.bind(tril(_cols(lu, k), -1), zero, padding_config=l_cfg)
@@ -464,7 +469,7 @@ def _rows(x, m: int):
                         limit_indices=a.shape[:-2] + (m, a.shape[-1]), strides=None)
 
 
-def _take_rows(x, perm):
+def take_rows(x, perm):
     """x[..., perm[..., i], :] (rows of the trailing matrices permuted)."""
     nd = aval_of(x).ndim
     pa = aval_of(perm)

@@ -24,12 +24,14 @@ from .shape import bdim_at, broadcast_in_dim_p, reshape_p, transpose_p
 reduce_p = Primitive("reduce", multiple_results=True)
 
 
-def _check_computation(g: Graph, inits):
+def check_computation(g: Graph, inits, what="reduce"):
+    """``g`` takes (accumulators, elements) scalars of the init values' types to the
+    accumulators (the region of a stablehlo.reduce / reduce_window)."""
     scal = [Aval((), a.dtype) for a in inits]
     ins = [Aval(v.aval.shape, v.aval.dtype) for v in g.invars]
     outs = [Aval(a.shape, a.dtype) for a in g.out_avals]
     if ins != scal + scal or outs != scal:
-        raise TypeError("reduce computation must take (accumulators, elements) scalars of the "
+        raise TypeError(f"{what} computation must take (accumulators, elements) scalars of the "
                         f"init values' types {[a.str_short() for a in scal]} and return the "
                         f"accumulators; it takes {[a.str_short() for a in ins]} and returns "
                         f"{[a.str_short() for a in outs]}")
@@ -52,7 +54,7 @@ def _reduce_abstract_eval(*args, computation, dimensions):
     if len(set(dimensions)) != len(dimensions) or any(not 0 <= d < len(shape) for d in dimensions):
         raise ValueError(f"reduction axes {tuple(dimensions)} out of bounds or repeated for "
                          f"operand shape {shape}")
-    _check_computation(computation, inits)
+    check_computation(computation, inits)
     out = tuple(s for i, s in enumerate(shape) if i not in dimensions)
     return [Aval(out, o.dtype) for o in ops]
 

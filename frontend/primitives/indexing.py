@@ -448,18 +448,20 @@ def _gather_transpose(ct, x, idx, *, offset_dims, collapsed_slice_dims, start_in
 # ----------------------------------------------------------------------------- scatter family
 
 
-def scatter_family(name: str) -> Primitive:
+def scatter_family(name: str, check_extra=None) -> Primitive:
     """StableHLO scatter with one combiner (replace, add, mul, min, max; the lowering knows
-    which). ``updates`` dims: ``update_window_dims`` hold the window dims (operand dims not
+    which) or, for ``scatter_apply``, a ``computation`` parameter (the update region).
+    ``updates`` dims: ``update_window_dims`` hold the window dims (operand dims not
     inserted nor batching, in order); the others are the scatter dims (indices dims except
-    ``index_vector_dim``, in order). A window that does not fit in the operand is dropped."""
+    ``index_vector_dim``, in order). A window that does not fit in the operand is dropped.
+    ``check_extra(operand, updates, **extra)`` checks the parameters beyond StableHLO's."""
     prim = Primitive(name)
 
     @prim.def_abstract_eval
     def abstract_eval(operand, indices, updates, *, update_window_dims, inserted_window_dims,
                       input_batching_dims, scatter_indices_batching_dims,
                       scatter_dims_to_operand_dims, index_vector_dim, indices_are_sorted=False,
-                      unique_indices=False):
+                      unique_indices=False, **extra):
         if not dtypes.is_int(indices.dtype):
             raise TypeError(f"{name} indices must have an integer type, got {indices.dtype.name}")
         if operand.dtype != updates.dtype:
@@ -516,12 +518,14 @@ def scatter_family(name: str) -> Primitive:
                 raise TypeError("Invalid scatter_dims_to_operand_dims in scatter op; got "
                                 f"{tuple(scatter_dims_to_operand_dims)} for operand rank "
                                 f"{operand.ndim}.")
+        if check_extra is not None:
+            check_extra(operand, updates, **extra)
         return Aval(operand.shape, operand.dtype, operand.weak_type)
 
     @prim.def_batching
     def batch(args, dims, *, update_window_dims, inserted_window_dims, input_batching_dims,
               scatter_indices_batching_dims, scatter_dims_to_operand_dims, index_vector_dim,
-              indices_are_sorted=False, unique_indices=False):
+              indices_are_sorted=False, unique_indices=False, **extra):
         (x, idx, u), (xd, id_, ud) = args, dims
         axis_size = batching.axis_size(args, dims)
         # the result is batched: an unbatched operand gets the batch axis at 0 (forced)
@@ -564,7 +568,8 @@ def scatter_family(name: str) -> Primitive:
         out = prim.bind(x, idx, u, update_window_dims=tuple(uwd), inserted_window_dims=tuple(ins),
                         input_batching_dims=tuple(ibd), scatter_indices_batching_dims=tuple(sibd),
                         scatter_dims_to_operand_dims=tuple(sdod), index_vector_dim=ivd,
-                        indices_are_sorted=indices_are_sorted, unique_indices=unique_indices)
+                        indices_are_sorted=indices_are_sorted, unique_indices=unique_indices,
+                        **extra)
         return out, od  # the batch axis stays at the operand's
 
     return prim
@@ -730,3 +735,26 @@ scatter_min_p = scatter_family("scatter_min")
 scatter_min_p.def_jvp(_scatter_extremal_jvp(scatter_min_p))
 scatter_max_p = scatter_family("scatter_max")
 scatter_max_p.def_jvp(_scatter_extremal_jvp(scatter_max_p))
+
+
+# scatter_apply (JAX's scatter_p with an update_jaxpr): each location a window covers is
+# replaced by ``computation(old, update)``, once per covering window, in XLA's order; the
+# updates are a placeholder of zeros that lax.scatter_apply's func ignores.
+
+
+def _check_update_computation(operand, updates, *, computation):
+    s = Aval((), operand.dtype)
+    ins = [Aval(v.aval.shape, v.aval.dtype) for v in computation.invars]
+    outs = [Aval(a.shape, a.dtype) for a in computation.out_avals]
+    if ins != [s, s] or outs != [s]:
+        raise TypeError(f"scatter_apply func must map a scalar {s.str_short()} (the operand's "
+                        f"dtype) to one of the same type; it takes {[a.str_short() for a in ins]}"
+                        f" and returns {[a.str_short() for a in outs]}")
+
+
+scatter_apply_p = scatter_family("scatter_apply", _check_update_computation)
+
+
+@scatter_apply_p.def_jvp
+def _scatter_apply_jvp(primals, tangents, **params):
+    raise NotImplementedError("scatter_apply JVP not implemented")

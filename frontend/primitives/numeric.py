@@ -27,13 +27,18 @@ from .elementwise import (
     _div,
     _mul,
     _neg,
+    _replace_zero,
     _sub,
+    abs_p,
     broadcast_shapes_nary,
     check_dtype,
+    convert_element_type_p,
+    ge_p,
     jvp_by_operand,
     nary,
     rsqrt_p,
     same_axis_batch,
+    select_p,
     unary,
     vectorized_batch,
 )
@@ -193,6 +198,18 @@ def _zeros_like(ct):
 
 for _p in (real_p, imag_p, conj_p, complex_p):
     _p.def_jvp(linear_jvp(_p))
+
+
+def _abs_jvp(g, ans, x):
+    # (JAX's) real: the sign picks the tangent; complex: re(g conj(x) / |x|), 0 / 0 as 0 / 1
+    dt = aval_of(x).dtype
+    if not dtypes.is_complex(dt):
+        return select_p.bind(ge_p.bind(x, _c(x, 0)), g, _neg(g))
+    ans_c = convert_element_type_p.bind(ans, new_dtype=dt, weak_type=aval_of(ans).weak_type)
+    return real_p.bind(_mul(g, _div(conj_p.bind(x), _replace_zero(ans_c))))
+
+
+abs_p.def_jvp(jvp_by_operand(abs_p, _abs_jvp, with_result=True))
 
 
 @real_p.def_transpose

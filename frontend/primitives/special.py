@@ -3,7 +3,7 @@ stays, or JAX's broadcasting rule for several operands):
 
 - erf, erfc, erf_inv, lgamma, digamma, bessel_i0e, bessel_i1e (one operand);
 - polygamma(m, x), zeta(x, q), igamma(a, x) and igammac(a, x) (the regularized lower and
-  upper incomplete gamma functions);
+  upper incomplete gamma functions), igamma_grad_a(a, x) (d igamma / da);
 - regularized_incomplete_beta(a, b, x) (betainc).
 """
 from __future__ import annotations
@@ -43,12 +43,14 @@ polygamma_p = nary("polygamma", FLOAT)
 zeta_p = nary("zeta", FLOAT)
 igamma_p = nary("igamma", FLOAT)
 igammac_p = nary("igammac", FLOAT)
+igamma_grad_a_p = nary("igamma_grad_a", FLOAT)
 regularized_incomplete_beta_p = nary("regularized_incomplete_beta", FLOAT)
 
 
 # ----------------------------------------------------------------------------- autodiff
 # JAX's derivatives; those JAX does not have (polygamma in m, zeta in x, betainc in a and
-# b) raise, as there; igamma/igammac in a (JAX's igamma_grad_a) is not implemented here.
+# b) raise, as there. igamma/igammac in a is igamma_grad_a (dP/da), whose own derivative
+# JAX does not have either.
 
 def _full(x, v):
     a = aval_of(x)
@@ -66,8 +68,11 @@ def _lbeta(a, b):
 
 
 def _igamma_grad_a(g, a, x):
-    raise NotImplementedError("the derivative of igamma/igammac with respect to a (JAX's "
-                              "igamma_grad_a) is not implemented in vmaplab")
+    return _mul(g, igamma_grad_a_p.bind(a, x))
+
+
+def _no_derivative(g, *primals):
+    raise NotImplementedError("Differentiation rule for 'igamma_grad_a' not implemented")
 
 
 def _igamma_grad_x(g, a, x):
@@ -103,8 +108,9 @@ zeta_p.def_jvp(jvp_by_operand(
     zeta_p, _not_supported("zeta gradient with respect to x is not supported"),
     lambda g, x, q: _mul(g, _mul(_neg(x), zeta_p.bind(_add(x, _c(x, 1)), q)))))
 igamma_p.def_jvp(jvp_by_operand(igamma_p, _igamma_grad_a, _igamma_grad_x))
-igammac_p.def_jvp(jvp_by_operand(igammac_p, _igamma_grad_a,
+igammac_p.def_jvp(jvp_by_operand(igammac_p, lambda g, a, x: _neg(_igamma_grad_a(g, a, x)),
                                  lambda g, a, x: _neg(_igamma_grad_x(g, a, x))))
+igamma_grad_a_p.def_jvp(jvp_by_operand(igamma_grad_a_p, _no_derivative, _no_derivative))
 regularized_incomplete_beta_p.def_jvp(jvp_by_operand(
     regularized_incomplete_beta_p, _not_supported("Betainc gradient with respect to a and b not supported."),
     _not_supported("Betainc gradient with respect to a and b not supported."),

@@ -11,13 +11,17 @@ from __future__ import annotations
 
 import itertools
 
-from .. import dtypes
-from ..core import Aval, Primitive, aval_of, literal
+from .. import batching, dtypes
+from ..ad_util import Zero, zero_of
+from ..core import Aval, Primitive, aval_of, eval_graph, literal
+from ..jvp import jvp_fun
+from ..tracing import intern_graph, trace_graph
 from .conv import conv_vjp_lhs_padding
 from .elementwise import and_p, eq_p, not_p, or_p, select_p
+from .general_reduce import check_computation
 from .padding import pad_p, slice_p
 from .reductions import highest, lowest
-from .shape import linear_jvp, zeros_like_aval
+from .shape import bdim_at, instantiate_zeros, linear_jvp, zeros_like_aval
 
 
 def _dilate(n: int, d: int) -> int:
@@ -165,3 +169,86 @@ def _chooser_jvp(prim, fill):
 
 reduce_window_max_p.def_jvp(_chooser_jvp(reduce_window_max_p, lowest))
 reduce_window_min_p.def_jvp(_chooser_jvp(reduce_window_min_p, highest))
+
+
+# ----------------------------------------------------------------------------- general
+# reduce_window(*operands, *init_values; computation, window params): JAX's reduce_window_p,
+# n operands of one shape reduced window by window together by a user computation (a graph
+# of (n accumulators, n elements) scalars to n scalars), from n scalar init values (which
+# also fill the padding and the holes of a base dilation). One stablehlo.reduce_window with
+# the graph as its region.
+
+
+reduce_window_p = Primitive("reduce_window", multiple_results=True)
+
+
+@reduce_window_p.def_abstract_eval
+def _reduce_window_abstract_eval(*args, computation, window_dimensions, window_strides, padding,
+                                 base_dilation, window_dilation):
+    n = len(args) // 2
+    ops, inits = args[:n], args[n:]
+    if not ops or len(args) != 2 * n:
+        raise ValueError("reduce_window must have at least one operand, and as many init "
+                         "values as operands")
+    if any(o.dtype != i.dtype for o, i in zip(ops, inits)):
+        raise TypeError("reduce_window got inconsistent dtypes for operands and init_values: "
+                        f"got operand dtypes {[o.dtype for o in ops]} and init_value dtypes "
+                        f"{[i.dtype for i in inits]}.")
+    if any(i.shape != () for i in inits):
+        raise TypeError("reduce_window expected init_values to be scalars but init_values "
+                        f"have shapes {[i.shape for i in inits]}.")
+    if any(o.shape != ops[0].shape for o in ops):
+        raise TypeError("reduce_window operands must have the same shape, got "
+                        + ", ".join(str(o.shape) for o in ops))
+    check_computation(computation, inits, "reduce_window")
+    params = dict(window_dimensions=window_dimensions, window_strides=window_strides,
+                  padding=padding, base_dilation=base_dilation, window_dilation=window_dilation)
+    _check("reduce_window", ops[0], **params)
+    shape = window_out_shape(ops[0].shape, **params)
+    return [Aval(shape, o.dtype) for o in ops]
+
+
+@reduce_window_p.def_batching
+def _reduce_window_batch(args, dims, *, computation, **params):
+    # (JAX's rule) every operand's batch axis to the front, a window of 1 over it
+    n = len(args) // 2
+    if any(d is not None for d in dims[n:]):
+        raise NotImplementedError("reduce_window batching is not implemented for initial values")
+    size = batching.axis_size(args, dims)
+    ops = [bdim_at(a, d, size, 0) for a, d in zip(args[:n], dims[:n])]
+    front = {"window_dimensions": 1, "window_strides": 1, "padding": (0, 0), "base_dilation": 1,
+             "window_dilation": 1}
+    params = {k: (front[k],) + tuple(v) for k, v in params.items()}
+    return reduce_window_p.bind(*ops, *args[n:], computation=computation, **params), [0] * n
+
+
+@reduce_window_p.def_jvp
+def _reduce_window_jvp(primals, tangents, *, computation, **params):
+    # (JAX's rule) the window reduction of (operands, tangents) from (init values, zeros) by
+    # the computation's jvp: accumulators (primals, tangents), elements (primals, tangents).
+    # Integer operands carry no tangent.
+    n = len(primals) // 2
+    if any(type(t) is not Zero for t in tangents[n:]):
+        raise TypeError("reduce_window jvp does not support non-zero init_value_tangent.")
+    ops, inits = primals[:n], primals[n:]
+    avals = [Aval((), aval_of(x).dtype) for x in inits]
+    diff = [i for i, a in enumerate(avals) if dtypes.is_inexact(a.dtype)]
+    m = len(diff)
+
+    def jvp_computation(*xs):
+        acc, acc_t, el, el_t = xs[:n], xs[n:n + m], xs[n + m:2 * n + m], xs[2 * n + m:]
+        ts = [zero_of(a) for a in avals] * 2
+        for k, i in enumerate(diff):
+            ts[i], ts[n + i] = acc_t[k], el_t[k]
+        outs, touts = jvp_fun(lambda *a: eval_graph(computation, (), list(a)), [*acc, *el], ts)
+        return [*outs, *(instantiate_zeros(touts[i]) for i in diff)]
+
+    sub = [avals[i] for i in diff]
+    g = intern_graph(trace_graph(jvp_computation, avals + sub + avals + sub))
+    t_ops = [instantiate_zeros(tangents[i]) for i in diff]
+    t_inits = [literal(0, avals[i].dtype) for i in diff]
+    outs = reduce_window_p.bind(*ops, *t_ops, *inits, *t_inits, computation=g, **params)
+    t_outs = [zero_of(aval_of(o)) for o in outs[:n]]
+    for k, i in enumerate(diff):
+        t_outs[i] = outs[n + k]
+    return outs[:n], t_outs

@@ -349,21 +349,50 @@ def _exponential(key, shape, dtype):
 
 def gumbel(key, shape=(), dtype=None, mode=None):
     """Gumbel samples: -log(-log(u)); ``mode="high"`` uses two uniforms per sample for
-    more resolution near 0."""
+    more resolution near 0; ``mode="highest"`` (float32) 64 random bits per sample."""
     data, _ = check_key("gumbel", key)
     d = float_dtype("gumbel", dtype)
     mode = "low" if mode is None else mode
     if mode not in ("highest", "high", "low"):
         raise ValueError(f"Must provide valid mode for gumbel got: {mode}")
-    if mode == "highest" and d == dtypes.float32:
-        raise NotImplementedError("gumbel(mode='highest') for float32 is not in vmaplab yet "
-                                  "(it needs lax.clz); use mode='high'")
     return _gumbel(data, canonical_shape(shape), d, mode)
+
+
+def _fixed_point_to_float32(hi, lo):
+    """The uint32 pair (hi, lo), a 64-bit fixed-point fraction in (0, 1), as the nearest
+    float32 below it: the leading one found by clz (in lo when hi is 0) sets the exponent,
+    the 23 bits after it the mantissa."""
+    u32 = np.dtype(np.uint32)
+
+    def c(v):
+        return literal(v, u32)
+    hz, lz = lax.clz(hi), lax.clz(lo)
+    hi_zero = fnp.equal(hz, c(32))
+    top = lax.bitwise_or(lax.shift_left(hi, hz), fnp.where(
+        hi_zero, lax.shift_left(lo, lz), lax.shift_right_logical(lo, lax.sub(c(32), hz))))
+    mantissa = lax.bitwise_and(lax.shift_right_logical(top, c(8)), c((1 << 23) - 1))
+    lead = fnp.where(hi_zero, lax.add(c(32), lz), hz)
+    exponent = lax.bitwise_and(lax.shift_left(lax.sub(c(126), lead), c(23)),
+                               c((1 << 30) - (1 << 22)))
+    return bitcast_convert_type(lax.bitwise_or(exponent, mantissa), np.float32)
 
 
 @eager_jit
 def _gumbel(key, shape, dtype, mode):
     info = ml_dtypes.finfo(dtype)
+    if mode == "highest" and dtype == dtypes.float32:
+        # (JAX's) 64 random bits as a fixed-point u in (0, 1): below 1/2 as is, with
+        # -log(-log1p(-u)); else 1 - u (two's complement across the pair), with
+        # -log(-log(1 - u)), so both tails keep float32's full resolution
+        u32 = np.dtype(np.uint32)
+        bits = convert(random_bits(key, 32, (2,) + shape), u32)
+        hi, lo = _row(bits, 0), _row(bits, 1)
+        n_hi, n_lo = lax.bitwise_not(hi), lax.bitwise_not(lo)
+        carry = convert(fnp.equal(n_lo, literal(0xFFFFFFFF, u32)), u32)
+        n_hi, n_lo = lax.add(n_hi, carry), lax.add(n_lo, literal(1, u32))
+        low_half = fnp.less(hi, literal(1 << 31, u32))
+        x = _fixed_point_to_float32(fnp.where(low_half, hi, n_hi), fnp.where(low_half, lo, n_lo))
+        return fnp.where(low_half, -fnp.log(-fnp.log1p(-x)), -fnp.log(-fnp.log(x)))
     if mode in ("high", "highest"):
         u = _uniform(key, 0.0, 1.0, (2,) + shape, dtype)
         high, low = _row(u, 0), _row(u, 1)
@@ -591,39 +620,9 @@ cauchy.__doc__ = "Cauchy(0, 1) samples."
 
 # ----------------------------------------------------------------------------- normal
 
-# XLA's expansion of chlo.erf_inv for float32 (Giles' approximation): p(w) with Horner
-# coefficients for w = -log1p(-x*x) < 5 and >= 5. Narrower floats are computed in float32.
-_ERF_INV_LT5 = (2.81022636e-08, 3.43273939e-07, -3.5233877e-06, -4.39150654e-06,
-                0.00021858087, -0.00125372503, -0.00417768164, 0.246640727, 1.50140941)
-_ERF_INV_GE5 = (-0.000200214257, 0.000100950558, 0.00134934322, -0.00367342844,
-                0.00573950773, -0.0076224613, 0.00943887047, 1.00167406, 2.83297682)
-
-
-def _erf_inv(x):
-    """erf_inv(x), op for op as XLA expands it (so bit for bit JAX's on the same backend).
-    (Issue 14's erf_inv primitive replaces this at merge; float64 waits for it.)"""
-    d = aval_of(x).dtype
-    if d == dtypes.float64:
-        raise NotImplementedError("random.normal for float64 needs the erf_inv primitive, "
-                                  "which vmaplab does not have yet")
-    f32 = dtypes.float32
-    x = convert(x, f32)
-    w = ew.neg_p.bind(ew.log1p_p.bind(ew.mul_p.bind(x, ew.neg_p.bind(x))))
-    lt = ew.lt_p.bind(w, literal(5.0, f32))
-    w = ew.select_p.bind(lt, ew.sub_p.bind(w, literal(2.5, f32)),
-                         ew.sub_p.bind(ew.sqrt_p.bind(w), literal(3.0, f32)))
-    coef = [ew.select_p.bind(lt, literal(s, f32), literal(g, f32))
-            for s, g in zip(_ERF_INV_LT5, _ERF_INV_GE5)]
-    p = coef[0]
-    for c in coef[1:]:
-        p = ew.add_p.bind(c, ew.mul_p.bind(p, w))
-    edge = ew.eq_p.bind(ew.abs_p.bind(x), literal(1.0, f32))
-    out = ew.select_p.bind(edge, ew.mul_p.bind(x, literal(np.inf, f32)), ew.mul_p.bind(p, x))
-    return convert(out, d)
-
-
 def normal(key, shape=(), dtype=None):
-    """Standard normal samples: sqrt(2) * erf_inv(u), u uniform in (-1, 1)."""
+    """Standard normal samples: sqrt(2) * erf_inv(u), u uniform in (-1, 1) (lax.erf_inv:
+    chlo.erf_inv, expanded by XLA as for JAX, so the bits are JAX's)."""
     data, _ = check_key("normal", key)
     d = _dtype("normal", dtype, dtypes.default_float, dtypes.is_inexact, "a float or complex")
     return _normal(data, canonical_shape(shape), d)
@@ -644,7 +643,7 @@ def _normal(key, shape, dtype):
 def _normal_real(key, shape, dtype):
     lo = float(np.nextafter(np.array(-1.0, dtype), np.array(0.0, dtype)))
     u = _uniform(key, lo, 1.0, shape, dtype)
-    return ew.mul_p.bind(literal(np.sqrt(2), dtype), _erf_inv(u))
+    return ew.mul_p.bind(literal(np.sqrt(2), dtype), lax.erf_inv(u))
 
 
 def truncated_normal(key, lower, upper, shape=None, dtype=None):
@@ -672,7 +671,7 @@ def _truncated_normal(key, lower, upper, shape, dtype):
     a = lax.erf(ew.div_p.bind(lower, sqrt2))
     b = lax.erf(ew.div_p.bind(upper, sqrt2))
     u = _uniform(key, a, b, shape, dtype)
-    out = ew.mul_p.bind(sqrt2, _erf_inv(u))
+    out = ew.mul_p.bind(sqrt2, lax.erf_inv(u))
     lo = lax.nextafter(lower, literal(np.inf, dtype))
     hi = lax.nextafter(upper, literal(-np.inf, dtype))
     return fnp.clip(out, lo, hi)

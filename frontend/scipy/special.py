@@ -14,8 +14,9 @@ import numpy as np
 from .. import dtypes
 from ..core import aval_of
 from ..lax._convert import convert
+from ..lax._ops import stop_gradient
 from ..numpy import _reductions as red
-from ..numpy._core import check_arraylike, promote_dtypes_inexact
+from ..numpy._core import canonical_axes, check_arraylike, promote_dtypes_inexact
 from ..numpy._elementwise import (
     absolute,
     add,
@@ -106,19 +107,24 @@ def xlog1py(x, y):
 
 def logsumexp(a, axis=None, b=None, keepdims: bool = False, return_sign: bool = False,
               where=None):  # noqa: A002
-    """log(sum(b * exp(a))) over ``axis``, computed stably (the largest term factored
-    out); ``return_sign`` also gives the sign of the sum."""
+    """log(sum(b * exp(a))) over ``axis``, computed stably (the largest real part factored
+    out, as a constant of differentiation); ``return_sign`` also gives the sign of the sum.
+    Complex ``a``: the complex logarithm of the sum (JAX's; with ``return_sign``, log|sum|
+    and sum / |sum|). (jax.nn.logsumexp is this function too.)"""
+    if where is not None:
+        a = _where(where, a, 0)
     if b is not None:
         a, b = promote_dtypes_inexact("logsumexp", a, b)
         a = _where(ew.ne_p.bind(b, convert(0, aval_of(b).dtype)), a, -np.inf)
     else:
+        check_arraylike("logsumexp", a)
         (a,) = promote_dtypes_inexact("logsumexp", a)
     aa = aval_of(a)
-    dims = tuple(range(aa.ndim)) if axis is None else tuple(
-        d % aa.ndim for d in (axis if isinstance(axis, tuple) else (axis,)))
+    dims = canonical_axes(axis, aa.ndim)
+    pos = tuple(d for d in range(aa.ndim) if d in dims)
     amax = red.max(real(a), axis=dims, keepdims=keepdims, where=where, initial=-np.inf)
-    amax = _where(isfinite(amax), amax, 0)
-    amax_dims = amax if keepdims else expand_dims(amax, dims)
+    amax = stop_gradient(_where(isfinite(amax), amax, 0))
+    amax_dims = amax if keepdims else expand_dims(amax, pos)
     exp_a = exp(subtract(a, convert(amax_dims, aa.dtype)))
     if b is not None:
         exp_a = multiply(exp_a, b)
@@ -132,4 +138,3 @@ def logsumexp(a, axis=None, b=None, keepdims: bool = False, return_sign: bool = 
     if b is not None and not dtypes.is_complex(aval_of(out).dtype):
         out = _where(ew.lt_p.bind(sign, convert(0, aval_of(sign).dtype)), np.nan, out)
     return out
-

@@ -48,7 +48,8 @@ def _gather(ctx, x, idx, *, offset_dims, collapsed_slice_dims, start_index_map,
 
 
 # the combiner of each scatter: its region op (for bool: the logical op of the same meaning)
-_COMBINE = {ix.scatter_p: None, ix.scatter_add_p: ("add", "or"),
+# (scatter_apply's region is its computation)
+_COMBINE = {ix.scatter_p: None, ix.scatter_apply_p: None, ix.scatter_add_p: ("add", "or"),
             ix.scatter_mul_p: ("multiply", "and"), ix.scatter_min_p: ("minimum", "and"),
             ix.scatter_max_p: ("maximum", "or")}
 
@@ -56,12 +57,14 @@ _COMBINE = {ix.scatter_p: None, ix.scatter_add_p: ("add", "or"),
 def _scatter(combine):
     def rule(ctx, x, idx, upd, *, update_window_dims, inserted_window_dims, input_batching_dims,
              scatter_indices_batching_dims, scatter_dims_to_operand_dims, index_vector_dim,
-             indices_are_sorted=False, unique_indices=False):
+             indices_are_sorted=False, unique_indices=False, computation=None):
         out = ctx.avals_out[0]
         scalar = Aval((), out.dtype)
 
         def region(args):
             a, b = args
+            if computation is not None:
+                return ctx.lower_body(computation, [a, b]), [scalar]
             if combine is None:  # replace
                 return [b], [scalar]
             op = combine[1] if dtypes.is_bool(out.dtype) else combine[0]

@@ -141,12 +141,18 @@ for _p, _m in {red.cumsum_p: red.reduce_sum_p, red.cumprod_p: red.reduce_prod_p,
     _p.def_lowering(_cumulative(_m))
 
 
+def computation_region(ctx, computation, operand_avals) -> str:
+    """The region of a user computation (accumulators, elements) -> accumulators, scalars of
+    the operands' dtypes."""
+    scal = [_scalar(a) for a in operand_avals]
+    return ctx.region(lambda names: (ctx.lower_body(computation, names), scal), scal + scal)
+
+
 @reduce_p.def_lowering
 def _general_reduce(ctx, *args, computation, dimensions):
     # one stablehlo.reduce whose region is the computation's graph
     n = len(args) // 2
-    scal = [_scalar(a) for a in ctx.avals_in[:n]]
-    region = ctx.region(lambda names: (ctx.lower_body(computation, names), scal), scal + scal)
+    region = computation_region(ctx, computation, ctx.avals_in[:n])
     ins = ", ".join(ctx.type(a) for a in ctx.avals_in)
     outs = ", ".join(ctx.type(a) for a in ctx.avals_out)
     res = ctx.op_results(f'"stablehlo.reduce"({", ".join(args)}) <{{dimensions = array<i64: '

@@ -4,7 +4,8 @@ dtype's precision:
 
 - igamma / igammac (regularized incomplete gamma P and Q): the continued fraction of Q
   (evaluated by the modified Lentz method) where x >= 1 and x > a, else the power series
-  of P; the other one as the complement.
+  of P; the other one as the complement. igamma_grad_a (dP/da): the same iterations, each
+  quantity carried with its derivative in a.
 - regularized_incomplete_beta: its continued fraction (modified Lentz), on the side of the
   symmetry I_x(a, b) = 1 - I_(1-x)(b, a) where it converges fast.
 - bessel_i0e: the power series of I0 times exp(-|x|) for small |x|, the asymptotic series
@@ -54,9 +55,11 @@ def _iterate(step, state, active_index: int, max_iters: int):
     return lax.while_loop(cond, step, state)
 
 
-def _igamma_parts(a, x, upper: bool):
-    """(P, Q, nan mask) of the regularized incomplete gamma functions; the continued
-    fraction takes x == a too when Q is wanted (``upper``)."""
+def _igamma_parts(a, x, upper: bool, grad: bool = False):
+    """(P, Q, nan mask) of the regularized incomplete gamma functions, and with ``grad``
+    dP/da too (None without); the continued fraction takes x == a too when Q is wanted
+    (``upper``). The derivative is carried through the same iterations: each term's
+    derivative in a, the loop running until both have converged."""
     d = np.dtype(a.dtype)
     eps, tiny = float(np.finfo(d).eps), float(np.finfo(d).tiny)
     cap = _MAX_ITERS[d]
@@ -68,55 +71,88 @@ def _igamma_parts(a, x, upper: bool):
     a_s, x_s = fnp.where(series, a, 1.0), fnp.where(series, x, 0.5)
     a_f, x_f = fnp.where(frac, a, 1.0), fnp.where(frac, x, 2.0)
 
-    # P = x^a e^-x / Gamma(a) * sum_n x^n / (a (a+1) ... (a+n))
+    def prefactor(a_, x_):  # x^a e^-x / Gamma(a), and its log's derivative in a
+        return (fnp.exp(a_ * fnp.log(x_) - x_ - lax.lgamma(a_)),
+                fnp.log(x_) - lax.digamma(a_) if grad else None)
+
+    # P = x^a e^-x / Gamma(a) * sum_n t_n, t_n = x^n / (a (a+1) ... (a+n));
+    # d t_n / da = (x d t_(n-1) / da - t_n) / (a + n)
     def series_step(s):
-        i, term, total, active = s
-        term = term * x_s / (a_s + i)
-        total = fnp.where(active, total + term, total)
-        return i + 1, term, total, active & (fnp.abs(term) > fnp.abs(total) * eps)
+        i, term, total, dterm, dtotal, active = s
+        term2 = term * x_s / (a_s + i)
+        total = fnp.where(active, total + term2, total)
+        more = fnp.abs(term2) > fnp.abs(total) * eps
+        if grad:
+            dterm = (dterm * x_s - term2) / (a_s + i)
+            dtotal = fnp.where(active, dtotal + dterm, dtotal)
+            more = more | (fnp.abs(dterm) > fnp.abs(dtotal) * eps)
+        return i + 1, term2, total, dterm, dtotal, active & more
 
     one = fnp.ones_like(a_s)
-    _, _, total, _ = _iterate(series_step, (1, one / a_s, one / a_s, series), 3, cap)
-    p_series = fnp.exp(a_s * fnp.log(x_s) - x_s - lax.lgamma(a_s)) * total
+    d0 = -one / (a_s * a_s) if grad else 0
+    _, _, total, _, dtotal, _ = _iterate(series_step, (1, one / a_s, one / a_s, d0, d0, series),
+                                         5, cap)
+    pre, dlog = prefactor(a_s, x_s)
+    p_series = pre * total
 
-    # Q = x^a e^-x / Gamma(a) * 1 / (x + 1 - a - 1 (1 - a) / (x + 3 - a - 2 (2 - a) / ...))
+    # Q = x^a e^-x / Gamma(a) * 1 / (x + 1 - a - 1 (1 - a) / (x + 3 - a - 2 (2 - a) / ...)),
+    # by the modified Lentz method; with ``grad`` each of its quantities' derivative in a
     def guard(v):
         return fnp.where(fnp.abs(v) < tiny, tiny, v)
 
     def frac_step(s):
-        i, b, c, dd, h, active = s
+        i, b, c, dd, h, d_c, d_dd, d_h, active = s
         an = -i * (i - a_f)
         b = b + 2
-        dd = 1 / guard(an * dd + b)
-        c = guard(b + an / c)
-        delta = dd * c
-        h = fnp.where(active, h * delta, h)
-        return i + 1, b, c, dd, h, active & (fnp.abs(delta - 1) > eps)
+        dd2 = 1 / guard(an * dd + b)
+        c2 = guard(b + an / c)
+        delta = dd2 * c2
+        h2 = fnp.where(active, h * delta, h)
+        more = fnp.abs(delta - 1) > eps
+        if grad:  # d an / da = i, d b / da = -1
+            d_dd = -dd2 * dd2 * (i * dd + an * d_dd - 1)
+            d_c = -1 + i / c - an * d_c / (c * c)
+            d_delta = d_dd * c2 + dd2 * d_c
+            d_h = fnp.where(active, d_h * delta + h * d_delta, d_h)
+            more = more | (fnp.abs(d_delta) > eps)
+        return i + 1, b, c2, dd2, h2, d_c, d_dd, d_h, active & more
 
     b0 = x_f + 1 - a_f
     d0 = 1 / guard(b0)
-    state = (1, b0, fnp.full_like(b0, 1 / tiny), d0, d0, frac)
-    h = _iterate(frac_step, state, 5, cap)[4]
-    q_frac = fnp.exp(a_f * fnp.log(x_f) - x_f - lax.lgamma(a_f)) * h
+    dd0 = d0 * d0 if grad else 0  # d(1 / b0)/da, with d b0 / da = -1
+    state = (1, b0, fnp.full_like(b0, 1 / tiny), d0, d0, 0 * d0 if grad else 0, dd0, dd0, frac)
+    *_, h, _, _, d_h, _ = _iterate(frac_step, state, 8, cap)
+    pre_f, dlog_f = prefactor(a_f, x_f)
+    q_frac = pre_f * h
 
     p = fnp.where(series, p_series, 1 - q_frac)
     q = fnp.where(series, 1 - p_series, q_frac)
     full = (x == np.inf) | ((a == 0) & (x > 0))
     p = fnp.where(x == 0, 0.0, fnp.where(full, 1.0, p))
     q = fnp.where(x == 0, 1.0, fnp.where(full, 0.0, q))
-    return p, q, bad
+    if not grad:
+        return p, q, bad, None
+    dp = fnp.where(series, pre * (total * dlog + dtotal), -pre_f * (h * dlog_f + d_h))
+    return p, q, bad, fnp.where(trivial, 0.0, dp)
 
 
 @_upcast
 def igamma(a, x):
-    p, _, bad = _igamma_parts(a, x, False)
+    p, _, bad, _ = _igamma_parts(a, x, False)
     return fnp.where(bad, np.nan, p)
 
 
 @_upcast
 def igammac(a, x):
-    _, q, bad = _igamma_parts(a, x, True)
+    _, q, bad, _ = _igamma_parts(a, x, True)
     return fnp.where(bad, np.nan, q)
+
+
+@_upcast
+def igamma_grad_a(a, x):
+    """d/da of the regularized lower incomplete gamma function P(a, x)."""
+    _, _, bad, dp = _igamma_parts(a, x, False, grad=True)
+    return fnp.where(bad, np.nan, dp)
 
 
 @_upcast
@@ -204,5 +240,6 @@ def _rule(fn):
 
 sp.igamma_p.def_lowering(_rule(igamma))
 sp.igammac_p.def_lowering(_rule(igammac))
+sp.igamma_grad_a_p.def_lowering(_rule(igamma_grad_a))
 sp.regularized_incomplete_beta_p.def_lowering(_rule(betainc))
 sp.bessel_i0e_p.def_lowering(_rule(bessel_i0e))
