@@ -159,6 +159,22 @@ class Array:
         return (_rebuild, (self._value(), self.weak_type))
 
 
+_new = object.__new__
+
+
+def results_from_buffers(aux, bufs):
+    """The results of a call served by the C++ dispatcher, from its output buffers (one
+    Python call per call): ``aux`` is (None, (aval,)) for one Array, else (treedef of the
+    dispatch registry, avals). The one-Array case skips ``__init__``'s call: it runs once
+    per dispatched call (and sets every slot __init__ does)."""
+    td, avals = aux
+    if td is None:
+        a = _new(Array)
+        a._buf, a.aval, a._host = bufs[0], avals[0], None
+        return a
+    return td.unflatten([Array(b, v) for b, v in zip(bufs, avals)])
+
+
 def from_foreign(x, device=None):
     """An Array for an array from another library, or None when ``x`` is none: a jax.Array
     on the device shares its buffer (no copy); an object with ``__dlpack__`` shares its

@@ -7,7 +7,7 @@ import numpy as np
 
 from frontend import dtypes
 from frontend import sharding as fs
-from frontend.array import Array
+from frontend.array import Array, results_from_buffers
 from frontend.core import Aval, Graph, Var
 from frontend.tree import NodeData
 
@@ -302,7 +302,8 @@ jax_x64_enabled = runtime.dispatch.jax_x64_enabled
 
 def results_aux(outs, out_avals):
     """How the C++ path rebuilds ``outs`` (a pytree of Arrays of ``out_avals``) from the
-    output buffers (see ``_build_results``); None when its leaves are not those Arrays."""
+    output buffers (see frontend.array.results_from_buffers); None when its leaves are not
+    those Arrays."""
     leaves, td = runtime.dispatch.flatten_up_to(outs, _is_array)
     if len(leaves) != len(out_avals) or any(type(x) is not Array for x in leaves):
         return None
@@ -311,15 +312,6 @@ def results_aux(outs, out_avals):
 
 def _is_array(x) -> bool:
     return type(x) is Array
-
-
-def _build_results(aux, bufs):
-    """The caller's results from the output buffers of a C++ fast-path call (one Python
-    call per call): one Array, or the pytree of them."""
-    td, avals = aux
-    if td is None:
-        return Array(bufs[0], avals[0])
-    return td.unflatten([Array(b, a) for b, a in zip(bufs, avals)])
 
 
 def fastpath_data(compiled: Compiled, n_in: int, outs, out_avals):
@@ -356,9 +348,9 @@ def _node_flatten(cls, flatten, x):
 def register_arrays() -> None:
     """Register the frontend's Array with the C++ dispatcher (once): its buffer is the
     child, its aval the static data; results come back as Arrays through
-    ``_build_results``."""
+    ``frontend.array.results_from_buffers``."""
     runtime.dispatch.register_array_type(Array, "_buf", "aval")
-    runtime.dispatch.set_results_builder(_build_results)
+    runtime.dispatch.set_results_builder(results_from_buffers)
 
 
 # ----------------------------------------------------------------------------- named devices
