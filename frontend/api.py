@@ -4,6 +4,7 @@ from __future__ import annotations
 import functools
 import inspect
 import threading
+import weakref
 
 import numpy as np
 
@@ -13,7 +14,7 @@ from . import sharding as fs
 from .array import Array, to_buffer
 from .core import EVAL, Graph, ShapeDtypeStruct, Tracer, _trace_var
 from .lax._sharding import with_sharding_constraint
-from .tracing import abstractify, adopt_foreign, leaf_paths, trace_graph
+from .tracing import abstractify, adopt_foreign, has_side_effects, leaf_paths, trace_graph
 from .tree import broadcast_prefix, key_paths, set_on_register, tree_flatten, tree_map, tree_unflatten
 from .vectorize import vmap  # noqa: F401  (public here, as jax.vmap)
 
@@ -283,7 +284,7 @@ class Jitted:
         self._cache: dict = {}
         self._lock = threading.RLock()
         functools.update_wrapper(self, fun, updated=())  # not __dict__: it would clobber ours
-        self._cpp = self._make_cpp()
+        self._cpp = None  # (a weak reference to) the C++ callable serving it, see public()
 
     def _signature(self, args, kwargs):
         dyn, static = _split_static(args, self.static_argnums)
@@ -359,24 +360,14 @@ class Jitted:
         return self.passes(graph), out_td
 
     def __call__(self, *args, **kwargs):
-        if _trace_var.get() is not EVAL:
-            # under another transformation: trace the function inline (its shardings become
-            # sharding constraints, as JAX's)
-            if self.in_shardings is None and self.out_shardings is None:
-                return self.fun(*args, **kwargs)
-            return self._constrained(args, kwargs)
-        cpp = self._cpp
-        if cpp is None:
-            return self._cache_miss(*args, **kwargs)[0]
-        if self._cpp_x64 is not dtypes.config.enable_x64:
-            # its entries were made under the other setting (JAX's own setting is part of
-            # the C++ signature; ours is not)
-            cpp._clear_cache()
-            self._cpp_x64 = dtypes.config.enable_x64
-        # the C++ call path: signature check, transfers and execution without Python
-        return cpp(*args, **kwargs)
+        """The Python path (``jit`` hands out the C++ callable where it can serve)."""
+        return self._run(args, kwargs, False)[0]
 
-    def _constrained(self, args, kwargs):
+    def _inline(self, args, kwargs):
+        """Under another transformation: the function traced inline (its shardings become
+        sharding constraints, as JAX's)."""
+        if self.in_shardings is None and self.out_shardings is None:
+            return self.fun(*args, **kwargs)
         dyn, static = _split_static(args, self.static_argnums)
         if self.in_shardings is not None:
             dyn = with_sharding_constraint(tuple(dyn), _as_tree(self.in_shardings, len(dyn)))
@@ -389,26 +380,41 @@ class Jitted:
         return out
 
     def _make_cpp(self):
+        """The C++ callable (jaxlib's PjitFunction) serving this function, or None where
+        only the Python path can: negative static argnums, a named non-XLA device (the
+        interpreter)."""
         be = _backend.get()
         if any(i < 0 for i in self.static_argnums) or isinstance(self.device, str):
-            return None  # negative static argnums, or a named non-XLA device (interpreter)
-        self._cpp_x64 = dtypes.config.enable_x64
-        be.register_once(Array)
+            return None
+        be.register_arrays()
         _flush_nodes(be)
         return be.dispatcher(getattr(self.fun, "__name__", "fun"), self.fun, self._cache_miss,
                              self.static_argnums, self.static_argnames)
 
     def _cache_miss(self, *args, **kwargs):
-        """Our own path: trace, lower, compile (once per signature) and run; the compiled
-        executable is handed to the C++ path for later calls with the same signature."""
+        """Every call the C++ path does not serve: under another transformation (a traced
+        argument, which the C++ path does not take) the function is traced inline; else our
+        own path traces, lowers, compiles (once per signature) and runs, and hands the
+        executable to the C++ path for later calls with the same signature."""
+        return self._run(args, kwargs, True)
+
+    def _run(self, args, kwargs, for_cpp: bool):
+        """(outputs, what the C++ path keeps for this signature or None, False)."""
+        if _trace_var.get() is not EVAL:
+            return self._inline(args, kwargs), None, False
         dyn, static, leaves, td, sig, kwargs = self._signature(args, kwargs)
-        compiled, in_avals, out_avals, out_td = self._entry(dyn, static, leaves, td, sig, kwargs)
+        compiled, in_avals, out_avals, out_td, effects = \
+            self._entry(dyn, static, leaves, td, sig, kwargs)
         bufs = compiled(_buffers(compiled, leaves, in_avals, self.device))
         outs = tree_unflatten(out_td, [Array(b, a) for b, a in zip(bufs, out_avals)])
         fast = None
         be = _backend.get()
-        # the C++ path converts numpy and Python scalar arguments by JAX's x64 setting
-        if dtypes.config.enable_x64 == be.jax_x64_enabled() \
+        # The C++ path converts numpy and Python scalar arguments by JAX's x64 setting (ours
+        # flipping clears every C++ cache, see _forget_signatures). It does not see our
+        # traces: called under one with no traced argument it runs the cached program, which
+        # gives the values tracing it inline would, unless the program has side effects
+        # (JAX keeps those off its fast path too).
+        if for_cpp and not effects and dtypes.config.enable_x64 == be.jax_x64_enabled() \
                 and all(type(x) in _FAST_TYPES for x in leaves):
             fast = be.fastpath_data(compiled, len(leaves), outs, out_avals)
         return outs, fast, False
@@ -425,7 +431,8 @@ class Jitted:
                     graph, out_td = self._specialize(dyn, static, leaves, td, kwargs)
                     outs = self._out_shardings(out_td, graph.out_avals)
                     compiled = _backend.get().compile_graph(graph, self.device, None, ins, outs)
-                    entry = self._cache[key] = (compiled, graph.in_avals, graph.out_avals, out_td)
+                    entry = self._cache[key] = (compiled, graph.in_avals, graph.out_avals,
+                                                out_td, has_side_effects(graph))
         return entry
 
     def lower(self, *args, **kwargs) -> Lowered:
@@ -439,6 +446,56 @@ class Jitted:
     def make_graph(self, *args, **kwargs) -> Graph:
         dyn, static, leaves, td, _, kwargs = self._signature(args, kwargs)
         return self._specialize(dyn, static, leaves, td, kwargs)[0]
+
+    def eval_shape(self, *args, **kwargs):
+        """The shapes and dtypes of the result (a pytree of ShapeDtypeStruct), found by
+        tracing; arguments may be ShapeDtypeStructs."""
+        dyn, static, leaves, td, _, kwargs = self._signature(args, kwargs)
+        graph, out_td = self._specialize(dyn, static, leaves, td, kwargs)
+        return tree_unflatten(out_td, [ShapeDtypeStruct(a.shape, a.dtype, weak_type=a.weak_type)
+                                       for a in graph.out_avals])
+
+    def trace(self, *args, **kwargs):
+        raise AttributeError("jit(f).trace is not provided: jit(f).make_graph(*args) gives the "
+                             "traced Graph, jit(f).lower(*args) the lowered program")
+
+    def clear_cache(self) -> None:
+        """Forget every compiled signature (the next calls trace and compile again)."""
+        self._cache.clear()
+        cpp = self._cpp() if self._cpp is not None else None
+        if cpp is not None:
+            cpp._clear_cache()
+
+    def public(self):
+        """What ``jit`` hands out: the C++ callable itself where it can serve (as JAX's jit
+        returns its PjitFunction; a traced argument, which it does not take, lands in
+        ``_cache_miss``), with this object's methods attached; else this object."""
+        cpp = self._make_cpp()
+        if cpp is None:
+            return self
+        functools.update_wrapper(cpp, self.fun, updated=())
+        # (instance attributes: JAX sets lower, eval_shape, trace and clear_cache on the class)
+        cpp.lower, cpp.make_graph = self.lower, self.make_graph
+        cpp.eval_shape, cpp.clear_cache = self.eval_shape, self.clear_cache
+        cpp.trace = self.trace
+        cpp._jitted = self
+        self._cpp = weakref.ref(cpp)
+        return cpp
+
+
+def jitted_of(f) -> Jitted | None:
+    """The Jitted behind a result of ``jit`` (None for anything else)."""
+    return f if isinstance(f, Jitted) else getattr(f, "_jitted", None)
+
+
+def _forget_signatures() -> None:
+    """Our x64 switch flipped: every C++ callable forgets the signatures it has seen (JAX's
+    own switch is part of their signature; ours is not)."""
+    if _backend.loaded():
+        _backend.get().clear_dispatchers()
+
+
+dtypes.on_x64_change(_forget_signatures)
 
 
 def jit(fun=None, *, static_argnums=(), static_argnames=(), device=None, passes=None,
@@ -463,7 +520,7 @@ def jit(fun=None, *, static_argnums=(), static_argnames=(), device=None, passes=
                                  static_argnames=static_argnames, device=device, passes=passes,
                                  in_shardings=in_shardings, out_shardings=out_shardings)
     return Jitted(fun, static_argnums, device, passes, in_shardings, out_shardings,
-                  static_argnames)
+                  static_argnames).public()
 
 
 def make_graph(fun, static_argnums=(), *, passes=None):

@@ -20,8 +20,10 @@ class Array:
     __slots__ = ("_buf", "aval", "_host")
     __array_priority__ = 100
 
-    def __init__(self, buf, aval: Aval):
-        self._buf = buf
+    def __init__(self, _buf, aval: Aval):
+        # (parameters named as the attributes: the C++ dispatcher would rebuild an Array
+        # as Array(_buf=..., aval=...))
+        self._buf = _buf
         self.aval = aval
         self._host = None
 
@@ -155,6 +157,22 @@ class Array:
 
     def __reduce__(self):
         return (_rebuild, (self._value(), self.weak_type))
+
+
+_new = object.__new__
+
+
+def results_from_buffers(aux, bufs):
+    """The results of a call served by the C++ dispatcher, from its output buffers (one
+    Python call per call): ``aux`` is (None, (aval,)) for one Array, else (treedef of the
+    dispatch registry, avals). The one-Array case skips ``__init__``'s call: it runs once
+    per dispatched call (and sets every slot __init__ does)."""
+    td, avals = aux
+    if td is None:
+        a = _new(Array)
+        a._buf, a.aval, a._host = bufs[0], avals[0], None
+        return a
+    return td.unflatten([Array(b, v) for b, v in zip(bufs, avals)])
 
 
 def from_foreign(x, device=None):
@@ -292,7 +310,7 @@ def to_buffer(x, aval: Aval | None = None, device=None):
 # not transferred again.
 
 _eager_cache: dict = {}   # (key, avals) -> (compiled, out avals)
-_eager_fns: dict = {}     # key -> callable on Arrays
+eager_fns: dict = {}      # key -> callable on Arrays (frontend.tracing reads it directly)
 _scalars: dict = {}       # (aval, value) -> Array
 
 
@@ -309,7 +327,7 @@ def eager_fn(name: str, key, build, multiple_results: bool = False):
     computes and its static parameters): called with Arrays, it runs the graph
     ``build(avals)``, one compiled executable per signature. Returns an Array (a list with
     multiple_results)."""
-    fn = _eager_fns.get(key)
+    fn = eager_fns.get(key)
     if fn is not None:
         return fn
     be = _backend.get()
@@ -329,10 +347,10 @@ def eager_fn(name: str, key, build, multiple_results: bool = False):
         out = outs if multiple_results else outs[0]
         return out, be.fastpath_data(compiled, len(arrays), out, out_avals), False
 
-    be.register_once(Array)
-    if len(_eager_fns) > 4096:
-        _eager_fns.clear()
-    fn = _eager_fns[key] = be.dispatcher(name, run, run)
+    be.register_arrays()
+    if len(eager_fns) > 4096:
+        eager_fns.clear()
+    fn = eager_fns[key] = be.dispatcher(name, run, run)
     return fn
 
 
@@ -365,14 +383,24 @@ def _as_array(x) -> Array:
 def eager_apply(prim, args, params):
     try:
         key = (prim, *params.items())
-        fn = _eager_fns.get(key)
+        fn = eager_fns.get(key)
     except TypeError:  # a list or dict among the params
         key = (prim, _freeze(params))
-        fn = _eager_fns.get(key)
+        fn = eager_fns.get(key)
     if fn is None:
         fn = eager_fn(prim.name, key, lambda avals: _eqn_graph(prim, params, avals),
                       prim.multiple_results)
-    return fn(*[a if type(a) is Array else _as_array(a) for a in args])
+    for a in args:
+        if type(a) is not Array:
+            return fn(*[a if type(a) is Array else _as_array(a) for a in args])
+    return fn(*args)
+
+
+def _forget_eager_programs() -> None:
+    """x64 flipped: graphs built under the other setting may differ (default dtypes)."""
+    _eager_cache.clear()
+    eager_fns.clear()
 
 
 set_eager_apply(eager_apply, _eager_const)
+dtypes.on_x64_change(_forget_eager_programs)

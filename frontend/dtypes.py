@@ -52,8 +52,12 @@ class _Config:
     def update(self, name: str, value) -> None:
         key = name[4:] if name.startswith("jax_") else name
         if key == "enable_x64":
+            flipped = self.enable_x64 != bool(value)
             self.enable_x64 = bool(value)
             _canon_cache.clear()
+            if flipped:
+                for fn in _x64_listeners:
+                    fn()
         elif key in _CACHE_OPTIONS:
             setattr(self, key, _CACHE_OPTIONS[key][1](value) if value is not None else
                     _CACHE_OPTIONS[key][2])
@@ -68,6 +72,13 @@ class _Config:
 
 config = _Config()
 _canon_cache: dict = {}
+_x64_listeners: list = []
+
+
+def on_x64_change(fn) -> None:
+    """Call ``fn()`` whenever ``enable_x64`` flips (caches of what was built under the other
+    setting drop it)."""
+    _x64_listeners.append(fn)
 
 _NARROW = {int64: int32, uint64: uint32, float64: float32, complex128: complex64}
 

@@ -25,7 +25,7 @@ import numpy as np
 
 from . import _backend, dtypes
 from .ad_util import Zero, tangent_aval
-from .api import Jitted
+from .api import jitted_of
 from .core import Aval, Primitive, aval_of
 from .custom_derivatives import custom_lin_p
 from .primitives.shape import instantiate_zeros
@@ -188,9 +188,10 @@ def export(fun_jit, *, platforms=None):
     >>> deserialize(exp.serialize()).call(np.arange(3, dtype=np.float32))
     Array([0., 2., 4.], dtype=float32)
     """
-    if not isinstance(fun_jit, Jitted):
+    jitted = jitted_of(fun_jit)
+    if jitted is None:
         raise TypeError(f"Function to be exported must be the result of `jit` but is: {fun_jit!r}")
-    here = _backend.get().platform_of(fun_jit.device)
+    here = _backend.get().platform_of(jitted.device)
     if platforms is not None:
         platforms = (platforms,) if isinstance(platforms, str) else tuple(platforms)
         if platforms != (here,):
@@ -198,7 +199,7 @@ def export(fun_jit, *, platforms=None):
                              f"({here!r}); got platforms={platforms}")
 
     def do_export(*args, **kwargs) -> Exported:
-        lo = fun_jit.lower(*args, **kwargs)
+        lo = jitted.lower(*args, **kwargs)
         text = _backend.get().lower_self_contained(lo.graph)  # large constants inside too
         return Exported(getattr(fun_jit, "__name__", "fun"), lo.in_tree, lo.in_avals, lo.out_tree,
                         lo.out_avals, (here,), text)

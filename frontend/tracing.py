@@ -12,7 +12,7 @@ import inspect
 import numpy as np
 
 from . import dtypes
-from .array import Array, eager_fn, from_foreign
+from .array import Array, eager_fn, eager_fns, from_foreign
 from .batching import ManualTrace
 from .core import (
     EVAL,
@@ -129,6 +129,15 @@ def eager_fused(n_arrays: int):
     def wrap(fun):
         @functools.wraps(fun)
         def fused(*args, **kwargs):
+            if len(args) == n_arrays and not kwargs and _trace_var.get() is EVAL:
+                # the common case, kept short: operands only, all Arrays, seen before
+                for a in args:
+                    if type(a) is not Array:
+                        return fun(*args)
+                run = eager_fns.get(fun)
+                if run is not None:
+                    return run(*args)
+                return _run_fused(fun, args, kwargs, range(n_arrays))
             if _trace_var.get() is not EVAL or len(args) < n_arrays:
                 return fun(*args, **kwargs)
             for a in args[:n_arrays]:
@@ -297,6 +306,19 @@ def map_subgraphs(e: Eqn, fn) -> Eqn:
             new = dict(e.params)
         new[k] = nv
     return e if new is None else Eqn(e.prim, e.inputs, new, e.outs)
+
+
+def has_side_effects(g: Graph) -> bool:
+    """Whether an equation of ``g`` (or of a sub-graph) declares ``has_side_effect``."""
+    for e in g.eqns:
+        if e.params.get("has_side_effect"):
+            return True
+        for v in e.params.values():
+            t = type(v)
+            if t is Graph and has_side_effects(v) or \
+                    t is tuple and v and type(v[0]) is Graph and any(map(has_side_effects, v)):
+                return True
+    return False
 
 
 def dce(g: Graph) -> Graph:

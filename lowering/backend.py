@@ -1,11 +1,13 @@
 """What the frontend needs from a backend: compile a Graph, move buffers, name devices."""
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 
 from frontend import dtypes
 from frontend import sharding as fs
-from frontend.array import Array
+from frontend.array import Array, results_from_buffers
 from frontend.core import Aval, Graph, Var
 from frontend.tree import NodeData
 
@@ -294,22 +296,36 @@ def platform_of(device=None) -> str:
 
 # the C++ dispatch path (see runtime/dispatch.py)
 dispatcher = runtime.dispatch.dispatcher
-register_array_type = runtime.dispatch.register_array_type
+clear_dispatchers = runtime.dispatch.clear_dispatchers
 jax_x64_enabled = runtime.dispatch.jax_x64_enabled
 
 
+def results_aux(outs, out_avals):
+    """How the C++ path rebuilds ``outs`` (a pytree of Arrays of ``out_avals``) from the
+    output buffers (see frontend.array.results_from_buffers); None when its leaves are not
+    those Arrays."""
+    leaves, td = runtime.dispatch.flatten_up_to(outs, _is_array)
+    if len(leaves) != len(out_avals) or any(type(x) is not Array for x in leaves):
+        return None
+    return (None if runtime.dispatch.is_leaf_treedef(td) else td), tuple(out_avals)
+
+
+def _is_array(x) -> bool:
+    return type(x) is Array
+
+
 def fastpath_data(compiled: Compiled, n_in: int, outs, out_avals):
+    aux = results_aux(outs, out_avals)
+    if aux is None:
+        return None
     consts = compiled.consts.buffers() if compiled.consts is not None else []
     if isinstance(compiled, ShardedCompiled):
         if not compiled.exe.in_order:
             return None
-        return runtime.dispatch.fastpath_data(compiled.exe.loaded, None, n_in, outs, out_avals,
+        return runtime.dispatch.fastpath_data(compiled.exe.loaded, None, n_in, aux, out_avals,
                                               consts, compiled.exe._in_j, compiled.exe._out_j)
-    return runtime.dispatch.fastpath_data(compiled.exe.loaded, compiled.device, n_in, outs,
+    return runtime.dispatch.fastpath_data(compiled.exe.loaded, compiled.device, n_in, aux,
                                           out_avals, consts)
-
-
-_registered: set = set()
 
 
 def register_pytree_node(cls, flatten, unflatten) -> None:
@@ -317,8 +333,8 @@ def register_pytree_node(cls, flatten, unflatten) -> None:
     aux data wrapped in a hashable NodeData). A type JAX's own registry already has (the
     user registered it with both) keeps that registration."""
     try:
-        register_array_type(cls, lambda x: _node_flatten(cls, flatten, x),
-                            lambda nd, children: unflatten(nd.aux, list(children)))
+        runtime.dispatch.register_node(cls, lambda x: _node_flatten(cls, flatten, x),
+                                       lambda nd, children: unflatten(nd.aux, list(children)))
     except ValueError:
         pass
 
@@ -328,14 +344,13 @@ def _node_flatten(cls, flatten, x):
     return tuple(children), NodeData(cls, aux)
 
 
-def register_once(array_cls) -> None:
-    """Register the frontend's Array with the C++ dispatcher: one child (the device buffer),
-    the aval as auxiliary data."""
-    if array_cls in _registered:
-        return
-    register_array_type(array_cls, lambda a: ((a._buf,), a.aval),
-                        lambda aval, children: array_cls(children[0], aval))
-    _registered.add(array_cls)
+@functools.cache
+def register_arrays() -> None:
+    """Register the frontend's Array with the C++ dispatcher (once): its buffer is the
+    child, its aval the static data; results come back as Arrays through
+    ``frontend.array.results_from_buffers``."""
+    runtime.dispatch.register_array_type(Array, "_buf", "aval")
+    runtime.dispatch.set_results_builder(results_from_buffers)
 
 
 # ----------------------------------------------------------------------------- named devices

@@ -115,9 +115,10 @@ def test_jit_over_1d_and_2d_meshes_vs_one_device_and_jax():
         # the C++ path with sharded arguments: later calls do not come back to Python
         xs = fe.device_put(x, ins[0])
         calls = []
-        orig = g._cache_miss
-        g._cache_miss = lambda *a, **k: calls.append(1) or orig(*a, **k)
-        g._cpp = g._make_cpp()
+        jitted = g._jitted
+        orig = jitted._cache_miss
+        jitted._cache_miss = lambda *a, **k: calls.append(1) or orig(*a, **k)
+        g = jitted.public()  # a new C++ callable, whose misses are counted
         for _ in range(3):
             assert_same(g(xs, w), single, "fast path")
         assert len(calls) == 1

@@ -106,7 +106,7 @@ def test_10000_calls_do_not_grow_memory():
     rss1 = _rss_mb()
     assert growth < 1 * 2**20, f"Python allocations grew by {growth / 2**20:.2f} MB over 10,000 calls"
     assert rss1 - rss0 < 64, f"RSS grew by {rss1 - rss0:.1f} MB over 10,000 calls"
-    assert len(j._cache) == 1
+    assert len(fe.api.jitted_of(j)._cache) == 1
 
 
 def test_10000_eager_and_vmap_calls_do_not_grow_memory():

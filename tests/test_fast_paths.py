@@ -97,3 +97,89 @@ def test_jit_cpp_path_serves_x64_and_follows_the_switches(x64, monkeypatch):
     assert r.dtype == np.float64
     np.testing.assert_array_equal(np.asarray(r), [0.0, 2.0, 4.0])
     np.testing.assert_array_equal(np.asarray(fe.device_put(np.array([2**40]))), [2**40])
+
+
+def test_jit_is_the_cpp_callable_and_traced_arguments_trace_inline(monkeypatch):
+    """fe.jit hands out jaxlib's C++ callable: results come back as Arrays in the function's
+    pytree (also from the C++ path); a traced argument lands in the Python path, which traces
+    the function inline; a call under a transformation with no traced argument is served by
+    the cached program (the values inline tracing gives)."""
+    from frontend import api
+    from frontend.core import Aval
+    misses = []
+    orig = api.Jitted._cache_miss
+    monkeypatch.setattr(api.Jitted, "_cache_miss",
+                        lambda self, *a, **k: misses.append(1) or orig(self, *a, **k))
+    f = fe.jit(lambda a, b: (a * b, {"s": fnp.sum(a), "n": None}))
+    x = np.arange(3.0, dtype=np.float32)
+    xs = R.normal(size=(4, 3)).astype(np.float32)
+    first, again = f(x, 2.0), f(fe.device_put(x), 2.0)
+    assert len(misses) == 2 and f(x, 2.0) is not None and len(misses) == 2  # C++ served
+    for r in (first, again):
+        assert type(r) is tuple and set(r[1]) == {"s", "n"} and r[1]["n"] is None
+        assert type(r[0]) is fe.Array and r[0].aval is Aval((3,), np.dtype(np.float32))
+        assert type(r[1]["s"]) is fe.Array and r[1]["s"].aval is Aval((), np.dtype(np.float32))
+        np.testing.assert_array_equal(np.asarray(r[0]), x * 2)
+    # traced arguments (vmap, grad): traced inline, as JAX's
+    got = fe.vmap(lambda v: f(v, 2.0)[0])(xs)
+    np.testing.assert_allclose(np.asarray(got), xs * 2)
+    np.testing.assert_allclose(np.asarray(fe.grad(lambda v: f(v, 3.0)[1]["s"])(x)), np.ones(3))
+    n = len(misses)
+    # no traced argument under vmap / grad / make_graph: the cached program's values
+    np.testing.assert_allclose(np.asarray(fe.vmap(lambda v: f(x, 2.0)[0] + v)(xs)), xs + x * 2)
+    np.testing.assert_allclose(np.asarray(fe.grad(lambda v: fnp.sum(f(x, 2.0)[0] * v))(x)), x * 2)
+    assert len(misses) == n
+    # the methods of the Python object ride along; a method binds its instance (JAX's)
+    assert f.eval_shape(fe.ShapeDtypeStruct((5,), np.float32), 1.0)[0].shape == (5,)
+    assert "stablehlo.multiply" in f.lower(x, 2.0).as_text() and f.__name__ == "<lambda>"
+    with pytest.raises(AttributeError, match="make_graph"):  # not JAX's class attribute
+        f.trace(x, 2.0)
+    f.clear_cache()
+    f(x, 2.0)
+    assert len(misses) == n + 1
+
+    class Scaler:
+        k = 3.0
+
+        @fe.jit(static_argnums=0)
+        def scale(self, v):
+            return v * self.k
+
+    np.testing.assert_array_equal(np.asarray(Scaler().scale(x)), x * 3)
+
+
+def test_effectful_jit_stays_off_the_cpp_path_and_inlines_under_a_trace():
+    import ctypes
+
+    from frontend import ffi
+    from lowering.runtime import native
+    lib = ctypes.CDLL(native.library_path())
+    ffi.register_ffi_target("test_fast_effect", ffi.pycapsule(lib.VmaplabRmsNorm))
+    x = R.normal(size=(2, 4)).astype(np.float32)
+    call = ffi.ffi_call("test_fast_effect", fe.ShapedArray(x.shape, x.dtype),
+                        vmap_method="sequential", has_side_effect=True)
+    j = fe.jit(lambda v: call(v, eps=1e-3) * 1.0)
+    want = np.asarray(j(x))
+    np.testing.assert_array_equal(np.asarray(j(x)), want)
+    g = fe.make_graph(lambda y: j(x) + y)(x)  # no traced argument: still traced inline
+    assert any(e.prim.name == "ffi_call" for e in g.eqns), g
+    pure = fe.jit(lambda v: v * 2.0)
+    pure(x)
+    g = fe.make_graph(lambda y: pure(x) + y)(x)  # served by the C++ path: a constant
+    assert [e.prim.name for e in g.eqns] == ["add"], g
+
+
+def test_x64_flip_after_cached_eager_and_jit_calls():
+    a = fe.device_put(np.arange(1, 4, dtype=np.int32))
+    f = fe.jit(lambda v: v / 2)
+    for _ in range(2):
+        assert fnp.true_divide(a, a).dtype == np.float32 and f(a).dtype == np.float32
+    fe.config.update("enable_x64", True)
+    jax.config.update("jax_enable_x64", True)
+    try:
+        for _ in range(2):
+            assert fnp.true_divide(a, a).dtype == np.float64 and f(a).dtype == np.float64
+    finally:
+        fe.config.update("enable_x64", False)
+        jax.config.update("jax_enable_x64", False)
+    assert fnp.true_divide(a, a).dtype == np.float32 and f(a).dtype == np.float32

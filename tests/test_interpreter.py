@@ -364,7 +364,7 @@ def test_verifier_sees_eager_jit_and_cpp_cache_miss_compiles():
     x = np.full(shape, 0.5, np.float32)
     assert _verified_after(lambda: fnp.tanh(x)) == 1                       # eager single primitive
     j = fe.jit(lambda a: fnp.cos(a) * 3.0 + 1.0)
-    assert j._cpp is not None                                               # C++ dispatch path
+    assert j._jitted._cpp() is j                                            # C++ dispatch path
     assert _verified_after(lambda: j(x)) == 1                               # its cache miss
     assert _verified_after(lambda: j(x)) == 0                               # C++ hit: no compile
     assert _verified_after(lambda: j(x[:2])) == 1                           # new signature

@@ -3,12 +3,14 @@
 On a signature it has not seen, the C++ function calls our Python ``cache_miss`` (which
 traces, lowers, compiles and runs with vmaplab's own code) and keeps the executable and the
 placement we hand back; afterwards it checks signatures, transfers numpy arguments and
-executes without Python. Array types of the frontend are registered as one-child pytree
-nodes of the dispatch registry, so the C++ side sees their device buffers directly.
+executes without Python. The frontend's Array is a dataclass node of the dispatch registry
+(its buffer a child, its aval static), which the C++ side flattens without calling Python;
+the results of a call are one ``Results`` node, built by one Python call per call.
 """
 from __future__ import annotations
 
 import functools
+import weakref
 
 from jax._src import config as _config
 from jax._src import core as _core
@@ -25,17 +27,59 @@ _KEY = _pxla.JitGlobalCppCacheKeys(
     out_layouts_treedef=None, out_layouts_leaves=None)
 
 
-def register_array_type(cls, flatten, unflatten) -> None:
-    """Let the C++ dispatcher see through ``cls`` (a wrapper of one device buffer)."""
+def register_node(cls, flatten, unflatten) -> None:
+    """Let the C++ dispatcher flatten ``cls`` with ``flatten(x) -> (children, aux)`` and
+    rebuild it with ``unflatten(aux, children)``."""
     _registry.register_node(cls, flatten, unflatten)
+
+
+def register_array_type(cls, buffer_field: str, meta_field: str) -> None:
+    """Let the C++ dispatcher see through ``cls``, a wrapper of one device buffer (attribute
+    ``buffer_field``) with hashable static data (``meta_field``): it reads both attributes
+    itself (and would rebuild one as ``cls(**{buffer_field: b, meta_field: m})``)."""
+    _registry.register_dataclass_node(cls, [buffer_field], [meta_field])
+
+
+class Results:
+    """The results of a fast-path call as ONE pytree node: the children are the output
+    buffers; ``build(aux, buffers)`` (see ``set_results_builder``) makes what the caller
+    gets, so the C++ path calls Python once per call, not once per output."""
+
+    __slots__ = ("aux", "bufs")
+
+    def __init__(self, aux, bufs):
+        self.aux, self.bufs = aux, bufs
+
+
+def set_results_builder(build) -> None:
+    _registry.register_node(Results, lambda r: (r.bufs, r.aux), build)
+
+
+def flatten_up_to(tree, is_leaf):
+    """(leaves, treedef) of ``tree`` in the dispatch registry, stopping at ``is_leaf``."""
+    return _registry.flatten(tree, is_leaf)
+
+
+def is_leaf_treedef(td) -> bool:
+    return td.num_nodes == 1 and td.num_leaves == 1
+
+
+_dispatchers: weakref.WeakSet = weakref.WeakSet()  # every live C++ callable we made
 
 
 def dispatcher(name: str, fun, cache_miss, static_argnums=(), static_argnames=()):
     """A C++ callable: fast path for known signatures, ``cache_miss(*args, **kw)`` otherwise.
     ``cache_miss`` returns ``(outs, fastpath_data or None, False)``."""
-    return _jax.pjit(name, fun, cache_miss, list(static_argnums), list(static_argnames), _KEY,
-                     _registry,
-                     _pxla.cc_shard_arg, _jax.PjitFunctionCache(capacity=256))
+    f = _jax.pjit(name, fun, cache_miss, list(static_argnums), list(static_argnames), _KEY,
+                  _registry, _pxla.cc_shard_arg, _jax.PjitFunctionCache(capacity=256))
+    _dispatchers.add(f)
+    return f
+
+
+def clear_dispatchers() -> None:
+    """Forget the signatures every C++ callable has seen (they come back to ``cache_miss``)."""
+    for f in list(_dispatchers):
+        f._clear_cache()
 
 
 @functools.lru_cache(maxsize=64)
@@ -43,17 +87,15 @@ def _sharding(device):
     return SingleDeviceSharding(device)
 
 
-def fastpath_data(loaded_executable, device, n_in: int, outs, out_avals, const_args=(),
+def fastpath_data(loaded_executable, device, n_in: int, results_aux, out_avals, const_args=(),
                   in_shardings=None, out_shardings=None):
     """What the C++ path keeps for one signature: the executable, the argument placement
     (all on ``device``, or JAX's sharding objects ``in_shardings``/``out_shardings`` of a
-    program over several devices, hoisted constants included), the output pytree (whose
-    leaves are the device buffers in ``outs``) and the buffers it passes before the
-    arguments (hoisted constants)."""
-    leaves, out_tree = _registry.flatten(outs)
+    program over several devices, hoisted constants included), the results (one
+    ``Results`` node with aux data ``results_aux`` over the output buffers) and the buffers
+    it passes before the arguments (hoisted constants)."""
     avals = [_core.ShapedArray(a.shape, a.dtype, weak_type=a.weak_type) for a in out_avals]
-    if len(avals) != len(leaves):
-        return None
+    out_tree = _registry.flatten(Results(results_aux, (0,) * len(avals)))[1]
     n_in += len(const_args)
     if in_shardings is None:
         sh = _sharding(device)
