@@ -13,6 +13,7 @@ from . import passes as _passes
 from . import sharding as fs
 from .array import Array, to_buffer
 from .core import EVAL, Graph, ShapeDtypeStruct, Tracer, _trace_var
+from .lax._convert import as_operand
 from .lax._sharding import with_sharding_constraint
 from .tracing import abstractify, adopt_foreign, has_side_effects, leaf_paths, trace_graph
 from .tree import broadcast_prefix, key_paths, set_on_register, tree_flatten, tree_map, tree_unflatten
@@ -364,17 +365,21 @@ class Jitted:
         return self._run(args, kwargs, False)[0]
 
     def _inline(self, args, kwargs):
-        """Under another transformation: the function traced inline (its shardings become
-        sharding constraints, as JAX's)."""
-        if self.in_shardings is None and self.out_shardings is None:
-            return self.fun(*args, **kwargs)
-        dyn, static = _split_static(args, self.static_argnums)
+        """Under another transformation: the function traced inline, its array arguments
+        made values of the current trace (numpy and Python scalars as constants, the latter
+        weakly typed, as inside jit); its shardings become sharding constraints (as JAX's)."""
+        dyn, static = _split_static(args, self.static_argnums)  # (static ones: hashable)
+        named = {k: kwargs[k] for k in self.static_argnames if k in kwargs} \
+            if self.static_argnames and kwargs else {}
+        _check_hashable(named)
+        leaves, td = tree_flatten((tuple(dyn), {k: v for k, v in kwargs.items() if k not in named}))
+        dyn, kw = tree_unflatten(td, [as_operand(x) for x in adopt_foreign(leaves)])
         if self.in_shardings is not None:
             dyn = with_sharding_constraint(tuple(dyn), _as_tree(self.in_shardings, len(dyn)))
         a = list(dyn)
         for i, v in static.items():
             a.insert(i, v)
-        out = self.fun(*a, **kwargs)
+        out = self.fun(*a, **kw, **named)
         if self.out_shardings is not None:
             out = with_sharding_constraint(out, self.out_shardings)
         return out
@@ -410,12 +415,12 @@ class Jitted:
         fast = None
         be = _backend.get()
         # The C++ path converts numpy and Python scalar arguments by JAX's x64 setting (ours
-        # flipping clears every C++ cache, see _forget_signatures). It does not see our
-        # traces: called under one with no traced argument it runs the cached program, which
-        # gives the values tracing it inline would, unless the program has side effects
-        # (JAX keeps those off its fast path too).
+        # flipping clears every C++ cache, see _forget_signatures). Its cache key includes
+        # whether a trace is current (set when one is entered), so a call under a trace never
+        # reaches it; a call made while a batching rule computes eagerly (that key still set)
+        # is not handed to it either. Programs with side effects stay off it (as JAX's).
         if for_cpp and not effects and dtypes.config.enable_x64 == be.jax_x64_enabled() \
-                and all(type(x) in _FAST_TYPES for x in leaves):
+                and not be.dispatch_in_trace() and all(type(x) in _FAST_TYPES for x in leaves):
             fast = be.fastpath_data(compiled, len(leaves), outs, out_avals)
         return outs, fast, False
 

@@ -448,6 +448,11 @@ def _as_aval_list(prim, outs) -> list:
 # thread starts at EVAL).
 
 
+# Functions called with the trace that becomes current whenever ``with trace:`` enters or
+# leaves one (the backend keeps the C++ jit dispatcher's cache key in step with it).
+trace_hooks: list = []
+
+
 class Trace:
     """Base trace. ``parent`` is the trace a value of this one is computed with."""
 
@@ -467,10 +472,16 @@ class Trace:
 
     def __enter__(self):
         self._tokens.append(_trace_var.set(self))
+        for hook in trace_hooks:
+            hook(self)
         return self
 
     def __exit__(self, *exc):
         _trace_var.reset(self._tokens.pop())
+        if trace_hooks:
+            t = _trace_var.get()
+            for hook in trace_hooks:
+                hook(t)
 
     def is_ancestor_of(self, other: "Trace") -> bool:
         t = other

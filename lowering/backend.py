@@ -5,7 +5,7 @@ import functools
 
 import numpy as np
 
-from frontend import dtypes
+from frontend import core, dtypes
 from frontend import sharding as fs
 from frontend.array import Array, results_from_buffers
 from frontend.core import Aval, Graph, Var
@@ -351,6 +351,12 @@ def register_arrays() -> None:
     ``frontend.array.results_from_buffers``."""
     runtime.dispatch.register_array_type(Array, "_buf", "aval")
     runtime.dispatch.set_results_builder(results_from_buffers)
+    # the C++ path serves no call made under a trace: entering one changes its cache key
+    core.trace_hooks.append(lambda t: runtime.dispatch.set_in_trace(t is not core.EVAL))
+    runtime.dispatch.set_in_trace(core.current_trace() is not core.EVAL)
+
+
+dispatch_in_trace = runtime.dispatch.in_trace
 
 
 # ----------------------------------------------------------------------------- named devices

@@ -20,6 +20,18 @@ from jax._src.lib import _jax
 from jax.sharding import SingleDeviceSharding
 
 _registry = _tree_util.dispatch_registry
+
+# Part of every C++ signature: set while a vmaplab trace is current, so that the C++ path
+# never serves a call made under a transformation (those are traced inline, as JAX's).
+_in_trace = _config.config_ext.Config("vmaplab_in_trace", False, include_in_jit_key=True)
+
+
+def set_in_trace(flag: bool) -> None:
+    _in_trace.set_local(flag)
+
+
+def in_trace() -> bool:
+    return _in_trace.value
 _KEY = _pxla.JitGlobalCppCacheKeys(
     donate_argnums=(), donate_argnames=None, device=None, backend=None,
     in_shardings_treedef=None, in_shardings_leaves=None, out_shardings_treedef=None,
