@@ -44,18 +44,33 @@ class BatchTracer(Tracer):
 
     __slots__ = ("val", "bdim", "aval")
 
-    def __init__(self, trace, val, bdim):
+    def __init__(self, trace, val, bdim, aval=None):
         self._trace = trace
         self.val = val
         self.bdim = bdim
-        a = aval_of(val)
-        if bdim is not None:
-            s = a.shape
-            a = Aval(s[:bdim] + s[bdim + 1:], a.dtype, a.weak_type)
-        self.aval = a
+        if aval is None:  # (a caller that checked bdim against val's aval passes the result)
+            aval = aval_of(val)
+            aval = aval if bdim is None else per_example_aval(aval, bdim)
+        self.aval = aval
 
     def __repr__(self):
         return f"BatchTracer<{self.aval.str_short()}, bdim={self.bdim}>"
+
+
+_PER_EXAMPLE: dict = {}  # (batched aval, bdim) -> per-example aval (avals are interned)
+
+
+def per_example_aval(a: Aval, bdim: int) -> Aval:
+    """``a`` without its axis ``bdim``."""
+    key = (a, bdim)
+    out = _PER_EXAMPLE.get(key)
+    if out is None:
+        s = a.shape
+        out = Aval(s[:bdim] + s[bdim + 1:], a.dtype, a.weak_type)
+        if len(_PER_EXAMPLE) > 100_000:
+            _PER_EXAMPLE.clear()
+        _PER_EXAMPLE[key] = out
+    return out
 
 
 _fallback: Callable | None = None
@@ -114,18 +129,24 @@ class BatchTrace(Trace):
         finally:
             _trace_var.reset(token)
         if prim.multiple_results:
-            return [BatchTracer(self, o, _check_dim(prim, o, d))
-                    for o, d in zip(out, out_dim, strict=True)]
-        return BatchTracer(self, out, _check_dim(prim, out, out_dim))
+            return [self._result(prim, o, d) for o, d in zip(out, out_dim, strict=True)]
+        return self._result(prim, out, out_dim)
+
+    def _result(self, prim, out, d) -> BatchTracer:
+        """A rule's result as a tracer, its out_dim checked (a user's rule may return
+        anything)."""
+        a = aval_of(out)
+        if d is None:
+            return BatchTracer(self, out, None, a)
+        if type(d) is int and 0 <= d < len(a.shape):
+            return BatchTracer(self, out, d, per_example_aval(a, d))
+        raise _bad_out_dim(prim, out, d)
 
 
-def _check_dim(prim, out, d):
-    """The rule's out_dim, checked (a user's rule may return anything)."""
-    if d is None or (type(d) is int and 0 <= d < len(aval_of(out).shape)):
-        return d
-    raise ValueError(f"the batching rule of primitive {prim.name!r} returned out_dim={d!r} for "
-                     f"a result of shape {shape(out)}: it must be None (not batched) or an axis "
-                     f"of the result, in [0, {ndim(out)})")
+def _bad_out_dim(prim, out, d) -> ValueError:
+    return ValueError(f"the batching rule of primitive {prim.name!r} returned out_dim={d!r} for "
+                      f"a result of shape {shape(out)}: it must be None (not batched) or an axis "
+                      f"of the result, in [0, {ndim(out)})")
 
 
 def batch_fun(fun, axis_size: int, args, in_dims, axis_name=None, spmd_axis_name=None) -> tuple:

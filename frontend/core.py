@@ -652,10 +652,14 @@ class GraphTrace(Trace):
         c = x
         if isinstance(c, np.generic):
             c = np.asarray(c)
-        if isinstance(c, np.ndarray) and c.dtype != dtypes.canonicalize(c.dtype):
-            c = c.astype(dtypes.canonicalize(c.dtype))
-        a = aval_of(c)
-        v = Var(a if not weak else a.update(weak_type=True))
+        if isinstance(c, np.ndarray):
+            d = dtypes.canonicalize(c.dtype)
+            if c.dtype != d:
+                c = c.astype(d)
+            v = Var(Aval(c.shape, d, weak))
+        else:
+            a = aval_of(c)
+            v = Var(a if not weak else a.update(weak_type=True))
         self._const_ids[key] = (x, v)
         self.constvars.append(v)
         self.consts.append(c)

@@ -129,7 +129,9 @@ def eager_fused(n_arrays: int):
     def wrap(fun):
         @functools.wraps(fun)
         def fused(*args, **kwargs):
-            if len(args) == n_arrays and not kwargs and _trace_var.get() is EVAL:
+            if _trace_var.get() is not EVAL or len(args) < n_arrays:
+                return fun(*args, **kwargs)
+            if len(args) == n_arrays and not kwargs:
                 # the common case, kept short: operands only, all Arrays, seen before
                 for a in args:
                     if type(a) is not Array:
@@ -138,8 +140,6 @@ def eager_fused(n_arrays: int):
                 if run is not None:
                     return run(*args)
                 return _run_fused(fun, args, kwargs, range(n_arrays))
-            if _trace_var.get() is not EVAL or len(args) < n_arrays:
-                return fun(*args, **kwargs)
             for a in args[:n_arrays]:
                 if type(a) is not Array:
                     return fun(*args, **kwargs)

@@ -74,12 +74,15 @@ def arg_shardings(bufs) -> tuple | None:
 
 
 _PLAIN = (int, bool, str, float, type(None), np.dtype)
+_PLAIN_TYPES = frozenset(_PLAIN)  # (a set lookup for the exact types, the common case)
 
 
 def _graph_meshes(g: Graph, acc: list) -> None:
     for e in g.eqns:
+        if not e.params:
+            continue
         for v in e.params.values():
-            if isinstance(v, _PLAIN):
+            if type(v) in _PLAIN_TYPES or isinstance(v, _PLAIN):
                 continue
             for x in (v if type(v) is tuple else (v,)):
                 if isinstance(x, _PLAIN) or type(x) is tuple:

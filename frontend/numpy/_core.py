@@ -127,15 +127,16 @@ def promote_args(name: str, *args, broadcast: bool = True):
     """JAX's numpy promotion: one common dtype (weak scalars follow arrays) and, with
     ``broadcast``, one common shape (rank-0 operands stay rank 0: primitives broadcast them)."""
     if len(args) == 2:
-        fast = _promote_pair_fast(args[0], args[1], broadcast)
-        if fast is not None:
-            return fast
+        x, y = args
         # (a numpy array operand is a constant of the computation either way)
-        x, y = _foreign(args[0]), _foreign(args[1])
         if type(x) is np.ndarray:
             x = asarray(x)
         if type(y) is np.ndarray:
             y = asarray(y)
+        fast = _promote_pair_fast(x, y, broadcast)
+        if fast is not None:
+            return fast
+        x, y = _foreign(x), _foreign(y)
         if x is not args[0] or y is not args[1]:
             fast = _promote_pair_fast(x, y, broadcast)
             if fast is not None:

@@ -126,11 +126,22 @@ def _dispatch(rules) -> tuple:
     return general, by_prim
 
 
+def _holds_graph(e: Eqn) -> bool:
+    for v in e.params.values():
+        t = type(v)
+        if t is Graph or t is tuple and v and type(v[0]) is Graph:
+            return True
+    return False
+
+
 def rewrite(g: Graph, rules, recurse: bool = True) -> Graph:
     """Run the local ``rules`` over ``g`` in one forward sweep (each equation is rewritten
     until no rule applies), then drop what became dead. Sub-graphs are rewritten too
     (``recurse``). Returns ``g`` itself when nothing changed."""
     general, by_prim = _dispatch(rules)
+    if not general and not any(e.prim in by_prim or recurse and e.params and _holds_graph(e)
+                               for e in g.eqns):
+        return g  # no equation any rule looks at
     rw = Rewriter(g)
     subst: dict = {}
     eqns = []

@@ -34,22 +34,22 @@ INT = "int"
 REAL = "real"          # ints and floats
 NUM_BOOL = "number_or_bool"
 
-_OK = {
-    ANY: lambda d: True,
-    NUMBER: lambda d: dtypes.is_int(d) or dtypes.is_inexact(d),
-    INEXACT: dtypes.is_inexact,
-    FLOAT: dtypes.is_float,
-    INT_BOOL: lambda d: dtypes.is_int(d) or dtypes.is_bool(d),
-    INT: dtypes.is_int,
-    REAL: lambda d: dtypes.is_int(d) or dtypes.is_float(d),
-    NUM_BOOL: lambda d: True,
-}
+# the dtype kinds (dtypes._kind: b, i, u, f, c) each class accepts; None: every dtype
+_OK_KINDS = {ANY: None, NUMBER: "iufc", INEXACT: "fc", FLOAT: "f", INT_BOOL: "biu", INT: "iu",
+             REAL: "iuf", NUM_BOOL: None}
+
+
+def _ok(kind, d) -> bool:
+    ks = _OK_KINDS[kind]
+    return ks is None or dtypes._kind(d) in ks
+
+
 _KIND_NAME = {NUMBER: "numeric", INEXACT: "floating or complex", FLOAT: "floating",
               INT_BOOL: "integer or boolean", INT: "integer", REAL: "integer or floating", NUM_BOOL: "numeric or boolean", ANY: "any"}
 
 
 def check_dtype(name, kind, d):
-    if not _OK[kind](d):
+    if not _ok(kind, d):
         raise TypeError(f"{name} does not accept dtype {np.dtype(d).name}. Accepted dtypes are "
                         f"subtypes of {_KIND_NAME[kind]}.")
 
@@ -290,7 +290,7 @@ def nary(name: str, kind: str, out_dtype=None) -> Primitive:
                 shape, full = a.shape, a
             weak = weak and a.weak_type
         else:
-            if _OK[kind](d):
+            if _ok(kind, d):
                 if out_dtype is None and full.weak_type == weak:
                     return full
                 return Aval(shape, d if out_dtype is None else out_dtype, weak)

@@ -5,6 +5,8 @@ the rhs free dims, each group in increasing operand-axis order.
 """
 from __future__ import annotations
 
+import functools
+
 import ml_dtypes
 import numpy as np
 
@@ -126,6 +128,13 @@ dot_general_p = Primitive("dot_general")
 @dot_general_p.def_abstract_eval
 def _dot_general_abstract_eval(lhs, rhs, *, dimension_numbers, precision=None,
                                preferred_element_type=None):
+    return _dot_general_aval(lhs, rhs, dimension_numbers, preferred_element_type)
+
+
+@functools.lru_cache(maxsize=4096)
+def _dot_general_aval(lhs, rhs, dimension_numbers, preferred_element_type) -> Aval:
+    """The result aval (remembered per interned avals and dimension numbers: a chain of
+    products asks the same question again and again; errors are raised every time)."""
     _check_dims(lhs, rhs, dimension_numbers)
     (lc, rc), (lb, rb) = dimension_numbers
     out_dtype = dot_operand_dtype(lhs.dtype, rhs.dtype)
@@ -145,32 +154,41 @@ def _dot_general_abstract_eval(lhs, rhs, *, dimension_numbers, precision=None,
 @dot_general_p.def_batching
 def _dot_general_batch(args, dims, *, dimension_numbers, precision=None,
                        preferred_element_type=None):
-    # Both batched: the two batch axes become a new leading batching dimension (out dim 0).
-    # One batched: its batch axis becomes a free dimension of that operand, and the result
-    # batch axis is wherever dot_general puts that free dim: after the batch dims, among
-    # the lhs free dims in axis order (lhs batched) or after all lhs free dims, among the
-    # rhs free dims (rhs batched). The operand order is kept: swapping to put the batch
-    # axis first saves a final transpose but gives XLA CPU a batch-major layout that is
-    # measurably slower when a reduction follows (2.6x on the seed tanh model).
-    # Never a broadcast, never a transpose.
     (lhs, rhs), (ld, rd) = args, dims
+    dn, out_dim = _batched_dimension_numbers(dimension_numbers, ld, rd,
+                                             batching.ndim(lhs), batching.ndim(rhs))
+    out = dot_general_p.bind(lhs, rhs, dimension_numbers=dn, precision=precision,
+                             preferred_element_type=preferred_element_type)
+    return out, out_dim
+
+
+@functools.lru_cache(maxsize=4096)
+def _batched_dimension_numbers(dimension_numbers, ld, rd, lhs_ndim, rhs_ndim) -> tuple:
+    """(dimension numbers of the batched operands, result batch axis), remembered per
+    question (a chain of products asks the same one again and again).
+
+    Both batched: the two batch axes become a new leading batching dimension (out dim 0).
+    One batched: its batch axis becomes a free dimension of that operand, and the result
+    batch axis is wherever dot_general puts that free dim: after the batch dims, among
+    the lhs free dims in axis order (lhs batched) or after all lhs free dims, among the
+    rhs free dims (rhs batched). The operand order is kept: swapping to put the batch
+    axis first saves a final transpose but gives XLA CPU a batch-major layout that is
+    measurably slower when a reduction follows (2.6x on the seed tanh model).
+    Never a broadcast, never a transpose."""
     (lc, rc), (lb, rb) = dimension_numbers
     nb = len(lb)
     if ld is not None and rd is not None:
-        dn = ((_shift(lc, ld), _shift(rc, rd)), ((ld,) + _shift(lb, ld), (rd,) + _shift(rb, rd)))
-        return dot_general_p.bind(lhs, rhs, dimension_numbers=dn, precision=precision,
-                                  preferred_element_type=preferred_element_type), 0
-    lfree = _free(batching.ndim(lhs) - (ld is not None), lc, lb)
+        return ((_shift(lc, ld), _shift(rc, rd)),
+                ((ld,) + _shift(lb, ld), (rd,) + _shift(rb, rd))), 0
+    lfree = _free(lhs_ndim - (ld is not None), lc, lb)
     if ld is not None:
         out_dim = nb + sum([i < ld for i in lfree])
         lc, lb = _shift(lc, ld), _shift(lb, ld)
     else:
-        rfree = _free(batching.ndim(rhs) - 1, rc, rb)
+        rfree = _free(rhs_ndim - 1, rc, rb)
         out_dim = nb + len(lfree) + sum([i < rd for i in rfree])
         rc, rb = _shift(rc, rd), _shift(rb, rd)
-    out = dot_general_p.bind(lhs, rhs, dimension_numbers=((lc, rc), (lb, rb)),
-                             precision=precision, preferred_element_type=preferred_element_type)
-    return out, out_dim
+    return ((lc, rc), (lb, rb)), out_dim
 
 
 dot_general_p.def_jvp(jvp_by_operand(

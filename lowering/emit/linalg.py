@@ -6,6 +6,8 @@ Bool operands are emitted as i1 dots (XLA CPU computes OR of ANDs, as JAX's lax 
 """
 from __future__ import annotations
 
+import functools
+
 from frontend.primitives.linalg import dot_general_p, dot_operand_dtype
 
 from .shape import ints
@@ -15,7 +17,6 @@ from .shape import ints
 def _dot_general(ctx, lhs, rhs, *, dimension_numbers, precision=None,
                  preferred_element_type=None):
     la, ra = ctx.avals_in
-    (lc, rc), (lb, rb) = dimension_numbers
     d = dot_operand_dtype(la.dtype, ra.dtype)
     if la.dtype != d:
         nla = la.update(dtype=d)
@@ -25,11 +26,18 @@ def _dot_general(ctx, lhs, rhs, *, dimension_numbers, precision=None,
         nra = ra.update(dtype=d)
         rhs = ctx.op(f"stablehlo.convert {rhs} : ({ctx.type(ra)}) -> {ctx.type(nra)}")
         ra = nra
+    return [ctx.op(f"stablehlo.dot_general {lhs}, {rhs}, {_attrs(dimension_numbers, precision)} : "
+                   f"({ctx.type(la)}, {ctx.type(ra)}) -> {ctx.type(ctx.avals_out[0])}")]
+
+
+@functools.lru_cache(maxsize=4096)
+def _attrs(dimension_numbers, precision) -> str:
+    """The op's attribute text (written once per dimension numbers and precision)."""
+    (lc, rc), (lb, rb) = dimension_numbers
     attrs = []
     if lb or rb:
         attrs.append(f"batching_dims = [{ints(lb)}] x [{ints(rb)}]")
     attrs.append(f"contracting_dims = [{ints(lc)}] x [{ints(rc)}]")
     if precision is not None:
         attrs.append(f"precision = [{ints(precision)}]")
-    return [ctx.op(f"stablehlo.dot_general {lhs}, {rhs}, {', '.join(attrs)} : "
-                   f"({ctx.type(la)}, {ctx.type(ra)}) -> {ctx.type(ctx.avals_out[0])}")]
+    return ", ".join(attrs)
