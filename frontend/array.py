@@ -315,8 +315,8 @@ _scalars: dict = {}       # (aval, value) -> Array
 
 
 def _freeze(v):
-    if isinstance(v, list):
-        return tuple(map(_freeze, v))
+    if isinstance(v, (list, tuple)):  # (lists nested in tuples too)
+        return (type(v).__name__, *map(_freeze, v))
     if isinstance(v, dict):
         return tuple(sorted((k, _freeze(x)) for k, x in v.items()))
     return v

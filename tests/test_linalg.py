@@ -341,3 +341,19 @@ def test_einsum_interleaved_bool_and_left_to_right():
                  lambda x, y: jnp.einsum("ij,j", x, y, optimize=False), a, b)
     bs = [rand((2, 3), bool), rand((3, 4), bool), rand((4,), bool)]
     check_vs_jax(lambda *x: fnp.einsum("ij,jk,k->i", *x), lambda *x: jnp.einsum("ij,jk,k->i", *x), *bs)
+
+
+def test_dot_general_bound_with_lists_eager_jit_and_vmap():
+    """dot_general's remembered evaluations take lists for tuples (a user's direct bind)."""
+    from frontend.primitives.linalg import dot_general_p
+    x, y = rand((3, 4), np.float32), rand((4, 5), np.float32)
+    f = lambda a, b: dot_general_p.bind(a, b, dimension_numbers=([[1], [0]], [[], []]),  # noqa: E731
+                                        precision=None, preferred_element_type=None)
+    want = x @ y
+    np.testing.assert_allclose(np.asarray(fe.jit(f)(x, y)), want, rtol=1e-5)
+    np.testing.assert_allclose(np.asarray(f(fe.device_put(x), fe.device_put(y))), want, rtol=1e-5)
+    xs = np.stack([x, 2 * x])
+    np.testing.assert_allclose(np.asarray(fe.vmap(f, (0, None))(xs, y)), xs @ y, rtol=1e-5)
+    with pytest.raises(TypeError, match="contracting dimensions to have the same shape"):
+        dot_general_p.bind(fe.device_put(x), fe.device_put(y), dimension_numbers=[[[0], [0]], [[], []]],
+                           precision=None, preferred_element_type=None)

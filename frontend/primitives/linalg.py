@@ -128,7 +128,16 @@ dot_general_p = Primitive("dot_general")
 @dot_general_p.def_abstract_eval
 def _dot_general_abstract_eval(lhs, rhs, *, dimension_numbers, precision=None,
                                preferred_element_type=None):
-    return _dot_general_aval(lhs, rhs, dimension_numbers, preferred_element_type)
+    return remembered(_dot_general_aval, lhs, rhs, dimension_numbers, preferred_element_type)
+
+
+def remembered(fn, *args):
+    """``fn(*args)`` from its lru_cache; with an unhashable argument (lists where tuples are
+    usual, from a user's bind) computed afresh (a TypeError of ``fn`` itself then comes again)."""
+    try:
+        return fn(*args)
+    except TypeError:
+        return fn.__wrapped__(*args)
 
 
 @functools.lru_cache(maxsize=4096)
@@ -155,8 +164,8 @@ def _dot_general_aval(lhs, rhs, dimension_numbers, preferred_element_type) -> Av
 def _dot_general_batch(args, dims, *, dimension_numbers, precision=None,
                        preferred_element_type=None):
     (lhs, rhs), (ld, rd) = args, dims
-    dn, out_dim = _batched_dimension_numbers(dimension_numbers, ld, rd,
-                                             batching.ndim(lhs), batching.ndim(rhs))
+    dn, out_dim = remembered(_batched_dimension_numbers, dimension_numbers, ld, rd,
+                              batching.ndim(lhs), batching.ndim(rhs))
     out = dot_general_p.bind(lhs, rhs, dimension_numbers=dn, precision=precision,
                              preferred_element_type=preferred_element_type)
     return out, out_dim

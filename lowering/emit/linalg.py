@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import functools
 
-from frontend.primitives.linalg import dot_general_p, dot_operand_dtype
+from frontend.primitives.linalg import dot_general_p, dot_operand_dtype, remembered
 
 from .shape import ints
 
@@ -26,7 +26,7 @@ def _dot_general(ctx, lhs, rhs, *, dimension_numbers, precision=None,
         nra = ra.update(dtype=d)
         rhs = ctx.op(f"stablehlo.convert {rhs} : ({ctx.type(ra)}) -> {ctx.type(nra)}")
         ra = nra
-    return [ctx.op(f"stablehlo.dot_general {lhs}, {rhs}, {_attrs(dimension_numbers, precision)} : "
+    return [ctx.op(f"stablehlo.dot_general {lhs}, {rhs}, {remembered(_attrs, dimension_numbers, precision)} : "
                    f"({ctx.type(la)}, {ctx.type(ra)}) -> {ctx.type(ctx.avals_out[0])}")]
 
 
