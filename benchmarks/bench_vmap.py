@@ -20,7 +20,7 @@ import numpy as np
 sys.path.insert(0, os.path.dirname(__file__))
 import jax  # noqa: E402
 import jax.numpy as jnp  # noqa: E402
-from common import paired, row_paired, same_call_time  # noqa: E402
+from common import paired, row_paired, same_call_time, self_contained_text  # noqa: E402
 
 import frontend as fe  # noqa: E402
 import frontend.numpy as fnp  # noqa: E402
@@ -67,7 +67,7 @@ def compiled_runtime(name, make, B):
     ours = fe.jit(fe.vmap(f_ours))
     theirs = jax.jit(jax.vmap(f_jax))
     np.testing.assert_allclose(np.asarray(ours(*args)), np.asarray(theirs(*args)), rtol=2e-4, atol=2e-5)
-    t_ours = ours.lower(*args).as_text()
+    t_ours = self_contained_text(ours, args)
     # JAX's module with its sharding/layout attributes, parsed by the same client
     t_jax = theirs.lower(*args).as_text()
     lines = [row_paired(f"{name} B={B}: same-call XLA runtime", same_call_time(t_ours, t_jax, args, 200),

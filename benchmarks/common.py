@@ -53,6 +53,18 @@ def row_paired(name: str, result, target: str = "") -> str:
     return f"{name:<44} ours {fmt(o)}  jax {fmt(t)}  ratio {r:6.3f} {target}"
 
 
+def self_contained_text(jitted, args) -> str:
+    """Our module for ``args`` with every closed-over constant written into it (none passed as
+    an argument), so that it runs on the same buffers as JAX's module in ``same_call_time``."""
+    import frontend as fe
+    saved = fe.config.embedded_constants_max_bytes
+    fe.config.update("embedded_constants_max_bytes", 1 << 40)
+    try:
+        return jitted.lower(*args).as_text()
+    finally:
+        fe.config.update("embedded_constants_max_bytes", saved)
+
+
 def same_call_time(text_ours: str, text_jax: str, args, number: int, rtol=2e-4, atol=2e-5):
     """Both StableHLO modules compiled by the same XLA client and run on the same device
     buffers through the same call (only the modules differ); results checked equal first.
