@@ -47,7 +47,7 @@ text = per_example.lower(params, vs, ys).as_text()
 print("\nStableHLO:")
 print(text)
 dots = [line.strip() for line in text.splitlines() if "stablehlo.dot_general" in line]
-assert any("batching_dims = [0] x [0]" in d for d in dots), dots
+assert any("batching_dims = [" in d for d in dots), dots
 assert "stablehlo.while" not in text
 print("dM per example is one dot_general with batching dims, no loop:")
 print("  " + next(d for d in dots if "batching_dims" in d))

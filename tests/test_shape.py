@@ -502,3 +502,16 @@ def test_vmap_stack_batched_axis_end():
     x = rand((2, 3, 5))
     text = stablehlo(fe.vmap(lambda x, y: fnp.stack([x, y], axis=1), in_axes=(2, 2), out_axes=3), x, x)
     assert _count(text, "transpose") == 0
+
+
+def test_vmap_of_stacked_scalars_concatenates_rows_as_jax():
+    """Stacking batched scalars concatenates (1, B) rows along the major dim, then one
+    transpose (JAX's stack layout; a column-wise concatenate of (B, 1) pieces is slower on
+    XLA CPU), with the values of a per-example loop."""
+    f = lambda x: fnp.stack([fnp.dot(x[i:i + 2], x[i + 1:i + 3]) for i in range(3)])  # noqa: E731
+    x = rand((5, 6), np.float32)
+    text = fe.jit(fe.vmap(f)).lower(x).as_text()
+    cat = [ln for ln in text.splitlines() if "stablehlo.concatenate" in ln]
+    assert len(cat) == 1 and "dim = 0" in cat[0] and "tensor<1x5xf32>" in cat[0], cat
+    want = np.stack([np.asarray(f(fe.device_put(r))) for r in x])
+    np.testing.assert_allclose(np.asarray(fe.jit(fe.vmap(f))(x)), want, rtol=1e-5)

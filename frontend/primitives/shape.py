@@ -96,11 +96,14 @@ def _broadcast_in_dim_abstract_eval(x, *, shape, broadcast_dimensions):
 @broadcast_in_dim_p.def_batching
 def _broadcast_in_dim_batch(args, dims, *, shape, broadcast_dimensions):
     # the batch axis becomes a new result dim just after the result dim of the operand dim
-    # before it (result dim 0 if it leads): broadcast_dimensions stay increasing, no transpose
+    # before it (result dim 0 if it leads): broadcast_dimensions stay increasing, no transpose.
+    # A batched scalar's batch axis goes last, after the new dims (as JAX's stack of batched
+    # scalars: stacking them is then a concatenate along the major dim, which XLA copies
+    # in rows, not a column-wise one)
     axis_size = batching.axis_size(args, dims)
     (x,), (d,) = args, dims
     bd = tuple(broadcast_dimensions)
-    p = bd[d - 1] + 1 if d > 0 else 0
+    p = bd[d - 1] + 1 if d > 0 else 0 if bd else len(shape)
     out_shape = tuple(shape[:p]) + (axis_size,) + tuple(shape[p:])
     new_bd = tuple(b + (b >= p) for b in bd)
     new_bd = new_bd[:d] + (p,) + new_bd[d:]
