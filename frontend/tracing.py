@@ -131,18 +131,14 @@ def eager_fused(n_arrays: int):
         def fused(*args, **kwargs):
             if _trace_var.get() is not EVAL or len(args) < n_arrays:
                 return fun(*args, **kwargs)
-            if len(args) == n_arrays and not kwargs:
-                # the common case, kept short: operands only, all Arrays, seen before
-                for a in args:
-                    if type(a) is not Array:
-                        return fun(*args)
-                run = eager_fns.get(fun)
-                if run is not None:
-                    return run(*args)
-                return _run_fused(fun, args, kwargs, range(n_arrays))
             for a in args[:n_arrays]:
                 if type(a) is not Array:
                     return fun(*args, **kwargs)
+            if len(args) == n_arrays and not kwargs:
+                # the common case: operands only, seen before (``fun`` is _run_fused's key)
+                run = eager_fns.get(fun)
+                if run is not None:
+                    return run(*args)
             return _run_fused(fun, args, kwargs, range(n_arrays))
         return fused
     return wrap
@@ -308,17 +304,24 @@ def map_subgraphs(e: Eqn, fn) -> Eqn:
     return e if new is None else Eqn(e.prim, e.inputs, new, e.outs)
 
 
+def subgraphs(e: Eqn) -> list:
+    """The Graphs held in the params of ``e`` (a Graph, or Graphs in a tuple)."""
+    if not e.params:
+        return []
+    gs = []
+    for v in e.params.values():
+        t = type(v)
+        if t is Graph:
+            gs.append(v)
+        elif t is tuple:
+            gs += [x for x in v if type(x) is Graph]
+    return gs
+
+
 def has_side_effects(g: Graph) -> bool:
     """Whether an equation of ``g`` (or of a sub-graph) declares ``has_side_effect``."""
-    for e in g.eqns:
-        if e.params.get("has_side_effect"):
-            return True
-        for v in e.params.values():
-            t = type(v)
-            if t is Graph and has_side_effects(v) or \
-                    t is tuple and v and type(v[0]) is Graph and any(map(has_side_effects, v)):
-                return True
-    return False
+    return any(e.params.get("has_side_effect") or any(map(has_side_effects, subgraphs(e)))
+               for e in g.eqns)
 
 
 def dce(g: Graph) -> Graph:

@@ -14,31 +14,12 @@ import numpy as np
 
 from ..core import Eqn, Graph, Literal
 from ..primitives.shape import broadcast_in_dim_p, reshape_p
-from ..tracing import dce, map_subgraphs  # noqa: F401 (dce, map_subgraphs: here for the passes)
-
-
-def subgraphs(e: Eqn):
-    """The Graphs held in the params of ``e``."""
-    for v in e.params.values():
-        if isinstance(v, Graph):
-            yield v
-        elif isinstance(v, tuple):
-            yield from (x for x in v if isinstance(x, Graph))
+from ..tracing import dce, map_subgraphs, subgraphs  # noqa: F401 (here for the passes)
 
 
 def count_eqns(g: Graph) -> int:
     """Equations of ``g``, those of its sub-graphs included."""
-    n = len(g.eqns)
-    for e in g.eqns:
-        for v in e.params.values():
-            t = type(v)
-            if t is Graph:
-                n += count_eqns(v)
-            elif t is tuple:
-                for x in v:
-                    if type(x) is Graph:
-                        n += count_eqns(x)
-    return n
+    return len(g.eqns) + sum(count_eqns(s) for e in g.eqns for s in subgraphs(e))
 
 
 def same_type(a, b) -> bool:
@@ -126,20 +107,12 @@ def _dispatch(rules) -> tuple:
     return general, by_prim
 
 
-def _holds_graph(e: Eqn) -> bool:
-    for v in e.params.values():
-        t = type(v)
-        if t is Graph or t is tuple and v and type(v[0]) is Graph:
-            return True
-    return False
-
-
 def rewrite(g: Graph, rules, recurse: bool = True) -> Graph:
     """Run the local ``rules`` over ``g`` in one forward sweep (each equation is rewritten
     until no rule applies), then drop what became dead. Sub-graphs are rewritten too
     (``recurse``). Returns ``g`` itself when nothing changed."""
     general, by_prim = _dispatch(rules)
-    if not general and not any(e.prim in by_prim or recurse and e.params and _holds_graph(e)
+    if not general and not any(e.prim in by_prim or recurse and subgraphs(e)
                                for e in g.eqns):
         return g  # no equation any rule looks at
     rw = Rewriter(g)
