@@ -25,18 +25,24 @@ def _trace_flat(fun, args, kwargs, static: dict, in_avals, td):
     out_td_box = []
 
     def flat_fun(*leaves):
-        a, kw = tree_unflatten(td, leaves)
-        a = list(a)
-        for i, v in static.items():
-            if isinstance(i, int):
-                a.insert(i, v)
-            else:
-                kw[i] = v
+        a, kw = _with_static(*tree_unflatten(td, leaves), static)
         outs, otd = tree_flatten(fun(*a, **kw))
         out_td_box.append(otd)
         return outs
 
     return trace_graph(flat_fun, in_avals), out_td_box[0]
+
+
+def _with_static(dyn, kwargs, static: dict) -> tuple:
+    """(args, kwargs) of the call: the static values ({position or name: value}) put back
+    among the dynamic ones."""
+    a, kw = list(dyn), dict(kwargs)
+    for i, v in static.items():
+        if isinstance(i, int):
+            a.insert(i, v)
+        else:
+            kw[i] = v
+    return a, kw
 
 
 def _check_hashable(static: dict) -> None:
@@ -287,7 +293,9 @@ class Jitted:
         functools.update_wrapper(self, fun, updated=())  # not __dict__: it would clobber ours
         self._cpp = None  # (a weak reference to) the C++ callable serving it, see public()
 
-    def _signature(self, args, kwargs):
+    def _split(self, args, kwargs):
+        """(dynamic args, dynamic kwargs, {position or name: static value}); the static ones
+        checked hashable."""
         dyn, static = _split_static(args, self.static_argnums)
         if self.static_argnames and kwargs:
             named = {k: kwargs[k] for k in self.static_argnames if k in kwargs}
@@ -295,6 +303,10 @@ class Jitted:
                 _check_hashable(named)
                 kwargs = {k: v for k, v in kwargs.items() if k not in named}
                 static.update(named)
+        return dyn, kwargs, static
+
+    def _signature(self, args, kwargs):
+        dyn, kwargs, static = self._split(args, kwargs)
         leaves, td = tree_flatten((dyn, kwargs))
         leaves = adopt_foreign(leaves)
         sig = []
@@ -368,18 +380,13 @@ class Jitted:
         """Under another transformation: the function traced inline, its array arguments
         made values of the current trace (numpy and Python scalars as constants, the latter
         weakly typed, as inside jit); its shardings become sharding constraints (as JAX's)."""
-        dyn, static = _split_static(args, self.static_argnums)  # (static ones: hashable)
-        named = {k: kwargs[k] for k in self.static_argnames if k in kwargs} \
-            if self.static_argnames and kwargs else {}
-        _check_hashable(named)
-        leaves, td = tree_flatten((tuple(dyn), {k: v for k, v in kwargs.items() if k not in named}))
+        dyn, kw, static = self._split(args, kwargs)
+        leaves, td = tree_flatten((tuple(dyn), kw))
         dyn, kw = tree_unflatten(td, [as_operand(x) for x in adopt_foreign(leaves)])
         if self.in_shardings is not None:
             dyn = with_sharding_constraint(tuple(dyn), _as_tree(self.in_shardings, len(dyn)))
-        a = list(dyn)
-        for i, v in static.items():
-            a.insert(i, v)
-        out = self.fun(*a, **kw, **named)
+        a, kw = _with_static(dyn, kw, static)
+        out = self.fun(*a, **kw)
         if self.out_shardings is not None:
             out = with_sharding_constraint(out, self.out_shardings)
         return out
