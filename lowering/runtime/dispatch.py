@@ -32,6 +32,8 @@ def set_in_trace(flag: bool) -> None:
 
 def in_trace() -> bool:
     return _in_trace.value
+
+
 _KEY = _pxla.JitGlobalCppCacheKeys(
     donate_argnums=(), donate_argnames=None, device=None, backend=None,
     in_shardings_treedef=None, in_shardings_leaves=None, out_shardings_treedef=None,
