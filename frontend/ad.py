@@ -21,7 +21,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .ad_util import UndefinedPrimal, Zero, tangent_aval
-from .core import Graph, Literal, Tracer, Var, aval_of, eval_graph
+from .core import Graph, Literal, Tracer, Var, aval_of, inline_graph
 from .jvp import jvp_fun
 from .partial_eval import linearize_fun
 from .primitives.elementwise import add_tangents
@@ -96,9 +96,6 @@ def backward_pass(g: Graph, consts, args, cts) -> list:
 # ----------------------------------------------------------------------------- graph transforms
 
 
-def _eval(g: Graph, args) -> list:
-    return eval_graph(g, g.consts, args)
-
 
 def _closed(g: Graph) -> tuple:
     """(g with its constants as leading inputs, those constants): sub-graphs of primitives
@@ -119,7 +116,7 @@ def jvp_graph(g: Graph, nonzero, instantiate, mesh_axes=None) -> tuple:
         it = iter(args[n:])
         tangents = [next(it) if nz else Zero(tangent_aval(v.aval))
                     for v, nz in zip(g.invars, nonzero)]
-        outs, touts = jvp_fun(lambda *a: _eval(g, a), list(args[:n]), tangents)
+        outs, touts = jvp_fun(lambda *a: inline_graph(g, a), list(args[:n]), tangents)
         out_nz = [type(t) is not Zero or bool(i) for t, i in zip(touts, instantiate)]
         box.append(out_nz)
         return list(outs) + [instantiate_zeros(t) for t, nz in zip(touts, out_nz) if nz]
@@ -159,7 +156,7 @@ def linearize_graph(g: Graph, nonzero, instantiate, forward_inputs=None,
     box = {}
 
     def primal_fn(*xs):
-        outs, lin = linearize_fun(lambda *a: _eval(g, a), list(xs), nonzero, instantiate,
+        outs, lin = linearize_fun(lambda *a: inline_graph(g, a), list(xs), nonzero, instantiate,
                                   zeros_like_aval)
         lg = lin.graph
         res, computed = [], []

@@ -710,3 +710,8 @@ def eval_graph(g: Graph, consts, args) -> list:
         else:
             env[id(e.outs[0])] = out
     return [read(v) for v in g.outvars]
+
+
+def inline_graph(g: Graph, args) -> list:
+    """``eval_graph`` with the graph's own constants: ``g`` as a function of its arguments."""
+    return eval_graph(g, g.consts, args)

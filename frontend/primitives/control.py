@@ -27,7 +27,7 @@ import numpy as np
 from .. import batching
 from ..ad import jvp_graph, linearize_graph, transpose_graph
 from ..ad_util import Zero, is_undefined_primal, tangent_aval
-from ..core import Aval, Graph, Primitive, Var, aval_of, eval_graph, literal
+from ..core import Aval, Graph, Primitive, Var, aval_of, eval_graph, inline_graph, literal
 from ..tracing import closure_convert, intern_graph, trace_graph
 from .elementwise import add_tangents, eq_p, select_p
 from .reductions import reduce_or_p
@@ -40,10 +40,6 @@ def typematch(a: Aval, b: Aval) -> bool:
     """Same shape and dtype (weak types may differ)."""
     return a.shape == b.shape and a.dtype == b.dtype
 
-
-def _eval(g: Graph, args) -> list:
-    """Bind every equation of ``g`` under the current trace (Literals stay typed)."""
-    return eval_graph(g, g.consts, args)
 
 
 # ----------------------------------------------------------------------------- batching helpers
@@ -67,7 +63,7 @@ def batch_graph(g: Graph, size: int, in_dims, force=None, mesh_axes=None):
     spmd = rule.spmd_axis_name if rule is not None and mesh_axes is None else None
 
     def fn(*args):
-        vals, dims = batching.batch_fun(lambda *a: _eval(g, a), size, args, in_dims, name, spmd)
+        vals, dims = batching.batch_fun(lambda *a: inline_graph(g, a), size, args, in_dims, name, spmd)
         res, flags = [], []
         for i, (o, d) in enumerate(zip(vals, dims)):
             if d is not None:
@@ -168,7 +164,7 @@ def _cond_batch(args, dims, *, branches):
         return outs, [0 if b else None for b in out_b]
     # batched predicate: every branch runs (batched), each lane selects its branch's result
     n_out = len(branches[0].outvars)
-    results = [_eval(batch_graph(g, axis_size, op_dims, [True] * n_out)[0], ops)
+    results = [inline_graph(batch_graph(g, axis_size, op_dims, [True] * n_out)[0], ops)
                for g in branches]
     index = moveaxis(index, idx_dim, 0)
     outs = list(results[-1])
@@ -309,13 +305,13 @@ def _while_batch(args, dims, *, cond_graph, body_graph, cond_nconsts, body_ncons
     carry_avals = [aval_of(x) for x in init]
 
     def any_active(*a):
-        (pred,) = _eval(cond_lanes, a)
+        (pred,) = inline_graph(cond_lanes, a)
         return [reduce_or_p.bind(pred, axes=(0,))]
 
     def step(*a):
         c_in, b_in, carry = a[:nc], a[nc:nc + nb], a[nc + nb:]
-        (pred,) = _eval(cond_lanes, list(c_in) + list(carry))
-        new = _eval(body_b, list(b_in) + list(carry))
+        (pred,) = inline_graph(cond_lanes, list(c_in) + list(carry))
+        new = inline_graph(body_b, list(b_in) + list(carry))
         return [_lane_select(pred, n, o) if b else n
                 for n, o, b in zip(new, carry, carry_b)]
 

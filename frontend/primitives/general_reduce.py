@@ -16,7 +16,7 @@ import numpy as np
 
 from .. import batching
 from ..ad_util import Zero
-from ..core import Aval, Graph, Primitive, aval_of, eval_graph
+from ..core import Aval, Graph, Primitive, aval_of, inline_graph
 from ..jvp import jvp_fun
 from .padding import pad_p, slice_p
 from .shape import bdim_at, broadcast_in_dim_p, reshape_p, transpose_p
@@ -80,7 +80,7 @@ def _flat_apply(computation, xs, ys):
     shape = aval_of(xs[0]).shape
     size = int(np.prod(shape, dtype=np.int64))
     flat = [reshape_p.bind(v, new_sizes=(size,), dimensions=None) for v in (*xs, *ys)]
-    outs, dims = batching.batch_fun(lambda *a: eval_graph(computation, computation.consts, list(a)), size, flat,
+    outs, dims = batching.batch_fun(lambda *a: inline_graph(computation, list(a)), size, flat,
                                     [0] * len(flat))
     res = []
     for o, d in zip(outs, dims):

@@ -13,7 +13,7 @@ import itertools
 
 from .. import batching, dtypes
 from ..ad_util import Zero, zero_of
-from ..core import Aval, Primitive, aval_of, eval_graph, literal
+from ..core import Aval, Primitive, aval_of, inline_graph, literal
 from ..jvp import jvp_fun
 from ..tracing import intern_graph, trace_graph
 from .conv import conv_vjp_lhs_padding
@@ -240,7 +240,7 @@ def _reduce_window_jvp(primals, tangents, *, computation, **params):
         ts = [zero_of(a) for a in avals] * 2
         for k, i in enumerate(diff):
             ts[i], ts[n + i] = acc_t[k], el_t[k]
-        outs, touts = jvp_fun(lambda *a: eval_graph(computation, computation.consts, list(a)), [*acc, *el], ts)
+        outs, touts = jvp_fun(lambda *a: inline_graph(computation, list(a)), [*acc, *el], ts)
         return [*outs, *(instantiate_zeros(touts[i]) for i in diff)]
 
     sub = [avals[i] for i in diff]
