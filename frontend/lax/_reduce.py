@@ -43,11 +43,7 @@ def reduce(operands, init_values, computation, dimensions):  # noqa: A001
     >>> reduce(np.arange(6.).reshape(2, 3), 0., lax.add, (1,))
     Array([ 3., 12.], dtype=float32)
     """
-    ops, op_td = tree_flatten(operands)
-    inits, init_td = tree_flatten(init_values)
-    if op_td != init_td:
-        raise ValueError(f"Operands must have the same tree structure as init_values: {op_td} "
-                         f"vs. {init_td}")
+    ops, inits, op_td = flat_operands(operands, init_values)
     if len(ops) != len(inits) or not ops:
         raise ValueError("Must have same total number of operands as init_values, at least "
                          "one")
@@ -67,6 +63,17 @@ def reduce(operands, init_values, computation, dimensions):  # noqa: A001
     g = reduction_graph("reduce", computation, op_td, [aval_of(x).dtype for x in xs])
     outs = reduce_p.bind(*xs, *init_ops, computation=g, dimensions=dims)
     return tree_unflatten(op_td, outs)
+
+
+def flat_operands(operands, init_values) -> tuple:
+    """(operand leaves, init value leaves, treedef) of a reduction's operands and init values,
+    which must have one tree structure (JAX's ValueError)."""
+    ops, op_td = tree_flatten(operands)
+    inits, init_td = tree_flatten(init_values)
+    if op_td != init_td:
+        raise ValueError(f"Operands must have the same tree structure as init_values: {op_td} "
+                         f"vs. {init_td}")
+    return ops, inits, op_td
 
 
 def computation_graph(what, fn, avals):

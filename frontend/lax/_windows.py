@@ -11,11 +11,11 @@ from ..core import aval_of
 from ..primitives import elementwise as ew
 from ..primitives import reductions as red
 from ..primitives import windows as win
-from ..tree import tree_flatten, tree_unflatten
+from ..tree import tree_unflatten
 from ._conv import padtype_to_pads
 from ._convert import as_operand, convert
 from ._ops import abs, add, exp, log1p, max, min, neg, select, sub  # noqa: A004
-from ._reduce import reduction_graph
+from ._reduce import flat_operands, reduction_graph
 
 # computation -> (window primitive, its monoid's identity, the monoid's binary primitive)
 _MONOIDS = {add: (win.reduce_window_sum_p, red.IDENTITY[red.reduce_sum_p], ew.add_p),
@@ -42,11 +42,7 @@ def reduce_window(operand, init_value, computation, window_dimensions, window_st
     >>> reduce_window(np.arange(6.), 0., lax.add, (3,), (1,), "VALID")
     Array([ 3.,  6.,  9., 12.], dtype=float32)
     """
-    flat_ops, op_td = tree_flatten(operand)
-    flat_inits, init_td = tree_flatten(init_value)
-    if op_td != init_td:
-        raise ValueError(f"Operands must have the same tree structure as init_values: {op_td} "
-                         f"vs. {init_td}")
+    flat_ops, flat_inits, op_td = flat_operands(operand, init_value)
     if len(flat_ops) != len(flat_inits):
         raise ValueError("Must have same total number of operands as init_values: "
                          f" {len(flat_ops)} vs. {len(flat_inits)}")
