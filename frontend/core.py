@@ -7,6 +7,7 @@ primitive application to the current trace. A trace that needs to compute with p
 from __future__ import annotations
 
 import contextvars
+import functools
 import itertools
 import math
 from dataclasses import dataclass
@@ -240,6 +241,20 @@ class Eqn:
         return f"Eqn({self.prim.name}, {self.inputs}, {self.params}, {self.outs})"
 
 
+def subgraphs(e: Eqn) -> list:
+    """The Graphs held in the params of ``e`` (a Graph, or Graphs in a tuple)."""
+    if not e.params:
+        return []
+    gs = []
+    for v in e.params.values():
+        t = type(v)
+        if t is Graph:
+            gs.append(v)
+        elif t is tuple:
+            gs += [x for x in v if type(x) is Graph]
+    return gs
+
+
 @dataclass(frozen=True, eq=False)
 class Graph:
     """invars: arguments; constvars + consts: captured constants; eqns; outvars."""
@@ -253,6 +268,17 @@ class Graph:
     @property
     def in_avals(self):
         return tuple(v.aval for v in self.invars)
+
+    # Facts the passes ask of every graph, found once per graph (a Graph is not mutated):
+    @functools.cached_property
+    def nested(self) -> tuple:
+        """The equations holding sub-graphs (control flow, calls), in order."""
+        return tuple([e for e in self.eqns if e.params and subgraphs(e)])
+
+    @functools.cached_property
+    def prims(self) -> frozenset:
+        """The primitives of the equations (not those of sub-graphs)."""
+        return frozenset([e.prim for e in self.eqns])
 
     @property
     def out_avals(self):

@@ -26,6 +26,7 @@ from .core import (
     _trace_var,
     aval_of,
     new_trace,
+    subgraphs,
 )
 from .tree import TreeDef, key_paths, tree_flatten, tree_unflatten
 
@@ -304,47 +305,32 @@ def map_subgraphs(e: Eqn, fn) -> Eqn:
     return e if new is None else Eqn(e.prim, e.inputs, new, e.outs)
 
 
-def subgraphs(e: Eqn) -> list:
-    """The Graphs held in the params of ``e`` (a Graph, or Graphs in a tuple)."""
-    if not e.params:
-        return []
-    gs = []
-    for v in e.params.values():
-        t = type(v)
-        if t is Graph:
-            gs.append(v)
-        elif t is tuple:
-            gs += [x for x in v if type(x) is Graph]
-    return gs
-
-
 def has_side_effects(g: Graph) -> bool:
     """Whether an equation of ``g`` (or of a sub-graph) declares ``has_side_effect``."""
-    return any(e.params.get("has_side_effect") or any(map(has_side_effects, subgraphs(e)))
-               for e in g.eqns)
+    return any(e.params.get("has_side_effect") for e in g.eqns) \
+        or any(has_side_effects(s) for e in g.nested for s in subgraphs(e))
 
 
 def dce(g: Graph) -> Graph:
     """Dead-code elimination: drop equations none of whose outputs are used (primitives are
     pure; a call declaring ``has_side_effect`` is kept) and constants nobody reads, also
     inside sub-graphs."""
-    live = {id(v) for v in g.outvars if type(v) is not Literal}
+    live = {v for v in g.outvars if type(v) is not Literal}  # Vars (identity hashed)
+    nested = g.nested
     kept = []
     changed = False
     for e in reversed(g.eqns):
         outs = e.outs
-        if (id(outs[0]) in live if len(outs) == 1 else any(id(o) in live for o in outs)) \
+        if (outs[0] in live if len(outs) == 1 else not live.isdisjoint(outs)) \
                 or e.params.get("has_side_effect"):
-            if e.params:
+            if nested and e.params:
                 e2 = map_subgraphs(e, dce)
                 if e2 is not e:
                     changed, e = True, e2
             kept.append(e)
-            for a in e.inputs:
-                if type(a) is not Literal:
-                    live.add(id(a))
-    if not changed and len(kept) == len(g.eqns) and all(id(v) in live for v in g.constvars):
+            live.update(e.inputs)  # (Literals too: harmless, never looked up)
+    if not changed and len(kept) == len(g.eqns) and live.issuperset(g.constvars):
         return g
     kept.reverse()
-    cv = [(v, c) for v, c in zip(g.constvars, g.consts) if id(v) in live]
+    cv = [(v, c) for v, c in zip(g.constvars, g.consts) if v in live]
     return Graph(g.invars, tuple(v for v, _ in cv), tuple(c for _, c in cv), tuple(kept), g.outvars)

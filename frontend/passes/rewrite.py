@@ -19,7 +19,7 @@ from ..tracing import dce, map_subgraphs, subgraphs  # noqa: F401 (here for the 
 
 def count_eqns(g: Graph) -> int:
     """Equations of ``g``, those of its sub-graphs included."""
-    return len(g.eqns) + sum(count_eqns(s) for e in g.eqns for s in subgraphs(e))
+    return len(g.eqns) + sum(count_eqns(s) for e in g.nested for s in subgraphs(e))
 
 
 def same_type(a, b) -> bool:
@@ -112,8 +112,7 @@ def rewrite(g: Graph, rules, recurse: bool = True) -> Graph:
     until no rule applies), then drop what became dead. Sub-graphs are rewritten too
     (``recurse``). Returns ``g`` itself when nothing changed."""
     general, by_prim = _dispatch(rules)
-    if not general and not any(e.prim in by_prim or recurse and subgraphs(e)
-                               for e in g.eqns):
+    if not general and not (recurse and g.nested) and by_prim.keys().isdisjoint(g.prims):
         return g  # no equation any rule looks at
     rw = Rewriter(g)
     subst: dict = {}
