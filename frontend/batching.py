@@ -28,6 +28,7 @@ from .core import (
     Aval,
     Graph,
     GraphTrace,
+    GraphTracer,
     Primitive,
     Trace,
     Tracer,
@@ -135,11 +136,12 @@ class BatchTrace(Trace):
     def _result(self, prim, out, d) -> BatchTracer:
         """A rule's result as a tracer, its out_dim checked (a user's rule may return
         anything)."""
-        a = aval_of(out)
+        a = out.aval if type(out) is GraphTracer else aval_of(out)
         if d is None:
             return BatchTracer(self, out, None, a)
         if type(d) is int and 0 <= d < len(a.shape):
-            return BatchTracer(self, out, d, per_example_aval(a, d))
+            e = _PER_EXAMPLE.get((a, d))
+            return BatchTracer(self, out, d, e if e is not None else per_example_aval(a, d))
         raise _bad_out_dim(prim, out, d)
 
 

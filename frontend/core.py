@@ -26,7 +26,11 @@ _DTYPE_TYPES.add(type(dtypes.bfloat16))
 
 
 _SHAPES: dict = {}
-_AVALS: dict = {}  # (shape, dtype, weak_type) as given -> the one Aval
+# The one Aval of each (shape, dtype, weak_type) in canonical form. Never dropped: one object
+# per value is what makes identity the equality (and hash) of avals, so cache lookups keyed
+# by avals cost no Python-level __hash__/__eq__. An aval is small; a program has few.
+_AVALS: dict = {}
+_SPELLINGS: dict = {}  # other spellings of the key (numpy ints, a scalar type) -> the Aval
 
 
 def _canonical_shape(shape) -> tuple:
@@ -44,18 +48,21 @@ def _canonical_shape(shape) -> tuple:
 
 
 class Aval:
-    """Abstract value: shape, dtype and weak type. Frozen and hashable (cache key material)."""
+    """Abstract value: shape, dtype and weak type. Immutable and interned: one object per
+    value, so equality and hashing are by identity (cache key material)."""
 
-    __slots__ = ("shape", "dtype", "weak_type", "_hash")
+    __slots__ = ("shape", "dtype", "weak_type")
 
     def __new__(cls, shape, dtype, weak_type: bool = False):
-        # interned: one object per (shape, dtype, weak type), found again by a dict hit on
-        # the arguments as given (numpy ints in the shape, a scalar type for the dtype)
         key = (shape, dtype, weak_type)
         try:
             return _AVALS[key]
-        except (KeyError, TypeError):  # new, or an unhashable shape (a list)
-            pass
+        except KeyError:  # new, or spelled differently (numpy ints in the shape, a scalar type)
+            hit = _SPELLINGS.get(key)
+            if hit is not None:
+                return hit
+        except TypeError:  # an unhashable shape (a list)
+            key = None
         shape = _canonical_shape(shape)
         dtype = dtype if type(dtype) in _DTYPE_TYPES else np.dtype(dtype)
         weak_type = weak_type if type(weak_type) is bool else bool(weak_type)
@@ -67,14 +74,11 @@ class Aval:
             sa(self, "shape", shape)
             sa(self, "dtype", dtype)
             sa(self, "weak_type", weak_type)
-            sa(self, "_hash", hash(canon))
-            if len(_AVALS) > 100_000:
-                _AVALS.clear()
             _AVALS[canon] = self
-        try:
-            _AVALS[key] = self
-        except TypeError:
-            pass
+        if key is not None and key not in _AVALS:
+            if len(_SPELLINGS) > 100_000:
+                _SPELLINGS.clear()
+            _SPELLINGS[key] = self
         return self
 
     def __reduce__(self):
@@ -99,12 +103,7 @@ class Aval:
     def strip_weak(self) -> "Aval":
         return self if not self.weak_type else Aval(self.shape, self.dtype, False)
 
-    def __eq__(self, other):
-        return self is other or (isinstance(other, Aval) and self.shape == other.shape
-                                 and self.dtype == other.dtype and self.weak_type == other.weak_type)
-
-    def __hash__(self):
-        return self._hash
+    # (equality and hash: object identity, see _AVALS)
 
     def str_short(self) -> str:
         return f"{dtypes.short_name(self.dtype)}[{','.join(map(str, self.shape))}]"
@@ -692,13 +691,20 @@ class GraphTrace(Trace):
         return v
 
     def process(self, prim, args, params):
-        atoms = tuple([a._var if type(a) is GraphTracer and a._trace is self else self.to_atom(a)
-                       for a in args])
-        out_avals = prim.abstract_eval(*[a.aval for a in atoms], **params)
-        if prim.multiple_results:
-            outs = tuple(Var(a) for a in out_avals)
-            self.eqns.append(Eqn(prim, atoms, params, outs))
-            return [GraphTracer(self, v) for v in outs]
+        atoms = tuple([a._var if type(a) is GraphTracer and a._trace is self
+                       else a if type(a) is Literal else self.to_atom(a) for a in args])
+        avals = [a.aval for a in atoms]
+        rule = prim.abstract_eval_rule
+        if prim.multiple_results or rule is None:
+            out_avals = prim.abstract_eval(*avals, **params)
+            if prim.multiple_results:
+                outs = tuple(Var(a) for a in out_avals)
+                self.eqns.append(Eqn(prim, atoms, params, outs))
+                return [GraphTracer(self, v) for v in outs]
+        else:  # (Primitive.abstract_eval without its call, for the common case)
+            out_avals = rule(*avals, **params)
+            if type(out_avals) is not Aval:
+                out_avals = _as_aval(prim, out_avals)
         out = Var(out_avals)
         self.eqns.append(Eqn(prim, atoms, params, (out,)))
         return GraphTracer(self, out)

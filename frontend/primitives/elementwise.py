@@ -278,6 +278,7 @@ def nary(name: str, kind: str, out_dtype=None) -> Primitive:
     """An elementwise op over operands of one dtype (``out_dtype`` fixes the result dtype, as
     for comparisons; the result is weak when every operand is)."""
     p = Primitive(name)
+    kinds = _OK_KINDS[kind]
 
     @p.def_abstract_eval
     def abstract_eval(*avals):
@@ -290,7 +291,7 @@ def nary(name: str, kind: str, out_dtype=None) -> Primitive:
                 shape, full = a.shape, a
             weak = weak and a.weak_type
         else:
-            if _ok(kind, d):
+            if kinds is None or dtypes._kind(d) in kinds:
                 if out_dtype is None and full.weak_type == weak:
                     return full
                 return Aval(shape, d if out_dtype is None else out_dtype, weak)
