@@ -110,22 +110,16 @@ def default_complex() -> np.dtype:
     return complex128 if config.enable_x64 else complex64
 
 
-_KIND_CACHE: dict = {}
+class _KindTable(dict):
+    def __missing__(self, d):
+        dt = np.dtype(d)
+        k = self[d] = "f" if dt == bfloat16 else dt.kind
+        return k
 
 
-def _kind(d) -> str:
-    """'b', 'i', 'u', 'f' (bfloat16 included) or 'c', cached per dtype."""
-    try:
-        return _KIND_CACHE[d]
-    except (KeyError, TypeError):
-        pass
-    dt = np.dtype(d)
-    k = "f" if dt == bfloat16 else dt.kind
-    try:
-        _KIND_CACHE[d] = k
-    except TypeError:
-        pass
-    return k
+# _kind(d): 'b', 'i', 'u', 'f' (bfloat16 included) or 'c'. A dict hit per dtype seen before,
+# made in C (no Python call): it is asked several times per traced equation.
+_kind = _KindTable().__getitem__
 
 
 def is_float(d) -> bool:

@@ -40,16 +40,16 @@ def elem_type(dtype) -> str:
     raise TypeError(f"no StableHLO type for dtype {d}")
 
 
-_TYPE_CACHE: dict = {}
-
-
-def tensor_type(aval: Aval) -> str:
-    """``tensor<3x5xf32>`` (cached per aval: avals are interned, with their hash)."""
-    t = _TYPE_CACHE.get(aval)
-    if t is None:
+class _TypeTable(dict):
+    def __missing__(self, aval: Aval) -> str:
         dims = "x".join(map(str, aval.shape))
-        t = _TYPE_CACHE[aval] = f"tensor<{dims}{'x' if dims else ''}{elem_type(aval.dtype)}>"
-    return t
+        t = self[aval] = f"tensor<{dims}{'x' if dims else ''}{elem_type(aval.dtype)}>"
+        return t
+
+
+# tensor_type(aval) -> ``tensor<3x5xf32>``: a dict hit per aval seen before (avals are
+# interned), made in C: it is asked several times per lowered equation.
+tensor_type = _TypeTable().__getitem__
 
 
 def _scalar_text(v, dtype) -> str:
