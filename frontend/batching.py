@@ -25,6 +25,7 @@ from typing import Callable
 import numpy as np
 
 from .core import (
+    EVAL,
     Aval,
     Graph,
     GraphTrace,
@@ -84,7 +85,11 @@ def set_fallback(fn) -> None:
     _fallback = fn
 
 
-# the BatchTrace whose batching rule is running (read by rules with rule_axis())
+# The BatchTrace whose batching rule is running (read by rules with rule_axis()). A rule
+# computes with the parent trace current, so the parent holds it (``_batch_rule``): a trace
+# belongs to the thread that made it, and an attribute costs a fraction of a context variable
+# on this per-equation path. The eager trace is every thread's, so for a vmap of eager code
+# the context variable holds it.
 _rule_trace: contextvars.ContextVar = contextvars.ContextVar("vmaplab_batch_rule", default=None)
 
 
@@ -117,7 +122,11 @@ class BatchTrace(Trace):
             if not batched and (self.axis_name is None or rule is None
                                 or not uses_axis(prim, params, self.axis_name)):
                 return prim.bind(*vals, **params)
-            rule_token = _rule_trace.set(self)
+            parent = self.parent
+            if parent is EVAL:
+                rule_token = _rule_trace.set(self)
+            else:
+                saved, parent._batch_rule = parent._batch_rule, self
             try:
                 if rule is not None:
                     out, out_dim = rule(tuple(vals), tuple(dims), **params)
@@ -126,7 +135,10 @@ class BatchTrace(Trace):
                         raise NotImplementedError(f"primitive {prim.name!r} has no batching rule")
                     out, out_dim = _fallback(self, prim, tuple(vals), tuple(dims), params)
             finally:
-                _rule_trace.reset(rule_token)
+                if parent is EVAL:
+                    _rule_trace.reset(rule_token)
+                else:
+                    parent._batch_rule = saved
         finally:
             _trace_var.reset(token)
         if prim.multiple_results:
@@ -191,7 +203,7 @@ def axis_size(args, dims) -> int:
     for a, d in zip(args, dims):
         if d is not None:
             return shape(a)[d]
-    t = _rule_trace.get()
+    t = rule_axis()
     if t is not None:
         return t.axis_size
     raise ValueError("axis_size: no argument is batched")
@@ -199,7 +211,8 @@ def axis_size(args, dims) -> int:
 
 def rule_axis() -> BatchTrace | None:
     """The vmap trace whose batching rule is running (``.axis_name``, ``.axis_size``)."""
-    return _rule_trace.get()
+    t = _trace_var.get()
+    return _rule_trace.get() if t is EVAL else t._batch_rule
 
 
 # ----------------------------------------------------------------------------- named axes

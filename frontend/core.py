@@ -481,6 +481,8 @@ trace_hooks: list = []
 class Trace:
     """Base trace. ``parent`` is the trace a value of this one is computed with."""
 
+    _batch_rule = None  # the child BatchTrace whose batching rule computes with this trace
+
     def __init__(self, parent: "Trace | None"):
         self.parent = parent
         self.depth = 0 if parent is None else parent.depth + 1
