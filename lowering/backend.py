@@ -82,10 +82,12 @@ def _graph_meshes(g: Graph, acc: list) -> None:
         if not e.params:
             continue
         for v in e.params.values():
-            if type(v) in _PLAIN_TYPES or isinstance(v, _PLAIN):
+            t = type(v)
+            if t in _PLAIN_TYPES:
                 continue
-            for x in (v if type(v) is tuple else (v,)):
-                if isinstance(x, _PLAIN) or type(x) is tuple:
+            for x in (v if t is tuple else (v,)):
+                tx = type(x)
+                if tx is tuple or tx in _PLAIN_TYPES or isinstance(x, _PLAIN):
                     continue  # (dimension numbers and other plain tuples hold no mesh)
                 m = x.mesh if isinstance(x, fs.NamedSharding) else x if isinstance(x, fs.Mesh) \
                     else None
