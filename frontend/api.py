@@ -58,6 +58,8 @@ def _check_hashable(static: dict) -> None:
 def _static_args(fun, argnums: tuple, argnames: tuple) -> tuple:
     """(static_argnums, static_argnames), each completed from the other by ``fun``'s
     signature (a static positional parameter is static when passed by keyword too)."""
+    if not argnums and not argnames:
+        return (), ()  # (no signature to read: most jitted functions have no static argument)
     try:
         params = list(inspect.signature(fun).parameters.values())
     except (TypeError, ValueError):
