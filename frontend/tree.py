@@ -154,11 +154,17 @@ def _node_of(x):
         return "custom", NodeData(t, aux), kids
     if _is_namedtuple(x):
         return "namedtuple", t, x
+    _LEAF_TYPES.add(t)
     return None
 
 
+# types whose values were found to be leaves (arrays, tracers, scalars): one set lookup for
+# them next time (registering a type as a node removes it)
+_LEAF_TYPES: set = set()
+
+
 def _flatten(x, leaves, is_leaf):
-    if is_leaf is not None and is_leaf(x):
+    if is_leaf is not None and is_leaf(x) or type(x) in _LEAF_TYPES:
         leaves.append(x)
         return LEAF
     n = _node_of(x)
@@ -242,6 +248,7 @@ def register_node(cls, flatten, unflatten, names=None) -> None:
     if cls in _REGISTRY or cls in (tuple, list, dict, type(None)):
         raise ValueError(f"Duplicate custom PyTreeDef type registration for {cls}.")
     _REGISTRY[cls] = _Node(cls, flatten, unflatten, names)
+    _LEAF_TYPES.discard(cls)
     if _on_register is not None:
         _on_register(cls, flatten, unflatten)
 
