@@ -71,17 +71,18 @@ def _scalar_text(v, dtype) -> str:
 
 
 def dense_attr(value: np.ndarray, aval: Aval) -> str:
-    """``dense<...>`` for a constant: a splat where all elements are equal, else raw hex."""
+    """``dense<...>`` for a constant: a splat where all elements are equal (bit for bit:
+    0.0 and -0.0 differ), else raw hex."""
     if aval.dtype == dtypes.float0:
         raise _float0_error()
     value = np.asarray(value, aval.dtype)
-    flat = value.reshape(-1)
-    if flat.size == 0:  # a splat: nested brackets cannot spell dims after a 0 (2x0x3)
+    n = value.size
+    if n == 0:  # a splat: nested brackets cannot spell dims after a 0 (2x0x3)
         return f"dense<{_scalar_text(np.zeros((), aval.dtype), aval.dtype)}>"
-    if flat.size == 1 or flat[0] == flat[-1] and (flat == flat[0]).all() \
-            and not (flat.dtype.kind == "f" and np.isnan(flat[0])):
-        return f"dense<{_scalar_text(flat[0], aval.dtype)}>"
-    return f'dense<"0x{np.ascontiguousarray(value).tobytes().hex()}">'
+    data = value.tobytes()  # (C order)
+    if n == 1 or data == data[:value.itemsize] * n:
+        return f"dense<{_scalar_text(value.reshape(-1)[0], aval.dtype)}>"
+    return f'dense<"0x{data.hex()}">'
 
 
 class FuncCtx:
