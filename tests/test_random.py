@@ -179,3 +179,46 @@ def test_sort_based_samplers_bit_for_bit():
     got = fe.vmap(lambda k: fr.permutation(k, 6))(keys)
     want = jax.vmap(lambda k: jax.random.permutation(k, 6))(np.asarray(keys))
     np.testing.assert_array_equal(np.asarray(got), want)
+
+
+P3 = np.array([0.5, 1.0, 2.5], np.float32)
+
+
+def transform_draws(r, key):
+    """The samplers that transform uniform/normal/exponential draws (one program a side)."""
+    k = r.split(key, 12)
+    return {"lognormal": r.lognormal(k[0], P3, (2, 3)), "lognormal0": r.lognormal(k[0]),
+            "rayleigh": r.rayleigh(k[1], P3), "weibull": r.weibull_min(k[2], 2.0, P3, (2, 3)),
+            "pareto": r.pareto(k[3], P3, (4, 3)), "maxwell": r.maxwell(k[4], (5,)),
+            "dsm": r.double_sided_maxwell(k[5], 1.0, P3),
+            "dsm_shape": r.double_sided_maxwell(k[5], P3, 2.0, (2,)),
+            "triangular": r.triangular(k[6], -1.0, P3 - 1, 3.0, (2, 3)), "wald": r.wald(k[7], P3, (4, 3)),
+            "geometric": r.geometric(k[8], P3 / 3), "geometric8": r.geometric(k[9], 0.3, (5,), np.int8),
+            "orthogonal": r.orthogonal(k[10], 3), "orthogonal_wide": r.orthogonal(k[11], 2, (2,), m=4),
+            "orthogonal_tall": r.orthogonal(k[11], 4, m=2)}
+
+
+def test_transformed_samplers_bit_for_bit(x64):
+    """Under jit (two keys), eagerly, under vmap over keys, and in float64."""
+    ours, theirs = fe.jit(lambda k: transform_draws(fr, k)), jax.jit(lambda k: transform_draws(jax.random, k))
+    for seed in (0, 2**40 + 5):
+        _bits_equal(ours(fr.PRNGKey(seed)), theirs(jax.random.PRNGKey(seed)), f"transforms, seed {seed}")
+    want = theirs(jax.random.PRNGKey(3))
+    eager = {"wald": fr.wald(fr.split(fr.PRNGKey(3), 12)[7], P3, (4, 3)),
+             "dsm": fr.double_sided_maxwell(fr.split(fr.PRNGKey(3), 12)[5], 1.0, P3)}
+    _bits_equal(eager, {n: want[n] for n in eager}, "transforms eagerly")
+
+    def few(r, k):
+        return {"lognormal": r.lognormal(k, 0.5, (3,)), "triangular": r.triangular(k, 0.0, 0.3, 1.0, (2,)),
+                "orthogonal": r.orthogonal(k, 2), "f64": r.rayleigh(k, 2.0, (3,), np.float64),
+                "wald64": r.wald(k, P3.astype(np.float64), dtype=np.float64)}
+    keys = fr.split(fr.PRNGKey(11), 3)
+    _bits_equal(fe.jit(fe.vmap(lambda k: few(fr, k)))(keys),
+                jax.jit(jax.vmap(lambda k: few(jax.random, k)))(np.asarray(keys)), "vmap of transforms")
+
+
+def test_key_dtype():
+    assert fr.key_dtype() == fr.key(0).dtype == fr.key_dtype("threefry2x32")
+    assert str(fr.key_dtype()) == str(jax.random.key_dtype())
+    with pytest.raises(ValueError, match="unrecognized PRNG implementation"):
+        fr.key_dtype("nope")

@@ -41,11 +41,27 @@ from ._samplers import (  # noqa: F401
     uniform,
     wrap_key_data,
 )
+from ._transforms import (  # noqa: F401
+    double_sided_maxwell,
+    geometric,
+    key_dtype,
+    lognormal,
+    maxwell,
+    orthogonal,
+    pareto,
+    rayleigh,
+    triangular,
+    wald,
+    weibull_min,
+)
 
-__all__ = ["KeyArray", "PRNGKey", "bernoulli", "bits", "categorical", "cauchy", "choice",
-           "clone", "exponential", "fold_in", "gumbel", "key", "key_data", "key_impl",
-           "laplace", "logistic", "multivariate_normal", "normal", "permutation", "rademacher", "randint", "split", "truncated_normal",
-           "uniform", "wrap_key_data"]
+__all__ = ["KeyArray", "PRNGKey", "bernoulli", "bits", "categorical", "cauchy",
+           "choice", "clone", "double_sided_maxwell", "exponential", "fold_in",
+           "geometric", "gumbel", "key", "key_data", "key_dtype", "key_impl", "laplace",
+           "logistic", "lognormal", "maxwell", "multivariate_normal", "normal",
+           "orthogonal", "pareto", "permutation", "rademacher", "randint", "rayleigh",
+           "split", "triangular", "truncated_normal", "uniform", "wald", "weibull_min",
+           "wrap_key_data"]
 
 
 def __getattr__(name):
