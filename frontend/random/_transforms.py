@@ -72,12 +72,12 @@ def _float_param(name: str, key, shape, dtype, params, inexact=False):
 
 
 def _ranked(*xs) -> list:
-    """The operands with leading size-1 axes up to their common rank, as JAX's numpy
-    promotes ranks before broadcasting (XLA simplifies the two forms differently, so the
-    bits follow the form)."""
+    """The operands with leading size-1 axes up to their common rank (rank-0 ones left
+    alone), as JAX's numpy promotes ranks before broadcasting (XLA simplifies the forms
+    differently, so the bits follow the form)."""
     xs = [fnp.asarray(x) if isinstance(x, (int, float)) else x for x in xs]
     n = max(aval_of(x).ndim for x in xs)
-    return [_to_rank(x, n) for x in xs]
+    return [_to_rank(x, n) if aval_of(x).ndim else x for x in xs]
 
 
 def _unchecked_params(name: str, key, shape, dtype, *params) -> tuple:
