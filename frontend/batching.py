@@ -210,7 +210,9 @@ def axis_size(args, dims) -> int:
 
 
 def rule_axis() -> BatchTrace | None:
-    """The vmap trace whose batching rule is running (``.axis_name``, ``.axis_size``)."""
+    """The vmap trace whose batching rule is running (``.axis_name``, ``.axis_size``): asked
+    by the rule itself (with the trace it computes with current), not from inside a function
+    the rule traces."""
     t = _trace_var.get()
     return _rule_trace.get() if t is EVAL else t._batch_rule
 

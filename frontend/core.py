@@ -69,12 +69,13 @@ class Aval:
         canon = (shape, dtype, weak_type)
         self = _AVALS.get(canon)
         if self is None:
-            self = object.__new__(cls)
+            new = object.__new__(cls)
             sa = object.__setattr__
-            sa(self, "shape", shape)
-            sa(self, "dtype", dtype)
-            sa(self, "weak_type", weak_type)
-            _AVALS[canon] = self
+            sa(new, "shape", shape)
+            sa(new, "dtype", dtype)
+            sa(new, "weak_type", weak_type)
+            # (one atomic step: a thread that made the same aval at the same time gets ours)
+            self = _AVALS.setdefault(canon, new)
         if key is not None and key not in _AVALS:
             if len(_SPELLINGS) > 100_000:
                 _SPELLINGS.clear()
