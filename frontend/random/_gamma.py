@@ -19,7 +19,7 @@ import math
 
 import numpy as np
 
-from .. import lax
+from .. import dtypes, lax
 from .. import numpy as fnp
 from ..core import Primitive, aval_of
 from ..primitives.elementwise import jvp_by_operand
@@ -37,6 +37,8 @@ def _abstract_eval(key, a, *, log_space):
     if key.dtype != U32 or key.shape[-1:] != (2,):
         raise TypeError(f"random_gamma: keys must be uint32 key data of shape (..., 2), got "
                         f"{key.dtype}{list(key.shape)}")
+    if not dtypes.is_float(a.dtype):
+        raise TypeError(f"random_gamma: a must have a floating dtype, got {a.dtype}")
     if a.shape[:nb] != key.shape[:-1]:
         raise ValueError(f"random_gamma: the leading axes of a {a.shape} must be the keys' batch "
                          f"shape {key.shape[:-1]}")
