@@ -247,6 +247,8 @@ PROGRAM_CASES = [
     ("random-t-unsafe-cast", lambda: fr.t(K, np.ones(2, np.float32), dtype=np.float16), ValueError,
      r"cannot safely cast argument of type float32 to float16"),
     ("random-ball-float-d", lambda: fr.ball(K, 2.5), TypeError, r"cannot be interpreted as an integer"),
+    ("random-poisson-float-dtype", lambda: fr.poisson(K, 1.0, (2,), np.float32), ValueError,
+     r"Invalid integer data type 'f'"),
     ("random-orthogonal-key-array", lambda: fr.orthogonal(np.zeros((3, 2), np.uint32), 2), ValueError,
      r"orthogonal accepts a single key.*\(3, 2\)"),
     ("nn-glu-odd", lambda: nn.glu(V[:3]), ValueError, r"glu.*divisible by 2.*3"),

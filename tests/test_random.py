@@ -225,12 +225,13 @@ ALPHA = np.array([[0.01, 0.3, 1.0], [2.5, 7.0, 100.0]], np.float32)
 
 
 def gamma_draws(r, key, a):
-    """The gamma family (each rejection loop costs about a second of XLA compile a side:
+    """The gamma family and poisson (each rejection loop costs about a second of XLA compile a side:
     the default run has one of each kind, the slow run the rest). The parameters are
     arguments of the program: XLA folds constant ones into the loops, and JAX's own jit
     then rounds differently from its eager run; ours follows the run-time form."""
     k = r.split(key, 5)
-    return {"gamma": r.gamma(k[0], a), "beta": r.beta(k[2], a, a[::-1]), "ball": r.ball(k[4], 3, 1.3, (2,))}
+    return {"gamma": r.gamma(k[0], a), "beta": r.beta(k[2], a, a[::-1]), "ball": r.ball(k[4], 3, 1.3, (2,)),
+            "poisson": r.poisson(k[1], a * 10, (4, 2, 3))}
 
 
 def more_gamma_draws(r, key, a):
@@ -256,6 +257,7 @@ def test_gamma_family_bit_for_bit():
 
     def batched(r, vmap, keys, a):
         return {"keys": vmap(lambda kk: r.gamma(kk, a[0], (2, 3)))(keys),
+                "poisson": vmap(lambda kk: r.poisson(kk, a[1], dtype=np.int16))(keys),
                 "both": vmap(lambda kk, b: r.loggamma(kk, b, (2,)))(keys[:3], a[1])}
     keys = fr.split(fr.PRNGKey(3), 4)
     _bits_equal(fe.jit(lambda ks, a: batched(fr, fe.vmap, ks, a))(keys, ALPHA),

@@ -26,6 +26,7 @@ from ._gamma_samplers import (  # noqa: F401
     loggamma,
     t,
 )
+from ._poisson import poisson  # noqa: F401
 from ._prng import KeyArray  # noqa: F401
 from ._samplers import (  # noqa: F401
     PRNGKey,
@@ -73,8 +74,8 @@ __all__ = ["KeyArray", "PRNGKey", "ball", "bernoulli", "beta", "bits", "categori
            "generalized_normal", "geometric", "gumbel", "key", "key_data", "key_dtype",
            "key_impl", "laplace", "loggamma", "logistic", "lognormal", "maxwell",
            "multivariate_normal", "normal", "orthogonal", "pareto", "permutation",
-           "rademacher", "randint", "random_gamma_p", "rayleigh", "split", "t",
-           "triangular", "truncated_normal", "uniform", "wald", "weibull_min",
+           "poisson", "rademacher", "randint", "random_gamma_p", "rayleigh", "split",
+           "t", "triangular", "truncated_normal", "uniform", "wald", "weibull_min",
            "wrap_key_data"]
 
 
