@@ -25,6 +25,7 @@ from frontend.primitives import reductions as rd
 from frontend.primitives import shape as sh
 from frontend.primitives import sort as so
 from frontend.primitives import special as sp
+from frontend.random._gamma import random_gamma_p
 
 DTYPES32 = [np.bool_, np.int8, np.int16, np.int32, np.uint8, np.uint16, np.uint32,
             np.float16, ml_dtypes.bfloat16, np.float32, np.complex64]
@@ -190,6 +191,7 @@ def samples(T, group):
                                    transpose_a=False, conjugate_a=False, unit_diagonal=False),
          [X(T, (3, 3)), X(T, (3, 2))]),
         ("qr", _bind(dc.qr_p, full_matrices=False), [X(T, (3, 2))]),
+        ("random_gamma", _bind(random_gamma_p, log_space=False), [np.array([0, 7], np.uint32), X(T)]),
         ("fft", _bind(ft.fft_p, fft_type=ft.FftType.FFT, fft_lengths=(3,)), [X(T)]),
         ("fft-rfft", _bind(ft.fft_p, fft_type=ft.FftType.RFFT, fft_lengths=(3,)), [X(T)]),
     ]

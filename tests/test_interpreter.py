@@ -173,6 +173,7 @@ TABLE.update({
     "reduce": [(lambda x, i: lax.reduce((x, i), (np.float32(0), np.int32(1)),
                                         lambda a, b: (a[0] + b[0] * b[0], a[1] * b[1]), (0,)),
                 (f32(3, 4), i32(3, 4)))],
+    "random_gamma": [(lambda k, a: fe.random.loggamma(k, a), (np.array([0, 7], np.uint32), _u(.2, 4, 3)))],
     "optimization_barrier": [(lambda x, y: lax.optimization_barrier((x * 2, y)), (f32(3), i32(2)))],
     "reduce_window_sum": [(lambda x: lax.reduce_window(x, 0.0, lax.add, (2, 3), (1, 2), "SAME",
                                                        (2, 1), (1, 2)), (f32(4, 6),))],

@@ -179,3 +179,121 @@ def test_sort_based_samplers_bit_for_bit():
     got = fe.vmap(lambda k: fr.permutation(k, 6))(keys)
     want = jax.vmap(lambda k: jax.random.permutation(k, 6))(np.asarray(keys))
     np.testing.assert_array_equal(np.asarray(got), want)
+
+
+P3 = np.array([0.5, 1.0, 2.5], np.float32)
+
+
+def transform_draws(r, key):
+    """The samplers that transform uniform/normal/exponential draws (one program a side)."""
+    k = r.split(key, 12)
+    return {"lognormal": r.lognormal(k[0], P3, (2, 3)),
+            "rayleigh": r.rayleigh(k[1], P3), "weibull": r.weibull_min(k[2], 2.0, P3, (2, 3)),
+            "pareto": r.pareto(k[3], P3, (4, 3)), "maxwell": r.maxwell(k[4], (5,)),
+            "dsm": r.double_sided_maxwell(k[5], 1.0, P3),
+            "dsm_shape": r.double_sided_maxwell(k[5], P3, 2.0, (2,)),
+            "triangular": r.triangular(k[6], -1.0, P3 - 1, 3.0, (2, 3)), "wald": r.wald(k[7], P3, (4, 3)),
+            "geometric": r.geometric(k[8], P3 / 3), "geometric8": r.geometric(k[9], 0.3, (5,), np.int8),
+            "orthogonal": r.orthogonal(k[10], 3), "orthogonal_wide": r.orthogonal(k[11], 2, (2,), m=4)}
+
+
+def test_transformed_samplers_bit_for_bit():
+    """Under jit (two keys), eagerly and under vmap over keys (float64: in the gamma test's
+    64-bit program)."""
+    ours, theirs = fe.jit(lambda k: transform_draws(fr, k)), jax.jit(lambda k: transform_draws(jax.random, k))
+    for seed in (0, 2**40 + 5):
+        _bits_equal(ours(fr.PRNGKey(seed)), theirs(jax.random.PRNGKey(seed)), f"transforms, seed {seed}")
+    want = theirs(jax.random.PRNGKey(3))["wald"]
+    _bits_equal({"wald": fr.wald(fr.split(fr.PRNGKey(3), 12)[7], P3, (4, 3))}, {"wald": want}, "wald eagerly")
+
+    def few(r, k):
+        return {"lognormal": r.lognormal(k, 0.5, (3,)), "orthogonal": r.orthogonal(k, 2)}
+    keys = fr.split(fr.PRNGKey(11), 3)
+    _bits_equal(fe.jit(fe.vmap(lambda k: few(fr, k)))(keys),
+                jax.jit(jax.vmap(lambda k: few(jax.random, k)))(np.asarray(keys)), "vmap of transforms")
+
+
+def test_key_dtype():
+    assert fr.key_dtype() == fr.key(0).dtype == fr.key_dtype("threefry2x32")
+    assert str(fr.key_dtype()) == str(jax.random.key_dtype())
+    with pytest.raises(ValueError, match="unrecognized PRNG implementation"):
+        fr.key_dtype("nope")
+
+
+
+ALPHA = np.array([[0.01, 0.3, 1.0], [2.5, 7.0, 100.0]], np.float32)
+
+
+def gamma_draws(r, key, a):
+    """The gamma family and poisson (each rejection loop costs about a second of XLA compile a side:
+    the default run has one of each kind, the slow run the rest). The parameters are
+    arguments of the program: XLA folds constant ones into the loops, and JAX's own jit
+    then rounds differently from its eager run; ours follows the run-time form."""
+    k = r.split(key, 5)
+    return {"gamma": r.gamma(k[0], a), "beta": r.beta(k[2], a, a[::-1]), "ball": r.ball(k[4], 3, 1.3, (2,)),
+            "poisson": r.poisson(k[1], a * 10, (4, 2, 3))}
+
+
+def more_gamma_draws(r, key, a):
+    k = r.split(key, 6)
+    return {"gamma16": r.gamma(k[0], 0.7, (5,), np.float16), "chisquare": r.chisquare(k[1], a),
+            "loggamma": r.loggamma(k[5], a, (4, 2, 3)), "t": r.t(k[3], a[0], (2, 3)),
+            "f": r.f(k[2], a, 3.0), "dirichlet": r.dirichlet(k[3], a),
+            "generalized_normal": r.generalized_normal(k[4], 0.7, (3,))}
+
+
+_JAX_GAMMA = jax.jit(lambda k, a: gamma_draws(jax.random, k, a))
+
+
+def test_gamma_family_bit_for_bit():
+    """Under jit (several keys), eagerly, and under vmap over keys, over the shape
+    parameters and over both."""
+    ours = fe.jit(lambda k, a: gamma_draws(fr, k, a))
+    for seed in (0, 2**40 + 5):
+        _bits_equal(ours(fr.PRNGKey(seed), ALPHA), _JAX_GAMMA(jax.random.PRNGKey(seed), ALPHA),
+                    f"gamma family, seed {seed}")
+    eager = {"gamma": fr.gamma(fr.split(fr.PRNGKey(0), 5)[0], ALPHA)}
+    _bits_equal(eager, {"gamma": _JAX_GAMMA(jax.random.PRNGKey(0), ALPHA)["gamma"]}, "gamma eagerly")
+
+    def batched(r, vmap, keys, a):
+        return {"keys": vmap(lambda kk: r.gamma(kk, a[0], (2, 3)))(keys),
+                "poisson": vmap(lambda kk: r.poisson(kk, a[1], dtype=np.int16))(keys),
+                "both": vmap(lambda kk, b: r.loggamma(kk, b, (2,)))(keys[:3], a[1])}
+    keys = fr.split(fr.PRNGKey(3), 4)
+    _bits_equal(fe.jit(lambda ks, a: batched(fr, fe.vmap, ks, a))(keys, ALPHA),
+                jax.jit(lambda ks, a: batched(jax.random, jax.vmap, ks, a))(np.asarray(keys), ALPHA),
+                "vmapped gamma")
+
+
+@pytest.mark.slow
+def test_more_gamma_samplers_bit_for_bit():
+    got = fe.jit(lambda k, a: more_gamma_draws(fr, k, a))(fr.PRNGKey(1), ALPHA)
+    _bits_equal(got, jax.jit(lambda k, a: more_gamma_draws(jax.random, k, a))(jax.random.PRNGKey(1), ALPHA),
+                "more of the gamma family")
+    a = ALPHA.T  # a key shared by the batch (the batching rule broadcasts it)
+    got = fe.vmap(lambda b: fr.gamma(fr.PRNGKey(1), b, (2,)))(a)
+    np.testing.assert_array_equal(np.asarray(got), jax.vmap(lambda b: jax.random.gamma(jax.random.PRNGKey(1), b, (2,)))(a))
+
+
+def test_gamma_float64_and_gradient(x64):
+    """float64 draws bit for bit; d sample / d a (implicit reparameterization) against
+    jax.grad and against float64 finite differences of the implicit function x(a) with
+    P(a, x(a)) fixed (scipy's regularized incomplete gamma and its inverse); vmapped."""
+    from scipy import special
+    a = np.array([0.2, 0.9, 1.0, 3.5, 40.0])
+
+    def f(api, r, a):
+        k = r.PRNGKey(2)  # (gamma is elementwise in a: its jvp along ones is the gradient)
+        sample, grad = api.jvp(lambda a: r.gamma(k, a), (a,), (api.numpy.ones_like(a),))
+        return {"gamma": sample, "dirichlet": r.dirichlet(k, a), "rayleigh": r.rayleigh(k, 2.0, (3,)),
+                "wald": r.wald(k, a), "grad": grad, "vmap_grad": api.vmap(api.grad(lambda b: r.loggamma(k, b)))(a)}
+    ours = fe.jit(lambda a: f(fe, fr, a))(a)
+    theirs = jax.jit(lambda a: f(jax, jax.random, a))(a)
+    exact = ("gamma", "dirichlet", "rayleigh", "wald")
+    _bits_equal({n: ours[n] for n in exact}, {n: theirs[n] for n in exact}, "float64")
+    for n in ("grad", "vmap_grad"):
+        np.testing.assert_allclose(np.asarray(ours[n]), theirs[n], rtol=1e-9, err_msg=n)
+    x, h = np.asarray(ours["gamma"]), 1e-6
+    p = special.gammainc(a, x)
+    fd = (special.gammaincinv(a + h, p) - special.gammaincinv(a - h, p)) / (2 * h)
+    np.testing.assert_allclose(np.asarray(ours["grad"]), fd, rtol=1e-6)

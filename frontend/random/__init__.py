@@ -14,6 +14,19 @@ Array([0.947667 , 0.9785799], dtype=float32)
 (3, 2)
 """
 from .. import _jax_names
+from ._gamma import random_gamma_p  # noqa: F401
+from ._gamma_samplers import (  # noqa: F401
+    ball,
+    beta,
+    chisquare,
+    dirichlet,
+    f,
+    gamma,
+    generalized_normal,
+    loggamma,
+    t,
+)
+from ._poisson import poisson  # noqa: F401
 from ._prng import KeyArray  # noqa: F401
 from ._samplers import (  # noqa: F401
     PRNGKey,
@@ -41,11 +54,29 @@ from ._samplers import (  # noqa: F401
     uniform,
     wrap_key_data,
 )
+from ._transforms import (  # noqa: F401
+    double_sided_maxwell,
+    geometric,
+    key_dtype,
+    lognormal,
+    maxwell,
+    orthogonal,
+    pareto,
+    rayleigh,
+    triangular,
+    wald,
+    weibull_min,
+)
 
-__all__ = ["KeyArray", "PRNGKey", "bernoulli", "bits", "categorical", "cauchy", "choice",
-           "clone", "exponential", "fold_in", "gumbel", "key", "key_data", "key_impl",
-           "laplace", "logistic", "multivariate_normal", "normal", "permutation", "rademacher", "randint", "split", "truncated_normal",
-           "uniform", "wrap_key_data"]
+__all__ = ["KeyArray", "PRNGKey", "ball", "bernoulli", "beta", "bits", "categorical",
+           "cauchy", "chisquare", "choice", "clone", "dirichlet",
+           "double_sided_maxwell", "exponential", "f", "fold_in", "gamma",
+           "generalized_normal", "geometric", "gumbel", "key", "key_data", "key_dtype",
+           "key_impl", "laplace", "loggamma", "logistic", "lognormal", "maxwell",
+           "multivariate_normal", "normal", "orthogonal", "pareto", "permutation",
+           "poisson", "rademacher", "randint", "random_gamma_p", "rayleigh", "split",
+           "t", "triangular", "truncated_normal", "uniform", "wald", "weibull_min",
+           "wrap_key_data"]
 
 
 def __getattr__(name):

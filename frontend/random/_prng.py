@@ -17,7 +17,7 @@ from ..core import Tracer, aval_of, literal
 from ..lax._convert import as_operand, convert
 from ..primitives import elementwise as ew
 from ..primitives.padding import concatenate_p, slice_p
-from ..primitives.shape import iota_p, reshape_p, squeeze_p
+from ..primitives.shape import broadcast_in_dim_p, iota_p, reshape_p, squeeze_p
 from ..tree import register_node
 
 U32 = dtypes.uint32
@@ -29,24 +29,47 @@ def _u32(v):
     return literal(v, U32)
 
 
-def _rotl(x, d: int):
-    return ew.or_p.bind(ew.shift_left_p.bind(x, _u32(d)),
-                        ew.shift_right_logical_p.bind(x, _u32(32 - d)))
+def _rotl(x, d):
+    return ew.or_p.bind(ew.shift_left_p.bind(x, d),
+                        ew.shift_right_logical_p.bind(x, ew.sub_p.bind(_u32(32), d)))
 
 
 def threefry2x32(k1, k2, x1, x2):
     """The Threefry-2x32 hash of the counter pairs (x1, x2) under the key (k1, k2): uint32
-    operands, the keys rank 0 (or of the counters' shape). Returns two uint32 arrays."""
+    operands, the keys rank 0 (or of the counters' shape). Returns two uint32 arrays.
+
+    The five 4-round blocks are a loop (a fori_loop, as JAX lowers the hash on CPU), not
+    unrolled: XLA then fuses what follows the hash as it does JAX's, so the floats computed
+    from the bits round as JAX's (an unrolled hash in the same fusion can round them
+    differently)."""
+    from ..lax import fori_loop
+    shape = np.broadcast_shapes(aval_of(x1).shape, aval_of(x2).shape)
+    x1, x2 = (_broadcast(x, shape) for x in (x1, x2))
     ks = (k1, k2, ew.xor_p.bind(ew.xor_p.bind(k1, k2), _u32(_PARITY)))
-    x1 = ew.add_p.bind(x1, ks[0])
-    x2 = ew.add_p.bind(x2, ks[1])
-    for i in range(5):
-        for r in _ROTATIONS[i % 2]:
-            x1 = ew.add_p.bind(x1, x2)
-            x2 = ew.xor_p.bind(x1, _rotl(x2, r))
-        x1 = ew.add_p.bind(x1, ks[(i + 1) % 3])
-        x2 = ew.add_p.bind(ew.add_p.bind(x2, ks[(i + 2) % 3]), _u32(i + 1))
+    x = (ew.add_p.bind(x1, ks[0]), ew.add_p.bind(x2, ks[1]))
+    rotations = tuple(as_operand(np.array(r, U32)) for r in _ROTATIONS)
+
+    def step(i, state):
+        (a, b), ks, rots = state
+        for j in range(4):
+            r = squeeze_p.bind(slice_p.bind(rots[0], start_indices=(j,), limit_indices=(j + 1,),
+                                            strides=None), dimensions=(0,))
+            a = ew.add_p.bind(a, b)
+            b = ew.xor_p.bind(a, _rotl(b, r))
+        i1 = convert(ew.add_p.bind(i, literal(1, aval_of(i).dtype)), U32)
+        x = (ew.add_p.bind(a, ks[0]), ew.add_p.bind(ew.add_p.bind(b, ks[1]), i1))
+        return x, ks[1:] + ks[:1], rots[1:] + rots[:1]
+
+    (x1, x2), _, _ = fori_loop(0, 5, step, (x, ks[1:] + ks[:1], rotations))
     return x1, x2
+
+
+def _broadcast(x, shape):
+    a = aval_of(x)
+    if a.shape == tuple(shape):
+        return x
+    return broadcast_in_dim_p.bind(x, shape=tuple(shape), broadcast_dimensions=tuple(
+        range(len(shape) - a.ndim, len(shape))))
 
 
 def _halves(key):

@@ -60,7 +60,11 @@ def float_dtype(name, dtype):
 def check_shape(name: str, shape: tuple, *param_shapes) -> None:
     """``shape`` must be the broadcast of itself with the parameters' shapes (JAX's rule)."""
     if param_shapes:
-        got = np.broadcast_shapes(shape, *param_shapes)
+        try:
+            got = np.broadcast_shapes(shape, *param_shapes)
+        except ValueError:
+            raise ValueError("Incompatible shapes for broadcasting: shapes="
+                             f"{[tuple(shape), *map(tuple, param_shapes)]}") from None
         if tuple(got) != tuple(shape):
             raise ValueError(f"{name} parameter shapes must be broadcast-compatible with shape "
                              "argument, and the result of broadcasting the shapes must equal "

@@ -13,6 +13,7 @@ from . import (  # noqa: F401
     indexing,
     linalg,
     numeric,
+    random,
     reductions,
     shape,
     sharding,
