@@ -63,6 +63,14 @@ def _tol(dtype):
     return dict(rtol=2e-5, atol=2e-5)
 
 
+def assert_same_bits(ours, theirs, what=""):
+    """``assert_same`` on dicts of arrays, then every array bit for bit (random samplers)."""
+    assert_same(ours, theirs, what)
+    for name in theirs:
+        o, t = np.asarray(ours[name]), np.asarray(theirs[name])
+        assert o.tobytes() == t.tobytes(), f"{what}: {name} differs in its bits"
+
+
 def assert_same(ours, theirs, what=""):
     """Same pytree structure, shapes, dtypes, weak types (when JAX reports it) and values."""
     ol, otd = fe.tree.tree_flatten(ours) if hasattr(fe, "tree") else _flat(ours)

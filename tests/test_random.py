@@ -5,7 +5,7 @@ import jax
 import ml_dtypes
 import numpy as np
 import pytest
-from harness import assert_same
+from harness import assert_same, assert_same_bits
 
 import frontend as fe
 import frontend.numpy as fnp
@@ -39,13 +39,6 @@ def draws(r, key):
     }
 
 
-def _bits_equal(ours, theirs, what):
-    assert_same(ours, theirs, what)
-    for name in theirs:
-        o, t = np.asarray(ours[name]), np.asarray(theirs[name])
-        assert o.tobytes() == t.tobytes(), f"{what}: {name} differs in its bits"
-
-
 _JAX_DRAWS = jax.jit(lambda k: draws(jax.random, k))
 _OUR_DRAWS = fe.jit(lambda k: draws(fr, k))
 
@@ -53,7 +46,7 @@ _OUR_DRAWS = fe.jit(lambda k: draws(fr, k))
 def test_every_sampler_bit_for_bit():
     """Under jit for several keys (one compiled program each side), and eagerly."""
     for seed in (0, 1, 2**40 + 5):
-        _bits_equal(_OUR_DRAWS(fr.PRNGKey(seed)), _JAX_DRAWS(jax.random.PRNGKey(seed)),
+        assert_same_bits(_OUR_DRAWS(fr.PRNGKey(seed)), _JAX_DRAWS(jax.random.PRNGKey(seed)),
                     f"seed {seed}")
     # eagerly (each sampler one executable): a few in the default run, all in the slow one
     k = fr.split(fr.PRNGKey(1), 20)
@@ -61,18 +54,18 @@ def test_every_sampler_bit_for_bit():
             "normal": fr.normal(k[4], (6, 5)), "randint": fr.randint(k[9], (4, 3), LO, HI)}
     assert all(isinstance(v, fe.Array) for v in ours.values())
     theirs = _JAX_DRAWS(jax.random.PRNGKey(1))
-    _bits_equal(ours, {n: theirs[n] for n in ours}, "eager")
+    assert_same_bits(ours, {n: theirs[n] for n in ours}, "eager")
 
 
 @pytest.mark.slow
 def test_every_sampler_eagerly():
     ours = draws(fr, fr.PRNGKey(1))
     assert all(isinstance(v, fe.Array) for v in ours.values())
-    _bits_equal(ours, _JAX_DRAWS(jax.random.PRNGKey(1)), "eager")
+    assert_same_bits(ours, _JAX_DRAWS(jax.random.PRNGKey(1)), "eager")
     more = lambda r, k: {"laplace": r.laplace(k, (4,)), "logistic": r.logistic(k, (4,)),  # noqa: E731
                          "bits8": r.bits(k, (5,), np.uint8), "exponential": r.exponential(k, (3, 2)),
                          "rademacher": r.rademacher(k, (6,)), "uniform16": r.uniform(k, (7,), np.float16)}
-    _bits_equal(more(fr, fr.PRNGKey(2)), jax.jit(lambda k: more(jax.random, k))(jax.random.PRNGKey(2)),
+    assert_same_bits(more(fr, fr.PRNGKey(2)), jax.jit(lambda k: more(jax.random, k))(jax.random.PRNGKey(2)),
                 "more")
 
 
@@ -84,9 +77,9 @@ def _few(r, k):
 def test_vmap_over_keys_bit_for_bit():
     keys = fr.split(fr.PRNGKey(11), 4)
     theirs = jax.jit(jax.vmap(lambda k: _few(jax.random, k)))(np.asarray(keys))
-    _bits_equal(fe.jit(fe.vmap(lambda k: _few(fr, k)))(keys), theirs, "jit(vmap)")
+    assert_same_bits(fe.jit(fe.vmap(lambda k: _few(fr, k)))(keys), theirs, "jit(vmap)")
     # eagerly (normal's erf_inv is one chlo.erf_inv op, as JAX's)
-    _bits_equal(fe.vmap(lambda k: _few(fr, k))(keys), theirs, "eager vmap")
+    assert_same_bits(fe.vmap(lambda k: _few(fr, k))(keys), theirs, "eager vmap")
 
 
 def test_typed_keys():
@@ -98,7 +91,7 @@ def test_typed_keys():
                                   jax.random.key_data(jax.random.split(jk, 3)))
     got = fe.vmap(lambda kk: fr.normal(kk, (2,)))(ks)
     want = jax.vmap(lambda kk: jax.random.normal(kk, (2,)))(jax.random.split(jk, 3))
-    _bits_equal({"n": got}, {"n": want}, "eager vmap of typed keys")
+    assert_same_bits({"n": got}, {"n": want}, "eager vmap of typed keys")
     out = fe.jit(lambda kk: fr.split(kk))(k)  # typed keys through jit, in and out
     np.testing.assert_array_equal(np.asarray(fr.key_data(out)),
                                   jax.random.key_data(jax.random.split(jk)))
@@ -110,7 +103,7 @@ def test_typed_keys():
 def test_truncated_normal_bit_for_bit():
     f = lambda r, k: (r.truncated_normal(k, -2.0, 2.0, (5, 3)),  # noqa: E731
                       r.truncated_normal(k, LO.astype(np.float32), 3.0))
-    _bits_equal(dict(enumerate(fe.jit(lambda k: f(fr, k))(fr.PRNGKey(0)))),
+    assert_same_bits(dict(enumerate(fe.jit(lambda k: f(fr, k))(fr.PRNGKey(0)))),
                 dict(enumerate(jax.jit(lambda k: f(jax.random, k))(jax.random.PRNGKey(0)))),
                 "truncated_normal")
 
@@ -124,7 +117,7 @@ def test_normal_in_more_dtypes_and_gumbel_highest_bit_for_bit(x64):
         return {**{np.dtype(d).name: r.normal(k, (7,), d) for d in dts},
                 "trunc64": r.truncated_normal(k, -1.0, 2.0, (5,), np.float64),
                 "gumbel_highest": r.gumbel(k, (4000,), np.float32, mode="highest")}
-    _bits_equal(fe.jit(lambda k: f(fr, k))(fr.PRNGKey(4)),
+    assert_same_bits(fe.jit(lambda k: f(fr, k))(fr.PRNGKey(4)),
                 jax.jit(lambda k: f(jax.random, k))(jax.random.PRNGKey(4)), "normal dtypes")
 
 
@@ -172,7 +165,7 @@ def test_sort_based_samplers_bit_for_bit():
     ours = fe.jit(lambda k: sorted_draws(fr, k))(fr.PRNGKey(4))
     theirs = jax.jit(lambda k: sorted_draws(jax.random, k))(jax.random.PRNGKey(4))
     mvn = [n for n in theirs if n.startswith("mvn")]  # (LAPACK factors: equal to rounding)
-    _bits_equal({n: v for n, v in ours.items() if n not in mvn},
+    assert_same_bits({n: v for n, v in ours.items() if n not in mvn},
                 {n: v for n, v in theirs.items() if n not in mvn}, "sorted draws")
     assert_same({n: ours[n] for n in mvn}, {n: theirs[n] for n in mvn}, "multivariate_normal")
     keys = fr.split(fr.PRNGKey(5), 3)
@@ -202,14 +195,14 @@ def test_transformed_samplers_bit_for_bit():
     64-bit program)."""
     ours, theirs = fe.jit(lambda k: transform_draws(fr, k)), jax.jit(lambda k: transform_draws(jax.random, k))
     for seed in (0, 2**40 + 5):
-        _bits_equal(ours(fr.PRNGKey(seed)), theirs(jax.random.PRNGKey(seed)), f"transforms, seed {seed}")
+        assert_same_bits(ours(fr.PRNGKey(seed)), theirs(jax.random.PRNGKey(seed)), f"transforms, seed {seed}")
     want = theirs(jax.random.PRNGKey(3))["wald"]
-    _bits_equal({"wald": fr.wald(fr.split(fr.PRNGKey(3), 12)[7], P3, (4, 3))}, {"wald": want}, "wald eagerly")
+    assert_same_bits({"wald": fr.wald(fr.split(fr.PRNGKey(3), 12)[7], P3, (4, 3))}, {"wald": want}, "wald eagerly")
 
     def few(r, k):
         return {"lognormal": r.lognormal(k, 0.5, (3,)), "orthogonal": r.orthogonal(k, 2)}
     keys = fr.split(fr.PRNGKey(11), 3)
-    _bits_equal(fe.jit(fe.vmap(lambda k: few(fr, k)))(keys),
+    assert_same_bits(fe.jit(fe.vmap(lambda k: few(fr, k)))(keys),
                 jax.jit(jax.vmap(lambda k: few(jax.random, k)))(np.asarray(keys)), "vmap of transforms")
 
 
@@ -218,82 +211,3 @@ def test_key_dtype():
     assert str(fr.key_dtype()) == str(jax.random.key_dtype())
     with pytest.raises(ValueError, match="unrecognized PRNG implementation"):
         fr.key_dtype("nope")
-
-
-
-ALPHA = np.array([[0.01, 0.3, 1.0], [2.5, 7.0, 100.0]], np.float32)
-
-
-def gamma_draws(r, key, a):
-    """The gamma family and poisson (each rejection loop costs about a second of XLA compile a side:
-    the default run has one of each kind, the slow run the rest). The parameters are
-    arguments of the program: XLA folds constant ones into the loops, and JAX's own jit
-    then rounds differently from its eager run; ours follows the run-time form."""
-    k = r.split(key, 5)
-    return {"gamma": r.gamma(k[0], a), "beta": r.beta(k[2], a, a[::-1]), "ball": r.ball(k[4], 3, 1.3, (2,)),
-            "poisson": r.poisson(k[1], a * 10, (4, 2, 3))}
-
-
-def more_gamma_draws(r, key, a):
-    k = r.split(key, 6)
-    return {"gamma16": r.gamma(k[0], 0.7, (5,), np.float16), "chisquare": r.chisquare(k[1], a),
-            "loggamma": r.loggamma(k[5], a, (4, 2, 3)), "t": r.t(k[3], a[0], (2, 3)),
-            "f": r.f(k[2], a, 3.0), "dirichlet": r.dirichlet(k[3], a),
-            "generalized_normal": r.generalized_normal(k[4], 0.7, (3,))}
-
-
-_JAX_GAMMA = jax.jit(lambda k, a: gamma_draws(jax.random, k, a))
-
-
-def test_gamma_family_bit_for_bit():
-    """Under jit (several keys), eagerly, and under vmap over keys, over the shape
-    parameters and over both."""
-    ours = fe.jit(lambda k, a: gamma_draws(fr, k, a))
-    for seed in (0, 2**40 + 5):
-        _bits_equal(ours(fr.PRNGKey(seed), ALPHA), _JAX_GAMMA(jax.random.PRNGKey(seed), ALPHA),
-                    f"gamma family, seed {seed}")
-    eager = {"gamma": fr.gamma(fr.split(fr.PRNGKey(0), 5)[0], ALPHA)}
-    _bits_equal(eager, {"gamma": _JAX_GAMMA(jax.random.PRNGKey(0), ALPHA)["gamma"]}, "gamma eagerly")
-
-    def batched(r, vmap, keys, a):
-        return {"keys": vmap(lambda kk: r.gamma(kk, a[0], (2, 3)))(keys),
-                "poisson": vmap(lambda kk: r.poisson(kk, a[1], dtype=np.int16))(keys),
-                "both": vmap(lambda kk, b: r.loggamma(kk, b, (2,)))(keys[:3], a[1])}
-    keys = fr.split(fr.PRNGKey(3), 4)
-    _bits_equal(fe.jit(lambda ks, a: batched(fr, fe.vmap, ks, a))(keys, ALPHA),
-                jax.jit(lambda ks, a: batched(jax.random, jax.vmap, ks, a))(np.asarray(keys), ALPHA),
-                "vmapped gamma")
-
-
-@pytest.mark.slow
-def test_more_gamma_samplers_bit_for_bit():
-    got = fe.jit(lambda k, a: more_gamma_draws(fr, k, a))(fr.PRNGKey(1), ALPHA)
-    _bits_equal(got, jax.jit(lambda k, a: more_gamma_draws(jax.random, k, a))(jax.random.PRNGKey(1), ALPHA),
-                "more of the gamma family")
-    a = ALPHA.T  # a key shared by the batch (the batching rule broadcasts it)
-    got = fe.vmap(lambda b: fr.gamma(fr.PRNGKey(1), b, (2,)))(a)
-    np.testing.assert_array_equal(np.asarray(got), jax.vmap(lambda b: jax.random.gamma(jax.random.PRNGKey(1), b, (2,)))(a))
-
-
-def test_gamma_float64_and_gradient(x64):
-    """float64 draws bit for bit; d sample / d a (implicit reparameterization) against
-    jax.grad and against float64 finite differences of the implicit function x(a) with
-    P(a, x(a)) fixed (scipy's regularized incomplete gamma and its inverse); vmapped."""
-    from scipy import special
-    a = np.array([0.2, 0.9, 1.0, 3.5, 40.0])
-
-    def f(api, r, a):
-        k = r.PRNGKey(2)  # (gamma is elementwise in a: its jvp along ones is the gradient)
-        sample, grad = api.jvp(lambda a: r.gamma(k, a), (a,), (api.numpy.ones_like(a),))
-        return {"gamma": sample, "dirichlet": r.dirichlet(k, a), "rayleigh": r.rayleigh(k, 2.0, (3,)),
-                "wald": r.wald(k, a), "grad": grad, "vmap_grad": api.vmap(api.grad(lambda b: r.loggamma(k, b)))(a)}
-    ours = fe.jit(lambda a: f(fe, fr, a))(a)
-    theirs = jax.jit(lambda a: f(jax, jax.random, a))(a)
-    exact = ("gamma", "dirichlet", "rayleigh", "wald")
-    _bits_equal({n: ours[n] for n in exact}, {n: theirs[n] for n in exact}, "float64")
-    for n in ("grad", "vmap_grad"):
-        np.testing.assert_allclose(np.asarray(ours[n]), theirs[n], rtol=1e-9, err_msg=n)
-    x, h = np.asarray(ours["gamma"]), 1e-6
-    p = special.gammainc(a, x)
-    fd = (special.gammaincinv(a + h, p) - special.gammaincinv(a - h, p)) / (2 * h)
-    np.testing.assert_allclose(np.asarray(ours["grad"]), fd, rtol=1e-6)
