@@ -154,8 +154,7 @@ class FuncCtx:
                     f"primitive {e.prim.name!r} has no lowering rule, so it cannot be compiled: "
                     f"define one with p.def_lowering(fn), fn(ctx, *operands, **params) -> "
                     f"[results] (see docs/extending.md)")
-            outs = rule(RuleCtx(self, e), *[env[a] if type(a) is not Literal
-                                            else self.constant(a.val, a.aval)
+            outs = rule(RuleCtx(self, e), *[env[a] if type(a) is not Literal else read(a)
                                             for a in e.inputs], **e.params)
             if type(outs) is str:
                 outs = [outs]

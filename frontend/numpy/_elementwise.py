@@ -26,7 +26,7 @@ def _unary(name, prim, inexact):
 def _binary(name, prim, inexact=False, bool_prim=None):
     def fn(x, y, /):
         x, y = (promote_dtypes_inexact if inexact else promote_args)(name, x, y)
-        if bool_prim is not None and dtypes._kind(aval_of(x).dtype) == "b":
+        if bool_prim is not None and dtypes.is_bool(aval_of(x).dtype):
             return bool_prim.bind(x, y)  # numpy: add/multiply of booleans are or/and
         return prim.bind(x, y)
     fn.__name__ = name

@@ -125,10 +125,7 @@ def _common_bdim(args, dims):
     unbatched operand is rank 0 (the common case: arrays and scalar constants); else None."""
     d0 = n0 = None
     for a, d in zip(args, dims):
-        try:
-            n = len(a.aval.shape)
-        except AttributeError:  # (a Python scalar or numpy array bound by a user)
-            n = ndim(a)
+        n = ndim(a)
         if d is None:
             if n:
                 return None
