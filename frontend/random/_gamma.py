@@ -26,7 +26,7 @@ from ..primitives.elementwise import jvp_by_operand
 from ..primitives.shape import bdim_at, reshape_p
 from ..vectorize import vmap
 from ._prng import U32, split_data
-from ._samplers import _exponential, _normal, _row, _uniform
+from ._samplers import _exponential, _normal, _row, _uniform, at_run_time
 
 random_gamma_p = Primitive("random_gamma")
 
@@ -83,10 +83,7 @@ def gamma_impl(key, a, *, log_space):
     keys = reshape_p.bind(key, new_sizes=(math.prod(shape[:nb]), 2), dimensions=None)
     keys = vmap(lambda k: split_data(k, (count,)))(keys)
     keys = reshape_p.bind(keys, new_sizes=(math.prod(shape), 2), dimensions=None)
-    # (JAX's lowering computes from the parameters at run time; a barrier keeps XLA from
-    # folding constant parameters into the loops, which would round differently)
-    alphas = lax.optimization_barrier(reshape_p.bind(a, new_sizes=(math.prod(shape),),
-                                                     dimensions=None))
+    alphas = at_run_time(reshape_p.bind(a, new_sizes=(math.prod(shape),), dimensions=None))
     samples = vmap(lambda k, al: _gamma_one(k, al, log_space))(keys, alphas)
     return reshape_p.bind(samples, new_sizes=shape, dimensions=None)
 

@@ -20,6 +20,7 @@ from ._samplers import (
     _rademacher,
     _row,
     _shape_of,
+    at_run_time,
     canonical_shape,
     check_shape,
     float_dtype,
@@ -136,12 +137,6 @@ def _t(key, df, shape, dtype):
     return fnp.multiply(*_ranked(n, fnp.sqrt(fnp.divide(*_ranked(half_df, g)))))
 
 
-def _runtime(p):
-    """The shape parameter p as a value XLA computes with at run time (as JAX's jitted
-    sampler receives it): a constant p folded into the arithmetic would round differently."""
-    return lax.optimization_barrier(fnp.asarray(p))
-
-
 def generalized_normal(key, p, shape=(), dtype=None):
     """Samples of density proportional to exp(-|x| ** p): a random sign times
     Gamma(1 / p) ** (1 / p)."""
@@ -153,7 +148,7 @@ def generalized_normal(key, p, shape=(), dtype=None):
 @eager_jit
 def _generalized_normal(key, p, shape, dtype):
     keys = split_data(key, (2,))
-    inv_p = fnp.divide(1, _runtime(p))
+    inv_p = fnp.divide(1, at_run_time(p))
     g = _gamma(_row(keys, 0), inv_p, shape, dtype, False)
     r = _rademacher(_row(keys, 1), shape, dtype)
     return r * fnp.power(g, inv_p)
@@ -171,7 +166,7 @@ def _ball(key, p, d, shape, dtype):
     keys = split_data(key, (2,))
     g = _generalized_normal(_row(keys, 0), p, (*shape, d), dtype)
     e = _exponential(_row(keys, 1), shape, dtype)
-    p = _runtime(p)
+    p = at_run_time(p)
     norm = fnp.power(fnp.sum(fnp.power(fnp.abs(g), p), -1) + e, fnp.divide(1, p))
     return g / fnp.expand_dims(norm, -1)
 

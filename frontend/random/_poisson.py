@@ -11,7 +11,7 @@ from .. import numpy as fnp
 from ..lax._convert import convert
 from ..tracing import eager_jit
 from ._prng import check_key, split_data
-from ._samplers import _as_device, _dtype, _row, _shape_of, _uniform, canonical_shape
+from ._samplers import _as_device, _dtype, _row, _shape_of, _uniform, at_run_time, canonical_shape
 
 F32 = np.dtype(np.float32)
 
@@ -28,8 +28,7 @@ def poisson(key, lam, shape=None, dtype=None):
 
 @eager_jit
 def _poisson(key, lam, shape, dtype):
-    # (a barrier: the loops compute with lam at run time, as JAX's jitted sampler does)
-    lam = lax.optimization_barrier(convert(fnp.broadcast_to(lam, shape), F32))
+    lam = at_run_time(convert(fnp.broadcast_to(lam, shape), F32))
     use_knuth = lax.bitwise_or(lax.ne(lam, lam), lax.lt(lam, np.float32(10)))
     lam_knuth = lax.select(use_knuth, lam, fnp.full_like(lam, 0.0))
     lam_rejection = lax.select(use_knuth, fnp.full_like(lam, 1e5), lam)

@@ -15,9 +15,10 @@ from .. import dtypes
 from ..array import Array
 from ..core import Tracer, aval_of, literal
 from ..lax._convert import as_operand, convert
+from ..numpy._core import broadcast_to_shape
 from ..primitives import elementwise as ew
 from ..primitives.padding import concatenate_p, slice_p
-from ..primitives.shape import broadcast_in_dim_p, iota_p, reshape_p, squeeze_p
+from ..primitives.shape import iota_p, reshape_p, squeeze_p
 from ..tree import register_node
 
 U32 = dtypes.uint32
@@ -44,7 +45,7 @@ def threefry2x32(k1, k2, x1, x2):
     differently)."""
     from ..lax import fori_loop
     shape = np.broadcast_shapes(aval_of(x1).shape, aval_of(x2).shape)
-    x1, x2 = (_broadcast(x, shape) for x in (x1, x2))
+    x1, x2 = (broadcast_to_shape(x, shape) for x in (x1, x2))
     ks = (k1, k2, ew.xor_p.bind(ew.xor_p.bind(k1, k2), _u32(_PARITY)))
     x = (ew.add_p.bind(x1, ks[0]), ew.add_p.bind(x2, ks[1]))
     rotations = tuple(as_operand(np.array(r, U32)) for r in _ROTATIONS)
@@ -62,14 +63,6 @@ def threefry2x32(k1, k2, x1, x2):
 
     (x1, x2), _, _ = fori_loop(0, 5, step, (x, ks[1:] + ks[:1], rotations))
     return x1, x2
-
-
-def _broadcast(x, shape):
-    a = aval_of(x)
-    if a.shape == tuple(shape):
-        return x
-    return broadcast_in_dim_p.bind(x, shape=tuple(shape), broadcast_dimensions=tuple(
-        range(len(shape) - a.ndim, len(shape))))
 
 
 def _halves(key):

@@ -228,6 +228,13 @@ def _uniform(key, minval, maxval, shape, dtype):
     return ew.max_p.bind(minval, _reshape(scaled, shape))
 
 
+def at_run_time(x):
+    """``x`` as a value XLA computes with at run time, as JAX's samplers receive their
+    parameters (behind an optimization barrier: a constant parameter folded into the
+    arithmetic, or into a rejection loop, would round differently)."""
+    return lax.optimization_barrier(fnp.asarray(x))
+
+
 def _reshape(x, shape):
     if aval_of(x).shape == tuple(shape):
         return x
