@@ -61,6 +61,8 @@ def parse_spec(spec: str) -> tuple:
     parts = [p.strip() for p in dims.split(",")] if dims.strip() else []
     if any(not p.isdigit() for p in parts):
         raise CLIError(f"bad argument spec {spec!r}: dimensions are non-negative integers")
+    if any(int(p) >= 2 ** 63 for p in parts):
+        raise CLIError(f"bad argument spec {spec!r}: a dimension is at most 2**63 - 1")
     return tuple(int(p) for p in parts), dtype
 
 
@@ -276,6 +278,8 @@ def _png(dot_text: str) -> bytes:
 def cmd_dump(args) -> int:
     stages = STAGES if args.stage == "all" else (args.stage,)
     png = bool(args.dot and args.out and shutil.which("dot"))
+    if args.out == "":
+        raise CLIError("--out: an empty path")
     if args.out:
         check_out(args.out, [FILES[s] for s in stages + ("dot",) * args.dot + ("png",) * png],
                   args.force)
@@ -455,7 +459,11 @@ def _print(*args, **kwargs) -> None:
 
 def _one_line(e) -> str:
     """The message of an exception (or a text) on one line."""
-    return " ".join(line.strip() for line in str(e).splitlines() if line.strip())
+    try:
+        text = str(e)
+    except Exception:  # a user's exception whose __str__ fails
+        text = "(its message could not be printed)"
+    return " ".join(line.strip() for line in text.splitlines() if line.strip())
 
 
 def _place(filename: str, script) -> str:
@@ -502,7 +510,7 @@ def main(argv=None) -> int:
         return rc
     except KeyboardInterrupt:
         ap.exit(130, "vmaplab: interrupted\n")
-    except Exception as e:
+    except (Exception, SystemExit) as e:  # SystemExit: the user's function called sys.exit
         if isinstance(e, _StdoutError):
             _silence_stdout()
         elif args.traceback and not isinstance(e, CLIError):

@@ -184,6 +184,20 @@ SCRIPTS = {
 
 
         NOT_A_FUNCTION = 3
+
+
+        class Unprintable(Exception):
+            def __str__(self):
+                raise RuntimeError("no message")
+
+
+        def unprintable(x):
+            raise Unprintable()
+
+
+        def quits(x):
+            import sys
+            sys.exit(0)
         ''').encode(),
     "empty.py": b"",
     "constants.py": b"X = 1\n",
@@ -210,7 +224,7 @@ CLI_ROWS = [
     ("empty-script", ["dump", f"{D}/empty.py:f"], 2, r"empty\.py defines no function 'f'$"),
     ("no-functions", ["dump", f"{D}/constants.py:f"], 2, r"constants\.py defines no function 'f'$"),
     ("not-a-function", ["dump", f"{U}:NOT_A_FUNCTION"], 2,
-     r"defines no function 'NOT_A_FUNCTION' \(it defines: f, helper, matmul"),
+     r"defines no function 'NOT_A_FUNCTION' \(it defines: Unprintable, f, helper, matmul"),
     ("bad-function-name", ["dump", f"{U}:nope"], 2, r"defines no function 'nope'"),
     ("non-utf8-script", ["dump", f"{D}/latin1.py:f"], 2,
      r"latin1\.py:2: SyntaxError: \(unicode error\) 'utf-8' codec can't decode byte 0xff"),
@@ -228,6 +242,10 @@ CLI_ROWS = [
      r"user\.py:18: ValueError: first line second line$"),
     ("returns-text", ["dump", f"{U}:text", "--arg", "f32[3]"], 2,
      r"TypeError: function returned a value of type str"),
+    ("unprintable-error", ["dump", f"{U}:unprintable", "--arg", "f32[3]"], 2,
+     r"user\.py:38: Unprintable: \(its message could not be printed\)$"),
+    ("sys-exit-in-function", ["dump", f"{U}:quits", "--arg", "f32[3]"], 2,
+     r"user\.py:43: SystemExit: 0$"),
     ("too-few-args", ["dump", f"{U}:matmul", "--arg", "f32[3]"], 2,
      r"^vmaplab: error: TypeError: matmul\(\) missing 1 required positional argument"),
     ("traceback", ["dump", f"{U}:f", "--arg", "f32[3]", "--traceback"], 2,
@@ -237,6 +255,8 @@ CLI_ROWS = [
     # the arguments
     ("bad-arg-spec", ["dump", f"{U}:f", "--arg", "f32[3"], 2, r"bad argument spec 'f32\[3'"),
     ("negative-dim", ["dump", f"{U}:f", "--arg", "f32[-3]"], 2, r"bad argument spec"),
+    ("dim-beyond-int64", ["dump", f"{U}:f", "--arg", f"f32[{2**63}]"], 2,
+     r"bad argument spec 'f32\[9223372036854775808\]': a dimension is at most 2\*\*63 - 1$"),
     ("unknown-flag", ["dump", f"{U}:f", "--frobnicate"], 2,
      r"^vmaplab: error: unrecognized arguments: --frobnicate"),
     ("no-command", [], 2, r"^vmaplab: error: the following arguments are required: COMMAND"),
@@ -266,6 +286,10 @@ CLI_ROWS = [
      r"--out /proc/1: not writable$"),
     ("out-cannot-create", ["dump", f"{U}:total", "--arg", "f32[3]", "--out", "/proc/1/d"], 2,
      r"--out /proc/1/d: /proc/1 is not writable$"),
+    ("out-empty", ["dump", f"{U}:total", "--arg", "f32[3]", "--out="], 2, r"--out: an empty path$"),
+    ("out-file-is-a-directory", ["dump", f"{U}:total", "--arg", "f32[3]", "--out", f"{D}/hasdir",
+                                 "--force"], 2,
+     r"^vmaplab: error: cannot write \S*hasdir/stablehlo\.mlir: Is a directory$"),
     ("out-exists", ["dump", f"{U}:total", "--arg", "f32[3]", "--out", f"{D}/old"], 2,
      r"--out \S*old already holds stablehlo\.mlir; pass --force to overwrite$"),
     ("out-force", ["dump", f"{U}:total", "--arg", "f32[3]", "--out", f"{D}/forced", "--force",
@@ -292,6 +316,7 @@ def cli_rows(tmp_path_factory):
         (d / sub).mkdir()
         for f in STAGE_FILES:
             (d / sub / f).write_text(OLD)
+    (d / "hasdir" / "stablehlo.mlir").mkdir(parents=True)
     (d / "forced" / "graph.txt").unlink()  # --force also writes the files that are not there
     fill = lambda a: a.replace(D, str(d))  # noqa: E731
     invocations = [(list(map(fill, a[0])), a[1]) if isinstance(a, tuple) else list(map(fill, a))
@@ -327,6 +352,7 @@ def test_cli_rows_out_files(cli_rows):
         for f in STAGE_FILES:
             assert (d / sub / f).read_text() == OLD, (sub, f)
     assert listing("forced") == sorted(STAGE_FILES)
+    assert listing("hasdir") == ["stablehlo.mlir"]  # no temp file left
     for f in STAGE_FILES:
         assert (d / "forced" / f).read_text() != OLD, f
     assert "stablehlo.reduce" in (d / "forced" / "stablehlo.mlir").read_text()
@@ -334,3 +360,12 @@ def test_cli_rows_out_files(cli_rows):
     umask = os.umask(0)
     os.umask(umask)
     assert mode == 0o666 & ~umask  # as open() makes it, not mkstemp's 0o600
+
+
+def test_unwritable_stdout_is_a_one_line_error():
+    with open("/dev/full", "w") as full:
+        r = subprocess.run([sys.executable, "-m", "lowering.cli", "passes"], stdout=full,
+                           stderr=subprocess.PIPE, text=True, timeout=120, cwd=ROOT,
+                           env=dict(os.environ, PYTHONPATH=ROOT))
+    assert r.returncode == 2, r.stderr
+    assert r.stderr == "vmaplab: error: cannot write to standard output: No space left on device\n"
