@@ -67,6 +67,11 @@ def test_help(cmd):
     assert r.returncode == 0 and r.stdout.startswith("usage: vmaplab")
     if cmd[:1] == ["dump"]:
         assert "--stage {graph,passes,stablehlo,linalg,hlo,all}" in r.stdout and "--dot" in r.stdout
+        assert "--force" in r.stdout
+    if cmd:
+        assert "--traceback" in r.stdout
+    else:
+        assert "Exit status: 0 on success" in r.stdout
 
 
 @pytest.mark.parametrize("args,message", [
@@ -198,6 +203,10 @@ SCRIPTS = {
         def quits(x):
             import sys
             sys.exit(0)
+
+
+        def uses_lapack(x):  # a custom call: XLA runs it, the reference interpreter cannot
+            return fnp.linalg.cholesky(x @ x.T + 3.0 * fnp.eye(x.shape[0]))
         ''').encode(),
     "empty.py": b"",
     "constants.py": b"X = 1\n",
@@ -246,6 +255,8 @@ CLI_ROWS = [
      r"user\.py:38: Unprintable: \(its message could not be printed\)$"),
     ("sys-exit-in-function", ["dump", f"{U}:quits", "--arg", "f32[3]"], 2,
      r"user\.py:43: SystemExit: 0$"),
+    ("interpreter-cannot-run", ["check", f"{U}:uses_lapack", "--arg", "f32[3,3]"], 2,
+     r"the reference interpreter failed: .*cannot run custom calls"),
     ("too-few-args", ["dump", f"{U}:matmul", "--arg", "f32[3]"], 2,
      r"^vmaplab: error: TypeError: matmul\(\) missing 1 required positional argument"),
     ("traceback", ["dump", f"{U}:f", "--arg", "f32[3]", "--traceback"], 2,
