@@ -301,6 +301,8 @@ CLI_ROWS = [
     ("out-file-is-a-directory", ["dump", f"{U}:total", "--arg", "f32[3]", "--out", f"{D}/hasdir",
                                  "--force"], 2,
      r"^vmaplab: error: cannot write \S*hasdir/stablehlo\.mlir: Is a directory$"),
+    ("out-missing-is-made", ["dump", f"{U}:total", "--arg", "f32[3]", "--out", f"{D}/new/dir"],
+     0, r"^$"),
     ("out-exists", ["dump", f"{U}:total", "--arg", "f32[3]", "--out", f"{D}/old"], 2,
      r"--out \S*old already holds stablehlo\.mlir; pass --force to overwrite$"),
     ("out-force", ["dump", f"{U}:total", "--arg", "f32[3]", "--out", f"{D}/forced", "--force",
@@ -364,6 +366,7 @@ def test_cli_rows_out_files(cli_rows):
             assert (d / sub / f).read_text() == OLD, (sub, f)
     assert listing("forced") == sorted(STAGE_FILES)
     assert listing("hasdir") == ["stablehlo.mlir"]  # no temp file left
+    assert listing("new/dir") == ["stablehlo.mlir"]
     for f in STAGE_FILES:
         assert (d / "forced" / f).read_text() != OLD, f
     assert "stablehlo.reduce" in (d / "forced" / "stablehlo.mlir").read_text()
