@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 import ast
+import errno
 import os
 import re
 import shutil
@@ -213,6 +214,8 @@ def write_files(out: str, files) -> list:
         os.makedirs(out, exist_ok=True)
         for name, data in files:
             path = os.path.join(out, name)
+            if os.path.isdir(path):  # found now, not after the first renames
+                raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR), path)
             fd, tmp = tempfile.mkstemp(prefix=f".{name}.", suffix=".tmp", dir=out)
             temps.append(tmp)
             with os.fdopen(fd, "wb") as f:

@@ -299,7 +299,7 @@ CLI_ROWS = [
      r"--out /proc/1/d: /proc/1 is not writable$"),
     ("out-empty", ["dump", f"{U}:total", "--arg", "f32[3]", "--out="], 2, r"--out: an empty path$"),
     ("out-file-is-a-directory", ["dump", f"{U}:total", "--arg", "f32[3]", "--out", f"{D}/hasdir",
-                                 "--force"], 2,
+                                 "--force", "--stage", "all"], 2,
      r"^vmaplab: error: cannot write \S*hasdir/stablehlo\.mlir: Is a directory$"),
     ("out-missing-is-made", ["dump", f"{U}:total", "--arg", "f32[3]", "--out", f"{D}/new/dir"],
      0, r"^$"),
@@ -329,7 +329,7 @@ def cli_rows(tmp_path_factory):
         (d / sub).mkdir()
         for f in STAGE_FILES:
             (d / sub / f).write_text(OLD)
-    (d / "hasdir" / "stablehlo.mlir").mkdir(parents=True)
+    (d / "hasdir" / "stablehlo.mlir").mkdir(parents=True)  # after graph.txt, passes.txt
     (d / "forced" / "graph.txt").unlink()  # --force also writes the files that are not there
     fill = lambda a: a.replace(D, str(d))  # noqa: E731
     invocations = [(list(map(fill, a[0])), a[1]) if isinstance(a, tuple) else list(map(fill, a))
@@ -365,7 +365,7 @@ def test_cli_rows_out_files(cli_rows):
         for f in STAGE_FILES:
             assert (d / sub / f).read_text() == OLD, (sub, f)
     assert listing("forced") == sorted(STAGE_FILES)
-    assert listing("hasdir") == ["stablehlo.mlir"]  # no temp file left
+    assert listing("hasdir") == ["stablehlo.mlir"]  # no graph.txt, passes.txt, temp files
     assert listing("new/dir") == ["stablehlo.mlir"]
     for f in STAGE_FILES:
         assert (d / "forced" / f).read_text() != OLD, f
