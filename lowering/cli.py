@@ -7,20 +7,34 @@ against the StableHLO reference interpreter, list the passes.
 
 Argument specs are ``DTYPE[DIMS]``: ``f32[8,3]``, ``i32[]``, ``bool[4]``, ``bf16[2,2]`` (or
 numpy names: ``float32[8,3]``). The frontend is imported only when a command runs, so
-``--help`` and bad specs answer at once.
+``--help`` and bad specs answer at once. ``dump`` traces with the specs' shapes and dtypes
+only (no input is allocated); ``check`` runs the function on random inputs.
+
+Exit status: 0 on success, 1 when ``check`` finds XLA and the interpreter disagree, 2 on any
+error, printed as ONE line ``vmaplab: error: ...`` (an error raised by the user's code names
+the script's line, ``model.py:12: TypeError: ...``; ``--traceback`` prints the whole
+traceback first). ``--out DIR`` writes each file atomically (a temporary file in DIR, synced,
+then renamed over the name) and only after every stage succeeded, so a failed run leaves DIR
+as it was; it refuses to replace existing files unless ``--force``.
 """
 from __future__ import annotations
 
 import argparse
 import ast
+import errno
 import os
 import re
 import shutil
 import subprocess
 import sys
+import tempfile
 import textwrap
+import traceback
 
 STAGES = ("graph", "passes", "stablehlo", "linalg", "hlo")
+# the file of each thing dump writes to --out
+FILES = {"graph": "graph.txt", "passes": "passes.txt", "stablehlo": "stablehlo.mlir",
+         "linalg": "linalg.mlir", "hlo": "hlo.txt", "dot": "graph.dot", "png": "graph.png"}
 _DTYPES = {"f16": "float16", "bf16": "bfloat16", "f32": "float32", "f64": "float64",
            "i8": "int8", "i16": "int16", "i32": "int32", "i64": "int64", "u8": "uint8",
            "u16": "uint16", "u32": "uint32", "u64": "uint64", "bool": "bool", "pred": "bool",
@@ -48,6 +62,8 @@ def parse_spec(spec: str) -> tuple:
     parts = [p.strip() for p in dims.split(",")] if dims.strip() else []
     if any(not p.isdigit() for p in parts):
         raise CLIError(f"bad argument spec {spec!r}: dimensions are non-negative integers")
+    if any(int(p) >= 2 ** 63 for p in parts):
+        raise CLIError(f"bad argument spec {spec!r}: a dimension is at most 2**63 - 1")
     return tuple(int(p) for p in parts), dtype
 
 
@@ -66,19 +82,30 @@ def parse_axes(text: str):
     return v
 
 
-def load_function(target: str):
-    """'path/script.py:name' -> the function ``name`` defined by running the script."""
-    import runpy
+def split_target(target: str) -> tuple:
+    """'path/script.py:name' -> ('path/script.py', 'name')."""
     path, sep, name = target.rpartition(":")
     if not sep or not path or not name:
         raise CLIError(f"expected SCRIPT.py:FUNCTION, got {target!r}")
-    if not os.path.isfile(path):
+    return path, name
+
+
+def load_function(target: str):
+    """'path/script.py:name' -> the function ``name`` defined by running the script."""
+    import runpy
+    path, name = split_target(target)
+    if not os.path.exists(path):
         raise CLIError(f"no such script: {path}")
+    if not os.path.isfile(path):
+        raise CLIError(f"{path} is not a file")
     sys.path.insert(0, os.path.dirname(os.path.abspath(path)))
     try:
         ns = runpy.run_path(path, run_name="__vmaplab__")
     except SystemExit:
         raise CLIError(f"{path} called sys.exit while it was loaded") from None
+    except SyntaxError as e:
+        e.filename = e.filename or path  # compile() names no file for, say, a NUL byte
+        raise
     fn = ns.get(name)
     if not callable(fn):
         defined = sorted(k for k, v in ns.items() if callable(v) and not k.startswith("_")
@@ -88,14 +115,26 @@ def load_function(target: str):
     return fn
 
 
-def make_inputs(specs, seed: int) -> list:
+def _dtype(name: str):
     import numpy as np
 
     from frontend import dtypes
+    return dtypes.bfloat16 if name == "bfloat16" else np.dtype(name)
+
+
+def abstract_inputs(specs) -> list:
+    """The specs as ShapeDtypeStructs: enough to trace, lower and compile, nothing allocated."""
+    import frontend as fe
+    return [fe.ShapeDtypeStruct(shape, _dtype(name)) for shape, name in specs]
+
+
+def make_inputs(specs, seed: int) -> list:
+    """Random arrays of the specs (``check`` runs on them)."""
+    import numpy as np
     rng = np.random.default_rng(seed)
     out = []
     for shape, name in specs:
-        dt = dtypes.bfloat16 if name == "bfloat16" else np.dtype(name)
+        dt = _dtype(name)
         if dt == np.bool_:
             x = rng.integers(0, 2, size=shape).astype(bool)
         elif dt.kind in "iu":
@@ -108,8 +147,9 @@ def make_inputs(specs, seed: int) -> list:
     return out
 
 
-def _prepare(args):
-    """(function after --vmap, inputs, graph passes) from the parsed arguments."""
+def _prepare(args, concrete: bool):
+    """(function after --vmap, inputs, graph passes) from the parsed arguments; the inputs
+    are random arrays when ``concrete``, else ShapeDtypeStructs."""
     specs = [parse_spec(s) for s in args.arg]
     axes = [parse_axes(a) for a in args.vmap]
     passes = None
@@ -125,71 +165,164 @@ def _prepare(args):
             raise CLIError(str(e)) from None
     for a in axes:
         fn = fe.vmap(fn, in_axes=a)
-    return fn, make_inputs(specs, args.seed), passes
+    if not concrete:
+        return fn, abstract_inputs(specs), passes
+    try:
+        return fn, make_inputs(specs, args.seed), passes
+    except MemoryError as e:
+        raise CLIError(f"cannot allocate the inputs ({' '.join('--arg ' + a for a in args.arg)})"
+                       f": {e}") from None
 
 
 # ----------------------------------------------------------------------------- commands
 
 
+def check_out(out: str, filenames, force: bool) -> None:
+    """Refuse an --out DIR that cannot take ``filenames`` before any work is done: DIR (or
+    its nearest existing ancestor, when DIR is still to be made) must be a writable
+    directory, and the files must not exist unless ``force``."""
+    if os.path.exists(out) and not os.path.isdir(out):
+        raise CLIError(f"--out {out}: not a directory")
+    if os.path.isdir(out):
+        if not os.access(out, os.W_OK | os.X_OK):
+            raise CLIError(f"--out {out}: not writable")
+        there = [f for f in filenames if os.path.lexists(os.path.join(out, f))]
+        if there and not force:
+            raise CLIError(f"--out {out} already holds {', '.join(there)}; pass --force to "
+                           "overwrite")
+        return
+    parent = os.path.dirname(os.path.abspath(out))
+    while not os.path.exists(parent):
+        parent = os.path.dirname(parent)
+    shown = os.path.relpath(parent) if not os.path.isabs(out) else parent
+    if not os.path.isdir(parent):
+        raise CLIError(f"--out {out}: {shown} is not a directory")
+    if not os.access(parent, os.W_OK | os.X_OK):
+        raise CLIError(f"--out {out}: {shown} is not writable")
+
+
+def write_files(out: str, files) -> list:
+    """Write ``files`` ((name, bytes) pairs) into the directory ``out`` (made if missing),
+    all or none: each goes to a temporary file in ``out``, synced; only when all are written
+    are they renamed over their names. On failure the temporary files are removed and the
+    files already in ``out`` are untouched. Returns the paths written."""
+    made = not os.path.isdir(out)
+    temps, path = [], out
+    mask = os.umask(0)
+    os.umask(mask)
+    try:
+        os.makedirs(out, exist_ok=True)
+        for name, data in files:
+            path = os.path.join(out, name)
+            if os.path.isdir(path):  # found now, not after the first renames
+                raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR), path)
+            fd, tmp = tempfile.mkstemp(prefix=f".{name}.", suffix=".tmp", dir=out)
+            temps.append(tmp)
+            with os.fdopen(fd, "wb") as f:
+                os.fchmod(f.fileno(), 0o666 & ~mask)  # as open() would make it, not 0o600
+                f.write(data)
+                f.flush()
+                os.fsync(f.fileno())
+        paths = [os.path.join(out, name) for name, _ in files]
+        for tmp, path in zip(temps, paths, strict=True):
+            os.replace(tmp, path)
+        temps = []
+        dfd = os.open(out, os.O_RDONLY)
+        try:
+            os.fsync(dfd)  # the renames too
+        finally:
+            os.close(dfd)
+        return paths
+    except OSError as e:
+        for tmp in temps:
+            try:
+                os.unlink(tmp)
+            except OSError:
+                pass
+        if made:
+            try:
+                os.rmdir(out)
+            except OSError:
+                pass
+        raise CLIError(f"cannot write {path}: {e.strerror or e}") from None
+
+
 class _Sink:
-    """Prints each stage, or writes it to a file of --out."""
+    """Prints each stage, or keeps it for write_files into --out once every stage is done."""
 
     def __init__(self, out_dir):
         self.out_dir = out_dir
-        if out_dir:
-            os.makedirs(out_dir, exist_ok=True)
+        self.files = []  # (stage, filename, bytes)
 
-    def emit(self, stage: str, filename: str, text: str) -> None:
+    def emit(self, stage: str, text) -> None:
         if self.out_dir:
-            path = os.path.join(self.out_dir, filename)
-            with open(path, "w") as f:
-                f.write(text if text.endswith("\n") else text + "\n")
-            print(f"{stage:<10} -> {path}")
+            data = text if isinstance(text, bytes) else \
+                (text if text.endswith("\n") else text + "\n").encode()
+            self.files.append((stage, FILES[stage], data))
         else:
-            print(f"==== {stage} ====")
-            print(text.rstrip("\n"))
+            _print(f"==== {stage} ====")
+            _print(text.rstrip("\n"))
+
+    def commit(self) -> None:
+        if self.out_dir:
+            paths = write_files(self.out_dir, [(name, data) for _, name, data in self.files])
+            for (stage, _, _), path in zip(self.files, paths, strict=True):
+                _print(f"{stage:<10} -> {path}")
+
+
+def _png(dot_text: str) -> bytes:
+    """Graphviz's rendering of DOT text."""
+    r = subprocess.run(["dot", "-Tpng"], input=dot_text.encode(), capture_output=True)
+    if r.returncode != 0:
+        raise CLIError(f"Graphviz's dot failed: {_one_line(r.stderr.decode(errors='replace'))}")
+    return r.stdout
 
 
 def cmd_dump(args) -> int:
-    fn, inputs, passes = _prepare(args)
+    stages = STAGES if args.stage == "all" else (args.stage,)
+    png = bool(args.dot and args.out and shutil.which("dot"))
+    if args.out == "":
+        raise CLIError("--out: an empty path")
+    if args.out:
+        check_out(args.out, [FILES[s] for s in stages + ("dot",) * args.dot + ("png",) * png],
+                  args.force)
+    fn, inputs, passes = _prepare(args, concrete=False)
     import frontend as fe
     from frontend import passes as P
-    stages = STAGES if args.stage == "all" else (args.stage,)
     sink = _Sink(args.out)
     pipeline = passes if passes is not None else P.DEFAULT
     traced = fe.make_graph(fn, passes=())(*inputs)
     res = P.Pipeline(pipeline.passes, keep_graphs=True).run(traced)
     if "graph" in stages:
-        sink.emit("graph", "graph.txt", str(traced))
+        sink.emit("graph", str(traced))
     if "passes" in stages:
         parts = [f"pipeline: {', '.join(P.pass_name(p) for p in pipeline.passes) or '(none)'}",
                  res.report()]
         for name, g in res.graphs[1:]:
             parts.append(f"---- after {name} ----\n{g}")
-        sink.emit("passes", "passes.txt", "\n".join(parts))
+        sink.emit("passes", "\n".join(parts))
     lowered = fe.jit(fn, passes=pipeline).lower(*inputs)
     if args.mlir_passes:
         lowered = lowered.apply_passes(args.mlir_passes)
     if "stablehlo" in stages:
-        sink.emit("stablehlo", "stablehlo.mlir", lowered.as_text())
+        sink.emit("stablehlo", lowered.as_text())
     if "linalg" in stages:
-        sink.emit("linalg", "linalg.mlir", lowered.apply_passes("stablehlo-legalize-to-linalg").as_text())
+        sink.emit("linalg", lowered.apply_passes("stablehlo-legalize-to-linalg").as_text())
     if "hlo" in stages:
-        sink.emit("hlo", "hlo.txt", lowered.compile().as_text())
+        sink.emit("hlo", lowered.compile().as_text())
     if args.dot:
-        sink.emit("dot", "graph.dot", P.to_dot(res.graph, getattr(fn, "__name__", "graph")))
-        if args.out and shutil.which("dot"):
-            png = os.path.join(args.out, "graph.png")
-            subprocess.run(["dot", "-Tpng", os.path.join(args.out, "graph.dot"), "-o", png],
-                           check=True)
-            print(f"{'png':<10} -> {png}")
-        elif args.out:
-            print("(no PNG: Graphviz's dot is not installed)")
+        dot = P.to_dot(res.graph, getattr(fn, "__name__", "graph"))
+        sink.emit("dot", dot)
+        if png:
+            sink.emit("png", _png(dot))
+    sink.commit()
+    if args.dot and args.out and not png:
+        _print("(no PNG: Graphviz's dot is not installed)")
     return 0
 
 
 def cmd_check(args) -> int:
-    fn, inputs, passes = _prepare(args)
+    fn, inputs, passes = _prepare(args, concrete=True)
     import numpy as np
 
     import frontend as fe
@@ -197,9 +330,8 @@ def cmd_check(args) -> int:
     xla = tree_leaves(fe.jit(fn, passes=passes)(*inputs))
     try:
         ref = tree_leaves(fe.jit(fn, passes=passes, device="interpreter")(*inputs))
-    except Exception as e:  # an op the interpreter lacks, say
-        print(f"the reference interpreter failed: {e}", file=sys.stderr)
-        return 1
+    except Exception as e:  # an op the interpreter lacks, say: no verdict, an error
+        raise CLIError(f"the reference interpreter failed: {_one_line(e)}") from e
     ok = True
     for i, (a, b) in enumerate(zip(xla, ref)):
         a, b = np.asarray(a), np.asarray(b)
@@ -216,8 +348,8 @@ def cmd_check(args) -> int:
         else:
             same, what = bool(np.array_equal(a, b)), "exact"
         ok &= same
-        print(f"output {i}: {a.dtype}{list(a.shape)} {'ok' if same else 'MISMATCH'} ({what})")
-    print("XLA and the reference interpreter agree" if ok else
+        _print(f"output {i}: {a.dtype}{list(a.shape)} {'ok' if same else 'MISMATCH'} ({what})")
+    _print("XLA and the reference interpreter agree" if ok else
           "XLA and the reference interpreter DISAGREE")
     return 0 if ok else 1
 
@@ -230,15 +362,15 @@ def _summary(doc) -> str:
 def cmd_passes(args) -> int:
     from frontend import passes as P
     from lowering import backend
-    print("graph passes (jit(f, passes=[...]), --passes a,b):")
+    _print("graph passes (jit(f, passes=[...]), --passes a,b):")
     for name, p in P.GRAPH_PASSES.items():
-        print(f"  {name}")
-        print(textwrap.fill(_summary(p.__doc__), 96, initial_indent=" " * 6,
+        _print(f"  {name}")
+        _print(textwrap.fill(_summary(p.__doc__), 96, initial_indent=" " * 6,
                             subsequent_indent=" " * 6))
-    print(f"  default pipeline: {', '.join(P.DEFAULT_PASSES)}")
-    print("\nMLIR passes (Lowered.apply_passes('builtin.module(...)'), --mlir-passes):")
+    _print(f"  default pipeline: {', '.join(P.DEFAULT_PASSES)}")
+    _print("\nMLIR passes (Lowered.apply_passes('builtin.module(...)'), --mlir-passes):")
     for name, what in backend.MLIR_PASSES:
-        print(f"  {name}\n      {what}")
+        _print(f"  {name}\n      {what}")
     return 0
 
 
@@ -255,51 +387,149 @@ def _function_args(p):
     p.add_argument("--passes", metavar="P1,P2",
                    help="graph passes to run after tracing (default: the jit default, "
                         "fold_transposes,dce; an empty string for none)")
-    p.add_argument("--seed", type=int, default=0, help="seed of the random inputs")
+
+
+def _traceback_arg(p):
+    p.add_argument("--traceback", action="store_true",
+                   help="on an error, print the whole traceback before the one-line message")
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse with its usage errors on one line, as every other error of vmaplab."""
+
+    def error(self, message):
+        self.exit(2, f"vmaplab: error: {message} (see {self.prog} --help)\n")
 
 
 def build_parser() -> argparse.ArgumentParser:
-    ap = argparse.ArgumentParser(prog="vmaplab", description="vmaplab's compiler testbed: dump "
-                                 "the stages of a function, check it, list the passes.")
+    ap = _Parser(prog="vmaplab", description="vmaplab's compiler testbed: dump the stages of a "
+                 "function, check it, list the passes.", epilog="Exit status: 0 on success, 1 "
+                 "when check finds a difference, 2 on any error (one line on stderr; "
+                 "--traceback for the whole traceback).")
     sub = ap.add_subparsers(dest="command", metavar="COMMAND", required=True)
     d = sub.add_parser("dump", help="print or write the stages of compiling a function",
-                       description="Trace SCRIPT.py:FUNCTION on random inputs of the given "
-                       "specs and print (or write to --out) each stage: the traced graph, the "
-                       "graph passes, StableHLO, linalg, XLA's optimized HLO.")
+                       description="Trace SCRIPT.py:FUNCTION on arguments of the given specs "
+                       "(their shapes and dtypes only: no input is allocated) and print (or "
+                       "write to --out) each stage: the traced graph, the graph passes, "
+                       "StableHLO, linalg, XLA's optimized HLO.")
     _function_args(d)
     d.add_argument("--stage", choices=STAGES + ("all",), default="stablehlo",
                    help="what to show (default: stablehlo)")
     d.add_argument("--mlir-passes", metavar="PIPELINE",
                    help="an MLIR pass pipeline run on the module, e.g. 'canonicalize,cse'")
-    d.add_argument("--out", metavar="DIR", help="write each stage to a file in DIR")
+    d.add_argument("--out", metavar="DIR",
+                   help="write each stage to a file in DIR (made if missing), all at the end "
+                        "and atomically: a failed run leaves DIR as it was")
+    d.add_argument("--force", action="store_true",
+                   help="let --out replace files already in DIR (refused without it)")
     d.add_argument("--dot", action="store_true",
                    help="also the graph after the passes as Graphviz DOT (a PNG with --out "
                         "when dot is installed)")
+    _traceback_arg(d)
     d.set_defaults(run=cmd_dump)
     c = sub.add_parser("check", help="run a function on XLA and on the reference interpreter",
                        description="Run SCRIPT.py:FUNCTION on random inputs on XLA and on the "
                        "StableHLO reference interpreter and compare the results (exit status "
-                       "1 when they differ).")
+                       "1 when they differ, 2 when they could not be compared).")
     _function_args(c)
+    c.add_argument("--seed", type=int, default=0, help="seed of the random inputs")
     c.add_argument("--rtol", type=float, help="relative tolerance for floats (default 1e-5)")
     c.add_argument("--atol", type=float, help="absolute tolerance for floats (default 1e-6)")
+    _traceback_arg(c)
     c.set_defaults(run=cmd_check)
     p = sub.add_parser("passes", help="list the graph and MLIR passes",
                        description="List the built-in graph passes and the MLIR passes known "
                        "to run on vmaplab's modules.")
+    _traceback_arg(p)
     p.set_defaults(run=cmd_passes)
     return ap
+
+
+# ----------------------------------------------------------------------------- errors
+
+
+class _StdoutError(Exception):
+    """Standard output cannot be written (a full disk, a closed pipe)."""
+
+
+def _print(*args, **kwargs) -> None:
+    """print() to standard output; its failure is an error of its own, not the user's."""
+    try:
+        print(*args, **kwargs)
+    except OSError as e:
+        raise _StdoutError(e.strerror or str(e)) from None
+
+
+def _one_line(e) -> str:
+    """The message of an exception (or a text) on one line."""
+    try:
+        text = str(e)
+    except Exception:  # a user's exception whose __str__ fails
+        text = "(its message could not be printed)"
+    return " ".join(line.strip() for line in text.splitlines() if line.strip())
+
+
+def _place(filename: str, script) -> str:
+    """``filename`` as the user wrote it when it is the script."""
+    same = script and os.path.realpath(filename) == os.path.realpath(script)
+    return script if same else filename
+
+
+def describe(e: BaseException, script=None) -> str:
+    """The one-line message of an error: ``script.py:12: TypeError: ...`` naming the last line
+    of ``script`` in the traceback of ``e`` (or of the exceptions it came from), or the file
+    and line of a SyntaxError."""
+    if isinstance(e, CLIError):
+        return _one_line(e)
+    if isinstance(e, _StdoutError):
+        return f"cannot write to standard output: {e}"
+    if isinstance(e, SyntaxError) and e.filename:
+        where = _place(e.filename, script) + (f":{e.lineno}" if e.lineno else "")
+        return f"{where}: SyntaxError: {_one_line(e.msg)}"
+    where, seen, cause = None, set(), e
+    while script and where is None and cause is not None and id(cause) not in seen:
+        seen.add(id(cause))
+        frames = [f for f in traceback.extract_tb(cause.__traceback__)
+                  if _place(f.filename, script) == script]
+        where = f"{script}:{frames[-1].lineno}" if frames else None
+        cause = cause.__cause__ or cause.__context__
+    text = f"{type(e).__name__}: {_one_line(e)}" if _one_line(e) else type(e).__name__
+    return f"{where}: {text}" if where else text
 
 
 def main(argv=None) -> int:
     ap = build_parser()
     args = ap.parse_args(argv)
     try:
-        return args.run(args)
-    except CLIError as e:
-        ap.exit(2, f"vmaplab: error: {e}\n")
-    except (TypeError, ValueError, IndexError) as e:  # from tracing the user's function
-        ap.exit(2, f"vmaplab: error: {type(e).__name__}: {e}\n")
+        script = split_target(args.target)[0] if hasattr(args, "target") else None
+    except CLIError:
+        script = None
+    try:
+        rc = args.run(args)
+        try:
+            sys.stdout.flush()
+        except OSError as e:
+            raise _StdoutError(e.strerror or str(e)) from None
+        return rc
+    except KeyboardInterrupt:
+        ap.exit(130, "vmaplab: interrupted\n")
+    except (Exception, SystemExit) as e:  # SystemExit: the user's function called sys.exit
+        if isinstance(e, _StdoutError):
+            _silence_stdout()
+        elif args.traceback and not isinstance(e, CLIError):
+            traceback.print_exception(e)
+        ap.exit(2, f"vmaplab: error: {describe(e, script)}\n")
+
+
+def _silence_stdout() -> None:
+    """Point a failed standard output at /dev/null, so that the interpreter's flush at exit
+    does not fail again (Python's advice for a closed pipe)."""
+    try:
+        fd = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(fd, sys.stdout.fileno())
+        os.close(fd)
+    except (OSError, ValueError, AttributeError):  # not a file (redirected in-process)
+        pass
 
 
 if __name__ == "__main__":
