@@ -21,6 +21,7 @@ from __future__ import annotations
 import numpy as np
 
 from frontend import ffi as _ffi
+from frontend import kernels as _kernels  # noqa: F401  (declares the kernels' Signatures)
 from frontend.core import Aval
 
 from . import runtime
