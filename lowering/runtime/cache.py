@@ -35,7 +35,7 @@ _FORMAT = b"vmaplab-executable-1\n"
 _TMP = ".tmp-"
 _STALE_TMP_SECS = 3600.0
 _ENTRY_NAME = re.compile(r"[0-9a-f]{64}")
-_TMP_NAME = re.compile(re.escape(_TMP) + r"[A-Za-z0-9_]{4,16}")  # mkstemp's names
+_TMP_NAME = re.compile(re.escape(_TMP) + r"[a-z0-9_]{8}")  # mkstemp's names
 stats = {"hits": 0, "misses": 0, "writes": 0, "errors": 0}
 
 
