@@ -124,7 +124,11 @@ def _check_declared(what: str, c, sig) -> None:
 def check(module, what: str) -> None:
     """A ValueError unless every custom call of ``module`` (text or ir.Module) is one this
     process may run for a module it did not lower itself (see the module docstring)."""
-    for c in runtime.mlir.custom_calls(module):
+    try:
+        calls = runtime.mlir.custom_calls(module)
+    except ValueError as e:
+        raise ValueError(f"{what}: {str(e)[:2000]}") from None
+    for c in calls:
         t = c.target
         lapack = _lapack_rule(t)
         if lapack is not None:

@@ -250,44 +250,55 @@ def _layouts(attrs, key):
 
 def custom_calls(module) -> list:
     """The ``stablehlo.custom_call`` ops of a module (text or ``ir.Module``), nested regions
-    included, as CustomCall records."""
+    included, as CustomCall records; a ValueError for one whose attributes are malformed."""
     from jaxlib.mlir import ir
-    from jaxlib.mlir.dialects import stablehlo
     m = parse_module(module_text(module)) if not isinstance(module, ir.Module) else module
     found: list = []
 
     def visit(op):
         if op.name != "stablehlo.custom_call":
             return ir.WalkResult.ADVANCE
-        a = op.attributes
-        c = CustomCall()
-        c.target = ir.StringAttr(a["call_target_name"]).value
-        c.api_version = ir.IntegerAttr(a["api_version"]).value if "api_version" in a else None
-        c.operands = tuple(_value_type(v.type) for v in op.operands)
-        c.results = tuple(_value_type(v.type) for v in op.results)
-        c.operand_layouts = _layouts(a, "operand_layouts")
-        c.result_layouts = _layouts(a, "result_layouts")
-        c.aliases = tuple(
-            (tuple(al.output_tuple_indices), al.operand_index, tuple(al.operand_tuple_indices))
-            for al in map(stablehlo.OutputOperandAlias,
-                          ir.ArrayAttr(a["output_operand_aliases"])
-                          if "output_operand_aliases" in a else ()))
-        c.config, c.config_text = {}, ""  # (an empty dictionary is not kept by artifacts)
-        for key in ("backend_config", "mhlo.backend_config"):
-            if key in a and isinstance(a[key], ir.DictAttr):
-                c.config = {na.name: _attr_value(na.attr) for na in ir.DictAttr(a[key])}
-            elif key in a and isinstance(a[key], ir.StringAttr):
-                c.config_text = ir.StringAttr(a[key]).value
-        if c.config_text and not c.config:
-            c.config = None
-        c.called = tuple(str(x) for x in ir.ArrayAttr(a["called_computations"])) \
-            if "called_computations" in a else ()
-        found.append(c)
+        try:
+            found.append(_read_call(op))
+        except Exception as e:  # attributes of unexpected kinds (a crafted module)
+            found.append(ValueError(f"a stablehlo.custom_call with malformed attributes ({e})"))
+            return ir.WalkResult.INTERRUPT
         return ir.WalkResult.ADVANCE
 
     with _context():
         m.operation.walk(visit)
+    if found and isinstance(found[-1], ValueError):
+        raise found[-1]
     return found
+
+
+def _read_call(op) -> CustomCall:
+    from jaxlib.mlir import ir
+    from jaxlib.mlir.dialects import stablehlo
+    a = op.attributes
+    c = CustomCall()
+    c.target = ir.StringAttr(a["call_target_name"]).value
+    c.api_version = ir.IntegerAttr(a["api_version"]).value if "api_version" in a else None
+    c.operands = tuple(_value_type(v.type) for v in op.operands)
+    c.results = tuple(_value_type(v.type) for v in op.results)
+    c.operand_layouts = _layouts(a, "operand_layouts")
+    c.result_layouts = _layouts(a, "result_layouts")
+    c.aliases = tuple(
+        (tuple(al.output_tuple_indices), al.operand_index, tuple(al.operand_tuple_indices))
+        for al in map(stablehlo.OutputOperandAlias,
+                      ir.ArrayAttr(a["output_operand_aliases"])
+                      if "output_operand_aliases" in a else ()))
+    c.config, c.config_text = {}, ""  # (an empty dictionary is not kept by artifacts)
+    for key in ("backend_config", "mhlo.backend_config"):
+        if key in a and isinstance(a[key], ir.DictAttr):
+            c.config = {na.name: _attr_value(na.attr) for na in ir.DictAttr(a[key])}
+        elif key in a and isinstance(a[key], ir.StringAttr):
+            c.config_text = ir.StringAttr(a[key]).value
+    if c.config_text and not c.config:
+        c.config = None
+    c.called = tuple(str(x) for x in ir.ArrayAttr(a["called_computations"])) \
+        if "called_computations" in a else ()
+    return c
 
 
 # ----------------------------------------------------------------------------- rewrite patterns
