@@ -223,22 +223,72 @@ def deserialize(blob) -> Exported:
     try:
         (n,) = struct.unpack(">I", body[:4])
         header = json.loads(body[4:4 + n].decode())
-        version = header["format_version"]
-    except (struct.error, UnicodeDecodeError, ValueError, KeyError, TypeError):
-        raise ValueError("corrupt vmaplab export artifact: unreadable header") from None
-    if not isinstance(version, int) or version > FORMAT_VERSION or version < 1:
+    except (struct.error, UnicodeDecodeError, ValueError, RecursionError):
+        raise ValueError("corrupt artifact: unreadable header") from None
+    if not isinstance(header, dict) or "format_version" not in header:
+        raise ValueError("corrupt artifact: the header has no format_version")
+    version = header["format_version"]
+    if type(version) is not int:
+        raise ValueError(f"corrupt artifact: format_version must be an int, got "
+                         f"{_kind(version)} {version!r}")
+    if version > FORMAT_VERSION or version < 1:
         raise ValueError(f"the artifact has export format version {version}; this vmaplab reads "
                          f"versions 1 to {FORMAT_VERSION}")
     if hashlib.sha256(body).digest() != digest:
         raise ValueError("corrupt vmaplab export artifact: checksum mismatch")
+    fields = _header_fields(header)
     text = _backend.get().deserialize_artifact(body[4 + n:])
-    exp = Exported(header["fun_name"], _tree_from_json(header["in_tree"]),
-                   [_aval_from(a) for a in header["in_avals"]],
-                   _tree_from_json(header["out_tree"]),
-                   [_aval_from(a) for a in header["out_avals"]], header["platforms"], text,
-                   header["module_kept_var_idx"])
+    exp = Exported(*fields[:6], text, fields[6])
     _check_module(exp)
+    _backend.get().check_custom_calls(exp._text, f"the artifact of {exp.fun_name}")
     return exp
+
+
+def _kind(v) -> str:
+    """How a JSON value is named in an error: 'the string', 'the list', ..."""
+    return {str: "the string", list: "the list", dict: "the object", bool: "the bool",
+            float: "the number", int: "the int", type(None): "null"}.get(type(v), "the value")
+
+
+def _header_fields(h: dict) -> tuple:
+    """(fun_name, in_tree, in_avals, out_tree, out_avals, platforms, module_kept_var_idx)
+    of a header, each checked: a ValueError "corrupt artifact: ..." for anything malformed."""
+    def need(key, kind, what):
+        if key not in h:
+            raise ValueError(f"corrupt artifact: the header has no {key}")
+        v = h[key]
+        if not isinstance(v, kind) or isinstance(v, bool) and kind is not bool:
+            raise ValueError(f"corrupt artifact: {key} must be {what}, got {_kind(v)} "
+                             f"{str(v)[:100]}")
+        return v
+
+    fun_name = need("fun_name", str, "a string")
+    platforms = need("platforms", list, "a list of platform names")
+    if not platforms or not all(isinstance(p, str) for p in platforms):
+        raise ValueError(f"corrupt artifact: platforms must be a non-empty list of platform "
+                         f"names, got {str(platforms)[:100]}")
+    avals = {}
+    for key in ("in_avals", "out_avals"):
+        lst = need(key, list, "a list of [shape, dtype, weak_type]")
+        avals[key] = [_aval_from(a, f"{key}[{i}]") for i, a in enumerate(lst)]
+    in_tree = _tree_from_json(need("in_tree", (dict, str, type(None)), "a pytree"), "in_tree")
+    out_tree = _tree_from_json(need("out_tree", (dict, str, type(None)), "a pytree"), "out_tree")
+    for key, tree, n in (("in_tree", in_tree, len(avals["in_avals"])),
+                         ("out_tree", out_tree, len(avals["out_avals"]))):
+        if tree.num_leaves != n:
+            other = key.replace("tree", "avals")
+            raise ValueError(f"corrupt artifact: {key} has {tree.num_leaves} leaves but {other} "
+                             f"has {n} types")
+    if in_tree.kind != "tuple" or len(in_tree.children) != 2 or \
+            in_tree.children[0].kind != "tuple" or in_tree.children[1].kind != "dict":
+        raise ValueError(f"corrupt artifact: in_tree must be a pair (positional arguments "
+                         f"tuple, keyword arguments dict), got {in_tree}")
+    kept = need("module_kept_var_idx", list, "a list of argument indices")
+    n_in = len(avals["in_avals"])
+    if not all(type(i) is int and 0 <= i < n_in for i in kept) or kept != sorted(set(kept)):
+        raise ValueError(f"corrupt artifact: module_kept_var_idx must be increasing argument "
+                         f"indices below {n_in}, got {str(kept)[:100]}")
+    return (fun_name, in_tree, avals["in_avals"], out_tree, avals["out_avals"], platforms, kept)
 
 
 def _from_jax(d: dict) -> Exported:
@@ -250,6 +300,7 @@ def _from_jax(d: dict) -> Exported:
                    [Aval(*a) for a in d["out_avals"]], d["platforms"], d["text"],
                    d["kept_var_idx"])
     _check_module(exp)
+    _backend.get().check_custom_calls(exp._text, f"the artifact of {exp.fun_name}")
     return exp
 
 
@@ -282,16 +333,30 @@ def register_namedtuple_serialization(nodetype, *, serialized_name: str):
     return nodetype
 
 
-def _dtype_from(name: str):
-    return dtypes.bfloat16 if name == "bfloat16" else np.dtype(name)
+# the dtypes an artifact's types may have, by name
+_DTYPES = {np.dtype(d).name: np.dtype(d) for d in dtypes._NODE_OF}
+
+
+def _dtype_from(name):
+    if not isinstance(name, str) or name not in _DTYPES:
+        raise ValueError(f"corrupt artifact: unknown dtype {name!r}")
+    return _DTYPES[name]
 
 
 def _aval_json(a: Aval) -> list:
     return [list(a.shape), a.dtype.name, a.weak_type]
 
 
-def _aval_from(j) -> Aval:
+def _aval_from(j, where: str = "aval") -> Aval:
+    if not isinstance(j, list) or len(j) != 3:
+        raise ValueError(f"corrupt artifact: {where} must be [shape, dtype, weak_type], got "
+                         f"{str(j)[:100]}")
     shape, name, weak = j
+    if not isinstance(shape, list) or not all(type(d) is int and 0 <= d < 2**62 for d in shape):
+        raise ValueError(f"corrupt artifact: {where} has the shape {str(shape)[:100]}: a shape "
+                         "is a list of non-negative ints")
+    if type(weak) is not bool:
+        raise ValueError(f"corrupt artifact: {where} has weak_type {weak!r}: true or false")
     return Aval(tuple(shape), _dtype_from(name), weak)
 
 
@@ -322,25 +387,51 @@ def _tree_to_json(td):
     return {"namedtuple": name, "children": kids}
 
 
-def _tree_from_json(j):
+_MAX_DEPTH = 100
+
+
+def _tree_from_json(j, where: str = "pytree"):
     count = iter(range(1 << 62))
 
-    def build(j):
+    def bad(what):
+        return ValueError(f"corrupt artifact: {where} {what}")
+
+    def kids(v, depth):
+        if not isinstance(v, list):
+            raise bad(f"has children {str(v)[:100]}, not a list")
+        return [build(c, depth + 1) for c in v]
+
+    def build(j, depth):
+        if depth > _MAX_DEPTH:
+            raise bad(f"is nested deeper than {_MAX_DEPTH} levels")
         if j == "*":
             return next(count)
         if j is None:
             return None
-        if "tuple" in j:
-            return tuple(build(c) for c in j["tuple"])
-        if "list" in j:
-            return [build(c) for c in j["list"]]
-        if "dict" in j:
-            return {k: build(c) for k, c in j["dict"]}
+        if not isinstance(j, dict) or len(j) not in (1, 2):
+            raise bad(f"holds {str(j)[:100]}, which is no pytree node")
+        if len(j) == 1 and "tuple" in j:
+            return tuple(kids(j["tuple"], depth))
+        if len(j) == 1 and "list" in j:
+            return kids(j["list"], depth)
+        if len(j) == 1 and "dict" in j:
+            items = j["dict"]
+            if not isinstance(items, list) or not all(
+                    isinstance(it, list) and len(it) == 2 and isinstance(it[0], str) for it in items) \
+                    or len({it[0] for it in items}) != len(items):
+                raise bad(f"holds the dict {str(items)[:100]}: a list of distinct [str key, node]")
+            return {k: build(c, depth + 1) for k, c in items}
+        if set(j) != {"namedtuple", "children"} or not isinstance(j["namedtuple"], str):
+            raise bad(f"holds {str(j)[:100]}, which is no pytree node")
         cls = _NAMEDTUPLES.get(j["namedtuple"])
         if cls is None:
             raise ValueError(f"the artifact's pytree holds the namedtuple registered as "
                              f"{j['namedtuple']!r}: register that class with "
                              "frontend.export.register_namedtuple_serialization first")
-        return cls(*(build(c) for c in j["children"]))
+        children = kids(j["children"], depth)
+        if len(children) != len(cls._fields):
+            raise bad(f"gives the namedtuple {j['namedtuple']!r} {len(children)} children, "
+                      f"it has {len(cls._fields)} fields")
+        return cls(*children)
 
-    return tree_flatten(build(j))[1]
+    return tree_flatten(build(j, 0))[1]

@@ -274,8 +274,16 @@ def stablehlo_signature(module):
 def compile_module(text: str, in_avals, out_avals, device=None):
     """Compile module text of a known signature (a Graph without equations stands for it:
     only its argument and result types are read)."""
+    check_custom_calls(text, "compile_stablehlo")
     sig = Graph(tuple(Var(a) for a in in_avals), (), (), (), tuple(Var(a) for a in out_avals))
     return compile_graph(sig, device, text)
+
+
+def check_custom_calls(text: str, what: str) -> None:
+    """A ValueError naming the first custom call of a module from elsewhere (an artifact,
+    a hand-written module) that this process may not run (see lowering/custom_calls.py)."""
+    from . import custom_calls
+    custom_calls.check(text, what)
 
 
 # ----------------------------------------------------------------------------- testbed: artifacts

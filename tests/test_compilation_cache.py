@@ -3,8 +3,10 @@ Python processes share a cache directory and report how many executables they lo
 compiled (counted, not timed); entries with custom calls reload once their targets are
 registered; corrupt entries are survived; two processes writing one entry leave it whole.
 In process: fe.config switches it on, LRU eviction, settings from the environment."""
+import hashlib
 import json
 import os
+import stat
 import subprocess
 import sys
 import time
@@ -166,19 +168,71 @@ def test_config_switches_the_cache_on(cache_config):
     assert _valid(cache_config, entry)
 
 
+def _entry(directory, i):
+    """An entry as the cache writes it, under a key made from ``i``."""
+    k = hashlib.sha256(str(i).encode()).hexdigest()
+    assert cache._write(str(directory), str(directory / k), k, b"x" * 100)
+    return k
+
+
 def test_lru_eviction(tmp_path):
     now = time.time()
-    for i, name in enumerate(["a", "b", "c", "d"]):
-        (tmp_path / name).write_bytes(b"x" * 100)
+    a, b, c, d = (_entry(tmp_path, i) for i in range(4))
+    for i, name in enumerate([a, b, c, d]):
         os.utime(tmp_path / name, (now - 100 + i, now - 100 + i))  # a oldest, d newest
-    os.utime(tmp_path / "a", (now, now))                           # a used last
-    (tmp_path / ".tmp-old").write_bytes(b"x")
-    os.utime(tmp_path / ".tmp-old", (now - 7200, now - 7200))      # a crashed writer's
-    (tmp_path / ".tmp-new").write_bytes(b"x")                      # a writer at work
-    cache.evict(str(tmp_path), 250)
-    assert sorted(os.listdir(tmp_path)) == [".tmp-new", "a", "d"]
+    os.utime(tmp_path / a, (now, now))                           # a used last
+    (tmp_path / ".tmp-old12345").write_bytes(b"x")
+    os.utime(tmp_path / ".tmp-old12345", (now - 7200, now - 7200))  # a crashed writer's
+    (tmp_path / ".tmp-new12345").write_bytes(b"x")                  # a writer at work
+    size = (tmp_path / a).stat().st_size
+    cache.evict(str(tmp_path), 2 * size + size // 2)
+    assert sorted(os.listdir(tmp_path)) == sorted([".tmp-new12345", a, d])
     cache.evict(str(tmp_path), -1)  # no limit
-    assert sorted(os.listdir(tmp_path)) == [".tmp-new", "a", "d"]
+    assert sorted(os.listdir(tmp_path)) == sorted([".tmp-new12345", a, d])
+
+
+def test_eviction_only_touches_what_the_cache_wrote(tmp_path):
+    """A user's files, files named as entries without the header, FIFOs and links are
+    neither counted nor removed nor opened (a FIFO used to hang the process)."""
+    old = time.time() - 7200
+    (tmp_path / "notes.txt").write_text("mine")
+    (tmp_path / ".tmp-keep").write_text("not mkstemp's")
+    fake = "f" * 64
+    (tmp_path / fake).write_bytes(b"not an entry")
+    fifo = "e" * 64
+    os.mkfifo(tmp_path / fifo)
+    os.symlink(tmp_path / "notes.txt", tmp_path / ("d" * 64))
+    for p in tmp_path.iterdir():
+        os.utime(p, (old, old), follow_symlinks=False)
+    mine = _entry(tmp_path, 0)
+    cache.evict(str(tmp_path), -1)
+    cache.evict(str(tmp_path), 0)
+    assert sorted(os.listdir(tmp_path)) == sorted([".tmp-keep", "notes.txt", fake, fifo, "d" * 64])
+    assert mine not in os.listdir(tmp_path)
+    # reading a FIFO named as the entry does not block
+    with pytest.warns(cache.CacheWarning, match="is not a regular file"):
+        assert cache._read(str(tmp_path / fifo), fifo) is None
+
+
+def test_entries_are_private_and_unsafe_directories_refused(cache_config, monkeypatch):
+    f = fe.jit(lambda x: fnp.cos(x) + 2.5)
+    x = np.arange(3.0, dtype=np.float32)
+    f(x)
+    (entry,) = _entries(cache_config)
+    assert stat.S_IMODE(os.stat(cache_config / entry).st_mode) == 0o600
+    writes = cache.stats["writes"]
+    os.chmod(cache_config, 0o777)
+    try:
+        with pytest.warns(cache.CacheWarning, match="is writable by others"):
+            np.testing.assert_allclose(fe.jit(lambda x: fnp.cos(x) + 3.5)(x), np.cos(x) + 3.5)
+    finally:
+        os.chmod(cache_config, 0o700)
+    uid = os.getuid()
+    monkeypatch.setattr(cache.os, "getuid", lambda: uid + 1)
+    with pytest.warns(cache.CacheWarning, match="is owned by another user"):
+        fe.jit(lambda x: fnp.cos(x) + 4.5)(x)
+    monkeypatch.undo()
+    assert cache.stats["writes"] == writes and _entries(cache_config) == [entry]
 
 
 def test_settings_from_the_environment(monkeypatch):

@@ -119,7 +119,7 @@ def test_wrong_version_and_corrupt_artifacts_are_clear_errors(exported):
     flipped[-40] ^= 0xFF
     with pytest.raises(ValueError, match="corrupt vmaplab export artifact: checksum mismatch"):
         fx.deserialize(bytes(flipped))
-    with pytest.raises(ValueError, match="corrupt vmaplab export artifact"):
+    with pytest.raises(ValueError, match="corrupt artifact: unreadable header"):
         fx.deserialize(blob[:len(fx.MAGIC) + 20])
     not_ours = "not (an artifact of vmaplab's export nor of JAX's|a vmaplab export artifact)"
     with pytest.raises(ValueError, match=not_ours):

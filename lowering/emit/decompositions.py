@@ -20,37 +20,148 @@ _BOOL = np.dtype(np.bool_)
 _I32 = np.dtype(np.int32)
 
 
-def _layout(aval: Aval, rank: int) -> str:
-    """Minor-to-major layout: column-major matrices for operands of the problem's full rank
-    (batch axes major), row-major for the others."""
-    n = aval.ndim
-    if n == rank and n >= 2:
-        order = (n - 2, n - 1) + tuple(range(n - 3, -1, -1))
-    else:
-        order = tuple(range(n - 1, -1, -1))
-    return f"dense<[{ints(order)}]> : tensor<{n}xindex>" if n else "dense<> : tensor<0xindex>"
-
-
 def _char(c: str) -> str:
     return f"{ord(c)} : ui8"
 
 
-def lapack(ctx, routine: str, operands, in_avals, out_avals, attrs=None, aliases=None) -> list:
+# ----------------------------------------------------------------------------- the kernels' types
+# One rule per LAPACK routine: which dtypes it takes (one letter of _PREFIX each), its
+# attributes (name -> the letters it may be), the result types its kernel writes for operand
+# types (a ValueError when the kernel cannot take them), and which operand each result
+# overwrites. ``lapack`` emits calls from these rules and lowering.custom_calls checks calls
+# in modules from elsewhere against them: the kernels trust these types (a result smaller
+# than the kernel writes is a heap overflow).
+
+
+def _matrix(a: Aval, what: str = "operand") -> tuple:
+    if a.ndim < 2:
+        raise ValueError(f"the {what} must be a (batch of) matrices, got {a.str_short()}")
+    return a.shape[:-2], a.shape[-2], a.shape[-1]
+
+
+def _square(a: Aval, what: str = "operand") -> tuple:
+    batch, m, n = _matrix(a, what)
+    if m != n:
+        raise ValueError(f"the {what} must be square, got {a.str_short()}")
+    return batch, n
+
+
+def _real(a: Aval) -> np.dtype:
+    return np.finfo(a.dtype).dtype
+
+
+def _potrf(ins, attrs):
+    (a,) = ins
+    batch, _ = _square(a)
+    return [a, Aval(batch, _I32)]
+
+
+def _getrf(ins, attrs):
+    (a,) = ins
+    batch, m, n = _matrix(a)
+    return [a, Aval(batch + (min(m, n),), _I32), Aval(batch, _I32)]
+
+
+def _geqrf(ins, attrs):
+    (a,) = ins
+    batch, m, n = _matrix(a)
+    return [a, Aval(batch + (min(m, n),), a.dtype)]
+
+
+def _orgqr(ins, attrs):
+    a, taus = ins
+    batch, m, n = _matrix(a)
+    if not m >= n or taus.shape[:-1] != batch or taus.ndim != a.ndim - 1 or taus.shape[-1] > n:
+        raise ValueError(f"the operands must be a (..., m, n) matrix with m >= n and (..., k) "
+                         f"factors with k <= n, got {a.str_short()} and {taus.str_short()}")
+    return [a]
+
+
+def _syevd(ins, attrs):
+    (a,) = ins
+    batch, n = _square(a)
+    return [a, Aval(batch + (n,), _real(a)), Aval(batch, _I32)]
+
+
+def _gesdd(ins, attrs):
+    (a,) = ins
+    batch, m, n = _matrix(a)
+    k = min(m, n)
+    u, vt = ((m, k), (k, n)) if attrs.get("mode") == ord("S") else ((m, m), (n, n))
+    return [a, Aval(batch + (k,), _real(a)), Aval(batch + u, a.dtype), Aval(batch + vt, a.dtype),
+            Aval(batch, _I32)]
+
+
+def _trsm(ins, attrs):
+    a, b = ins
+    batch, k = _square(a, "triangular matrix")
+    b_batch, m, n = _matrix(b, "right-hand side")
+    if b_batch != batch or k != (m if attrs.get("side") == ord("L") else n):
+        raise ValueError(f"the triangular matrix {a.str_short()} does not fit the right-hand side "
+                         f"{b.str_short()} (side {chr(attrs.get('side', 32))!r})")
+    return [b]
+
+
+class Routine:
+    __slots__ = ("prefixes", "operands", "attrs", "results", "aliases")
+
+    def __init__(self, prefixes, operands, attrs, results, aliases):
+        self.prefixes, self.operands, self.attrs = prefixes, operands, attrs
+        self.results, self.aliases = results, aliases
+
+
+ROUTINES = {
+    "potrf": Routine("sdcz", 1, {"uplo": "LU"}, _potrf, {0: 0}),
+    "getrf": Routine("sdcz", 1, {}, _getrf, {0: 0}),
+    "geqrf": Routine("sdcz", 1, {}, _geqrf, {0: 0}),
+    "orgqr": Routine("sd", 2, {}, _orgqr, {0: 0}),
+    "ungqr": Routine("cz", 2, {}, _orgqr, {0: 0}),
+    "syevd": Routine("sd", 1, {"mode": "V", "uplo": "LU"}, _syevd, {0: 0}),
+    "heevd": Routine("cz", 1, {"mode": "V", "uplo": "LU"}, _syevd, {0: 0}),
+    "gesdd": Routine("sdcz", 1, {"mode": "ASN"}, _gesdd, {0: 0}),
+    "trsm": Routine("sdcz", 2, {"side": "LR", "uplo": "LU", "trans_x": "NTC", "diag": "UN"}, _trsm,
+                    {0: 1}),
+}
+DTYPE_OF_PREFIX = {v: k for k, v in _PREFIX.items()}
+
+
+def target_name(routine: str, dtype) -> str:
+    return f"lapack_{_PREFIX[np.dtype(dtype)]}{routine}_ffi"
+
+
+def layout(aval: Aval, rank: int) -> tuple:
+    """Minor-to-major layout: column-major matrices for operands of the problem's full rank
+    (batch axes major), row-major for the others."""
+    n = aval.ndim
+    if n == rank and n >= 2:
+        return (n - 2, n - 1) + tuple(range(n - 3, -1, -1))
+    return tuple(range(n - 1, -1, -1))
+
+
+def _layout(aval: Aval, rank: int) -> str:
+    n = aval.ndim
+    return f"dense<[{ints(layout(aval, rank))}]> : tensor<{n}xindex>" if n else \
+        "dense<> : tensor<0xindex>"
+
+
+def lapack(ctx, routine: str, operands, in_avals, attrs=None) -> list:
     """One custom call of the LAPACK kernel ``routine`` (e.g. 'getrf') for the dtype of the
-    first operand; ``attrs`` name -> MLIR attribute text, ``aliases`` result -> operand
-    index (the kernel writes that result over that operand)."""
-    target = f"lapack_{_PREFIX[np.dtype(in_avals[0].dtype)]}{routine}_ffi"
+    first operand; ``attrs`` name -> letter. Its results are the routine's rule's (the
+    kernel writes result ``o`` over operand ``aliases[o]``)."""
+    rule = ROUTINES[routine]
+    attrs = attrs or {}
+    out_avals = rule.results(in_avals, {k: ord(v) for k, v in attrs.items()})
+    target = target_name(routine, in_avals[0].dtype)
     rank = max(a.ndim for a in in_avals)
-    config = ", ".join(f"{k} = {v}" for k, v in (attrs or {}).items())
+    config = ", ".join(f"{k} = {_char(v)}" for k, v in attrs.items())
     multi = len(out_avals) > 1
     alias = ", ".join(
         f"#stablehlo.output_operand_alias<output_tuple_indices = [{o if multi else ''}], "
-        f"operand_index = {i}, operand_tuple_indices = []>" for o, i in (aliases or {}).items())
+        f"operand_index = {i}, operand_tuple_indices = []>" for o, i in rule.aliases.items())
     fields = ["api_version = 4 : i32", f"backend_config = {{{config}}}",
               f"operand_layouts = [{', '.join(_layout(a, rank) for a in in_avals)}]",
-              f"result_layouts = [{', '.join(_layout(a, rank) for a in out_avals)}]"]
-    if alias:
-        fields.append(f"output_operand_aliases = [{alias}]")
+              f"result_layouts = [{', '.join(_layout(a, rank) for a in out_avals)}]",
+              f"output_operand_aliases = [{alias}]"]
     ins = ", ".join(ctx.type(a) for a in in_avals)
     outs = [ctx.type(a) for a in out_avals]
     res = outs[0] if not multi else f"({', '.join(outs)})"
@@ -105,8 +216,7 @@ def triangle(ctx, x, aval: Aval, lower: bool, k: int = 0) -> str:
 def _cholesky(ctx, x):
     (a,) = ctx.avals_in
     batch = a.shape[:-2]
-    info_a = Aval(batch, _I32)
-    factor, info = lapack(ctx, "potrf", [x], [a], [a, info_a], {"uplo": _char("L")}, {0: 0})
+    factor, info = lapack(ctx, "potrf", [x], [a], {"uplo": "L"})
     return [triangle(ctx, _nan_unless(ctx, _ok(ctx, info, batch), batch, factor, a), a, True)]
 
 
@@ -115,7 +225,7 @@ def _lu(ctx, x):
     (a,) = ctx.avals_in
     batch = a.shape[:-2]
     piv_a = ctx.avals_out[1]
-    lu, ipiv, info = lapack(ctx, "getrf", [x], [a], [a, piv_a, Aval(batch, _I32)], None, {0: 0})
+    lu, ipiv, info = lapack(ctx, "getrf", [x], [a])
     one = ctx.broadcast(ctx.constant(1, Aval((), _I32)), Aval((), _I32), piv_a.shape, ())
     pivots = ctx.op(f"stablehlo.subtract {ipiv}, {one} : {ctx.type(piv_a)}")  # 1-based -> 0
     # info > 0 is an exactly singular U (still a factorization); < 0 a bad argument
@@ -125,14 +235,14 @@ def _lu(ctx, x):
 @dc.geqrf_p.def_lowering
 def _geqrf(ctx, x):
     (a,) = ctx.avals_in
-    return lapack(ctx, "geqrf", [x], [a], list(ctx.avals_out), None, {0: 0})
+    return lapack(ctx, "geqrf", [x], [a])
 
 
 @dc.householder_product_p.def_lowering
 def _householder_product(ctx, a, taus):
     aa, ta = ctx.avals_in
     routine = "ungqr" if dtypes.is_complex(aa.dtype) else "orgqr"
-    return lapack(ctx, routine, [a, taus], [aa, ta], [aa], None, {0: 0})
+    return lapack(ctx, routine, [a, taus], [aa, ta])
 
 
 @dc.eigh_p.def_lowering
@@ -141,8 +251,7 @@ def _eigh(ctx, x, *, lower=True):
     batch = a.shape[:-2]
     w_a = ctx.avals_out[1]
     routine = "heevd" if dtypes.is_complex(a.dtype) else "syevd"
-    v, w, info = lapack(ctx, routine, [x], [a], [a, w_a, Aval(batch, _I32)],
-                        {"mode": _char("V"), "uplo": _char("L" if lower else "U")}, {0: 0})
+    v, w, info = lapack(ctx, routine, [x], [a], {"mode": "V", "uplo": "L" if lower else "U"})
     ok = _ok(ctx, info, batch)
     return [_nan_unless(ctx, ok, batch, v, a), _nan_unless(ctx, ok, batch, w, w_a)]
 
@@ -153,17 +262,13 @@ def _svd(ctx, x, *, full_matrices, compute_uv):
     batch = a.shape[:-2]
     m, n = a.shape[-2:]
     s_a = ctx.avals_out[0]
-    if compute_uv:
-        mode = "A" if full_matrices else "S"
-        u_a, vt_a = ctx.avals_out[1:]
-    else:  # the kernel still takes (unwritten) square u and vt buffers
-        mode = "N"
-        u_a, vt_a = Aval(batch + (m, m), a.dtype), Aval(batch + (n, n), a.dtype)
-    _, s, u, vt, info = lapack(ctx, "gesdd", [x], [a], [a, s_a, u_a, vt_a, Aval(batch, _I32)],
-                               {"mode": _char(mode)}, {0: 0})
+    # mode N: the kernel still takes (unwritten) square u and vt buffers
+    mode = ("A" if full_matrices else "S") if compute_uv else "N"
+    _, s, u, vt, info = lapack(ctx, "gesdd", [x], [a], {"mode": mode})
     ok = _ok(ctx, info, batch)
     outs = [_nan_unless(ctx, ok, batch, s, s_a)]
     if compute_uv:
+        u_a, vt_a = ctx.avals_out[1:]
         outs += [_nan_unless(ctx, ok, batch, u, u_a), _nan_unless(ctx, ok, batch, vt, vt_a)]
     return outs
 
@@ -179,9 +284,9 @@ def _triangular_solve(ctx, a, b, *, left_side, lower, transpose_a, conjugate_a, 
         im = ctx.op(f"stablehlo.imag {a} : ({ctx.type(aa)}) -> {ctx.type(part)}")
         im = ctx.op(f"stablehlo.negate {im} : {ctx.type(part)}")
         a = ctx.op(f"stablehlo.complex {re}, {im} : {ctx.type(aa)}")
-    attrs = {"side": _char("L" if left_side else "R"), "uplo": _char("L" if lower else "U"),
-             "trans_x": _char(trans), "diag": _char("U" if unit_diagonal else "N")}
-    return lapack(ctx, "trsm", [a, b], [aa, ba], [ba], attrs, {0: 1})
+    attrs = {"side": "L" if left_side else "R", "uplo": "L" if lower else "U",
+             "trans_x": trans, "diag": "U" if unit_diagonal else "N"}
+    return lapack(ctx, "trsm", [a, b], [aa, ba], attrs)
 
 
 @dc.qr_p.def_lowering

@@ -8,6 +8,7 @@ import re
 
 import numpy as np
 
+from . import bytecode_reader
 from .mlir import _context, module_text, parse_module
 
 _BYTECODE_MAGIC = b"ML\xefR"
@@ -62,22 +63,26 @@ def artifact_version(blob: bytes) -> str:
 
 
 def deserialize(blob: bytes) -> str:
-    """The module text of a portable artifact. The version is checked first; the bytes must
-    be intact (the MLIR bytecode reader may crash the process on corrupt input, so callers
-    check a checksum before)."""
-    from jaxlib.mlir.dialects import stablehlo
+    """The module text of a portable artifact. The version is checked first; the bytecode is
+    read in a helper process (bytecode_reader: MLIR's reader corrupts the memory of the
+    process reading damaged or crafted bytes), and its text parsed and verified here."""
     version = artifact_version(blob)
     try:
         check_version(version)
     except ValueError:
         raise ValueError(f"the artifact was written for StableHLO {version}; this jaxlib reads "
                          f"{minimum_version()} to {current_version()}") from None
-    with _context() as ctx:
-        try:
-            m = stablehlo.deserialize_portable_artifact(ctx, bytes(blob))
-        except Exception as e:
-            raise ValueError(f"cannot read the portable artifact: {e}") from None
-        return module_text(m)
+    try:
+        ok, text = bytecode_reader.read(bytes(blob))
+    except bytecode_reader.ReaderCrashed as e:
+        raise ValueError(f"corrupt artifact: the StableHLO bytecode reader failed on it ({e})") \
+            from None
+    if not ok:
+        raise ValueError(f"cannot read the portable artifact: {text}")
+    try:
+        return module_text(parse_module(text))
+    except ValueError as e:
+        raise ValueError(f"corrupt artifact: its module does not verify: {str(e)[:2000]}") from None
 
 
 # ----------------------------------------------------------------------------- callees

@@ -16,6 +16,7 @@ from . import native
 
 _TARGET = re.compile(r"stablehlo\.custom_call @([\w.$-]+)\(")
 _lock = threading.Lock()
+user_targets: set = set()  # names registered through register (frontend.ffi.register_ffi_target)
 
 
 def include_dir() -> str:
@@ -35,6 +36,7 @@ def register(name: str, fn, platform: str = "cpu") -> None:
     try:
         with _lock:
             _jax_ffi.register_ffi_target(name, fn, platform=platform, api_version=1)
+            user_targets.add(name)
     except Exception as e:  # XLA's status errors, e.g. a duplicate name
         raise ValueError(f"register_ffi_target({name!r}, platform={platform!r}) failed: {e}") from None
 

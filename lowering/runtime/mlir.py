@@ -197,6 +197,110 @@ def main_signature(text: str):
                 [conv(t, "result", i) for i, t in enumerate(ft.results)])
 
 
+# ----------------------------------------------------------------------------- custom calls
+
+
+class CustomCall:
+    """One ``stablehlo.custom_call`` of a module, read through the MLIR bindings: ``target``,
+    ``api_version`` (None when absent), ``operands``/``results`` ((shape, dtype) per value;
+    None for a value that is no static tensor of a known element type), ``operand_layouts``
+    / ``result_layouts`` (tuples of minor-to-major ints, or None when absent),
+    ``aliases`` (``(output_tuple_indices, operand_index, operand_tuple_indices)``),
+    ``config`` (the ``backend_config`` dictionary, or ``mhlo.backend_config``'s, as
+    name -> (type, value): type an MLIR element type like 'ui8' or 'f64', 'str', or 'other';
+    None when the config is a non-empty string), ``config_text`` (a string backend_config) and
+    ``called`` (called computations)."""
+
+    __slots__ = ("target", "api_version", "operands", "results", "operand_layouts",
+                 "result_layouts", "aliases", "config", "config_text", "called")
+
+
+def _value_type(t):
+    from jaxlib.mlir import ir
+    if not isinstance(t, ir.RankedTensorType):
+        return None
+    t = ir.RankedTensorType(t)
+    elem = str(t.element_type)
+    if not t.has_static_shape or elem not in _ELEM:
+        return None
+    return tuple(t.shape), _dtype(_ELEM[elem])
+
+
+def _attr_value(a) -> tuple:
+    from jaxlib.mlir import ir
+    if isinstance(a, ir.BoolAttr):
+        return "i1", bool(ir.BoolAttr(a).value)
+    if isinstance(a, ir.IntegerAttr):
+        a = ir.IntegerAttr(a)
+        return str(a.type), a.value
+    if isinstance(a, ir.FloatAttr):
+        a = ir.FloatAttr(a)
+        return str(a.type), a.value
+    if isinstance(a, ir.StringAttr):
+        return "str", ir.StringAttr(a).value
+    return "other", str(a)
+
+
+def _layouts(attrs, key):
+    from jaxlib.mlir import ir
+    if key not in attrs:
+        return None
+    return tuple(tuple(int(i) for i in ir.DenseIntElementsAttr(x)) for x in ir.ArrayAttr(attrs[key]))
+
+
+def custom_calls(module) -> list:
+    """The ``stablehlo.custom_call`` ops of a module (text or ``ir.Module``), nested regions
+    included, as CustomCall records; a ValueError for one whose attributes are malformed."""
+    from jaxlib.mlir import ir
+    m = parse_module(module_text(module)) if not isinstance(module, ir.Module) else module
+    found: list = []
+
+    def visit(op):
+        if op.name != "stablehlo.custom_call":
+            return ir.WalkResult.ADVANCE
+        try:
+            found.append(_read_call(op))
+        except Exception as e:  # attributes of unexpected kinds (a crafted module)
+            found.append(ValueError(f"a stablehlo.custom_call with malformed attributes ({e})"))
+            return ir.WalkResult.INTERRUPT
+        return ir.WalkResult.ADVANCE
+
+    with _context():
+        m.operation.walk(visit)
+    if found and isinstance(found[-1], ValueError):
+        raise found[-1]
+    return found
+
+
+def _read_call(op) -> CustomCall:
+    from jaxlib.mlir import ir
+    from jaxlib.mlir.dialects import stablehlo
+    a = op.attributes
+    c = CustomCall()
+    c.target = ir.StringAttr(a["call_target_name"]).value
+    c.api_version = ir.IntegerAttr(a["api_version"]).value if "api_version" in a else None
+    c.operands = tuple(_value_type(v.type) for v in op.operands)
+    c.results = tuple(_value_type(v.type) for v in op.results)
+    c.operand_layouts = _layouts(a, "operand_layouts")
+    c.result_layouts = _layouts(a, "result_layouts")
+    c.aliases = tuple(
+        (tuple(al.output_tuple_indices), al.operand_index, tuple(al.operand_tuple_indices))
+        for al in map(stablehlo.OutputOperandAlias,
+                      ir.ArrayAttr(a["output_operand_aliases"])
+                      if "output_operand_aliases" in a else ()))
+    c.config, c.config_text = {}, ""  # (an empty dictionary is not kept by artifacts)
+    for key in ("backend_config", "mhlo.backend_config"):
+        if key in a and isinstance(a[key], ir.DictAttr):
+            c.config = {na.name: _attr_value(na.attr) for na in ir.DictAttr(a[key])}
+        elif key in a and isinstance(a[key], ir.StringAttr):
+            c.config_text = ir.StringAttr(a[key]).value
+    if c.config_text and not c.config:
+        c.config = None
+    c.called = tuple(str(x) for x in ir.ArrayAttr(a["called_computations"])) \
+        if "called_computations" in a else ()
+    return c
+
+
 # ----------------------------------------------------------------------------- rewrite patterns
 
 
