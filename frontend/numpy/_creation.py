@@ -6,15 +6,21 @@ import operator
 import numpy as np
 
 from .. import dtypes
+from ..array import Array
 from ..core import Tracer, aval_of
 from ..lax._convert import convert
 from ..primitives.shape import broadcast_in_dim_p
 from ._core import _SCALARS, asarray
+from ._elementwise import copy as _copy
 
 
 def array(object, dtype=None, copy=True):  # noqa: A002
-    """frontend.numpy.array: like asarray; a Python scalar gives a weakly typed 0-d array."""
-    return asarray(object, dtype)
+    """frontend.numpy.array: like asarray; a Python scalar gives a weakly typed 0-d array.
+    With ``copy=True`` (the default) an Array argument gives a new buffer, as JAX's."""
+    out = asarray(object, dtype)
+    if copy and out is object and isinstance(out, Array):
+        return _copy(out)
+    return out
 
 
 def _shape(shape) -> tuple:
