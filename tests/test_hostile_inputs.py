@@ -4,6 +4,10 @@ element count overflows, dtypes XLA cannot hold. JAX is the oracle where it has 
 behaviour."""
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
+
 import jax
 import jax.numpy as jnp
 import numpy as np
@@ -108,3 +112,65 @@ def test_zero_copy_where_asked():
     y = fe.from_dlpack(x)
     x[:] = 2
     assert float(np.asarray(y)[0]) == float(np.asarray(jax.dlpack.from_dlpack(x))[0]) == 2
+
+
+# ----------------------------------------------------------------------------- huge shapes
+# Shapes whose size in bytes overflows int64: XLA aborts the whole process on them ("Bad
+# StatusOr access: overflow in static extent product", JAX 0.10.2 too). Each must be a
+# ValueError naming the shape, raised where the abstract value is built.
+BIG = 2 ** 62
+_V = np.zeros((4,), np.float32)
+OVERFLOWS = [  # (name, thunk, the shape the message names, or under vmap the big dimension)
+    ("zeros", lambda: fnp.zeros((BIG, 4)), (BIG, 4)),
+    ("ones", lambda: fnp.ones((BIG, 4), np.int32), (BIG, 4)),
+    ("full", lambda: fnp.full((BIG, 4), 1.0), (BIG, 4)),
+    ("zeros-bytes-only", lambda: fnp.zeros((2 ** 60, 4)), (2 ** 60, 4)),
+    ("zeros-beyond-int64", lambda: fnp.zeros((2 ** 70,), np.uint8), (2 ** 70,)),
+    ("zeros-empty-after-overflow", lambda: fnp.zeros((BIG, 4, 0)), (BIG, 4, 0)),
+    ("zeros-like", lambda: fnp.zeros_like(_V, shape=(BIG, 4)), (BIG, 4)),
+    ("broadcast-to", lambda: fnp.broadcast_to(_V, (BIG, 4)), (BIG, 4)),
+    ("tile", lambda: fnp.tile(_V, (BIG,)), (BIG, 4)),
+    ("reshape", lambda: fnp.reshape(_V[:0], (BIG, 4, 0)), (BIG, 4, 0)),
+    ("jit", lambda: fe.jit(lambda: fnp.zeros((BIG, 4)))(), (BIG, 4)),
+    ("jit-broadcast", lambda: fe.jit(lambda x: fnp.broadcast_to(x, (BIG, 4)))(_V), (BIG, 4)),
+    ("vmap-batched-overflow",  # (2**61,) bytes per example fit; 4 of them do not
+     lambda: fe.vmap(lambda x: fnp.broadcast_to(x, (2 ** 61,)))(np.zeros(4, np.uint8)), 2 ** 61),
+    ("eval-shape", lambda: fe.eval_shape(lambda: fnp.zeros((BIG, 4))), (BIG, 4)),
+]
+
+
+def overflow_problems() -> list:
+    """The OVERFLOWS rows that do not raise a ValueError naming their shape."""
+    bad = []
+    for name, thunk, shape in OVERFLOWS:
+        try:
+            thunk()
+            bad.append(f"{name}: no error")
+        except ValueError as e:
+            if str(shape).strip("()") not in str(e):
+                bad.append(f"{name}: message does not name {shape}: {e}")
+        except Exception as e:  # noqa: BLE001
+            bad.append(f"{name}: {type(e).__name__}: {e}")
+    return bad
+
+
+def test_huge_shapes_are_value_errors_not_aborts():
+    here = os.path.dirname(__file__)
+    code = ("import sys; sys.path[:0] = [%r, %r]\n"
+            "import test_hostile_inputs as t\n"
+            "print('PROBLEMS', t.overflow_problems())\n") % (here, os.path.dirname(here))
+    p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
+    assert p.returncode == 0, f"the process died ({p.returncode}): {p.stderr[-1500:]}"
+    assert "PROBLEMS []" in p.stdout, p.stdout[-3000:]
+
+
+def test_negative_broadcast_shape_is_jax_type_error():
+    from jax import lax as jlax
+
+    from frontend import lax
+    msg = "broadcast_in_dim shape must have every element be nonnegative, got (-1, 4)."
+    with pytest.raises(TypeError) as theirs:
+        jlax.broadcast_in_dim(_V, (-1, 4), (1,))
+    with pytest.raises(TypeError) as ours:
+        lax.broadcast_in_dim(_V, (-1, 4), (1,))
+    assert str(ours.value) == str(theirs.value) == msg
