@@ -174,3 +174,37 @@ def test_negative_broadcast_shape_is_jax_type_error():
     with pytest.raises(TypeError) as ours:
         lax.broadcast_in_dim(_V, (-1, 4), (1,))
     assert str(ours.value) == str(theirs.value) == msg
+
+
+# ----------------------------------------------------------------------------- dtypes
+JAX_DOORS = {  # the doors of test_bad_inputs.UNSUPPORTED_DTYPE_DOORS, JAX's spelling
+    "asarray": jnp.asarray, "array": jnp.array, "device-put": jax.device_put,
+    "jit": jax.jit(lambda x: x), "vmap": jax.vmap(lambda x: x), "grad": jax.grad(lambda x: x),
+    "sin": jnp.sin, "add": lambda x: jnp.add(x, 1),
+    "astype": lambda x: jnp.ones(4, jnp.float32).astype(x.dtype),
+    "zeros-dtype": lambda x: jnp.zeros(2, x.dtype),
+}
+
+
+def test_unsupported_dtypes_are_type_errors_in_jax_too():
+    """The oracle of the catalogue's dtype rows: JAX raises TypeError at every door."""
+    import test_bad_inputs as t
+    assert set(JAX_DOORS) == {d for d, _ in t.UNSUPPORTED_DTYPE_DOORS}
+    for vn, v, _ in t.UNSUPPORTED_DTYPE_VALUES:
+        for dn, door in JAX_DOORS.items():
+            with pytest.raises(TypeError):
+                door(v)
+
+
+def test_compilation_cache_dir_takes_a_path():
+    """An os.PathLike is the directory it names (beyond JAX, which takes str only)."""
+    import pathlib
+    old = fe.config.compilation_cache_dir
+    try:
+        fe.config.update("compilation_cache_dir", pathlib.Path("/tmp/vmaplab-cache-as-path"))
+        assert fe.config.compilation_cache_dir == "/tmp/vmaplab-cache-as-path"
+        with pytest.raises(ValueError, match="bytes"):
+            fe.config.update("compilation_cache_dir", b"/tmp/vmaplab-cache-as-bytes")
+        assert fe.config.compilation_cache_dir == "/tmp/vmaplab-cache-as-path"
+    finally:
+        fe.config.update("compilation_cache_dir", old)
