@@ -208,3 +208,46 @@ def test_compilation_cache_dir_takes_a_path():
         assert fe.config.compilation_cache_dir == "/tmp/vmaplab-cache-as-path"
     finally:
         fe.config.update("compilation_cache_dir", old)
+
+
+# ----------------------------------------------------------------------------- the x64 switch
+# Arrays made under one setting of the 64-bit switch, used after flipping it: JAX narrows
+# 64-bit arrays where promotion or a reduction picks the result dtype (not in unary ops or
+# between two arrays of one dtype), and 32-bit arrays stay 32-bit. (Not here, as JAX's own
+# quirks: jnp.argmax of such an array fails, jnp.sqrt of an int64 one and jnp.zeros_like
+# keep 64 bits.)
+def _after_flip(lib, x64_first: bool):
+    """{op: result dtype} for arrays made with x64 = x64_first, computed after flipping."""
+    fe_, np_ = lib
+    key = "jax_enable_x64" if fe_ is jax else "enable_x64"
+    old = fe_.config.jax_enable_x64 if fe_ is jax else fe_.config.enable_x64
+    try:
+        fe_.config.update(key, x64_first)
+        big = "float64" if x64_first else "float32"
+        a = np_.ones((2, 3), big)
+        i = np_.ones((2, 3), "int64" if x64_first else "int32")
+        u = np_.ones(3, "uint64" if x64_first else "uint32")
+        c = np_.ones(3, "complex128" if x64_first else "complex64")
+        fe_.config.update(key, not x64_first)
+        ops = {
+            "a+1.0": lambda: a + 1.0, "a*2": lambda: a * 2, "i+1": lambda: i + 1, "u+1": lambda: u + 1,
+            "c*1j": lambda: c * 1j, "a+a": lambda: a + a, "sin": lambda: np_.sin(a),
+            "a+f32": lambda: a + np_.ones(3, "float32"), "sum": lambda: a.sum(), "max": lambda: a.max(),
+            "mean": lambda: a.mean(), "cumsum": lambda: np_.cumsum(a), "isum": lambda: i.sum(),
+            "jit-a*2": lambda: fe_.jit(lambda x: x * 2)(a), "jit-a+a": lambda: fe_.jit(lambda x: x + x)(a),
+            "vmap-a*2": lambda: fe_.vmap(lambda x: x * 2)(a),
+            "grad": lambda: fe_.grad(lambda x: (x * x).sum())(a),
+        }
+        return {k: str(f().dtype) for k, f in ops.items()}
+    finally:
+        fe_.config.update(key, old)
+
+
+@pytest.mark.parametrize("x64_first", [True, False], ids=["x64-then-x32", "x32-then-x64"])
+def test_x64_switch_flipped_after_making_arrays(x64_first):
+    import warnings
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # (JAX warns where it narrows a requested dtype)
+        theirs = _after_flip((jax, jnp), x64_first)
+    ours = _after_flip((fe, fnp), x64_first)
+    assert ours == theirs

@@ -185,8 +185,8 @@ def _promote_pair_fast(x, y, broadcast: bool = True):
         arr, a, t, first = y, y.aval, tx, False
     else:
         return None
-    if a.weak_type:
-        return None
+    if a.weak_type or dtypes.canonicalize(a.dtype) != a.dtype:
+        return None  # (64-bit data with 64-bit mode off: promotion narrows it, as JAX's)
     k = dtypes._kind(a.dtype)
     if (t is float and k in "fc") or (t is int and k in "iufc") or (t is bool and k == "b"):
         lit = literal(y if first else x, a.dtype, False)
