@@ -124,6 +124,8 @@ OVERFLOWS = [  # (name, thunk, the shape the message names, or under vmap the bi
     ("zeros", lambda: fnp.zeros((BIG, 4)), (BIG, 4)),
     ("ones", lambda: fnp.ones((BIG, 4), np.int32), (BIG, 4)),
     ("full", lambda: fnp.full((BIG, 4), 1.0), (BIG, 4)),
+    ("empty", lambda: fnp.empty((BIG, 4)), (BIG, 4)),
+    ("empty-like", lambda: fnp.empty_like(_V, shape=(BIG, 4)), (BIG, 4)),
     ("zeros-bytes-only", lambda: fnp.zeros((2 ** 60, 4)), (2 ** 60, 4)),
     ("zeros-beyond-int64", lambda: fnp.zeros((2 ** 70,), np.uint8), (2 ** 70,)),
     ("zeros-empty-after-overflow", lambda: fnp.zeros((BIG, 4, 0)), (BIG, 4, 0)),
@@ -251,3 +253,13 @@ def test_x64_switch_flipped_after_making_arrays(x64_first):
         theirs = _after_flip((jax, jnp), x64_first)
     ours = _after_flip((fe, fnp), x64_first)
     assert ours == theirs
+
+
+def test_empty_is_zeros_as_in_jax():
+    for ours, theirs in [(fnp.empty((2, 3)), jnp.empty((2, 3))),
+                         (fnp.empty(3, np.int32), jnp.empty(3, np.int32)),
+                         (fnp.empty_like(_V), jnp.empty_like(_V)),
+                         (fnp.empty_like(_V, np.int8, (2,)), jnp.empty_like(_V, np.int8, (2,)))]:
+        assert ours.shape == theirs.shape and ours.dtype == theirs.dtype
+        assert ours.weak_type == theirs.weak_type
+        np.testing.assert_array_equal(np.asarray(ours), np.asarray(theirs))

@@ -57,6 +57,11 @@ def ones(shape, dtype=None):
     return full(shape, 1, dtype or dtypes.default_float())
 
 
+def empty(shape, dtype=None):
+    """As JAX's: XLA has no uninitialized arrays, so this is ``zeros``."""
+    return zeros(shape, dtype)
+
+
 def _like(a, dtype, shape):
     av = aval_of(asarray(a)) if not hasattr(a, "aval") else a.aval
     return (av.shape if shape is None else _shape(shape)), (av.dtype if dtype is None else dtype), \
@@ -75,6 +80,11 @@ def zeros_like(a, dtype=None, shape=None):
 
 def ones_like(a, dtype=None, shape=None):
     return full_like(a, 1, dtype, shape)
+
+
+def empty_like(prototype, dtype=None, shape=None):
+    """As JAX's: ``zeros_like``."""
+    return zeros_like(prototype, dtype, shape)
 
 
 def _concrete(x, name):
