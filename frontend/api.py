@@ -11,7 +11,7 @@ import numpy as np
 from . import _backend, dtypes
 from . import passes as _passes
 from . import sharding as fs
-from .array import Array, to_buffer
+from .array import Array, check_device, to_buffer
 from .core import EVAL, Graph, ShapeDtypeStruct, Tracer, _trace_var
 from .lax._convert import as_operand
 from .lax._sharding import with_sharding_constraint
@@ -65,6 +65,15 @@ def _static_args(fun, argnums: tuple, argnames: tuple) -> tuple:
     except (TypeError, ValueError):
         return argnums, argnames
     pos = [p for p in params if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+    kinds = {p.name: p.kind for p in params}
+    for why, invalid in (
+            ("Function does not take these args.", set() if inspect.Parameter.VAR_KEYWORD in
+             kinds.values() else {n for n in argnames if n not in kinds}),
+            ("These are positional-only",
+             {n for n in argnames if kinds.get(n) is inspect.Parameter.POSITIONAL_ONLY})):
+        if invalid:
+            raise ValueError(f"Jitted function has invalid argnames {invalid} in "
+                             f"static_argnames. {why}")
     if not any(p.kind is p.VAR_POSITIONAL for p in params):
         for i in argnums:
             if not -len(pos) <= i < len(pos):
@@ -275,6 +284,7 @@ class Jitted:
                  out_shardings=None, static_argnames=()):
         if not callable(fun):
             raise TypeError(f"jit expects a callable, got {type(fun).__name__}")
+        check_device(device, "jit", shardings=False)
         if device is not None and (in_shardings is not None or out_shardings is not None):
             raise ValueError("If device is specified on jit, then in_shardings and "
                              "out_shardings should not be specified.")

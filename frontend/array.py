@@ -175,10 +175,11 @@ def results_from_buffers(aux, bufs):
     return td.unflatten([Array(b, v) for b, v in zip(bufs, avals)])
 
 
-def from_foreign(x, device=None):
+def from_foreign(x, device=None, *, copy: bool = False):
     """An Array for an array from another library, or None when ``x`` is none: a jax.Array
     on the device shares its buffer (no copy); an object with ``__dlpack__`` shares its
-    memory where device and layout allow; one with ``__array__`` (or ``__jax_array__``) is
+    memory where device and layout allow (``copy=True``: never, as the result must not
+    follow later writes to ``x``); one with ``__array__`` (or ``__jax_array__``) is
     converted and copied to the device."""
     if isinstance(x, (Array, np.ndarray, np.generic)) or isinstance(x, _PY_SCALARS):
         return None
@@ -190,15 +191,16 @@ def from_foreign(x, device=None):
         return _wrap_buffer(buf, bool(getattr(x, "weak_type", False)))
     if hasattr(x, "__dlpack__") and hasattr(x, "__dlpack_device__"):
         try:
-            buf = be.adopt(be.from_dlpack(x), device)
+            buf = be.adopt(be.from_dlpack(x, copy=copy or None), device)
         except (BufferError, TypeError):  # not exportable (read-only, unknown device)
             buf = None
         if buf is not None:
             return _wrap_buffer(buf, False)
     if hasattr(x, "__jax_array__"):
-        return from_foreign(x.__jax_array__(), device)
+        return from_foreign(x.__jax_array__(), device, copy=copy)
     if hasattr(x, "__array__"):
-        return device_put(np.asarray(x), device)
+        v = np.asarray(x)  # (an __array__ may return its own memory even when asked to copy)
+        return device_put(np.array(v) if copy else v, device)
     return None
 
 
@@ -240,19 +242,37 @@ def _rebuild(value, weak):
     return device_put(value, weak_type=weak)
 
 
-def device_put(x, device=None, *, weak_type=None) -> Array:
+def check_device(device, where: str, shardings: bool = True) -> None:
+    """ValueError unless ``device`` is None, a device (``frontend.devices()``, or
+    "interpreter") or, where ``shardings``, a Sharding or a PartitionSpec."""
+    if device is None or _backend.get().is_device(device) or \
+            shardings and isinstance(device, (sh.Sharding, sh.PartitionSpec)):
+        return
+    kinds = "`None`, `Sharding`, `PartitionSpec`" if shardings else "`None`"
+    raise ValueError(f"`{where}` only accepts {kinds}, a device (an element of "
+                     f"`frontend.devices()`) or 'interpreter'. Received invalid value: "
+                     f"{device!r}")
+
+
+def device_put(x, device=None, *, weak_type=None, may_alias=None) -> Array:
     """Put ``x`` (numpy array, Python scalar, Array) on ``device`` (default: the first one),
     or lay it out over several devices as a sharding says (``NamedSharding``, or a
     ``PartitionSpec`` under a context mesh).
+
+    As JAX's, the result may share memory with a numpy ``x`` (an aligned host array is not
+    copied on CPU): writing to ``x`` afterwards can change it. ``may_alias=False`` (JAX's
+    keyword) always copies.
 
     >>> mesh = make_mesh((2,), ("data",))
     >>> device_put(np.arange(4.0), NamedSharding(mesh, P("data"))).sharding.spec
     P('data',)
     """
+    check_device(device, "device_put")
     be = _backend.get()
-    if isinstance(x, Array) and device is None:
+    copy = may_alias is False
+    if isinstance(x, Array) and device is None and not copy:
         return x
-    f = from_foreign(x, device)
+    f = from_foreign(x, device, copy=copy)
     if f is not None:
         return f if weak_type is None else Array(f._buf, f.aval.update(weak_type=weak_type))
     aval = aval_of(x) if not isinstance(x, (list, tuple)) else aval_of(np.asarray(x))
@@ -270,10 +290,14 @@ def device_put(x, device=None, *, weak_type=None) -> Array:
                     return x
                 if x.aval.dtype == aval.dtype:
                     return Array(be.reshard(x._buf, s), aval)
-            host = np.asarray(x._value() if isinstance(x, Array) else x, aval.dtype)
-            return Array(be.to_device(host, s), aval)
-    host = np.asarray(x._value() if isinstance(x, Array) else x, aval.dtype)
-    return Array(be.to_device(host, device), aval)
+            return Array(be.to_device(_host(x, aval, copy), s), aval)
+    return Array(be.to_device(_host(x, aval, copy), device), aval)
+
+
+def _host(x, aval: Aval, copy: bool) -> np.ndarray:
+    """``x`` as a host array of ``aval``'s dtype (a new one when ``copy``)."""
+    v = x._value() if isinstance(x, Array) else x
+    return np.array(v, aval.dtype) if copy else np.asarray(v, aval.dtype)
 
 
 def host_const(x: np.ndarray, weak: bool = False):

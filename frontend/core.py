@@ -47,6 +47,22 @@ def _canonical_shape(shape) -> tuple:
     return t
 
 
+_INT64_MAX = 2 ** 63 - 1
+
+
+def _check_extent(shape: tuple, dtype) -> None:
+    """ValueError for a shape no XLA array can have: a negative dimension, or a size in
+    bytes whose running product overflows int64 (XLA aborts the process on those)."""
+    if any(d < 0 for d in shape):
+        raise ValueError(f"negative dimensions are not allowed, got shape {shape}")
+    n = 1
+    for d in (*shape, dtype.itemsize):
+        n *= d
+        if n > _INT64_MAX:
+            raise ValueError(f"shape {shape} of {dtype.name} is too large: its size in bytes "
+                             f"overflows a 64-bit integer (the largest XLA can hold)")
+
+
 class Aval:
     """Abstract value: shape, dtype and weak type. Immutable and interned: one object per
     value, so equality and hashing are by identity (cache key material)."""
@@ -69,6 +85,7 @@ class Aval:
         canon = (shape, dtype, weak_type)
         self = _AVALS.get(canon)
         if self is None:
+            _check_extent(shape, dtype)
             new = object.__new__(cls)
             sa = object.__setattr__
             sa(new, "shape", shape)

@@ -18,10 +18,21 @@ complex64, complex128 = np.dtype(np.complex64), np.dtype(np.complex128)
 float0 = np.dtype([("float0", np.void, 0)])
 
 
+def _directory(v):
+    """A directory option's value: a str or os.PathLike of one (None or "": off). Bytes and
+    other types are refused, as JAX's string options refuse them (str() of bytes would name
+    a directory "b'/tmp/x'")."""
+    p = os.fspath(v) if isinstance(v, os.PathLike) else v
+    if not isinstance(p, str):
+        raise ValueError(f"new string config value must be None, a str or an os.PathLike of "
+                         f"one, got {v!r} of type {type(v)}.")
+    return p or None
+
+
 # the persistent compilation cache (lowering/runtime/cache.py), as JAX's options of these
 # names: option -> (environment variable, parser of a value, default)
 _CACHE_OPTIONS = {
-    "compilation_cache_dir": ("VMAPLAB_COMPILATION_CACHE_DIR", lambda v: str(v) if v else None, None),
+    "compilation_cache_dir": ("VMAPLAB_COMPILATION_CACHE_DIR", _directory, None),
     "compilation_cache_max_size": ("VMAPLAB_COMPILATION_CACHE_MAX_SIZE", int, -1),
     "persistent_cache_min_compile_time_secs": ("VMAPLAB_PERSISTENT_CACHE_MIN_COMPILE_TIME_SECS",
                                                float, 1.0),
@@ -90,12 +101,21 @@ def canonicalize(dtype) -> np.dtype:
     except (KeyError, TypeError):
         pass
     d = np.dtype(dtype)
+    check_supported(d)
     out = d if config.enable_x64 else _NARROW.get(d, d)
     try:
         _canon_cache[dtype] = out
     except TypeError:
         pass
     return out
+
+
+def check_supported(d: np.dtype, where: str = "") -> None:
+    """TypeError (JAX's wording) unless arrays can have dtype ``d``: bool and the numeric
+    dtypes XLA has (not longdouble, strings, objects, datetimes, void or structured)."""
+    if d not in _NODE_OF and d != float0:
+        raise TypeError(f"vmaplab only supports number and bool dtypes, got dtype {d}"
+                        + (f" in {where}" if where else ""))
 
 
 def default_int() -> np.dtype:

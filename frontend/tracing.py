@@ -75,18 +75,19 @@ def abstractify(x, path: str, fun) -> Aval:
     """The aval of a function argument; a TypeError naming its path when it is no array."""
     if isinstance(x, (Array, Tracer, ShapeDtypeStruct)):
         return x.aval
+    why = ""
     if isinstance(x, np.ndarray) or isinstance(x, np.generic):
         try:
             return Aval(np.shape(x), dtypes.canonicalize(x.dtype), False)
-        except TypeError:
-            pass
+        except TypeError as e:
+            why = f" ({e})"
     elif isinstance(x, _SCALARS):
         return aval_of(x)
     raise TypeError(
         f"Error interpreting argument to {getattr(fun, '__name__', fun)} as an abstract array. "
         f"The problematic value is of type {type(x)} and was passed to the function at path "
-        f"{path}. Arguments must be arrays (frontend.Array, numpy.ndarray), Python scalars, "
-        "or pytrees (tuple, list, dict) of them; mark other arguments static.")
+        f"{path}{why}. Arguments must be arrays (frontend.Array, numpy.ndarray), Python "
+        "scalars, or pytrees (tuple, list, dict) of them; mark other arguments static.")
 
 
 def as_traceable(o):
@@ -105,8 +106,9 @@ def leaf_aval(x) -> Aval:
         return x.aval
     try:
         return aval_of(x)
-    except TypeError:
-        raise TypeError(f"Value {x!r} of type {type(x)} is not a valid JAX type") from None
+    except TypeError as e:
+        why = f" ({e})" if isinstance(x, (np.ndarray, np.generic)) else ""
+        raise TypeError(f"Value {x!r} of type {type(x)} is not a valid JAX type{why}") from None
 
 
 def trace_graph(fn, in_avals, mesh_axes=None, check_vma=False) -> Graph:

@@ -50,6 +50,17 @@ def vmap(fun, in_axes=0, out_axes=0, axis_name=None, axis_size=None, spmd_axis_n
     if spmd_axis_name is not None:
         spmd_axis_name = tuple(spmd_axis_name) if isinstance(spmd_axis_name, (tuple, list)) \
             else (spmd_axis_name,)
+    if axis_size is not None:
+        if isinstance(axis_size, bool) or not isinstance(axis_size, (int, np.integer)):
+            raise TypeError(f"vmap axis_size must be an int, got {axis_size!r} of type "
+                            f"{type(axis_size).__name__}")
+        if axis_size < 0:
+            raise TypeError(f"vmap axis_size must be nonnegative, got {axis_size}")
+        axis_size = int(axis_size)
+    try:
+        hash(axis_name)
+    except TypeError as e:  # (JAX's own message, at call time)
+        raise TypeError(f"vmap axis_name must be hashable, got {axis_name!r}: {e}") from None
     if axis_name is not None and batch_size is not None:
         raise ValueError("vmap batch_size cannot be combined with axis_name: collectives over "
                          "the named axis need every lane of it at once")
@@ -126,7 +137,11 @@ def _mapped_leaves(fun, in_axes, axis_size, args, kwargs):
     for i, (x, ax) in enumerate(zip(leaves, axes)):
         if ax is None:
             continue
-        a = x.aval if hasattr(x, "aval") else abstractify(x, "?", fun)
+        try:
+            a = x.aval if hasattr(x, "aval") else abstractify(x, "?", fun)
+        except TypeError:  # (again, naming the argument: its path is only worked out here)
+            abstractify(x, leaf_paths(fun, args, kwargs, td)[i], fun)
+            raise
         if not -a.ndim <= ax < a.ndim:
             path = leaf_paths(fun, args, kwargs, td)[i]
             raise ValueError(

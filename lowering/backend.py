@@ -379,6 +379,11 @@ dispatch_in_trace = runtime.dispatch.in_trace
 INTERPRETER = runtime.interpreter.INTERPRETER
 
 
+def is_device(d) -> bool:
+    """Whether ``d`` names a place to run: an XLA device, or "interpreter"."""
+    return d == INTERPRETER if isinstance(d, str) else runtime.is_device(d)
+
+
 class InterpretedCompiled:
     """A graph run by the StableHLO reference interpreter (same interface as Compiled)."""
 

@@ -346,6 +346,75 @@ SHARDING_CASES = [
      r"inside the body of a shard_map with check_vma=True .* Pass check_vma=False"),
 ]
 
+# dtypes XLA has no type for: a TypeError naming the dtype at every door (JAX raises
+# TypeError at each of them too: tests/test_hostile_inputs.py checks the oracle)
+UNSUPPORTED_DTYPE_VALUES = [
+    ("longdouble", np.ones(3, np.longdouble), "float128"),
+    ("str", np.array(["a", "b"]), "<U1"),
+    ("object", np.array([1, None], dtype=object), "object"),
+    ("datetime64", np.array(["2020-01-01"], dtype="datetime64[D]"), "datetime64[D]"),
+    ("void", np.zeros(3, dtype="V4"), "V4"),
+    ("structured", np.zeros(3, dtype=[("a", np.float32), ("b", np.int32)]), "[('a', '<f4'), ('b', '<i4')]"),
+]
+UNSUPPORTED_DTYPE_DOORS = [
+    ("asarray", fnp.asarray),
+    ("array", fnp.array),
+    ("device-put", fe.device_put),
+    ("jit", fe.jit(lambda x: x)),
+    ("vmap", fe.vmap(lambda x: x)),
+    ("grad", fe.grad(lambda x: x)),
+    ("sin", fnp.sin),
+    ("add", lambda x: fnp.add(x, 1)),
+    ("astype", lambda x: fnp.asarray(V).astype(x.dtype)),
+    ("zeros-dtype", lambda x: fnp.zeros(2, x.dtype)),
+]
+DTYPE_CASES = [(f"dtype-{vn}-{dn}", (lambda door=door, v=v: door(v)), TypeError,
+                "dtype.*" + re.escape(shown))
+               for vn, v, shown in UNSUPPORTED_DTYPE_VALUES for dn, door in UNSUPPORTED_DTYPE_DOORS]
+CASES += DTYPE_CASES
+
+
+def _config_update(name, value):
+    """fe.config.update, the option restored afterwards whatever happened."""
+    old = getattr(fe.config, name.removeprefix("jax_"))
+    try:
+        fe.config.update(name, value)
+    finally:
+        fe.config.update(name, old)
+
+
+def _positional_only(x, /, n):
+    return x
+
+
+# silently accepted until issue 27; JAX's error types (and its words where it has them)
+ARGUMENT_CASES = [
+    ("jit-static-argname-missing", lambda: fe.jit(lambda x: x, static_argnames="zz"), ValueError,
+     r"^Jitted function has invalid argnames \{'zz'\} in static_argnames\. Function does not "
+     r"take these args\.$"),
+    ("jit-static-argname-positional-only", lambda: fe.jit(_positional_only, static_argnames="x"),
+     ValueError, r"^Jitted function has invalid argnames \{'x'\} in static_argnames\. These are "
+     r"positional-only$"),
+    ("device-put-string-device", lambda: fe.device_put(V, "garbage"), ValueError,
+     r"`device_put` only accepts `None`, `Sharding`.*a device.*Received invalid value: 'garbage'"),
+    ("device-put-int-device", lambda: fe.device_put(V, 5), ValueError,
+     r"`device_put` only accepts .*Received invalid value: 5"),
+    ("jit-int-device", lambda: fe.jit(lambda x: x, device=5), ValueError,
+     r"`jit` only accepts `None`, a device.*Received invalid value: 5"),
+    ("vmap-negative-axis-size", lambda: fe.vmap(lambda x: x, in_axes=None, axis_size=-1)(V),
+     TypeError, r"axis_size must be nonnegative, got -1"),
+    ("vmap-float-axis-size", lambda: fe.vmap(lambda x: x, in_axes=None, axis_size=2.5)(V),
+     TypeError, r"axis_size must be an int, got 2\.5"),
+    ("vmap-list-axis-name", lambda: fe.vmap(lambda x: x, axis_name=[])(V), TypeError,
+     r"axis_name must be hashable.*unhashable type: 'list'"),
+    ("config-cache-dir-bytes", lambda: _config_update("compilation_cache_dir",
+                                                      b"/tmp/vmaplab-bad-input-cache"),
+     ValueError, r"must be None, a str or an os\.PathLike.*b'/tmp/vmaplab-bad-input-cache'.*bytes"),
+    ("config-cache-dir-int", lambda: _config_update("jax_compilation_cache_dir", 5), ValueError,
+     r"must be None, a str or an os\.PathLike.*got 5 of type <class 'int'>"),
+]
+CASES += ARGUMENT_CASES
+
 try:
     CONTROL = all(hasattr(lax, n) for n in ("cond", "while_loop", "fori_loop", "scan", "map"))
 except Exception:  # pragma: no cover

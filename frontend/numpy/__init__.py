@@ -16,6 +16,8 @@ from ._creation import *  # noqa: F401,F403
 from ._creation import (  # noqa: F401
     arange,
     array,
+    empty,
+    empty_like,
     eye,
     full,
     full_like,

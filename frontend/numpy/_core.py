@@ -40,7 +40,11 @@ def _is_foreign(a) -> bool:
 
 def asarray(a, dtype=None, copy=None) -> "Array | Tracer":
     """frontend.numpy.asarray: arrays pass through (converted when ``dtype`` differs); Python
-    scalars, lists and numpy arrays become device Arrays (Python scalars weakly typed)."""
+    scalars, lists and numpy arrays become device Arrays (Python scalars weakly typed).
+
+    As JAX's, the result never shares memory with a numpy (or other mutable) source, whatever
+    ``copy`` says: writing to the source later leaves the Array as it was (zero-copy only on
+    request: ``frontend.from_dlpack``, ``frontend.device_put``)."""
     if dtype is not None:
         dtype = dtypes.canonicalize(np.dtype(dtype))
     if isinstance(a, (Array, Tracer)):
@@ -65,8 +69,10 @@ def asarray(a, dtype=None, copy=None) -> "Array | Tracer":
         a = np.asarray(a)
     if isinstance(a, (np.ndarray, np.generic)):
         d = dtypes.canonicalize(dtype or a.dtype)
-        return host_const(np.asarray(a, d))
-    f = from_foreign(a)
+        # a copy: the device buffer (zero-copy from an aligned host array) or the constant
+        # of a trace must not see later writes to the user's array
+        return host_const(np.array(a, d))
+    f = from_foreign(a, copy=True)
     if f is not None:
         return asarray(f, dtype)
     raise TypeError(f"Value {a!r} of type {type(a).__name__} is not a valid array type")
@@ -179,8 +185,8 @@ def _promote_pair_fast(x, y, broadcast: bool = True):
         arr, a, t, first = y, y.aval, tx, False
     else:
         return None
-    if a.weak_type:
-        return None
+    if a.weak_type or dtypes.canonicalize(a.dtype) != a.dtype:
+        return None  # (64-bit data with 64-bit mode off: promotion narrows it, as JAX's)
     k = dtypes._kind(a.dtype)
     if (t is float and k in "fc") or (t is int and k in "iufc") or (t is bool and k == "b"):
         lit = literal(y if first else x, a.dtype, False)

@@ -6,15 +6,21 @@ import operator
 import numpy as np
 
 from .. import dtypes
+from ..array import Array
 from ..core import Tracer, aval_of
 from ..lax._convert import convert
 from ..primitives.shape import broadcast_in_dim_p
 from ._core import _SCALARS, asarray
+from ._elementwise import copy as _copy
 
 
 def array(object, dtype=None, copy=True):  # noqa: A002
-    """frontend.numpy.array: like asarray; a Python scalar gives a weakly typed 0-d array."""
-    return asarray(object, dtype)
+    """frontend.numpy.array: like asarray; a Python scalar gives a weakly typed 0-d array.
+    With ``copy=True`` (the default) an Array argument gives a new buffer, as JAX's."""
+    out = asarray(object, dtype)
+    if copy and out is object and isinstance(out, Array):
+        return _copy(out)
+    return out
 
 
 def _shape(shape) -> tuple:
@@ -51,6 +57,11 @@ def ones(shape, dtype=None):
     return full(shape, 1, dtype or dtypes.default_float())
 
 
+def empty(shape, dtype=None):
+    """As JAX's: XLA has no uninitialized arrays, so this is ``zeros``."""
+    return zeros(shape, dtype)
+
+
 def _like(a, dtype, shape):
     av = aval_of(asarray(a)) if not hasattr(a, "aval") else a.aval
     return (av.shape if shape is None else _shape(shape)), (av.dtype if dtype is None else dtype), \
@@ -69,6 +80,11 @@ def zeros_like(a, dtype=None, shape=None):
 
 def ones_like(a, dtype=None, shape=None):
     return full_like(a, 1, dtype, shape)
+
+
+def empty_like(prototype, dtype=None, shape=None):
+    """As JAX's: ``zeros_like``."""
+    return zeros_like(prototype, dtype, shape)
 
 
 def _concrete(x, name):

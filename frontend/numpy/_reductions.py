@@ -92,7 +92,7 @@ def _to_inexact(d) -> np.dtype:
     """JAX's numpy's float for a non-float dtype: float32, float64 only for 64-bit integers."""
     d = np.dtype(d)
     if dtypes.is_inexact(d):
-        return d
+        return dtypes.canonicalize(d)
     return dtypes.canonicalize(dtypes.float64) if d.itemsize == 8 and dtypes.is_int(d) else dtypes.float32
 
 
@@ -140,7 +140,8 @@ def _reduction(name, prim, a, axis, dtype, out, keepdims, initial, where, *, boo
     if initial is None and not has_identity and _builtin_any(av.shape[d] == 0 for d in axes):
         raise ValueError(f"zero-size array to reduction operation {name} which has no identity")
     if dtype is None:
-        result = _promote_integer(av.dtype) if promote_integers else av.dtype
+        # (canonical: an array made with 64-bit mode on reduces to 32 bits once it is off)
+        result = dtypes.canonicalize(_promote_integer(av.dtype) if promote_integers else av.dtype)
     else:
         result = _user_dtype(dtype)
     comp = _upcast_f16(result) if upcast_f16 and dtypes.is_inexact(result) else result
@@ -418,7 +419,7 @@ def _cumulative(name, prim, a, axis, dtype, out):
     k = canonical_axis(operator.index(0 if axis is None else axis), aval_of(a).ndim)
     d = aval_of(a).dtype
     if dtype is None:
-        result = _promote_integer(d) if dtypes.is_bool(d) else d
+        result = _promote_integer(d) if dtypes.is_bool(d) else dtypes.canonicalize(d)
         comp = result
     elif np.dtype(dtype) == dtypes.bool_:
         # accumulate nonzero-ness in the default int, then back to bool

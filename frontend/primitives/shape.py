@@ -73,6 +73,9 @@ broadcast_in_dim_p = Primitive("broadcast_in_dim")
 def _broadcast_in_dim_abstract_eval(x, *, shape, broadcast_dimensions):
     shape = tuple(shape)
     bd = tuple(broadcast_dimensions)
+    if any(d < 0 for d in shape):
+        raise TypeError(f"broadcast_in_dim shape must have every element be nonnegative, "
+                        f"got {shape}.")
     if len(bd) != x.ndim:
         raise TypeError(f"broadcast_in_dim broadcast_dimensions must have length equal to "
                         f"operand ndim; got broadcast_dimensions {bd} for operand ndim "

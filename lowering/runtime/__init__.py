@@ -23,6 +23,7 @@ from .xla import (  # noqa: F401
     devices,
     execute,
     from_dlpack,
+    is_device,
     is_device_buffer,
     to_device,
     to_host,

@@ -101,6 +101,11 @@ def to_host(buf) -> np.ndarray:
     return np.asarray(buf)
 
 
+def is_device(x) -> bool:
+    """Whether ``x`` is an XLA device (an element of ``devices()``)."""
+    return isinstance(x, _xc.Device)
+
+
 def is_device_buffer(x) -> bool:
     global _ArrayImpl
     if _ArrayImpl is None:
@@ -136,6 +141,14 @@ def from_dlpack(obj, copy=None):
         raise TypeError(f"from_dlpack: an array on an unsupported device type "
                         f"(DLDeviceType {int(dl_type)})")
     device = backend(platform).device_from_local_hardware_id(dl_id)
+    if copy and platform == "cpu":
+        # jaxlib's import shares host memory even when asked to copy: copy it here
+        try:
+            host = np.array(np.from_dlpack(obj))
+        except (BufferError, TypeError, RuntimeError):  # a dtype numpy cannot import
+            host = None
+        if host is not None:
+            return to_device(host, device)
     stream = None if platform == "cpu" else device.get_stream_for_external_ready_events()
     try:
         return _jax.dlpack_managed_tensor_to_buffer(obj.__dlpack__(stream=stream), device,
