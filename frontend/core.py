@@ -499,17 +499,13 @@ class Trace:
         return self.parent.const(x, weak)
 
     def __enter__(self):
-        self._tokens.append(_trace_var.set(self))
-        for hook in trace_hooks:
-            hook(self)
+        # (``with trace:`` keeps the token on the trace: only for a trace of one thread, one
+        # made by new_trace; the eager trace is every thread's, see set_current)
+        self._tokens.append(set_current(self))
         return self
 
     def __exit__(self, *exc):
-        _trace_var.reset(self._tokens.pop())
-        if trace_hooks:
-            t = _trace_var.get()
-            for hook in trace_hooks:
-                hook(t)
+        reset_current(self._tokens.pop())
 
     def is_ancestor_of(self, other: "Trace") -> bool:
         t = other
@@ -520,8 +516,32 @@ class Trace:
         return False
 
 
+def set_current(trace: Trace):
+    """Make ``trace`` current; returns the token that ``reset_current`` takes back. The
+    caller keeps the token (a local variable): a trace that may be current in several
+    threads at once, as the eager trace always is, must not hold it (a token only resets
+    the context, i.e. the thread, that made it)."""
+    token = _trace_var.set(trace)
+    for hook in trace_hooks:
+        hook(trace)
+    return token
+
+
+def reset_current(token) -> None:
+    _trace_var.reset(token)
+    if trace_hooks:
+        t = _trace_var.get()
+        for hook in trace_hooks:
+            hook(t)
+
+
 class EvalTrace(Trace):
-    """The outermost trace: runs each primitive on the device (frontend.array.eager_apply)."""
+    """The outermost trace: runs each primitive on the device (frontend.array.eager_apply).
+    Every thread's, so never entered with ``with`` (see set_current)."""
+
+    def __enter__(self):
+        raise RuntimeError("the eager trace is shared by every thread: make it current with "
+                           "set_current(trace) and reset_current(token), keeping the token")
 
     def process(self, prim, args, params):
         for a in args:
