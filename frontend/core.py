@@ -371,6 +371,15 @@ def typecheck(g: Graph) -> None:
 # ----------------------------------------------------------------------------- primitives
 
 
+_rule_listeners: list = []
+
+
+def on_rule_change(fn) -> None:
+    """Call ``fn()`` whenever a primitive's rule is replaced (caches of programs built with
+    the old rule drop them: eager executables, jitted signatures)."""
+    _rule_listeners.append(fn)
+
+
 class Primitive:
     """A primitive operation: one object holding its rules, each set with a ``def_*`` method.
 
@@ -409,24 +418,33 @@ class Primitive:
     def __repr__(self):
         return self.name
 
+    looped = False  # set once vmap ran it in a loop for want of a batching rule
+
     def def_abstract_eval(self, fn):
-        self.abstract_eval_rule = fn
-        return fn
+        return self._set_rule("abstract_eval_rule", fn)
 
     def def_batching(self, fn):
-        self.batching_rule = fn
-        return fn
+        return self._set_rule("batching_rule", fn)
 
     def def_lowering(self, fn):
-        self.lowering_rule = fn
-        return fn
+        return self._set_rule("lowering_rule", fn)
 
     def def_jvp(self, fn):
-        self.jvp_rule = fn
-        return fn
+        return self._set_rule("jvp_rule", fn)
 
     def def_transpose(self, fn):
-        self.transpose_rule = fn
+        return self._set_rule("transpose_rule", fn)
+
+    def _set_rule(self, slot: str, fn):
+        """Set a rule. A rule replaced after use takes effect at the next trace: the programs
+        built with the old one (or with vmap's loop, for a first batching rule) are dropped
+        by the listeners of ``on_rule_change``. A first rule costs nothing: nothing was
+        built with it."""
+        old = getattr(self, slot)
+        setattr(self, slot, fn)
+        if old is not fn and (old is not None or slot == "batching_rule" and self.looped):
+            for listener in _rule_listeners:
+                listener()
         return fn
 
     def abstract_eval(self, *avals: Aval, **params):  # -> Aval | list[Aval]
