@@ -380,6 +380,13 @@ def on_rule_change(fn) -> None:
     _rule_listeners.append(fn)
 
 
+def rule_replaced() -> None:
+    """A rule that programs may have been built with was replaced (a primitive's, or a
+    custom_jvp / custom_vjp / custom_vmap function's): drop those programs."""
+    for listener in _rule_listeners:
+        listener()
+
+
 class Primitive:
     """A primitive operation: one object holding its rules, each set with a ``def_*`` method.
 
@@ -443,8 +450,7 @@ class Primitive:
         old = getattr(self, slot)
         setattr(self, slot, fn)
         if old is not fn and (old is not None or slot == "batching_rule" and self.looped):
-            for listener in _rule_listeners:
-                listener()
+            rule_replaced()
         return fn
 
     def abstract_eval(self, *avals: Aval, **params):  # -> Aval | list[Aval]

@@ -402,3 +402,24 @@ def test_argnums_checked_once_for_every_api():
     # (0, 1) and (-2, -1) are the same request: the same gradients as JAX
     assert_same(fe.grad(f, argnums=(-2, -1))(3.0, 2.0), jax.grad(f, argnums=(0, 1))(3.0, 2.0),
                 "grad")
+
+
+def test_redefined_custom_rules_reach_jitted_programs():
+    """defjvp / defvjp again after use: the same jitted function uses the new rule, as eager
+    calls do (JAX's jit keeps the old one here; frontend drops programs built with a rule
+    that was replaced, as it does for a primitive's)."""
+    @fe.custom_jvp
+    def f(x):
+        return fnp.sin(x)
+
+    @fe.custom_vjp
+    def h(x):
+        return fnp.sin(x)
+
+    grads = {"custom_jvp": fe.jit(fe.grad(f)), "custom_vjp": fe.jit(fe.grad(h))}
+    for k in (2.0, 3.0):
+        f.defjvp(lambda p, t, k=k: (f(p[0]), k * t[0]))
+        h.defvjp(lambda x: (h(x), None), lambda _, g, k=k: (k * g,))
+        for name, g in grads.items():
+            assert float(g(1.0)) == k, name
+            assert float(fe.grad(f if name == "custom_jvp" else h)(1.0)) == k, name

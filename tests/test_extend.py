@@ -306,6 +306,19 @@ def test_custom_vmap_rule_used_under_vmap_only():
                                np.asarray(jax.vmap(jf, in_axes=(0, None))(x, y)), rtol=1e-6)
 
 
+def test_redefined_custom_vmap_rule_reaches_jitted_programs():
+    @custom_vmap
+    def f(x):
+        return fnp.sin(x)
+
+    x = np.ones((2, 3), np.float32)
+    g = fe.jit(fe.vmap(f))
+    for k in (2.0, 3.0):
+        f.def_vmap(lambda axis_size, in_batched, x, k=k: (k * x, in_batched[0]))
+        np.testing.assert_array_equal(np.asarray(g(x)), k * x)
+        np.testing.assert_array_equal(np.asarray(fe.vmap(f)(x)), k * x)
+
+
 def test_custom_vmap_errors():
     @custom_vmap
     def f(x):
