@@ -375,8 +375,8 @@ _rule_listeners: list = []
 
 
 def on_rule_change(fn) -> None:
-    """Call ``fn()`` whenever a primitive's rule is replaced (caches of programs built with
-    the old rule drop them: eager executables, jitted signatures)."""
+    """Call ``fn()`` whenever a rule is replaced (see ``rule_replaced``): caches of programs
+    built with the old rule drop them (eager executables, jitted signatures)."""
     _rule_listeners.append(fn)
 
 
