@@ -12,7 +12,7 @@ from . import _backend, dtypes
 from . import passes as _passes
 from . import sharding as fs
 from .array import Array, check_device, to_buffer
-from .core import EVAL, Graph, ShapeDtypeStruct, Tracer, _trace_var
+from .core import EVAL, Graph, ShapeDtypeStruct, Tracer, _trace_var, on_rule_change
 from .lax._convert import as_operand
 from .lax._sharding import with_sharding_constraint
 from .tracing import abstractify, adopt_foreign, has_side_effects, leaf_paths, trace_graph
@@ -301,6 +301,7 @@ class Jitted:
             fun, tuple(static_argnums), tuple(static_argnames))
         self.device = device
         self._cache: dict = {}
+        _live_jits.add(self)
         self._lock = threading.RLock()
         functools.update_wrapper(self, fun, updated=())  # not __dict__: it would clobber ours
         self._cpp = None  # (a weak reference to) the C++ callable serving it, see public()
@@ -520,6 +521,19 @@ def _forget_signatures() -> None:
 
 
 dtypes.on_x64_change(_forget_signatures)
+
+_live_jits: weakref.WeakSet = weakref.WeakSet()  # every Jitted: a rule change reaches them
+
+
+def _forget_programs() -> None:
+    """A primitive's rule was replaced: every jitted signature is traced and compiled again
+    (a graph may hold the primitive anywhere, inside control flow or a custom rule)."""
+    for j in list(_live_jits):
+        j._cache.clear()
+    _forget_signatures()
+
+
+on_rule_change(_forget_programs)
 
 
 def jit(fun=None, *, static_argnums=(), static_argnames=(), device=None, passes=None,

@@ -5,7 +5,7 @@ import numpy as np
 
 from . import _backend, dtypes
 from . import sharding as sh
-from .core import Aval, Eqn, Graph, Literal, Var, _trace_var, aval_of, set_eager_apply
+from .core import Aval, Eqn, Graph, Literal, Var, _trace_var, aval_of, on_rule_change, set_eager_apply
 
 
 class Array:
@@ -421,10 +421,12 @@ def eager_apply(prim, args, params):
 
 
 def _forget_eager_programs() -> None:
-    """x64 flipped: graphs built under the other setting may differ (default dtypes)."""
+    """x64 flipped (graphs built under the other setting may differ: default dtypes), or a
+    primitive's rule was replaced (programs built with the old one are stale)."""
     _eager_cache.clear()
     eager_fns.clear()
 
 
 set_eager_apply(eager_apply, _eager_const)
 dtypes.on_x64_change(_forget_eager_programs)
+on_rule_change(_forget_eager_programs)

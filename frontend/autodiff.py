@@ -215,17 +215,29 @@ def vjp(fun, *primals, has_aux=False):
 
 
 def _argnums_partial(fun, argnums, args, kwargs, api="grad"):
-    """(fun of the argnums arguments only, those arguments)."""
+    """(fun of the argnums arguments only, those arguments). The one check of ``argnums``
+    for grad, value_and_grad, jacfwd, jacrev and hessian: ints in range (JAX's wording per
+    api; negative ones count from the end), and no argument named twice."""
     nums = (argnums,) if isinstance(argnums, int) else tuple(argnums)
     if not nums:
         raise ValueError(f"{api} argnums must be an int or a non-empty tuple of ints, got "
                          f"{argnums!r}")
-    top = max(nums)
-    if top >= len(args):
+    n = len(args)
+    if api == "grad" and max(nums) >= n:
         raise TypeError(f"differentiating with respect to argnums={argnums} requires at least "
-                        f"{top + 1} positional arguments to be passed by the caller, but got "
-                        f"only {len(args)} positional arguments.")
-    nums = tuple(i % len(args) for i in nums)
+                        f"{max(nums) + 1} positional arguments to be passed by the caller, but "
+                        f"got only {n} positional arguments.")
+    for i in nums:
+        if not -n <= i < n:
+            raise ValueError("Positional argument indices, e.g. for `static_argnums`, must have "
+                             "value greater than or equal to -len(args) and less than len(args), "
+                             f"but got value {i} for len(args) == {n}.")
+    nums = tuple(i % n for i in nums)
+    if len(set(nums)) < len(nums):
+        # (JAX passes None for the repeated argument, which the function then trips over)
+        twice = next(i for i in nums if nums.count(i) > 1)
+        raise TypeError(f"{api} argnums={argnums} names positional argument {twice} more than "
+                        "once: each argument can be differentiated with respect to only once.")
 
     def f_partial(*dyn):
         full = list(args)

@@ -133,6 +133,7 @@ class BatchTrace(Trace):
                 else:
                     if _fallback is None:
                         raise NotImplementedError(f"primitive {prim.name!r} has no batching rule")
+                    prim.looped = True  # (a batching rule set later drops these programs)
                     out, out_dim = _fallback(self, prim, tuple(vals), tuple(dims), params)
             finally:
                 if parent is EVAL:

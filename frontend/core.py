@@ -388,6 +388,22 @@ def typecheck(g: Graph) -> None:
 # ----------------------------------------------------------------------------- primitives
 
 
+_rule_listeners: list = []
+
+
+def on_rule_change(fn) -> None:
+    """Call ``fn()`` whenever a rule is replaced (see ``rule_replaced``): caches of programs
+    built with the old rule drop them (eager executables, jitted signatures)."""
+    _rule_listeners.append(fn)
+
+
+def rule_replaced() -> None:
+    """A rule that programs may have been built with was replaced (a primitive's, or a
+    custom_jvp / custom_vjp / custom_vmap function's): drop those programs."""
+    for listener in _rule_listeners:
+        listener()
+
+
 class Primitive:
     """A primitive operation: one object holding its rules, each set with a ``def_*`` method.
 
@@ -426,24 +442,32 @@ class Primitive:
     def __repr__(self):
         return self.name
 
+    looped = False  # set once vmap ran it in a loop for want of a batching rule
+
     def def_abstract_eval(self, fn):
-        self.abstract_eval_rule = fn
-        return fn
+        return self._set_rule("abstract_eval_rule", fn)
 
     def def_batching(self, fn):
-        self.batching_rule = fn
-        return fn
+        return self._set_rule("batching_rule", fn)
 
     def def_lowering(self, fn):
-        self.lowering_rule = fn
-        return fn
+        return self._set_rule("lowering_rule", fn)
 
     def def_jvp(self, fn):
-        self.jvp_rule = fn
-        return fn
+        return self._set_rule("jvp_rule", fn)
 
     def def_transpose(self, fn):
-        self.transpose_rule = fn
+        return self._set_rule("transpose_rule", fn)
+
+    def _set_rule(self, slot: str, fn):
+        """Set a rule. A rule replaced after use takes effect at the next trace: the programs
+        built with the old one (or with vmap's loop, for a first batching rule) are dropped
+        by the listeners of ``on_rule_change``. A first rule costs nothing: nothing was
+        built with it."""
+        old = getattr(self, slot)
+        setattr(self, slot, fn)
+        if old is not fn and (old is not None or slot == "batching_rule" and self.looped):
+            rule_replaced()
         return fn
 
     def abstract_eval(self, *avals: Aval, **params):  # -> Aval | list[Aval]
@@ -516,17 +540,13 @@ class Trace:
         return self.parent.const(x, weak)
 
     def __enter__(self):
-        self._tokens.append(_trace_var.set(self))
-        for hook in trace_hooks:
-            hook(self)
+        # (``with trace:`` keeps the token on the trace: only for a trace of one thread, one
+        # made by new_trace; the eager trace is every thread's, see set_current)
+        self._tokens.append(set_current(self))
         return self
 
     def __exit__(self, *exc):
-        _trace_var.reset(self._tokens.pop())
-        if trace_hooks:
-            t = _trace_var.get()
-            for hook in trace_hooks:
-                hook(t)
+        reset_current(self._tokens.pop())
 
     def is_ancestor_of(self, other: "Trace") -> bool:
         t = other
@@ -537,8 +557,32 @@ class Trace:
         return False
 
 
+def set_current(trace: Trace):
+    """Make ``trace`` current; returns the token that ``reset_current`` takes back. The
+    caller keeps the token (a local variable): a trace that may be current in several
+    threads at once, as the eager trace always is, must not hold it (a token only resets
+    the context, i.e. the thread, that made it)."""
+    token = _trace_var.set(trace)
+    for hook in trace_hooks:
+        hook(trace)
+    return token
+
+
+def reset_current(token) -> None:
+    _trace_var.reset(token)
+    if trace_hooks:
+        t = _trace_var.get()
+        for hook in trace_hooks:
+            hook(t)
+
+
 class EvalTrace(Trace):
-    """The outermost trace: runs each primitive on the device (frontend.array.eager_apply)."""
+    """The outermost trace: runs each primitive on the device (frontend.array.eager_apply).
+    Every thread's, so never entered with ``with`` (see set_current)."""
+
+    def __enter__(self):
+        raise RuntimeError("the eager trace is shared by every thread: make it current with "
+                           "set_current(trace) and reset_current(token), keeping the token")
 
     def process(self, prim, args, params):
         for a in args:

@@ -20,7 +20,7 @@ import functools
 import inspect
 
 from . import batching
-from .core import EVAL, Primitive, _trace_var, eval_graph
+from .core import EVAL, Primitive, _trace_var, eval_graph, rule_replaced
 from .jvp import jvp_fun
 from .lax import map as lax_map
 from .primitives.shape import moveaxis
@@ -92,7 +92,9 @@ class custom_vmap:
         self.vmap_rule = None
 
     def def_vmap(self, rule):
-        self.vmap_rule = rule
+        old, self.vmap_rule = self.vmap_rule, rule
+        if old is not None and old is not rule:
+            rule_replaced()  # programs built with the old rule are dropped
         return rule
 
     def __call__(self, *args, **kwargs):

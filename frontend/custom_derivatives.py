@@ -24,7 +24,7 @@ import numpy as np
 from . import batching, dtypes
 from .ad import backward_pass
 from .ad_util import Zero, float0_zeros, tangent_aval
-from .core import EVAL, Primitive, UnexpectedTracerError, _trace_var, aval_of
+from .core import EVAL, Primitive, UnexpectedTracerError, _trace_var, aval_of, rule_replaced
 from .primitives.control import batch_graph
 from .primitives.shape import bdim_at, instantiate_zeros, moveaxis, reduce_sum_p
 from .tracing import closure_convert, leaf_aval, trace_graph
@@ -222,8 +222,10 @@ class custom_jvp:
         self.symbolic_zeros = False
 
     def defjvp(self, jvp, symbolic_zeros=False):
-        self.jvp = jvp
+        old, self.jvp = self.jvp, jvp
         self.symbolic_zeros = symbolic_zeros
+        if old is not None and old is not jvp:
+            rule_replaced()  # programs built with the old rule are dropped
         return jvp
 
     def defjvps(self, *jvps):
@@ -352,7 +354,10 @@ class custom_vjp:
         self.fwd = self.bwd = None
 
     def defvjp(self, fwd, bwd, symbolic_zeros=False):
+        old = self.fwd, self.bwd
         self.fwd, self.bwd = fwd, bwd
+        if old[0] is not None and (old[0] is not fwd or old[1] is not bwd):
+            rule_replaced()  # programs built with the old rules are dropped
 
     def __call__(self, *args, **kwargs):
         if self.fwd is None:

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from .ad_util import Zero, zero_of
 from .batching import check_vma_body
-from .core import Trace, Tracer, aval_of, escaped_tracer_error, new_trace
+from .core import Trace, Tracer, aval_of, escaped_tracer_error, new_trace, reset_current, set_current
 
 
 class JVPTracer(Tracer):
@@ -46,7 +46,8 @@ class JVPTrace(Trace):
                     raise escaped_tracer_error(a)
                 primals.append(a)
                 tangents.append(None)
-        with self.parent:
+        token = set_current(self.parent)  # (a local token: the parent may be the eager trace)
+        try:
             if not nonzero:
                 return prim.bind(*primals, **params)
             rule = prim.jvp_rule
@@ -56,6 +57,8 @@ class JVPTrace(Trace):
                 if t is None:
                     tangents[i] = zero_of(aval_of(primals[i]))
             out, tout = rule(tuple(primals), tuple(tangents), **params)
+        finally:
+            reset_current(token)
         if prim.multiple_results:
             return [self.wrap(o, t) for o, t in zip(out, tout, strict=True)]
         return self.wrap(out, tout)

@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .ad_util import Zero, tangent_aval
-from .core import Graph, GraphTrace, GraphTracer, aval_of, new_trace
+from .core import Graph, GraphTrace, GraphTracer, aval_of, new_trace, reset_current, set_current
 from .jvp import jvp_fun
 
 
@@ -23,8 +23,11 @@ class LinearizeTrace(GraphTrace):
         for a in args:
             if type(a) is GraphTracer and a._trace is self:
                 return GraphTrace.process(self, prim, args, params)
-        with self.parent:
+        token = set_current(self.parent)  # (a local token: the parent may be the eager trace)
+        try:
             return prim.bind(*args, **params)
+        finally:
+            reset_current(token)
 
     def const(self, x, weak=False):
         # a constant is known: a value of the enclosing trace, not of the linear graph

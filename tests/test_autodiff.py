@@ -2,6 +2,8 @@
 jacrev, hessian (pytrees, argnums, has_aux, weak types, float0, holomorphic), composition
 with vmap and jit in every order (per-example gradients against a Python loop), control
 flow, custom_jvp / custom_vjp / checkpoint, and JAX's error messages."""
+import re
+
 import jax
 import jax.numpy as jnp
 import numpy as np
@@ -372,3 +374,52 @@ def test_custom_rule_errors_worded_as_jax():
     _err(TypeError, r"Custom JVP rule must produce primal and tangent outputs with corresponding "
          r"shapes and dtypes\. Expected float32\[\] \(tangent type of float32\[\]\) but got "
          r"float32\[3\]\.", fe.jvp, g, (1.0,), (1.0,))
+
+
+def test_argnums_checked_once_for_every_api():
+    """A repeated argnums (also spelled with a negative index) is refused by all of grad,
+    value_and_grad, jacfwd, jacrev and hessian: JAX fails with a TypeError (it passes None
+    for the repeated argument); we said nothing and summed into the wrong slots. An index
+    out of range is JAX's ValueError, not wrapped around."""
+    def f(x, y):
+        return x * y * x
+
+    apis = [(fe.grad, jax.grad, "grad"), (fe.value_and_grad, jax.value_and_grad, "grad"),
+            (fe.jacfwd, jax.jacfwd, "jacfwd"), (fe.jacrev, jax.jacrev, "jacrev"),
+            (fe.hessian, jax.hessian, "jacfwd")]
+    for ours, theirs, name in apis:
+        for argnums, twice in [((0, 1, 0), 0), ((1, -1), 1), ((0, 0), 0)]:
+            with pytest.raises(TypeError):
+                theirs(f, argnums=argnums)(3.0, 2.0)
+            _err(TypeError, rf"{name} argnums={re.escape(str(argnums))} names positional "
+                 rf"argument {twice} more than once", ours(f, argnums=argnums), 3.0, 2.0)
+        msg = (r"Positional argument indices, e\.g\. for `static_argnums`, must have value "
+               r"greater than or equal to -len\(args\) and less than len\(args\), but got value "
+               r"-3 for len\(args\) == 2\.")
+        with pytest.raises(ValueError, match=msg):
+            theirs(f, argnums=(0, -3))(3.0, 2.0)
+        _err(ValueError, msg, ours(f, argnums=(0, -3)), 3.0, 2.0)
+    # (0, 1) and (-2, -1) are the same request: the same gradients as JAX
+    assert_same(fe.grad(f, argnums=(-2, -1))(3.0, 2.0), jax.grad(f, argnums=(0, 1))(3.0, 2.0),
+                "grad")
+
+
+def test_redefined_custom_rules_reach_jitted_programs():
+    """defjvp / defvjp again after use: the same jitted function uses the new rule, as eager
+    calls do (JAX's jit keeps the old one here; frontend drops programs built with a rule
+    that was replaced, as it does for a primitive's)."""
+    @fe.custom_jvp
+    def f(x):
+        return fnp.sin(x)
+
+    @fe.custom_vjp
+    def h(x):
+        return fnp.sin(x)
+
+    grads = {"custom_jvp": fe.jit(fe.grad(f)), "custom_vjp": fe.jit(fe.grad(h))}
+    for k in (2.0, 3.0):
+        f.defjvp(lambda p, t, k=k: (f(p[0]), k * t[0]))
+        h.defvjp(lambda x: (h(x), None), lambda _, g, k=k: (k * g,))
+        for name, g in grads.items():
+            assert float(g(1.0)) == k, name
+            assert float(fe.grad(f if name == "custom_jvp" else h)(1.0)) == k, name

@@ -12,7 +12,7 @@ import frontend as fe
 import frontend.numpy as fnp
 from frontend import lax
 from frontend.custom_batching import custom_vmap, sequential_vmap
-from frontend.extend import Primitive, ShapedArray, moveaxis, unary_batching
+from frontend.extend import Primitive, ShapedArray, linear_jvp, moveaxis, unary_batching
 
 RNG = np.random.default_rng(3)
 
@@ -114,6 +114,110 @@ def test_rule_set_after_creation_and_redefinition_with_the_same_name():
     assert seen == [(0, 0)] and len(calls1) == 1
 
 
+def _twice_primitive():
+    """x -> 2x as a user primitive: elementwise, linear, every rule in place. Its lowering
+    converts to the dtype abstract evaluation gives, so that rule shows in results too."""
+    p = Primitive("test_twice")
+    p.def_abstract_eval(lambda x: ShapedArray(x.shape, x.dtype))
+    p.def_batching(unary_batching(p))
+
+    @p.def_lowering
+    def _(ctx, x):
+        (a,), (out,) = ctx.avals_in, ctx.avals_out
+        s = ctx.op(f"stablehlo.add {x}, {x} : {ctx.type(a)}")
+        return [ctx.op(f"stablehlo.convert {s} : ({ctx.type(a)}) -> {ctx.type(out)}")]
+
+    p.def_jvp(linear_jvp(p))
+    p.def_transpose(lambda ct, x: [p.bind(ct)])
+    return p
+
+
+def _thrice_lowering(ctx, x):
+    t = ctx.type(ctx.avals_out[0])
+    return [ctx.op(f"stablehlo.add {ctx.op(f'stablehlo.add {x}, {x} : {t}')}, {x} : {t}")]
+
+
+# slot -> (the new rule of primitive p, the function of p that shows it, (what it gives for x
+# before, after)): x -> (values, dtype)
+_REDEFINED = {
+    "def_abstract_eval": (lambda p: lambda x: ShapedArray(x.shape, np.float16),
+                          lambda p: p.bind,
+                          (lambda x: (2 * x, np.float32), lambda x: (2 * x, np.float16))),
+    "def_lowering": (lambda p: _thrice_lowering,
+                     lambda p: p.bind,
+                     (lambda x: (2 * x, np.float32), lambda x: (3 * x, np.float32))),
+    "def_batching": (lambda p: lambda args, dims: (fnp.negative(p.bind(args[0])), dims[0]),
+                     lambda p: p.bind,      # (only vmap uses it)
+                     (lambda x: (2 * x, np.float32), lambda x: (-2 * x, np.float32))),
+    "def_jvp": (lambda p: lambda primals, tangents: (p.bind(primals[0]), 5 * tangents[0]),
+                lambda p: lambda x: fe.jvp(p.bind, (x,), (fnp.ones_like(x),))[1],
+                (lambda x: (2 + 0 * x, np.float32), lambda x: (5 + 0 * x, np.float32))),
+    "def_transpose": (lambda p: lambda ct, x: [7 * ct],
+                      lambda p: fe.grad(lambda x: fnp.sum(p.bind(x))),
+                      (lambda x: (2 + 0 * x, np.float32), lambda x: (7 + 0 * x, np.float32))),
+}
+
+
+@pytest.mark.parametrize("slot", list(_REDEFINED))
+def test_redefined_rule_used_by_eager_vmap_and_jit_calls(slot):
+    """docs/extending.md: setting a rule after the primitive was used takes effect at the
+    next trace. Eager calls (one executable per primitive, cached), eager vmap (the rule
+    binds the primitive eagerly) and jit (a cached program) used to keep what they had
+    derived from the old rule."""
+    p = _twice_primitive()
+    new_rule, show, (before, after) = _REDEFINED[slot]
+    f = show(p)
+    x = RNG.normal(size=(3, 2)).astype(np.float32)
+    paths = {"eager": f, "eager vmap": fe.vmap(f), "jit": fe.jit(f),
+             "jit of vmap": fe.jit(fe.vmap(f))}
+
+    def check(want_of, vmapped_want_of):
+        stale = []
+        for name, g in paths.items():
+            got = g(x)
+            want, dtype = (vmapped_want_of if "vmap" in name else want_of)(x)
+            if got.dtype != dtype or not np.allclose(np.asarray(got), want, rtol=1e-3):
+                stale.append(name)
+        assert not stale, f"{slot}: the old rule still used by {stale}"
+
+    check(before, before)
+    getattr(p, slot)(new_rule(p))
+    check(before if slot == "def_batching" else after, after)
+
+
+def test_first_batching_rule_after_the_loop_reaches_cached_programs():
+    """vmap ran the primitive in a loop for want of a batching rule; a rule set then is used
+    by the same jitted function and by eager vmap (an observably different one here)."""
+    p = Primitive("test_looped_twice")
+    p.def_abstract_eval(lambda x: x)
+    p.def_lowering(lambda ctx, x: [ctx.op(f"stablehlo.add {x}, {x} : {ctx.type(ctx.avals_out[0])}")])
+    x = RNG.normal(size=(3, 2)).astype(np.float32)
+    jitted = fe.jit(fe.vmap(p.bind))
+    with pytest.warns(RuntimeWarning, match="no batching rule"):
+        np.testing.assert_allclose(np.asarray(jitted(x)), 2 * x, rtol=1e-6)
+    p.def_batching(lambda args, dims: (fnp.negative(p.bind(args[0])), dims[0]))
+    np.testing.assert_allclose(np.asarray(jitted(x)), -2 * x, rtol=1e-6)
+    np.testing.assert_allclose(np.asarray(fe.vmap(p.bind)(x)), -2 * x, rtol=1e-6)
+
+
+def test_redefined_builtin_rule_reaches_eager_fused_programs():
+    """A built-in's rule set anew (the same API) reaches the programs of numpy functions
+    that run eagerly as one executable (nn.glu: slices, logistic, mul)."""
+    from frontend import nn
+    from frontend.primitives.elementwise import logistic_p
+
+    x = fe.device_put(RNG.normal(size=4).astype(np.float32))
+    x1, x2 = np.asarray(x)[:2], np.asarray(x)[2:]
+    np.testing.assert_allclose(np.asarray(nn.glu(x)), x1 / (1 + np.exp(-x2)), rtol=1e-6)
+    old = logistic_p.lowering_rule
+    try:
+        logistic_p.def_lowering(lambda ctx, x: [x])          # logistic as the identity
+        np.testing.assert_allclose(np.asarray(nn.glu(x)), x1 * x2, rtol=1e-6)
+    finally:
+        logistic_p.def_lowering(old)
+    np.testing.assert_allclose(np.asarray(nn.glu(x)), x1 / (1 + np.exp(-x2)), rtol=1e-6)
+
+
 def test_missing_rules_are_clear_errors():
     p = Primitive("test_no_rules")
     with pytest.raises(NotImplementedError, match="test_no_rules.*def_abstract_eval"):
@@ -200,6 +304,19 @@ def test_custom_vmap_rule_used_under_vmap_only():
     jf.def_vmap(lambda n, b, x, y: (jnp.cos(x) * y, any(b)))
     np.testing.assert_allclose(np.asarray(fe.vmap(f, in_axes=(0, None))(x, y)),
                                np.asarray(jax.vmap(jf, in_axes=(0, None))(x, y)), rtol=1e-6)
+
+
+def test_redefined_custom_vmap_rule_reaches_jitted_programs():
+    @custom_vmap
+    def f(x):
+        return fnp.sin(x)
+
+    x = np.ones((2, 3), np.float32)
+    g = fe.jit(fe.vmap(f))
+    for k in (2.0, 3.0):
+        f.def_vmap(lambda axis_size, in_batched, x, k=k: (k * x, in_batched[0]))
+        np.testing.assert_array_equal(np.asarray(g(x)), k * x)
+        np.testing.assert_array_equal(np.asarray(fe.vmap(f)(x)), k * x)
 
 
 def test_custom_vmap_errors():
