@@ -12,7 +12,7 @@ import frontend as fe
 import frontend.numpy as fnp
 from frontend import export
 from frontend import passes as P
-from frontend.core import Eqn
+from frontend.core.ir import Eqn
 from frontend.primitives import elementwise as ew
 
 

@@ -6,7 +6,6 @@ vmap, compile it with jit (lowered to StableHLO by ``lowering``).
 Array([5., 5., 5.], dtype=float32)
 """
 from . import (  # noqa: F401
-    _jax_names,
     custom_batching,
     distributed,
     export,
@@ -20,11 +19,20 @@ from . import (  # noqa: F401
     random,
     scipy,
     sharding,
-    tree,
     tree_util,
 )
-from . import array_methods as _am
-from .api import (  # noqa: F401
+from .core import jax_names as _jax_names  # noqa: F401
+from .core import pytree as tree
+from .core.dtypes import config
+from .core.ir import Aval as ShapedArray  # noqa: F401
+from .core.ir import ConcretizationTypeError, Graph, ShapeDtypeStruct, Tracer, UnexpectedTracerError  # noqa: F401
+from .device import array_methods as _am
+from .device.array import Array, device_put, from_dlpack
+from .sharding import make_mesh, set_mesh
+from .transforms.checkpoint import checkpoint, remat
+from .transforms.custom_derivatives import custom_jvp, custom_vjp
+from .transforms.grad import grad, hessian, jacfwd, jacrev, jvp, linearize, value_and_grad, vjp
+from .transforms.jit import (  # noqa: F401
     Compiled,
     Lowered,
     block_until_ready,
@@ -39,21 +47,7 @@ from .api import (  # noqa: F401
     process_index,
     vmap,
 )
-from .array import Array, device_put, from_dlpack
-from .autodiff import grad, hessian, jacfwd, jacrev, jvp, linearize, value_and_grad, vjp
-from .checkpoint import checkpoint, remat
-from .core import Aval as ShapedArray  # noqa: F401
-from .core import (  # noqa: F401
-    ConcretizationTypeError,
-    Graph,
-    ShapeDtypeStruct,
-    Tracer,
-    UnexpectedTracerError,
-)
-from .custom_derivatives import custom_jvp, custom_vjp
-from .dtypes import config
-from .sharding import make_mesh, set_mesh
-from .spmd import shard_map
+from .transforms.shard_map import shard_map
 
 _am.install(Array)
 _am.install(Tracer)

@@ -19,13 +19,13 @@ from __future__ import annotations
 import functools
 import inspect
 
-from . import batching
-from .core import EVAL, Primitive, _trace_var, eval_graph, rule_replaced
-from .jvp import jvp_fun
+from .core.ir import EVAL, Primitive, _trace_var, eval_graph, rule_replaced
+from .core.pytree import tree_flatten, tree_unflatten
+from .core.tracing import closure_convert, leaf_aval, trace_graph
+from .interpreters import batching
+from .interpreters.jvp import jvp_fun
 from .lax import map as lax_map
 from .primitives.shape import moveaxis
-from .tracing import closure_convert, leaf_aval, trace_graph
-from .tree import tree_flatten, tree_unflatten
 
 # custom_vmap_call(*consts, *args; call, num_consts, rule, in_tree, out_tree):
 # call(*consts, *args) -> outputs; ``rule`` is the user's vmap rule.

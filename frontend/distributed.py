@@ -9,7 +9,7 @@ gloo).
 """
 from __future__ import annotations
 
-from . import _backend
+from .device import seam as _backend
 
 
 def initialize(coordinator_address: str | None = None, num_processes: int | None = None,

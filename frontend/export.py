@@ -23,15 +23,16 @@ import threading
 
 import numpy as np
 
-from . import _backend, dtypes
-from .ad_util import Zero, tangent_aval
-from .api import jitted_of
-from .core import Aval, Primitive, aval_of
-from .custom_derivatives import custom_lin_p
+from .core import dtypes
+from .core.ir import Aval, Primitive, aval_of
+from .core.pytree import tree_flatten, tree_unflatten
+from .core.tracing import abstractify
+from .device import seam as _backend
+from .interpreters.ad_util import Zero, tangent_aval
 from .primitives.shape import instantiate_zeros
-from .tracing import abstractify
-from .tree import tree_flatten, tree_unflatten
-from .vectorize import sequential_batch
+from .transforms.custom_derivatives import custom_lin_p
+from .transforms.jit import jitted_of
+from .transforms.vmap import sequential_batch
 
 FORMAT_VERSION = 1
 MAGIC = b"VMAPLAB-EXPORTED\n"

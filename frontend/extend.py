@@ -20,11 +20,11 @@ the examples to copy. See docs/extending.md for a walk-through.
 """
 from __future__ import annotations
 
-from .ad_util import UndefinedPrimal, Zero, is_undefined_primal
-from .batching import axis_size, moved_shape
-from .core import Aval as ShapedArray
-from .core import Primitive
+from .core.ir import Aval as ShapedArray
+from .core.ir import Primitive
 from .custom_batching import custom_vmap, sequential_vmap
+from .interpreters.ad_util import UndefinedPrimal, Zero, is_undefined_primal
+from .interpreters.batching import axis_size, moved_shape
 from .primitives.elementwise import jvp_by_operand, same_axis_batch, vectorized_batch
 from .primitives.shape import bdim_at, instantiate_zeros, linear_jvp, moveaxis, zero_jvp
 

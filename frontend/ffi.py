@@ -23,13 +23,14 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from . import _backend, dtypes
-from .batching import axis_size, shape
-from .core import Aval, Primitive
+from .core import dtypes
+from .core.ir import Aval, Primitive
+from .core.tracing import leaf_aval
+from .device import seam as _backend
+from .interpreters.batching import axis_size, shape
 from .primitives.control import scan_lanes
 from .primitives.padding import concatenate_p, slice_p
 from .primitives.shape import bdim_at, reshape_p
-from .tracing import leaf_aval
 
 VMAP_METHODS = ("sequential", "sequential_unrolled", "expand_dims", "broadcast_all")
 

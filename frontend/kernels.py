@@ -13,11 +13,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from . import dtypes
-from .core import Aval
+from .core import dtypes
+from .core.ir import Aval
+from .core.tracing import leaf_aval
 from .ffi import Operand, Signature, declare_ffi_target, ffi_call
 from .lax import convert_element_type, reshape
-from .tracing import leaf_aval
 
 _FLOATS = ("float32", "float64")
 

@@ -13,9 +13,10 @@ import operator
 
 import numpy as np
 
-from . import _jax_names, dtypes
 from . import numpy as fnp
-from .core import Tracer
+from .core import dtypes
+from .core import jax_names as _jax_names
+from .core.ir import Tracer
 from .numpy._core import check_arraylike
 
 

@@ -20,7 +20,7 @@ import math
 
 import numpy as np
 
-from . import _backend
+from .device import seam as _backend
 
 
 class AxisType(enum.Enum):

@@ -17,8 +17,8 @@ from __future__ import annotations
 import dataclasses
 import functools
 
-from . import _jax_names
-from .tree import (  # noqa: F401
+from .core import jax_names as _jax_names
+from .core.pytree import (  # noqa: F401
     DictKey,
     FlattenedIndexKey,
     GetAttrKey,

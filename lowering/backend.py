@@ -5,17 +5,18 @@ import functools
 
 import numpy as np
 
-from frontend import core, dtypes
 from frontend import sharding as fs
-from frontend.array import Array, results_from_buffers
-from frontend.core import Aval, Graph, Var
-from frontend.tree import NodeData
+from frontend.core import dtypes
+from frontend.core import ir as core
+from frontend.core.ir import Aval, Graph, Var
+from frontend.core.pytree import NodeData
+from frontend.device.array import Array, results_from_buffers
 
 from . import (
     emit,  # noqa: F401  (registers the emitters)
     runtime,
 )
-from .hlo import lower_graph
+from .emit.module import lower_graph
 
 to_host = runtime.to_host
 is_buffer = runtime.is_device_buffer
@@ -315,7 +316,7 @@ jax_x64_enabled = runtime.dispatch.jax_x64_enabled
 
 def results_aux(outs, out_avals):
     """How the C++ path rebuilds ``outs`` (a pytree of Arrays of ``out_avals``) from the
-    output buffers (see frontend.array.results_from_buffers); None when its leaves are not
+    output buffers (see frontend.device.array.results_from_buffers); None when its leaves are not
     those Arrays."""
     leaves, td = runtime.dispatch.flatten_up_to(outs, _is_array)
     if len(leaves) != len(out_avals) or any(type(x) is not Array for x in leaves):
@@ -361,7 +362,7 @@ def _node_flatten(cls, flatten, x):
 def register_arrays() -> None:
     """Register the frontend's Array with the C++ dispatcher (once): its buffer is the
     child, its aval the static data; results come back as Arrays through
-    ``frontend.array.results_from_buffers``."""
+    ``frontend.device.array.results_from_buffers``."""
     runtime.dispatch.register_array_type(Array, "_buf", "aval")
     runtime.dispatch.set_results_builder(results_from_buffers)
     # the C++ path serves no call made under a trace: entering one changes its cache key

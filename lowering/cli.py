@@ -118,7 +118,7 @@ def load_function(target: str):
 def _dtype(name: str):
     import numpy as np
 
-    from frontend import dtypes
+    from frontend.core import dtypes
     return dtypes.bfloat16 if name == "bfloat16" else np.dtype(name)
 
 
@@ -326,7 +326,7 @@ def cmd_check(args) -> int:
     import numpy as np
 
     import frontend as fe
-    from frontend.tree import tree_leaves
+    from frontend.core.pytree import tree_leaves
     xla = tree_leaves(fe.jit(fn, passes=passes)(*inputs))
     try:
         ref = tree_leaves(fe.jit(fn, passes=passes, device="interpreter")(*inputs))

@@ -22,7 +22,7 @@ import numpy as np
 
 from frontend import ffi as _ffi
 from frontend import kernels as _kernels  # noqa: F401  (declares the kernels' Signatures)
-from frontend.core import Aval
+from frontend.core.ir import Aval
 
 from . import runtime
 from .emit import decompositions as _dc

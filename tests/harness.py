@@ -18,7 +18,7 @@ def project_primitives() -> dict:
     define their own; those are not the project's)."""
     import sys
 
-    from frontend.core import Primitive
+    from frontend.core.ir import Primitive
     out: dict = {}
     for mname, m in list(sys.modules.items()):
         if mname == "frontend" or mname.startswith("frontend."):
@@ -31,7 +31,7 @@ def project_primitives() -> dict:
 def is_collective(p) -> bool:
     """A collective over named axes: vmap resolves it before lowering; inside shard_map it
     lowers to XLA's collective."""
-    from frontend.batching import CollectivePrimitive
+    from frontend.interpreters.batching import CollectivePrimitive
     return isinstance(p, CollectivePrimitive)
 
 
@@ -73,7 +73,7 @@ def assert_same_bits(ours, theirs, what=""):
 
 def assert_same(ours, theirs, what=""):
     """Same pytree structure, shapes, dtypes, weak types (when JAX reports it) and values."""
-    ol, otd = fe.tree.tree_flatten(ours) if hasattr(fe, "tree") else _flat(ours)
+    ol, otd = fe.tree_util.tree_flatten(ours) if hasattr(fe, "tree_util") else _flat(ours)
     tl, ttd = jax.tree_util.tree_flatten(theirs)
     assert len(ol) == len(tl), f"{what}: {len(ol)} outputs vs JAX {len(tl)}"
     for o, t in zip(ol, tl):
@@ -92,7 +92,7 @@ def assert_same(ours, theirs, what=""):
 
 
 def _flat(x):
-    from frontend.tree import tree_flatten
+    from frontend.core.pytree import tree_flatten
     return tree_flatten(x)
 
 

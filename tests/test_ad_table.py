@@ -22,8 +22,8 @@ from jax.custom_batching import custom_vmap as jax_custom_vmap
 import frontend as fe
 import frontend.numpy as fnp
 from frontend import lax
-from frontend.ad_util import Zero, float0
 from frontend.custom_batching import custom_vmap
+from frontend.interpreters.ad_util import Zero, float0
 
 RNG = np.random.default_rng(7)
 OURS = SimpleNamespace(np=fnp, lax=lax, jvp=fe.jvp, vjp=fe.vjp, custom_jvp=fe.custom_jvp,

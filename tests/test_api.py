@@ -8,7 +8,7 @@ from harness import assert_same, verify
 
 import frontend as fe
 import frontend.numpy as fnp
-from frontend.core import Graph, typecheck
+from frontend.core.ir import Graph, typecheck
 
 X3 = np.arange(3, dtype=np.float32)
 
@@ -138,7 +138,7 @@ def test_eager_array_basics():
 
 
 def test_eager_executables_are_cached():
-    from frontend import array as arr
+    from frontend.device import array as arr
     a = fnp.ones(7)
     (a + a)
     n = len(arr._eager_cache)

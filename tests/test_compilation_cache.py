@@ -16,7 +16,7 @@ import pytest
 
 import frontend as fe
 import frontend.numpy as fnp
-from frontend import dtypes
+from frontend.core import dtypes
 from lowering.runtime import cache
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))

@@ -13,7 +13,7 @@ from harness import assert_same, check_vmap, check_vs_jax, loop_reference, rand,
 import frontend as fe
 import frontend.numpy as fnp
 from frontend import lax
-from frontend.core import Primitive
+from frontend.core.ir import Primitive
 
 OURS = (lax, fnp)
 JAX = (jax.lax, jnp)

@@ -8,7 +8,7 @@ import pytest
 
 import frontend as fe
 import frontend.numpy as fnp
-from frontend import dtypes
+from frontend.core import dtypes
 
 DTYPES = [np.bool_, np.int8, np.int16, np.int32, np.uint8, np.uint16, np.uint32,
           np.float16, ml_dtypes.bfloat16, np.float32]

@@ -10,8 +10,8 @@ import pytest
 
 import frontend as fe
 import frontend.numpy as fnp
-from frontend import array as arr
 from frontend import lax
+from frontend.device import array as arr
 
 R = np.random.default_rng(3)
 A = R.normal(size=(3, 1)).astype(np.float32)
@@ -74,7 +74,7 @@ def test_eager_numpy_functions_run_as_one_executable():
 
 
 def test_jit_cpp_path_serves_x64_and_follows_the_switches(x64, monkeypatch):
-    from frontend import api
+    from frontend.transforms import jit as api
     misses = []
     orig = api.Jitted._cache_miss
 
@@ -104,8 +104,8 @@ def test_jit_is_the_cpp_callable_and_traced_arguments_trace_inline(monkeypatch):
     pytree (also from the C++ path); a traced argument lands in the Python path, which traces
     the function inline; a call under a transformation with no traced argument is served by
     the cached program (the values inline tracing gives)."""
-    from frontend import api
-    from frontend.core import Aval
+    from frontend.core.ir import Aval
+    from frontend.transforms import jit as api
     misses = []
     orig = api.Jitted._cache_miss
     monkeypatch.setattr(api.Jitted, "_cache_miss",

@@ -141,7 +141,7 @@ def test_every_transformation_from_eight_threads_long():
 def test_the_eager_trace_is_not_entered_with_with():
     """``with trace:`` keeps its token on the trace, which is right only for a trace of one
     thread: the eager trace, every thread's, refuses it (set_current keeps a local token)."""
-    from frontend import core
+    from frontend.core import ir as core
 
     with pytest.raises(RuntimeError, match="shared by every thread"):
         with core.EVAL:

@@ -268,7 +268,7 @@ def test_interpreter_agrees_with_xla(name, k):
     xla = fe.jit(fn)(*args)
     interp = fe.jit(fn, device="interpreter")(*args)
     assert_same(interp, xla, f"{name}: interpreter vs XLA")
-    leaves = fe.tree.tree_flatten(interp)[0]
+    leaves = fe.tree_util.tree_flatten(interp)[0]
     assert all(isinstance(x, fe.Array) for x in leaves)
 
 

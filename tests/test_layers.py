@@ -14,25 +14,25 @@ PACKAGES = ("frontend", "lowering")
 # lowest first; a module may import modules of its own layer or below. A module belongs to
 # the layer of the longest prefix that names it.
 LAYERS = [
-    ("core", ["frontend._jax_names", "frontend.dtypes", "frontend.tree", "frontend.core",
-              "frontend._backend", "frontend.sharding", "frontend.array"]),
-    ("tracing", ["frontend.batching", "frontend.tracing"]),
+    ("core", ["frontend.core.jax_names", "frontend.core.dtypes", "frontend.core.pytree", "frontend.core.ir",
+              "frontend.device.seam", "frontend.sharding", "frontend.device.array"]),
+    ("tracing", ["frontend.interpreters.batching", "frontend.core.tracing"]),
     # autodiff's core: symbolic zeros, the JVP trace, linearize by partial evaluation
-    ("autodiff", ["frontend.ad_util", "frontend.jvp", "frontend.partial_eval"]),
-    # frontend.ad (backward pass, graph-level jvp/linearize/transpose) binds add and
+    ("autodiff", ["frontend.interpreters.ad_util", "frontend.interpreters.jvp", "frontend.interpreters.partial_eval"]),
+    # frontend.interpreters.transpose (backward pass, graph-level jvp/linearize/transpose) binds add and
     # broadcast_in_dim and the control-flow rules use it: it sits with the primitives
-    ("primitives", ["frontend.primitives", "frontend.ad"]),
-    ("vmap", ["frontend.vectorize"]),
+    ("primitives", ["frontend.primitives", "frontend.interpreters.transpose"]),
+    ("vmap", ["frontend.transforms.vmap"]),
     ("lax", ["frontend.lax"]),
     ("numpy", ["frontend.numpy"]),
     ("scipy", ["frontend.scipy"]),
     ("passes", ["frontend.passes"]),
     ("library", ["frontend.random", "frontend.nn", "frontend.ops"]),
-    ("api", ["frontend.custom_batching", "frontend.array_methods", "frontend.api", "frontend.tree_util",
-             "frontend.autodiff", "frontend.custom_derivatives", "frontend.checkpoint",
-             "frontend.extend", "frontend.ffi", "frontend.kernels", "frontend.spmd",
+    ("api", ["frontend.custom_batching", "frontend.device.array_methods", "frontend.transforms.jit", "frontend.tree_util",
+             "frontend.transforms.grad", "frontend.transforms.custom_derivatives", "frontend.transforms.checkpoint",
+             "frontend.extend", "frontend.ffi", "frontend.kernels", "frontend.transforms.shard_map",
              "frontend.distributed", "frontend"]),
-    ("lowering", ["lowering.shardy", "lowering.hlo", "lowering.emit"]),
+    ("lowering", ["lowering.emit.shardy", "lowering.emit.module", "lowering.emit"]),
     ("backend", ["lowering.runtime", "lowering.backend", "lowering"]),
     ("cli", ["lowering.cli"]),
 ]
@@ -161,7 +161,7 @@ def test_imports_go_down_the_layers():
 
 
 def test_frontend_never_imports_lowering_or_jax():
-    """frontend reaches lowering only through frontend/_backend.py (a lazy importlib call)."""
+    """frontend reaches lowering only through frontend/device/seam.py (a lazy importlib call)."""
     _, g = _graph()
     bad = [f"{m} imports {t}" for m, (inner, outer) in g.items() if m.startswith("frontend")
            for t in sorted(inner | outer) if t.startswith("lowering") or t in ("jax", "jaxlib")]

@@ -15,7 +15,7 @@ import frontend as fe
 import frontend.numpy as fnp
 from frontend import lax
 from frontend import passes as P
-from frontend.core import Eqn, Graph, eval_graph
+from frontend.core.ir import Eqn, Graph, eval_graph
 from frontend.primitives import elementwise as ew
 
 F32 = np.float32

@@ -14,7 +14,7 @@ from harness import project_primitives
 import frontend as fe
 import frontend.numpy as fnp
 from frontend import lax
-from frontend.ad_util import Zero, float0
+from frontend.interpreters.ad_util import Zero, float0
 
 Row = ad.Row
 R = np.random.default_rng(21)

@@ -250,7 +250,7 @@ def test_api_additions():
     x = fnp.ones(3)
     assert fe.block_until_ready([x])[0] is x
     assert (x.nbytes, x.itemsize) == (jnp.ones(3).nbytes, jnp.ones(3).itemsize)
-    from frontend import _jax_names
+    from frontend.core import jax_names as _jax_names
     lacking = next(n for n in _jax_names.JAX_NAMES["frontend.numpy"][1] if not hasattr(fnp, n))
     with pytest.raises(AttributeError, match=rf"jax\.numpy\.{lacking} exists in JAX, but vmaplab"):
         getattr(fnp, lacking)
@@ -314,7 +314,7 @@ def test_table_gradients_vs_jax(name, ours, theirs):
 def test_population_count_has_zero_tangents():
     """An integer-only primitive: the JVP trace never calls its rule (every tangent is a
     float0 zero), so call it directly."""
-    from frontend.ad_util import Zero, float0
+    from frontend.interpreters.ad_util import Zero, float0
     from frontend.primitives.bits import population_count_p
     x = np.array([[1, 2], [3, 0]], np.int32)
     out, t = population_count_p.jvp_rule((x,), (Zero(fe.ShapedArray(x.shape, float0)),))

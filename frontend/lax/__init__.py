@@ -5,7 +5,7 @@ each (operands must already agree in dtype, as in JAX's lax), plus control flow.
 >>> lax.add(np.float32(1), 2.0)
 Array(3., dtype=float32)
 """
-from .. import _jax_names
+from ..core import jax_names as _jax_names
 from ..primitives.conv import ConvDimensionNumbers
 from ..primitives.fft import FftType
 from . import linalg  # noqa: F401

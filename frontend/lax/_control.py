@@ -1,6 +1,6 @@
 """Control-flow lax functions with JAX's semantics and error wording (pytrees everywhere):
 cond, switch, while_loop, fori_loop, scan, map. Each user function is traced into a
-sub-Graph (frontend.tracing); the primitives are in frontend.primitives.control.
+sub-Graph (frontend.core.tracing); the primitives are in frontend.primitives.control.
 """
 from __future__ import annotations
 
@@ -10,13 +10,13 @@ import inspect
 
 import numpy as np
 
-from .. import dtypes
-from ..core import Aval, ConcretizationTypeError, Literal, Tracer, literal
+from ..core import dtypes
+from ..core.ir import Aval, ConcretizationTypeError, Literal, Tracer, literal
+from ..core.pytree import TreeDef, child_keys, key_paths, tree_flatten, tree_unflatten
+from ..core.tracing import closure_convert, flatten_fun, leaf_aval, trace_graph
 from ..primitives.control import close_branches, cond_p, scan_p, typematch, while_p
 from ..primitives.elementwise import max_p, min_p, ne_p
-from ..tracing import closure_convert, flatten_fun, leaf_aval, trace_graph
-from ..tree import TreeDef, child_keys, key_paths, tree_flatten, tree_unflatten
-from ..vectorize import chunked_map
+from ..transforms.vmap import chunked_map
 from ._convert import convert
 
 _I32 = np.dtype(np.int32)

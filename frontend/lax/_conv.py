@@ -7,8 +7,8 @@ import operator
 
 import numpy as np
 
-from .. import dtypes
-from ..core import aval_of
+from ..core import dtypes
+from ..core.ir import aval_of
 from ..primitives.conv import ConvDimensionNumbers, conv_general_dilated_p
 from ._convert import as_operand
 from ._linalg import canonicalize_precision

@@ -7,9 +7,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from .. import dtypes
-from ..array import Array, host_const
-from ..core import Literal, Tracer, aval_of, literal
+from ..core import dtypes
+from ..core.ir import Literal, Tracer, aval_of, literal
+from ..device.array import Array, host_const
 from ..primitives.elementwise import convert_element_type_p
 
 SCALARS = (bool, int, float, complex)

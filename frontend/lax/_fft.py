@@ -5,8 +5,8 @@ import operator
 
 import numpy as np
 
-from .. import dtypes
-from ..core import aval_of
+from ..core import dtypes
+from ..core.ir import aval_of
 from ..primitives.fft import FftType, fft_p
 from ._convert import as_operand, convert
 

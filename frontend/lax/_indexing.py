@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from .. import dtypes
-from ..core import Aval, aval_of, literal
+from ..core import dtypes
+from ..core.ir import Aval, aval_of, literal
 from ..primitives.elementwise import add_p, lt_p, select_p
 from ..primitives.indexing import (
     clamp_indices,

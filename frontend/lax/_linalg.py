@@ -5,8 +5,8 @@ import enum
 
 import numpy as np
 
-from .. import dtypes
-from ..core import aval_of
+from ..core import dtypes
+from ..core.ir import aval_of
 from ..primitives.linalg import dot_general_p
 from ._convert import as_operand
 

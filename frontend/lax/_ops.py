@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from .. import dtypes
-from ..core import aval_of
+from ..core import dtypes
+from ..core.ir import aval_of
+from ..core.pytree import tree_map
 from ..primitives import bits
 from ..primitives import elementwise as ew
-from ..tree import tree_map
 from ._convert import convert, lax_operands
 
 

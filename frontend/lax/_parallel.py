@@ -11,12 +11,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from .. import dtypes
-from ..batching import axis_size_of
-from ..core import Tracer, aval_of
+from ..core import dtypes
+from ..core.ir import Tracer, aval_of
+from ..core.pytree import tree_map
+from ..interpreters.batching import axis_size_of
 from ..primitives import collectives as co
 from ..primitives.shape import moveaxis, reshape_p
-from ..tree import tree_map
 from ._convert import SCALARS, as_operand, convert
 from ._indexing import dynamic_index_in_dim, dynamic_slice_in_dim
 from ._shape import _normalize_axes, concatenate, expand_dims

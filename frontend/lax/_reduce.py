@@ -6,13 +6,13 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..array import Array
-from ..core import Aval, Tracer, aval_of
+from ..core.ir import Aval, Tracer, aval_of
+from ..core.pytree import tree_flatten, tree_unflatten
+from ..core.tracing import flatten_fun, intern_graph, trace_graph
+from ..device.array import Array
 from ..primitives import reductions as red
 from ..primitives.general_reduce import reduce_p
 from ..primitives.shape import reduce_sum_p
-from ..tracing import flatten_fun, intern_graph, trace_graph
-from ..tree import tree_flatten, tree_unflatten
 from ._convert import as_operand, convert
 from ._ops import add, bitwise_and, bitwise_or, bitwise_xor, max, min, mul  # noqa: A004
 

@@ -3,9 +3,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from .. import dtypes
-from ..batching import shape as _shape
-from ..core import aval_of, literal
+from ..core import dtypes
+from ..core.ir import aval_of, literal
+from ..interpreters.batching import shape as _shape
 from ..primitives.padding import concatenate_p, pad_p, slice_p
 from ..primitives.shape import (
     broadcast_in_dim_p,

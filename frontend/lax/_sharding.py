@@ -1,11 +1,11 @@
 """lax.with_sharding_constraint: where an intermediate value of a jitted program lives."""
 from __future__ import annotations
 
-from ..array import device_put
-from ..core import EVAL, _trace_var
+from ..core.ir import EVAL, _trace_var
+from ..core.pytree import broadcast_prefix, tree_flatten, tree_unflatten
+from ..device.array import device_put
 from ..primitives.sharding import sharding_constraint_p
 from ..sharding import NamedSharding, PartitionSpec, SingleDeviceSharding, resolve
-from ..tree import broadcast_prefix, tree_flatten, tree_unflatten
 from ._convert import as_operand
 
 

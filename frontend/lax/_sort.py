@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ..core import aval_of
+from ..core.ir import aval_of
 from ..primitives.sort import sort_p, top_k_p
 from ._convert import as_operand
 

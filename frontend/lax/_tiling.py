@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import operator
 
-from ..core import aval_of
+from ..core.ir import aval_of
+from ..core.pytree import tree_flatten, tree_unflatten
 from ..primitives.barrier import optimization_barrier_p
-from ..tree import tree_flatten, tree_unflatten
 from ._convert import as_operand
 from ._shape import broadcast_in_dim, reshape, slice_in_dim
 

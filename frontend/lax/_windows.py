@@ -5,13 +5,13 @@ from __future__ import annotations
 
 import numpy as np
 
-from .. import dtypes
-from ..array import Array
-from ..core import aval_of
+from ..core import dtypes
+from ..core.ir import aval_of
+from ..core.pytree import tree_unflatten
+from ..device.array import Array
 from ..primitives import elementwise as ew
 from ..primitives import reductions as red
 from ..primitives import windows as win
-from ..tree import tree_unflatten
 from ._conv import padtype_to_pads
 from ._convert import as_operand, convert
 from ._ops import abs, add, exp, log1p, max, min, neg, select, sub  # noqa: A004

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import operator
 
-from .. import dtypes
-from ..core import aval_of, literal
+from ..core import dtypes
+from ..core.ir import aval_of, literal
 from ..primitives import decompositions as dc
 from ..primitives import elementwise as ew
 from ..primitives.numeric import conj_p

@@ -6,7 +6,7 @@ standardize) and ``initializers``, same names and formulas.
 >>> nn.relu(fnp.array([-1.0, 2.0]))
 Array([0., 2.], dtype=float32)
 """
-from .. import _jax_names
+from ..core import jax_names as _jax_names
 from . import initializers  # noqa: F401
 from ._functions import *  # noqa: F401,F403
 from ._functions import __all__ as _names

@@ -6,16 +6,17 @@ import operator
 
 import numpy as np
 
-from .. import dtypes, lax
+from .. import lax
 from .. import numpy as fnp
-from ..core import aval_of
+from ..core import dtypes
+from ..core.ir import aval_of
+from ..core.tracing import eager_fused
 from ..lax._convert import convert
 from ..lax._ops import logistic as _logistic
 from ..lax._ops import rsqrt as _rsqrt
 from ..numpy._core import canonical_axes, check_arraylike, promote_dtypes_inexact
 from ..primitives.shape import iota_p
 from ..scipy.special import logsumexp
-from ..tracing import eager_fused
 
 
 def _inexact(name, x):

@@ -10,8 +10,10 @@ import math
 
 import numpy as np
 
-from .. import _jax_names, dtypes, random
 from .. import numpy as fnp
+from .. import random
+from ..core import dtypes
+from ..core import jax_names as _jax_names
 from ..random._samplers import canonical_shape
 
 

@@ -6,9 +6,9 @@ Array([0.46211717, 0.46211717], dtype=float32)
 """
 import numpy as _onp
 
-from .. import _jax_names
-from .. import dtypes as _dtypes
-from ..array import from_dlpack  # noqa: F401
+from ..core import dtypes as _dtypes
+from ..core import jax_names as _jax_names
+from ..device.array import from_dlpack  # noqa: F401
 from . import fft, linalg  # noqa: F401
 from ._convolution import *  # noqa: F401,F403
 from ._core import asarray, astype, broadcast_shapes  # noqa: F401

@@ -1,7 +1,7 @@
 """JAX's numpy 1-D convolutions on ``conv_general_dilated``: convolve, correlate."""
 from __future__ import annotations
 
-from ..core import aval_of
+from ..core.ir import aval_of
 from ..lax._conv import conv_general_dilated
 from ..primitives.padding import slice_p
 from ..primitives.shape import reshape_p, rev_p

@@ -3,9 +3,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from .. import dtypes
-from ..array import Array, from_foreign, host_const
-from ..core import Literal, Tracer, aval_of, literal
+from ..core import dtypes
+from ..core.ir import Literal, Tracer, aval_of, literal
+from ..device.array import Array, from_foreign, host_const
 from ..lax._convert import convert
 from ..primitives.padding import concatenate_p
 from ..primitives.shape import broadcast_in_dim_p, reshape_p

@@ -5,9 +5,9 @@ import operator
 
 import numpy as np
 
-from .. import dtypes
-from ..array import Array
-from ..core import Tracer, aval_of
+from ..core import dtypes
+from ..core.ir import Tracer, aval_of
+from ..device.array import Array
 from ..lax._convert import convert
 from ..primitives.shape import broadcast_in_dim_p
 from ._core import _SCALARS, asarray

@@ -4,13 +4,13 @@ from __future__ import annotations
 import ml_dtypes
 import numpy as np
 
-from .. import dtypes
-from ..core import aval_of
+from ..core import dtypes
+from ..core.ir import aval_of
+from ..core.tracing import eager_fused
 from ..lax._convert import convert
 from ..lax._numeric import integer_pow
 from ..primitives import elementwise as ew
 from ..primitives import numeric as nm
-from ..tracing import eager_fused
 from ._core import asarray, broadcast_shapes, broadcast_to_shape, promote_args, promote_dtypes_inexact
 
 

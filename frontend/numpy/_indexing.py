@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from .. import dtypes
-from ..array import Array
-from ..core import Tracer, aval_of, literal
+from ..core import dtypes
+from ..core.ir import Tracer, aval_of, literal
+from ..device.array import Array
 from ..lax import _indexing as lax_ix
 from ..lax._convert import convert
 from ..primitives import elementwise as ew

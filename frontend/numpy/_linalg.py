@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from .. import dtypes
-from ..core import aval_of
+from ..core import dtypes
+from ..core.ir import aval_of
 from ..lax._convert import convert
 from ..lax._linalg import canonicalize_precision
 from ..primitives.elementwise import select_p

@@ -7,13 +7,13 @@ import operator
 
 import numpy as np
 
-from .. import dtypes
-from ..core import aval_of
+from ..core import dtypes
+from ..core.ir import aval_of
+from ..core.tracing import eager_fused
 from ..lax._convert import convert
 from ..primitives import elementwise as ew
 from ..primitives.padding import pad_p, slice_p
 from ..primitives.shape import iota_p, reshape_p
-from ..tracing import eager_fused
 from ._core import asarray, broadcast_to_shape, canonical_axis, check_arraylike, promote_args
 from ._creation import zeros_like
 from ._elementwise import multiply

@@ -6,11 +6,11 @@ import math
 
 import numpy as np
 
-from .. import dtypes
-from ..core import aval_of
+from ..core import dtypes
+from ..core.ir import aval_of
+from ..core.tracing import eager_fused
 from ..lax._convert import convert
 from ..primitives import elementwise as ew
-from ..tracing import eager_fused
 from . import _reductions as R
 from ._core import (
     asarray,

@@ -7,8 +7,8 @@ from __future__ import annotations
 import ml_dtypes
 import numpy as np
 
-from .. import dtypes
-from ..core import aval_of
+from ..core import dtypes
+from ..core.ir import aval_of
 from ..lax._convert import convert
 from ..primitives import bits
 from ..primitives import elementwise as ew

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from .. import dtypes
-from ..array import Array
-from ..core import Tracer, aval_of
+from ..core import dtypes
+from ..core.ir import Tracer, aval_of
+from ..device.array import Array
 from ..lax import _shape as _ps
 from ..lax._convert import convert
 from ..primitives import elementwise as ew

@@ -7,8 +7,9 @@ import math
 
 import numpy as np
 
-from .. import dtypes, lax
-from ..core import aval_of
+from .. import lax
+from ..core import dtypes
+from ..core.ir import aval_of
 from ._core import asarray, canonical_axis, check_arraylike, promote_dtypes_inexact
 from ._creation import full_like
 from ._elementwise import (

@@ -17,13 +17,13 @@ import operator
 
 import numpy as np
 
-from .. import dtypes
-from ..core import aval_of, literal
+from ..core import dtypes
+from ..core.ir import aval_of, literal
+from ..core.tracing import eager_fused
 from ..lax._convert import convert
 from ..primitives import elementwise as ew
 from ..primitives import reductions as red
 from ..primitives.shape import broadcast_in_dim_p, reshape_p
-from ..tracing import eager_fused
 from ._core import asarray, broadcast_to_shape, canonical_axis, check_arraylike
 
 __all__ = ["sum", "prod", "max", "min", "amax", "amin", "mean", "var", "std", "argmax",

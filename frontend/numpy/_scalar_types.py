@@ -6,7 +6,7 @@ from __future__ import annotations
 import ml_dtypes
 import numpy as np
 
-from .. import dtypes
+from ..core import dtypes
 from ._core import asarray
 
 

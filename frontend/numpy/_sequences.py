@@ -7,8 +7,8 @@ import operator
 
 import numpy as np
 
-from .. import dtypes
-from ..core import Tracer, aval_of
+from ..core import dtypes
+from ..core.ir import Tracer, aval_of
 from ..lax._convert import convert
 from ..lax._ops import select_n
 from ._core import asarray, canonical_axis, check_arraylike, promote_args

@@ -8,9 +8,9 @@ import operator
 
 import numpy as np
 
-from .. import dtypes
-from ..array import Array
-from ..core import Tracer, aval_of
+from ..core import dtypes
+from ..core.ir import Tracer, aval_of
+from ..device.array import Array
 from ..lax import _shape as _ps
 from ..lax._convert import convert
 from ._core import asarray, broadcast_to_shape, canonical_axes, canonical_axis, promote_args

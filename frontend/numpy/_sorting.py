@@ -10,8 +10,8 @@ import operator
 
 import numpy as np
 
-from .. import dtypes
-from ..core import Tracer, aval_of, literal
+from ..core import dtypes
+from ..core.ir import Tracer, aval_of, literal
 from ..lax._convert import convert
 from ..lax._numeric import imag, real
 from ..lax._sort import sort as lax_sort

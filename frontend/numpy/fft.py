@@ -13,8 +13,8 @@ import operator
 
 import numpy as np
 
-from .. import dtypes
-from ..core import Tracer, aval_of
+from ..core import dtypes
+from ..core.ir import Tracer, aval_of
 from ..lax._convert import convert
 from ..lax._fft import fft as lax_fft
 from ..lax._shape import slice as lax_slice

@@ -14,8 +14,8 @@ from typing import NamedTuple
 
 import numpy as np
 
-from .. import dtypes
-from ..core import aval_of, literal
+from ..core import dtypes
+from ..core.ir import aval_of, literal
 from ..lax import linalg as lax_linalg
 from ..lax._convert import convert
 from ..lax._sort import sort as lax_sort

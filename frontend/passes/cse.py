@@ -1,8 +1,8 @@
 """Common-subexpression elimination, as a local rule of the rewriter."""
 from __future__ import annotations
 
-from ..core import Eqn, Literal
-from ..tracing import literal_key, param_key
+from ..core.ir import Eqn, Literal
+from ..core.tracing import literal_key, param_key
 from .rewrite import rewrite_pass
 
 

@@ -1,7 +1,7 @@
 """A graph as Graphviz DOT text (``dot -Tpng`` draws it)."""
 from __future__ import annotations
 
-from ..core import Graph, Literal
+from ..core.ir import Graph, Literal
 from .rewrite import count_eqns
 
 

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from .. import _backend, dtypes
-from ..array import Array
-from ..core import Eqn, Graph, Literal
+from ..core import dtypes
+from ..core.ir import Eqn, Graph, Literal
+from ..device import seam as _backend
+from ..device.array import Array
 from ..primitives.shape import broadcast_in_dim_p
 from .rewrite import dce, map_subgraphs
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 import dataclasses
 import time
 
-from ..core import Graph
+from ..core.ir import Graph
 from .registry import resolve
 from .rewrite import count_eqns
 

@@ -12,9 +12,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..core import Eqn, Graph, Literal
+from ..core.ir import Eqn, Graph, Literal
+from ..core.tracing import dce, map_subgraphs, subgraphs  # noqa: F401 (here for the passes)
 from ..primitives.shape import broadcast_in_dim_p, reshape_p
-from ..tracing import dce, map_subgraphs, subgraphs  # noqa: F401 (here for the passes)
 
 
 def count_eqns(g: Graph) -> int:

@@ -8,8 +8,8 @@ from __future__ import annotations
 import ml_dtypes
 import numpy as np
 
-from .. import dtypes
-from ..core import Eqn, Literal
+from ..core import dtypes
+from ..core.ir import Eqn, Literal
 from ..primitives import elementwise as ew
 from ..primitives.linalg import dot_general_p
 from ..primitives.shape import broadcast_in_dim_p, reshape_p, squeeze_p, transpose_p

@@ -4,8 +4,8 @@ merged with the original. Batching passes every operand through with its batch a
 derivatives: the tangents (cotangents) go through a barrier of their own."""
 from __future__ import annotations
 
-from ..ad_util import Zero
-from ..core import Primitive
+from ..core.ir import Primitive
+from ..interpreters.ad_util import Zero
 from .shape import instantiate_zeros
 
 optimization_barrier_p = Primitive("optimization_barrier", multiple_results=True)

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from .. import dtypes
-from ..core import Aval, Primitive, aval_of
+from ..core import dtypes
+from ..core.ir import Aval, Primitive, aval_of
 from .elementwise import INT, unary
 from .shape import moveaxis, zero_jvp
 

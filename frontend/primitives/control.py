@@ -9,10 +9,10 @@
   over a counter).
 
 Sub-graphs are held in the params; what a user function closes over is passed as explicit
-leading operands (closure conversion, frontend.tracing). Sub-graphs built by batching rules
+leading operands (closure conversion, frontend.core.tracing). Sub-graphs built by batching rules
 may keep concrete constants as constvars.
 
-Autodiff: the jvp rules of cond and scan split each sub-graph (frontend.ad.linearize_graph)
+Autodiff: the jvp rules of cond and scan split each sub-graph (frontend.interpreters.transpose.linearize_graph)
 into a primal cond/scan, which also returns the residuals (a scan stacks them), and a
 tangent cond/scan linear in the tangents; under reverse mode only the latter is recorded
 and transposed (a scan backwards over the stacked residuals). while_loop is differentiated
@@ -24,11 +24,11 @@ import builtins
 
 import numpy as np
 
-from .. import batching
-from ..ad import jvp_graph, linearize_graph, transpose_graph
-from ..ad_util import Zero, is_undefined_primal, tangent_aval
-from ..core import Aval, Graph, Primitive, Var, aval_of, eval_graph, inline_graph, literal
-from ..tracing import closure_convert, intern_graph, trace_graph
+from ..core.ir import Aval, Graph, Primitive, Var, aval_of, eval_graph, inline_graph, literal
+from ..core.tracing import closure_convert, intern_graph, trace_graph
+from ..interpreters import batching
+from ..interpreters.ad_util import Zero, is_undefined_primal, tangent_aval
+from ..interpreters.transpose import jvp_graph, linearize_graph, transpose_graph
 from .elementwise import add_tangents, eq_p, select_p
 from .reductions import reduce_or_p
 from .shape import bdim_at, broadcast_in_dim_p, instantiate_zeros, moveaxis, zeros_like_aval
@@ -117,7 +117,7 @@ def _tangents_out(vals, nonzero, avals) -> list:
 
 
 def _residual(r, computed, inputs):
-    """The value of a residual descriptor of frontend.ad.LinearizedGraph."""
+    """The value of a residual descriptor of frontend.interpreters.transpose.LinearizedGraph."""
     kind, v = r
     return computed[v] if kind == "out" else inputs[v] if kind == "in" else v
 

@@ -15,9 +15,10 @@ from typing import NamedTuple
 
 import numpy as np
 
-from .. import batching, dtypes
-from ..ad_util import Zero, is_undefined_primal
-from ..core import Aval, Primitive, aval_of
+from ..core import dtypes
+from ..core.ir import Aval, Primitive, aval_of
+from ..interpreters import batching
+from ..interpreters.ad_util import Zero, is_undefined_primal
 from .elementwise import add_p
 from .linalg import _bits
 from .shape import moveaxis, reshape_p, rev_p, transpose_p, zeros_like_aval

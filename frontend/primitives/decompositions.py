@@ -22,9 +22,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from .. import batching, dtypes
-from ..ad_util import Zero, is_undefined_primal, zero_of
-from ..core import Aval, Primitive, aval_of, literal
+from ..core import dtypes
+from ..core.ir import Aval, Primitive, aval_of, literal
+from ..interpreters import batching
+from ..interpreters.ad_util import Zero, is_undefined_primal, zero_of
 from .elementwise import (
     add_p,
     and_p,

@@ -10,10 +10,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from .. import batching, dtypes
-from ..ad_util import Zero, is_undefined_primal, tangent_aval
-from ..batching import moved_shape, ndim
-from ..core import Aval, Literal, Primitive, aval_of, literal
+from ..core import dtypes
+from ..core.ir import Aval, Literal, Primitive, aval_of, literal
+from ..interpreters import batching
+from ..interpreters.ad_util import Zero, is_undefined_primal, tangent_aval
+from ..interpreters.batching import moved_shape, ndim
 from .shape import (
     bdim_at,
     broadcast_in_dim_p,

@@ -14,8 +14,9 @@ import enum
 
 import numpy as np
 
-from .. import batching, dtypes
-from ..core import Aval, Primitive, aval_of, literal
+from ..core import dtypes
+from ..core.ir import Aval, Primitive, aval_of, literal
+from ..interpreters import batching
 from .elementwise import eq_p, mul_p, or_p, select_p
 from .numeric import conj_p, real_p
 from .padding import pad_p

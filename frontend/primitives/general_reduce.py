@@ -14,10 +14,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from .. import batching
-from ..ad_util import Zero
-from ..core import Aval, Graph, Primitive, aval_of, inline_graph
-from ..jvp import jvp_fun
+from ..core.ir import Aval, Graph, Primitive, aval_of, inline_graph
+from ..interpreters import batching
+from ..interpreters.ad_util import Zero
+from ..interpreters.jvp import jvp_fun
 from .padding import pad_p, slice_p
 from .shape import bdim_at, broadcast_in_dim_p, reshape_p, transpose_p
 

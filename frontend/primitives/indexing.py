@@ -14,10 +14,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from .. import batching, dtypes
-from ..ad_util import is_undefined_primal
-from ..batching import ndim, shape
-from ..core import Aval, Primitive, aval_of, literal
+from ..core import dtypes
+from ..core.ir import Aval, Primitive, aval_of, literal
+from ..interpreters import batching
+from ..interpreters.ad_util import is_undefined_primal
+from ..interpreters.batching import ndim, shape
 from .elementwise import (
     add_p,
     and_p,

@@ -10,9 +10,10 @@ import functools
 import ml_dtypes
 import numpy as np
 
-from .. import batching, dtypes
-from ..ad_util import is_undefined_primal
-from ..core import Aval, Primitive, aval_of
+from ..core import dtypes
+from ..core.ir import Aval, Primitive, aval_of
+from ..interpreters import batching
+from ..interpreters.ad_util import is_undefined_primal
 from .elementwise import convert_element_type_p, jvp_by_operand
 from .shape import transpose_p
 

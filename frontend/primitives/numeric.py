@@ -14,9 +14,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from .. import dtypes
-from ..ad_util import is_undefined_primal
-from ..core import Aval, Primitive, aval_of
+from ..core import dtypes
+from ..core.ir import Aval, Primitive, aval_of
+from ..interpreters.ad_util import is_undefined_primal
 from .elementwise import (
     FLOAT,
     INEXACT,

@@ -2,9 +2,10 @@
 needs select, and slice and pad are each other's transposes)."""
 from __future__ import annotations
 
-from .. import batching, dtypes
-from ..ad_util import is_undefined_primal
-from ..core import Aval, Primitive, aval_of, literal
+from ..core import dtypes
+from ..core.ir import Aval, Primitive, aval_of, literal
+from ..interpreters import batching
+from ..interpreters.ad_util import is_undefined_primal
 from .elementwise import select_p, sub_p
 from .shape import bdim_at, broadcast_in_dim_p, linear_jvp, reduce_sum_p
 

@@ -18,9 +18,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from .. import dtypes
-from ..core import Aval, Primitive, aval_of, literal
-from ..jvp import jvp_fun
+from ..core import dtypes
+from ..core.ir import Aval, Primitive, aval_of, literal
+from ..interpreters.jvp import jvp_fun
 from .elementwise import add_p, convert_element_type_p, div_p, eq_p, jvp_by_operand, max_p, min_p, mul_p
 from .padding import concatenate_p, pad_p, slice_p
 from .shape import (  # noqa: F401

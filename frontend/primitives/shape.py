@@ -8,10 +8,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from .. import batching, dtypes
-from ..ad_util import Zero, tangent_aval
-from ..batching import ndim
-from ..core import Aval, Primitive, aval_of, literal
+from ..core import dtypes
+from ..core.ir import Aval, Primitive, aval_of, literal
+from ..interpreters import batching
+from ..interpreters.ad_util import Zero, tangent_aval
+from ..interpreters.batching import ndim
 
 
 def _prod(xs) -> int:

@@ -25,13 +25,13 @@ from __future__ import annotations
 
 import math
 
-from .. import batching
-from ..ad import linearize_graph, transpose_graph
-from ..ad_util import Zero, is_undefined_primal, tangent_aval
-from ..core import Aval, Graph, Literal, Primitive, aval_of, eval_graph, literal
-from ..dtypes import float0, is_inexact
+from ..core.dtypes import float0, is_inexact
+from ..core.ir import Aval, Graph, Literal, Primitive, aval_of, eval_graph, literal
+from ..core.tracing import closure_convert, intern_graph, trace_graph
+from ..interpreters import batching
+from ..interpreters.ad_util import Zero, is_undefined_primal, tangent_aval
+from ..interpreters.transpose import linearize_graph, transpose_graph
 from ..sharding import NamedSharding, PartitionSpec
-from ..tracing import closure_convert, intern_graph, trace_graph
 from .collectives import (
     all_gather_p,
     all_to_all_p,

@@ -14,9 +14,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from .. import batching, dtypes
-from ..ad_util import Zero, zero_of
-from ..core import Aval, Primitive, aval_of
+from ..core import dtypes
+from ..core.ir import Aval, Primitive, aval_of
+from ..interpreters import batching
+from ..interpreters.ad_util import Zero, zero_of
 from .indexing import gather_p
 from .shape import bdim_at, broadcast_in_dim_p, iota_p
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..core import aval_of, literal
+from ..core.ir import aval_of, literal
 from .elementwise import (
     FLOAT,
     _add,

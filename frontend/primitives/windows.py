@@ -11,11 +11,12 @@ from __future__ import annotations
 
 import itertools
 
-from .. import batching, dtypes
-from ..ad_util import Zero, zero_of
-from ..core import Aval, Primitive, aval_of, inline_graph, literal
-from ..jvp import jvp_fun
-from ..tracing import intern_graph, trace_graph
+from ..core import dtypes
+from ..core.ir import Aval, Primitive, aval_of, inline_graph, literal
+from ..core.tracing import intern_graph, trace_graph
+from ..interpreters import batching
+from ..interpreters.ad_util import Zero, zero_of
+from ..interpreters.jvp import jvp_fun
 from .conv import conv_vjp_lhs_padding
 from .elementwise import and_p, eq_p, not_p, or_p, select_p
 from .general_reduce import check_computation

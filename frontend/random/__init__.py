@@ -13,7 +13,7 @@ Array([0.947667 , 0.9785799], dtype=float32)
 >>> fe.vmap(lambda k: random.bits(k, (2,)))(random.split(k2, 3)).shape
 (3, 2)
 """
-from .. import _jax_names
+from ..core import jax_names as _jax_names
 from ._gamma import random_gamma_p  # noqa: F401
 from ._gamma_samplers import (  # noqa: F401
     ball,

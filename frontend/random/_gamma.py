@@ -19,12 +19,13 @@ import math
 
 import numpy as np
 
-from .. import dtypes, lax
+from .. import lax
 from .. import numpy as fnp
-from ..core import Primitive, aval_of
+from ..core import dtypes
+from ..core.ir import Primitive, aval_of
 from ..primitives.elementwise import jvp_by_operand
 from ..primitives.shape import bdim_at, reshape_p
-from ..vectorize import vmap
+from ..transforms.vmap import vmap
 from ._prng import U32, split_data
 from ._samplers import _exponential, _normal, _row, _uniform, at_run_time
 

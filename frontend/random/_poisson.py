@@ -6,10 +6,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from .. import dtypes, lax
+from .. import lax
 from .. import numpy as fnp
+from ..core import dtypes
+from ..core.tracing import eager_jit
 from ..lax._convert import convert
-from ..tracing import eager_jit
 from ._prng import check_key, split_data
 from ._samplers import _as_device, _dtype, _row, _shape_of, _uniform, at_run_time, canonical_shape
 

@@ -11,15 +11,15 @@ import math
 
 import numpy as np
 
-from .. import dtypes
-from ..array import Array
-from ..core import Tracer, aval_of, literal
+from ..core import dtypes
+from ..core.ir import Tracer, aval_of, literal
+from ..core.pytree import register_node
+from ..device.array import Array
 from ..lax._convert import as_operand, convert
 from ..numpy._core import broadcast_to_shape
 from ..primitives import elementwise as ew
 from ..primitives.padding import concatenate_p, slice_p
 from ..primitives.shape import iota_p, reshape_p, squeeze_p
-from ..tree import register_node
 
 U32 = dtypes.uint32
 _ROTATIONS = ((13, 15, 26, 6), (17, 29, 16, 24))

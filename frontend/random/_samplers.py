@@ -8,17 +8,18 @@ import operator
 import ml_dtypes
 import numpy as np
 
-from .. import dtypes, lax
+from .. import lax
 from .. import numpy as fnp
-from ..array import Array, device_put
-from ..core import Tracer, aval_of, literal
+from ..core import dtypes
+from ..core.ir import Tracer, aval_of, literal
+from ..core.tracing import eager_jit
+from ..device.array import Array, device_put
 from ..lax._convert import convert
 from ..lax._ops import bitcast_convert_type
 from ..numpy._core import canonical_axis, check_arraylike, promote_dtypes_inexact
 from ..primitives import elementwise as ew
 from ..primitives.padding import slice_p
 from ..primitives.shape import reshape_p, squeeze_p
-from ..tracing import eager_jit
 from ._prng import (
     U32,
     KeyArray,

@@ -8,13 +8,13 @@ import operator
 
 import numpy as np
 
-from .. import dtypes
 from .. import numpy as fnp
-from ..core import aval_of
+from ..core import dtypes
+from ..core.ir import aval_of
+from ..core.tracing import eager_jit
 from ..lax._convert import convert
 from ..numpy._core import check_arraylike, promote_dtypes_inexact
 from ..primitives import elementwise as ew
-from ..tracing import eager_jit
 from ._prng import KEY_DTYPE, KeyDtype, check_key, split_data
 from ._samplers import (
     _as_device,

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..core import aval_of
+from ..core.ir import aval_of
 from ..lax import linalg as lax_linalg
 from ..lax._convert import convert
 from ..numpy import linalg as np_linalg

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from .. import dtypes
-from ..core import aval_of
+from ..core import dtypes
+from ..core.ir import aval_of
 from ..lax._convert import convert
 from ..lax._ops import stop_gradient
 from ..numpy import _reductions as red

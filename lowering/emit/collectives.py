@@ -19,7 +19,7 @@ import math
 
 import numpy as np
 
-from frontend.core import Aval
+from frontend.core.ir import Aval
 from frontend.primitives import collectives as co
 
 from .reductions import monoid_region

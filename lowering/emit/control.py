@@ -7,14 +7,14 @@ from __future__ import annotations
 
 import numpy as np
 
-from frontend.checkpoint import checkpoint_p
-from frontend.core import Aval
+from frontend.core.ir import Aval
 from frontend.custom_batching import custom_vmap_call_p
-from frontend.custom_derivatives import custom_jvp_call_p, custom_lin_p, custom_vjp_call_p
 from frontend.primitives.barrier import optimization_barrier_p
 from frontend.primitives.control import cond_p, scan_p, while_p
+from frontend.transforms.checkpoint import checkpoint_p
+from frontend.transforms.custom_derivatives import custom_jvp_call_p, custom_lin_p, custom_vjp_call_p
 
-from ..hlo import tensor_type
+from .module import tensor_type
 
 _I32 = Aval((), np.int32)
 _BOOL = Aval((), np.bool_)

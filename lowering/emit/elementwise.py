@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from frontend import dtypes
-from frontend.core import Aval
+from frontend.core import dtypes
+from frontend.core.ir import Aval
 from frontend.primitives import elementwise as ew
 
-from ..hlo import tensor_type
+from .module import tensor_type
 
 
 def _operands(ctx, names):

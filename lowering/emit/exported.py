@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from frontend.core import Aval
+from frontend.core.ir import Aval
 from frontend.export import call_exported_p
 
 _I32 = Aval((), np.dtype(np.int32))

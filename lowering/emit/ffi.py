@@ -6,7 +6,7 @@ import numpy as np
 
 from frontend.ffi import ArrayAttr, ffi_call_p
 
-from ..hlo import elem_type
+from .module import elem_type
 
 
 def _number(v, dtype) -> str:

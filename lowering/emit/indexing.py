@@ -2,8 +2,8 @@
 gather and scatter (with its update region)."""
 from __future__ import annotations
 
-from frontend import dtypes
-from frontend.core import Aval
+from frontend.core import dtypes
+from frontend.core.ir import Aval
 from frontend.primitives import indexing as ix
 
 from .elementwise import combine as combine_values

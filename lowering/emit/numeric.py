@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from frontend import dtypes
-from frontend.core import Aval
+from frontend.core import dtypes
+from frontend.core.ir import Aval
 from frontend.primitives import numeric as nm
 from frontend.primitives import special as sp
 

@@ -12,8 +12,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from frontend import dtypes
-from frontend.core import Aval
+from frontend.core import dtypes
+from frontend.core.ir import Aval
 from frontend.primitives import reductions as red
 from frontend.primitives.general_reduce import reduce_p
 

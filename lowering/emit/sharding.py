@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from frontend.primitives.sharding import shard_map_p, sharding_constraint_p
 
-from .. import shardy
+from . import shardy
 
 
 @sharding_constraint_p.def_lowering

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from frontend import dtypes
-from frontend.core import Aval
+from frontend.core import dtypes
+from frontend.core.ir import Aval
 from frontend.primitives.sort import sort_p, top_k_p
 
 from .elementwise import compare_type

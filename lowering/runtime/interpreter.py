@@ -23,7 +23,7 @@ class InterpreterError(RuntimeError):
 
 
 def _elem(dtype) -> str:
-    from lowering.hlo import elem_type
+    from lowering.emit.module import elem_type
     return elem_type(dtype)
 
 

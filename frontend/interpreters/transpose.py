@@ -20,13 +20,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ..core.ir import Graph, Literal, Tracer, Var, aval_of, inline_graph
+from ..core.tracing import closure_convert, dce, trace_graph
+from ..primitives.elementwise import add_tangents
+from ..primitives.shape import instantiate_zeros, zeros_like_aval
 from .ad_util import UndefinedPrimal, Zero, tangent_aval
-from .core import Graph, Literal, Tracer, Var, aval_of, inline_graph
 from .jvp import jvp_fun
 from .partial_eval import linearize_fun
-from .primitives.elementwise import add_tangents
-from .primitives.shape import instantiate_zeros, zeros_like_aval
-from .tracing import closure_convert, dce, trace_graph
 
 
 def backward_pass(g: Graph, consts, args, cts) -> list:

@@ -1,4 +1,4 @@
-"""Public transformations: jit, make_graph (and vmap, from frontend.vectorize)."""
+"""Public transformations: jit, make_graph (and vmap, from frontend.transforms.vmap)."""
 from __future__ import annotations
 
 import functools
@@ -8,16 +8,17 @@ import weakref
 
 import numpy as np
 
-from . import _backend, dtypes
-from . import passes as _passes
-from . import sharding as fs
-from .array import Array, check_device, to_buffer
-from .core import EVAL, Graph, ShapeDtypeStruct, Tracer, _trace_var, on_rule_change
-from .lax._convert import as_operand
-from .lax._sharding import with_sharding_constraint
-from .tracing import abstractify, adopt_foreign, has_side_effects, leaf_paths, trace_graph
-from .tree import broadcast_prefix, key_paths, set_on_register, tree_flatten, tree_map, tree_unflatten
-from .vectorize import vmap  # noqa: F401  (public here, as jax.vmap)
+from .. import passes as _passes
+from .. import sharding as fs
+from ..core import dtypes
+from ..core.ir import EVAL, Graph, ShapeDtypeStruct, Tracer, _trace_var, on_rule_change
+from ..core.pytree import broadcast_prefix, key_paths, set_on_register, tree_flatten, tree_map, tree_unflatten
+from ..core.tracing import abstractify, adopt_foreign, has_side_effects, leaf_paths, trace_graph
+from ..device import seam as _backend
+from ..device.array import Array, check_device, to_buffer
+from ..lax._convert import as_operand
+from ..lax._sharding import with_sharding_constraint
+from .vmap import vmap  # noqa: F401  (public here, as jax.vmap)
 
 
 def _trace_flat(fun, args, kwargs, static: dict, in_avals, td):

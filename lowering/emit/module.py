@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from frontend import dtypes
-from frontend.core import Aval, Graph, Literal, trace_to_graph
+from frontend.core import dtypes
+from frontend.core.ir import Aval, Graph, Literal, trace_to_graph
 
 from . import shardy
 

@@ -1,10 +1,10 @@
 """Automatic differentiation with JAX's signatures and pytree handling: jvp, linearize, vjp,
 grad, value_and_grad, jacfwd, jacrev, hessian.
 
-Forward mode runs the JVP trace (frontend.jvp); reverse mode linearizes by partial
-evaluation (frontend.partial_eval: the primal half runs in the enclosing trace, the tangent
+Forward mode runs the JVP trace (frontend.interpreters.jvp); reverse mode linearizes by partial
+evaluation (frontend.interpreters.partial_eval: the primal half runs in the enclosing trace, the tangent
 half is recorded as a linear graph whose constants are the residuals) and transposes that
-graph (frontend.ad.backward_pass). Everything runs under the current trace, so the
+graph (frontend.interpreters.transpose.backward_pass). Everything runs under the current trace, so the
 transformations compose with vmap and jit in any order:
 
 >>> fe.vmap(fe.grad(loss), in_axes=(None, 0, 0))(params, xs, ys)   # per-example gradients
@@ -16,17 +16,17 @@ import functools
 
 import numpy as np
 
-from . import dtypes
-from .ad import backward_pass
-from .ad_util import UndefinedPrimal, Zero, float0_zeros, tangent_aval
-from .core import aval_of, eval_graph, literal
-from .jvp import jvp_fun
-from .lax._convert import as_operand, convert
-from .partial_eval import linearize_fun
-from .primitives.shape import broadcast_in_dim_p, instantiate_zeros, reshape_p
-from .tracing import leaf_aval
-from .tree import TreeDef, tree_flatten, tree_unflatten
-from .vectorize import vmap
+from ..core import dtypes
+from ..core.ir import aval_of, eval_graph, literal
+from ..core.pytree import TreeDef, tree_flatten, tree_unflatten
+from ..core.tracing import leaf_aval
+from ..interpreters.ad_util import UndefinedPrimal, Zero, float0_zeros, tangent_aval
+from ..interpreters.jvp import jvp_fun
+from ..interpreters.partial_eval import linearize_fun
+from ..interpreters.transpose import backward_pass
+from ..lax._convert import as_operand, convert
+from ..primitives.shape import broadcast_in_dim_p, instantiate_zeros, reshape_p
+from .vmap import vmap
 
 
 def _pytree(td: TreeDef) -> str:

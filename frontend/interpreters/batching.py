@@ -4,7 +4,7 @@ A BatchTracer holds a value of the enclosing trace whose batch axis is at ``bdim
 not batched). Binding a primitive with some batched operand calls the primitive's batching
 rule, ``rule(batched_args, batch_dims, **params) -> (out, out_dim)``, under the enclosing
 trace. A primitive without a rule goes to the fallback installed with ``set_fallback`` (the
-sequential loop of frontend.vectorize), so this module needs no primitive.
+sequential loop of frontend.transforms.vmap), so this module needs no primitive.
 
 Named axes: ``vmap(f, axis_name='i')`` gives its BatchTrace a name. Collectives
 (``CollectivePrimitive``: psum, all_gather, axis_index, ...) name the axes they work across;
@@ -24,7 +24,7 @@ from typing import Callable
 
 import numpy as np
 
-from .core import (
+from ..core.ir import (
     EVAL,
     Aval,
     Graph,

@@ -1,4 +1,4 @@
-"""vmap: JAX's in_axes/out_axes semantics over the batching trace (frontend.batching), its
+"""vmap: JAX's in_axes/out_axes semantics over the batching trace (frontend.interpreters.batching), its
 bounded-memory form (``vmap(..., batch_size=k)``, also behind ``lax.map(batch_size=k)``), and
 the sequential fallback that batches a primitive without a batching rule.
 
@@ -13,15 +13,16 @@ import warnings
 
 import numpy as np
 
-from . import batching, dtypes
-from .array import Array
-from .batching import BatchTracer
-from .core import Literal, Tracer, literal
-from .primitives.control import scan_lanes
-from .primitives.padding import concatenate_p, slice_p
-from .primitives.shape import bdim_at, moveaxis, reshape_p
-from .tracing import abstractify, adopt_foreign, leaf_paths, trace_graph
-from .tree import broadcast_prefix, key_paths, tree_flatten, tree_unflatten
+from ..core import dtypes
+from ..core.ir import Literal, Tracer, literal
+from ..core.pytree import broadcast_prefix, key_paths, tree_flatten, tree_unflatten
+from ..core.tracing import abstractify, adopt_foreign, leaf_paths, trace_graph
+from ..device.array import Array
+from ..interpreters import batching
+from ..interpreters.batching import BatchTracer
+from ..primitives.control import scan_lanes
+from ..primitives.padding import concatenate_p, slice_p
+from ..primitives.shape import bdim_at, moveaxis, reshape_p
 
 _SCALARS = (bool, int, float, complex)
 

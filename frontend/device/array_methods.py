@@ -2,7 +2,7 @@
 forwards to the frontend.numpy function of the same meaning."""
 from __future__ import annotations
 
-from . import numpy as fnp
+from .. import numpy as fnp
 
 
 def _np():

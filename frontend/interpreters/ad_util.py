@@ -13,8 +13,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from .core import Aval
-from .dtypes import float0, is_inexact
+from ..core.dtypes import float0, is_inexact
+from ..core.ir import Aval
 
 
 class Zero:

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ..core.ir import Graph, GraphTrace, GraphTracer, aval_of, new_trace, reset_current, set_current
 from .ad_util import Zero, tangent_aval
-from .core import Graph, GraphTrace, GraphTracer, aval_of, new_trace, reset_current, set_current
 from .jvp import jvp_fun
 
 

@@ -577,7 +577,7 @@ def reset_current(token) -> None:
 
 
 class EvalTrace(Trace):
-    """The outermost trace: runs each primitive on the device (frontend.array.eager_apply).
+    """The outermost trace: runs each primitive on the device (frontend.device.array.eager_apply).
     Every thread's, so never entered with ``with`` (see set_current)."""
 
     def __enter__(self):
@@ -605,7 +605,7 @@ class UnexpectedTracerError(TypeError):
     pass
 
 
-_eager_apply: Callable = None  # set by frontend.array (set_eager_apply)
+_eager_apply: Callable = None  # set by frontend.device.array (set_eager_apply)
 _eager_const: Callable = None
 
 
@@ -630,7 +630,7 @@ def new_trace(cls, *a, **kw) -> Trace:
 
 class Tracer:
     """A value under a trace. Operators and methods come from frontend.numpy (see
-    frontend.array_methods), shared with the eager Array."""
+    frontend.device.array_methods), shared with the eager Array."""
 
     __slots__ = ("_trace",)
     __array_priority__ = 1000

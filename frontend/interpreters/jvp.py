@@ -4,16 +4,16 @@ A JVPTracer carries a primal value of the enclosing trace and its tangent (never
 zero: a value whose tangent is zero is not wrapped at all). Binding a primitive with some
 nonzero tangent calls the primitive's jvp rule, JAX's signature
 ``rule(primals, tangents, **params) -> (primal_out, tangent_out)``, under the enclosing
-trace; ``tangents[i]`` is a ``Zero`` (frontend.ad_util) where operand i has none, and the
+trace; ``tangents[i]`` is a ``Zero`` (frontend.interpreters.ad_util) where operand i has none, and the
 rule may return ``Zero`` tangents (lists of both for ``multiple_results``). When every
 tangent is zero the primitive is just bound on the primals, so untouched values cost
 nothing.
 """
 from __future__ import annotations
 
+from ..core.ir import Trace, Tracer, aval_of, escaped_tracer_error, new_trace, reset_current, set_current
 from .ad_util import Zero, zero_of
 from .batching import check_vma_body
-from .core import Trace, Tracer, aval_of, escaped_tracer_error, new_trace, reset_current, set_current
 
 
 class JVPTracer(Tracer):

@@ -11,12 +11,12 @@ from __future__ import annotations
 
 import functools
 
-from .core import Graph, Tracer
-from .lax._convert import as_operand
-from .primitives.sharding import axes_of, local_shape, shard_map_p, tiling, varying_axes
-from .sharding import PartitionSpec, get_mesh
-from .tracing import abstractify, arg_names, intern_graph, trace_graph
-from .tree import broadcast_prefix, key_paths, tree_flatten, tree_unflatten
+from ..core.ir import Graph, Tracer
+from ..core.pytree import broadcast_prefix, key_paths, tree_flatten, tree_unflatten
+from ..core.tracing import abstractify, arg_names, intern_graph, trace_graph
+from ..lax._convert import as_operand
+from ..primitives.sharding import axes_of, local_shape, shard_map_p, tiling, varying_axes
+from ..sharding import PartitionSpec, get_mesh
 
 
 def shard_map(f=None, /, *, out_specs, in_specs=None, mesh=None, axis_names=frozenset(),

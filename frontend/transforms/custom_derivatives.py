@@ -21,14 +21,15 @@ import inspect
 
 import numpy as np
 
-from . import batching, dtypes
-from .ad import backward_pass
-from .ad_util import Zero, float0_zeros, tangent_aval
-from .core import EVAL, Primitive, UnexpectedTracerError, _trace_var, aval_of, rule_replaced
-from .primitives.control import batch_graph
-from .primitives.shape import bdim_at, instantiate_zeros, moveaxis, reduce_sum_p
-from .tracing import closure_convert, leaf_aval, trace_graph
-from .tree import tree_flatten, tree_unflatten
+from ..core import dtypes
+from ..core.ir import EVAL, Primitive, UnexpectedTracerError, _trace_var, aval_of, rule_replaced
+from ..core.pytree import tree_flatten, tree_unflatten
+from ..core.tracing import closure_convert, leaf_aval, trace_graph
+from ..interpreters import batching
+from ..interpreters.ad_util import Zero, float0_zeros, tangent_aval
+from ..interpreters.transpose import backward_pass
+from ..primitives.control import batch_graph
+from ..primitives.shape import bdim_at, instantiate_zeros, moveaxis, reduce_sum_p
 
 
 def _name(f) -> str:

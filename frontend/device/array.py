@@ -3,9 +3,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from . import _backend, dtypes
-from . import sharding as sh
-from .core import Aval, Eqn, Graph, Literal, Var, _trace_var, aval_of, on_rule_change, set_eager_apply
+from .. import sharding as sh
+from ..core import dtypes
+from ..core.ir import Aval, Eqn, Graph, Literal, Var, _trace_var, aval_of, on_rule_change, set_eager_apply
+from . import seam as _backend
 
 
 class Array:
@@ -82,7 +83,7 @@ class Array:
     def addressable_shards(self) -> list:
         """This process's pieces of the array (``frontend.sharding.Shard``: device, index,
         replica id, data)."""
-        from .sharding import Shard
+        from ..sharding import Shard
         return [Shard(d, idx, r, Array(b, self.aval.update(shape=b.shape)))
                 for d, idx, r, b in _backend.get().shards(self._buf)]
 
@@ -327,14 +328,14 @@ def to_buffer(x, aval: Aval | None = None, device=None):
 # ----------------------------------------------------------------------------- eager apply
 # Eager work runs as compiled graphs through the C++ call path of the backend: one callable
 # per computation (a primitive with its params, or a numpy function with its static
-# arguments, see frontend.tracing.eager_fused), which checks the operands' signature,
+# arguments, see frontend.core.tracing.eager_fused), which checks the operands' signature,
 # executes and wraps the results without Python once it has seen a signature; the first call
 # of a signature builds and compiles the graph (``_eager_cache``). Operands are all Arrays by
 # then: scalar literals come from a small cache of device scalars, so repeated constants are
 # not transferred again.
 
 _eager_cache: dict = {}   # (key, avals) -> (compiled, out avals)
-eager_fns: dict = {}      # key -> callable on Arrays (frontend.tracing reads it directly)
+eager_fns: dict = {}      # key -> callable on Arrays (frontend.core.tracing reads it directly)
 _scalars: dict = {}       # (aval, value) -> Array
 
 

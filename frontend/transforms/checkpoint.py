@@ -13,14 +13,14 @@ from __future__ import annotations
 
 import functools
 
-from . import batching
-from .ad import jvp_graph, transpose_graph
-from .ad_util import Zero, is_undefined_primal, tangent_aval
-from .core import EVAL, Graph, Primitive, _trace_var, aval_of
-from .primitives.control import batch_graph
-from .primitives.shape import instantiate_zeros, moveaxis
-from .tracing import closure_convert, dce, intern_graph, leaf_aval, trace_graph
-from .tree import tree_flatten, tree_unflatten
+from ..core.ir import EVAL, Graph, Primitive, _trace_var, aval_of
+from ..core.pytree import tree_flatten, tree_unflatten
+from ..core.tracing import closure_convert, dce, intern_graph, leaf_aval, trace_graph
+from ..interpreters import batching
+from ..interpreters.ad_util import Zero, is_undefined_primal, tangent_aval
+from ..interpreters.transpose import jvp_graph, transpose_graph
+from ..primitives.control import batch_graph
+from ..primitives.shape import instantiate_zeros, moveaxis
 
 # checkpoint(*args; call, prevent_cse): call(*args), recomputed rather than stored by
 # reverse mode.

@@ -1,6 +1,6 @@
 """Shared tracing entry points: turning Python functions on pytrees into Graphs.
 
-Used by jit/make_graph (frontend.api), by the control-flow primitives and wrappers (loop
+Used by jit/make_graph (frontend.transforms.jit), by the control-flow primitives and wrappers (loop
 bodies and branches are traced into sub-Graphs, closed over values become explicit
 operands), and by vmap's loop helpers.
 """
@@ -11,10 +11,10 @@ import inspect
 
 import numpy as np
 
+from ..device.array import Array, eager_fn, eager_fns, from_foreign
+from ..interpreters.batching import ManualTrace
 from . import dtypes
-from .array import Array, eager_fn, eager_fns, from_foreign
-from .batching import ManualTrace
-from .core import (
+from .ir import (
     EVAL,
     Aval,
     Eqn,
@@ -28,7 +28,7 @@ from .core import (
     new_trace,
     subgraphs,
 )
-from .tree import TreeDef, key_paths, tree_flatten, tree_unflatten
+from .pytree import TreeDef, key_paths, tree_flatten, tree_unflatten
 
 _SCALARS = (bool, int, float, complex)
 

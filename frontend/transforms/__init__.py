@@ -1,0 +1,2 @@
+"""The public transformations, the user's door: jit, vmap, grad and friends,
+shard_map, custom_jvp/custom_vjp, checkpoint."""
