@@ -5,7 +5,7 @@ import numpy as np
 
 from . import _backend, dtypes
 from . import sharding as sh
-from .core import Aval, Eqn, Graph, Literal, Var, _trace_var, aval_of, set_eager_apply
+from .core import Aval, Eqn, Graph, Literal, Tracer, Var, _trace_var, aval_of, set_eager_apply
 
 
 class Array:
@@ -252,6 +252,8 @@ def device_put(x, device=None, *, weak_type=None) -> Array:
     be = _backend.get()
     if isinstance(x, Array) and device is None:
         return x
+    if isinstance(x, Tracer) and weak_type in (None, x.aval.weak_type):
+        return x  # under jit, vmap or grad the value is returned as it is (as JAX does)
     f = from_foreign(x, device)
     if f is not None:
         return f if weak_type is None else Array(f._buf, f.aval.update(weak_type=weak_type))

@@ -9,6 +9,7 @@ from harness import assert_same, check_vs_jax
 import frontend as fe
 import frontend.numpy as fnp
 from frontend import lax
+from frontend.core import ConcretizationTypeError
 
 OURS = (lax, fnp, fe)
 JAX = (jax.lax, jnp, jax)
@@ -64,3 +65,157 @@ def test_conv_grad_bfloat16_with_float32_accumulation():
     expected = jax.grad(prog(jax.lax), (0, 1))(lhs, rhs)
     assert_same(fe.grad(prog(lax), (0, 1))(lhs, rhs), expected)
     assert_same(fe.jit(fe.grad(prog(lax), (0, 1)))(lhs, rhs), expected)
+
+
+# ----------------------------------------------------------------------------- crashes
+
+
+@pytest.mark.parametrize("shape", [(0,), (2, 0), (0, 3)])
+def test_sort_and_top_k_jvp_of_empty_arrays(shape):
+    e = np.zeros(shape, np.float32)
+    for (L, N, F), (JL, JN, JF) in [(OURS, JAX)]:
+        assert_same(F.jvp(L.sort, (e,), (e,)), JF.jvp(JL.sort, (e,), (e,)), "sort jvp")
+        assert_same(F.grad(lambda a: N.sort(a).sum())(e), JF.grad(lambda a: JN.sort(a).sum())(e))
+        k = min(shape[-1], 2)
+        assert_same(F.jvp(lambda a: L.top_k(a, k)[0], (e,), (e,)),
+                    JF.jvp(lambda a: JL.top_k(a, k)[0], (e,), (e,)), "top_k jvp")
+
+
+def test_pow_with_an_integer_exponent():
+    v = np.array([1.0, 2.0, 3.0], np.float32)
+    assert_same(fe.jacrev(fe.jit(lax.pow))(v, 2), jax.jacrev(jax.jit(jax.lax.pow))(v, 2))
+    e = np.array([1, 2, 3], np.int32)
+    for x, y in [(v, e), (v, np.int8(3)), (2.0, np.int8(3)), (np.float16(2), 3), (2.0, 3)]:
+        assert_same(lax.pow(x, y), jax.lax.pow(x, y), f"pow({x!r}, {y!r})")
+        assert_same(fe.jit(lax.pow)(x, y), jax.jit(jax.lax.pow)(x, y), f"jit pow({x!r}, {y!r})")
+    assert_same(fe.vmap(lax.pow)(v, e), jax.vmap(jax.lax.pow)(v, e))
+    assert_same(fe.grad(lax.pow, (0, 1), allow_int=True)(np.float32(2), 3)[0],
+                jax.grad(jax.lax.pow, (0, 1), allow_int=True)(np.float32(2), 3)[0])
+
+
+def test_device_put_of_a_traced_value():
+    v = np.array([1.0, 2.0, 3.0], np.float32)
+
+    def prog(F):
+        return lambda a: (F.device_put(a) * 2).sum()
+    assert_same(fe.jit(prog(fe))(v), jax.jit(prog(jax))(v))
+    assert_same(fe.vmap(prog(fe))(v), jax.vmap(prog(jax))(v))
+    assert_same(fe.grad(prog(fe))(v), jax.grad(prog(jax))(v))
+    dev = fe.devices()[0]
+    assert_same(fe.jit(lambda a: fe.device_put(a, dev) + 1)(v), v + 1)
+
+
+# ----------------------------------------------------------------------------- too strict
+
+
+def _scan_with_int_carry(L):
+    return lambda x: L.scan(lambda c, a: ((c[0] + a, c[1] + 1), a * 2), (0.0, 0), x)
+
+
+@pytest.mark.parametrize("int_ct", [np.zeros((), np.int32), np.int32(5), True, 0.0])
+def test_scan_vjp_takes_any_cotangent_for_an_integer_output(int_ct):
+    v = np.array([1.0, 2.0, 3.0], np.float32)
+    ct = ((np.float32(1), int_ct), np.ones(3, np.float32))
+    ours = fe.vjp(_scan_with_int_carry(lax), v)[1](ct)
+    assert_same(ours, jax.vjp(_scan_with_int_carry(jax.lax), v)[1](ct))
+
+
+def _cond_passthrough(L):
+    return lambda p, x, y: L.cond(p, lambda a, b: (a + 1, b), lambda a, b: (a - 1, b), x, y)
+
+
+def _switch_passthrough(L):
+    return lambda i, x, y: L.switch(i, [lambda a, b: (a + 1, b, a), lambda a, b: (a - 1, b, a),
+                                        lambda a, b: (a * 2, b, a)], x, y)
+
+
+def test_cond_with_batched_predicate_keeps_passed_through_operands_unbatched():
+    v = np.array([1.0, 2.0, 3.0], np.float32)
+    p = np.array([True, False, True])
+    ours = fe.vmap(_cond_passthrough(lax), in_axes=(0, 0, None), out_axes=(0, None))(p, v, np.float32(2))
+    theirs = jax.vmap(_cond_passthrough(jax.lax), in_axes=(0, 0, None), out_axes=(0, None))(
+        p, v, np.float32(2))
+    assert_same(ours, theirs)
+    i = np.array([2, 0, 1], np.int32)
+    y = np.float32(5)
+    ours = fe.vmap(_switch_passthrough(lax), in_axes=(0, 0, None), out_axes=(0, None, 0))(i, v, y)
+    theirs = jax.vmap(_switch_passthrough(jax.lax), in_axes=(0, 0, None), out_axes=(0, None, 0))(i, v, y)
+    assert_same(ours, theirs)
+
+
+FORI_GRADS = {
+    "identity body": lambda L: (lambda x, n: L.fori_loop(0, n, lambda i, c: c, x)),
+    "identity times x": lambda L: (lambda x, n: L.fori_loop(0, n, lambda i, c: c, x) * x),
+    "counter carry": lambda L: (lambda x, n: L.fori_loop(0, n, lambda i, c: (c[0] + 1.0, c[1]),
+                                                         (0.0, x))[1]),
+    "while passthrough": lambda L: (lambda x, n: L.while_loop(
+        lambda c: c[0] < n, lambda c: (c[0] + 1, c[1]), (0, x))[1] * 3.0),
+}
+
+
+@pytest.mark.parametrize("name", list(FORI_GRADS))
+def test_reverse_mode_through_loop_with_traced_bounds_and_read_only_carry(name):
+    prog = FORI_GRADS[name]
+    ours = fe.jit(fe.grad(prog(lax)))(np.float32(2), 3)
+    assert_same(ours, jax.jit(jax.grad(prog(jax.lax)))(np.float32(2), 3))
+
+
+def test_reverse_mode_through_loop_with_traced_bounds_still_refused():
+    def prog(L):
+        return lambda x, n: L.fori_loop(0, n, lambda i, c: c * 2.0, x)
+    with pytest.raises(ValueError) as theirs:
+        jax.jit(jax.grad(prog(jax.lax)))(np.float32(2), 3)
+    with pytest.raises(ValueError) as ours:
+        fe.jit(fe.grad(prog(lax)))(np.float32(2), 3)
+    assert str(ours.value) == str(theirs.value)
+
+
+def test_while_loop_returns_read_only_carries_as_given():
+    # JAX: a carry the body passes through and the condition ignores is returned as it came
+    for init in [(0, 2.0), (0, np.float32(2.0))]:
+        ours = lax.while_loop(lambda c: c[0] < 3, lambda c: (c[0] + 1, c[1]), init)
+        theirs = jax.lax.while_loop(lambda c: c[0] < 3, lambda c: (c[0] + 1, c[1]), init)
+        assert_same(ours, theirs)
+        assert type(ours[1]) is type(theirs[1])
+
+
+def _scan_unroll(L, unroll):
+    return L.scan(lambda c, a: (c + a, c), 0.0, np.arange(3.0, dtype=np.float32), unroll=unroll)
+
+
+@pytest.mark.parametrize("unroll", [-1, 1.5, None, "a", 2.0])
+def test_scan_refuses_bad_unroll_as_jax(unroll):
+    with pytest.raises(Exception) as theirs:
+        _scan_unroll(jax.lax, unroll)
+    with pytest.raises(Exception) as ours:
+        _scan_unroll(lax, unroll)
+    assert type(ours.value) is type(theirs.value)
+    if unroll in (-1, 2.0):
+        assert str(ours.value) == str(theirs.value)
+
+
+@pytest.mark.parametrize("unroll", [0, 1, 2, 5, True, False, np.int32(2)])
+def test_scan_accepts_good_unroll_as_jax(unroll):
+    assert_same(_scan_unroll(lax, unroll), _scan_unroll(jax.lax, unroll))
+
+
+def test_scan_refuses_traced_unroll_and_fori_loop_unroll_with_traced_bounds():
+    with pytest.raises(jax.errors.ConcretizationTypeError) as theirs:
+        jax.jit(lambda u: _scan_unroll(jax.lax, u))(2)
+    with pytest.raises(ConcretizationTypeError) as ours:
+        fe.jit(lambda u: _scan_unroll(lax, u))(2)
+    assert str(ours.value).splitlines()[:2] == str(theirs.value).splitlines()[:2]
+
+    def fori(L, unroll):
+        return lambda n: L.fori_loop(0, n, lambda i, c: c + i, 0.0, unroll=unroll)
+    for unroll in (-1, 2):
+        with pytest.raises(ValueError) as theirs:
+            jax.jit(fori(jax.lax, unroll))(3)
+        with pytest.raises(ValueError) as ours:
+            fe.jit(fori(lax, unroll))(3)
+        assert str(ours.value) == str(theirs.value)
+    with pytest.raises(ValueError) as theirs:
+        jax.lax.fori_loop(0, 3, lambda i, c: c + i, 0.0, unroll=-1)
+    with pytest.raises(ValueError) as ours:
+        lax.fori_loop(0, 3, lambda i, c: c + i, 0.0, unroll=-1)
+    assert str(ours.value) == str(theirs.value)

@@ -11,10 +11,10 @@ import inspect
 import numpy as np
 
 from .. import dtypes
-from ..core import Aval, ConcretizationTypeError, Literal, Tracer, literal
+from ..core import Aval, ConcretizationTypeError, Graph, Literal, Tracer, literal
 from ..primitives.control import close_branches, cond_p, scan_p, typematch, while_p
 from ..primitives.elementwise import max_p, min_p, ne_p
-from ..tracing import closure_convert, flatten_fun, leaf_aval, trace_graph
+from ..tracing import closure_convert, dce, flatten_fun, intern_graph, leaf_aval, trace_graph
 from ..tree import TreeDef, child_keys, key_paths, tree_flatten, tree_unflatten
 from ..vectorize import chunked_map
 from ._convert import convert
@@ -275,9 +275,34 @@ def while_loop(cond_fun, body_fun, init_val):
     _check_carry("while_loop body", body_fun, td, avals, out_td, bg.out_avals)
     cg, cconsts = closure_convert(cg)
     bg, bconsts = closure_convert(bg)
-    outs = while_p.bind(*cconsts, *bconsts, *leaves, cond_graph=cg, body_graph=bg,
-                        cond_nconsts=len(cconsts), body_nconsts=len(bconsts))
-    return tree_unflatten(td, outs)
+    cg, bg, moved = _read_only_carries(cg, bg, len(cconsts), len(bconsts))
+    fixed = [x for x, m in zip(leaves, moved) if m]
+    outs = iter(while_p.bind(*cconsts, *fixed, *bconsts, *[x for x, m in zip(leaves, moved) if not m],
+                             cond_graph=cg, body_graph=bg, cond_nconsts=len(cconsts),
+                             body_nconsts=len(fixed) + len(bconsts)))
+    return tree_unflatten(td, [x if m else next(outs) for x, m in zip(leaves, moved)])
+
+
+def _read_only_carries(cond_g, body_g, nc: int, nb: int):
+    """(cond, body, moved): as JAX does, a carry the body returns as it is and the condition
+    does not read is no carry but a leading body const (so it is returned as it came in,
+    stays unbatched under vmap and needs no loop under reverse mode)."""
+    cond_g = dce(cond_g)
+    read = {v for e in cond_g.eqns for v in e.inputs} | set(cond_g.outvars)
+    carry_in = body_g.invars[nb:]
+    moved = [o is i and c not in read
+             for o, i, c in zip(body_g.outvars, carry_in, cond_g.invars[nc:])]
+    if not any(moved):
+        return cond_g, body_g, moved
+    keep = [not m for m in moved]
+    body_g = intern_graph(Graph(
+        tuple(v for v, m in zip(carry_in, moved) if m) + tuple(body_g.invars[:nb])
+        + tuple(v for v, k in zip(carry_in, keep) if k), (), (), body_g.eqns,
+        tuple(v for v, k in zip(body_g.outvars, keep) if k)))
+    cond_g = intern_graph(Graph(
+        tuple(cond_g.invars[:nc]) + tuple(v for v, k in zip(cond_g.invars[nc:], keep) if k),
+        (), (), cond_g.eqns, cond_g.outvars))
+    return cond_g, body_g, moved
 
 
 def scan(f, init, xs=None, length=None, reverse=False, unroll=1):
@@ -310,6 +335,7 @@ def scan(f, init, xs=None, length=None, reverse=False, unroll=1):
         if not lengths:
             raise ValueError("scan got no values to scan over and `length` not provided.")
         length = lengths[0]
+    _check_unroll(unroll)
     init_leaves, init_td = tree_flatten(init)
     nk = len(init_leaves)
     slice_avals = [Aval(a.shape[1:], a.dtype, a.weak_type) for a in x_avals]
@@ -343,6 +369,22 @@ def scan(f, init, xs=None, length=None, reverse=False, unroll=1):
     outs = scan_p.bind(*consts, *init_leaves, *xs_leaves, body=g, num_consts=len(consts),
                        num_carry=nk, length=length, reverse=bool(reverse))
     return tree_unflatten(init_td, outs[:nk]), tree_unflatten(y_td, outs[nk:])
+
+
+def _check_unroll(unroll):
+    """JAX's errors for an ``unroll`` that is not a concrete bool or non-negative int (it is a
+    hint: XLA is left to unroll the loop)."""
+    if isinstance(unroll, Tracer):
+        raise ConcretizationTypeError(
+            "Abstract tracer value encountered where concrete value is expected: traced array "
+            f"with shape {_long(unroll.aval)}\nThe `unroll` argument to `scan` expects a "
+            "concrete `int` or `bool` value.")
+    if isinstance(unroll, (bool, np.bool_)):
+        return
+    if not isinstance(unroll, (int, np.integer)):
+        raise TypeError(f"'{type(unroll).__name__}' object cannot be interpreted as an integer")
+    if unroll < 0:
+        raise ValueError("`unroll` must be a `bool` or a non-negative `int`.")
 
 
 # ----------------------------------------------------------------------------- fori_loop, map
@@ -388,8 +430,12 @@ def fori_loop(lower, upper, body_fun, init_val, *, unroll=None):
             return (i + 1, body_fun(i, x)), None
 
         scan_body.__name__ = "scanned_fun"
-        (_, result), _ = scan(scan_body, (lo, init_val), None, length=max(hi - lo, 0))
+        (_, result), _ = scan(scan_body, (lo, init_val), None, length=max(hi - lo, 0),
+                              unroll=1 if unroll is None else unroll)
         return result
+    if unroll is not None:
+        raise ValueError("Can only use `unroll` in `fori_loop` if the loop bounds are "
+                         "statically known.")
     if ld != dtype:
         lower = convert(lower, dtype, False)
     if ud != dtype:
