@@ -219,3 +219,72 @@ def test_scan_refuses_traced_unroll_and_fori_loop_unroll_with_traced_bounds():
     with pytest.raises(ValueError) as ours:
         lax.fori_loop(0, 3, lambda i, c: c + i, 0.0, unroll=-1)
     assert str(ours.value) == str(theirs.value)
+
+
+# ----------------------------------------------------------------------------- trace caching
+
+
+def _calls(L, kind, body, body_i):
+    """A call of ``kind`` running the counted functions on (x, n): n is a loop bound."""
+    xs = np.arange(3.0, dtype=np.float32)
+    return {
+        "while_loop": lambda x, n: L.while_loop(lambda c: c < 3, body, x),
+        "cond": lambda x, n: L.cond(True, body, body, x),
+        "switch": lambda x, n: L.switch(1, [body, body, body], x),
+        "scan": lambda x, n: L.scan(body_i, x, xs),
+        "fori_loop static": lambda x, n: L.fori_loop(0, 3, body_i, x),
+        "fori_loop traced": lambda x, n: L.fori_loop(0, n, body_i, x),
+    }[kind]
+
+
+@pytest.mark.parametrize("kind", ["while_loop", "cond", "switch", "scan", "fori_loop static",
+                                  "fori_loop traced"])
+def test_control_flow_functions_traced_once_per_signature(kind):
+    counts = []
+    for L, _, F in (OURS, JAX):
+        n = [0]
+
+        def body(c):
+            n[0] += 1
+            return c + 1
+
+        def body_i(i, c):
+            n[0] += 1
+            return (c + i, i) if kind == "scan" else c + 1
+        run = _calls(L, kind, body, body_i)
+        for _ in range(3):
+            if kind != "fori_loop traced":
+                run(np.float32(1), 3)
+            F.jit(lambda x, n: run(x, n))(np.float32(1), 3)  # each a new jit trace
+        counts.append(n[0])
+    assert counts[0] == counts[1] == 1
+
+
+def test_trace_cache_holds_functions_weakly_and_keys_on_types():
+    import gc
+    import weakref
+    n = [0]
+
+    def body(c):
+        n[0] += 1
+        return c + 1
+    lax.while_loop(lambda c: c < 3, body, np.float32(1))
+    lax.while_loop(lambda c: c < 3, body, np.float64(1).astype(np.float16))  # new avals: a trace
+    lax.while_loop(lambda c: c.sum() < 3, body, np.zeros(2, np.float32))  # new shape: a trace
+    assert n[0] == 3
+    ref = weakref.ref(body)
+    del body
+    gc.collect()
+    assert ref() is None
+
+
+def test_trace_cache_does_not_reuse_captured_tracers_across_traces():
+    def make(L):
+        def f(x, w):
+            def body(c):
+                return c + w  # w is a tracer of this jit's trace
+            return L.while_loop(lambda c: c < 10.0, body, x), L.while_loop(lambda c: c < 20.0, body, x)
+        return f
+    for w in (1.0, 2.0, 4.0):
+        assert_same(fe.jit(make(lax))(np.float32(0), np.float32(w)),
+                    jax.jit(make(jax.lax))(np.float32(0), np.float32(w)))

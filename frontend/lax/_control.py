@@ -7,11 +7,12 @@ from __future__ import annotations
 import builtins
 import collections.abc
 import inspect
+import weakref
 
 import numpy as np
 
-from .. import dtypes
-from ..core import Aval, ConcretizationTypeError, Graph, Literal, Tracer, literal
+from .. import batching, dtypes
+from ..core import Aval, ConcretizationTypeError, Graph, Literal, Tracer, _trace_var, literal
 from ..primitives.control import close_branches, cond_p, scan_p, typematch, while_p
 from ..primitives.elementwise import max_p, min_p, ne_p
 from ..tracing import closure_convert, dce, flatten_fun, intern_graph, leaf_aval, trace_graph
@@ -156,6 +157,45 @@ def _index_dtype(x):
         else dtypes.dtype_and_weak(x)[0]
 
 
+# ----------------------------------------------------------------------------- trace cache
+
+# fun -> {signature: (graph, out info)}: weakly keyed, an entry goes with its function
+_TRACED: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
+
+
+def _memo_trace(fun, signature, trace):
+    """``trace()`` (a traced Graph and what the wrapper learned, e.g. the output treedef),
+    memoized as JAX does for the functions of cond, switch, while_loop and scan: called again
+    with the same function (by identity, held weakly) and the same input treedef and avals,
+    nothing is traced again. The key also holds the 64-bit switch and the named axes in
+    scope (and a shard_map body's check_vma); a graph that captured values of an enclosing trace (a tracer) is reused only
+    within that trace."""
+    try:
+        per_fun = _TRACED.setdefault(fun, {})
+    except TypeError:  # not weakly referenceable or not hashable: no cache
+        return trace()
+    key = (signature, dtypes.config.enable_x64, batching.check_vma_body(),
+           tuple((n, batching.find_axis_size(n)) for n in batching.bound_axis_names()))
+    here = _trace_var.get()
+    hit = per_fun.get(key) or per_fun.get((key, id(here)))
+    if hit is not None and (len(hit) == 2 or hit[2] is here):
+        return hit[:2]
+    out = trace()
+    if any(isinstance(c, Tracer) for c in out[0].consts):
+        per_fun[(key, id(here))] = (*out, here)
+    else:
+        per_fun[key] = out
+    return out
+
+
+def _trace_flat(fun, in_td, avals) -> tuple:
+    """(graph, output treedef) of ``fun`` on pytree inputs of ``in_td`` with these avals."""
+    def trace():
+        box = []
+        return trace_graph(flatten_fun(fun, in_td, box), avals), box[0]
+    return _memo_trace(fun, (in_td, tuple(avals)), trace)
+
+
 def cond(pred, true_fun, false_fun, *operands, operand=_NO):
     """``true_fun(*operands)`` if ``pred`` else ``false_fun(*operands)``, as one conditional
     (both functions are traced; only one runs). Under vmap with a batched ``pred`` both run
@@ -187,12 +227,11 @@ def _cond_two(index, true_fun, false_fun, operands):
     # JAX checks true_fun against false_fun (names in that order); branches are (false, true)
     leaves, in_td = tree_flatten(operands)
     avals = [leaf_aval(x) for x in leaves]
-    bt, bf = [], []
-    gt = trace_graph(flatten_fun(true_fun, in_td, bt), avals)
-    gf = trace_graph(flatten_fun(false_fun, in_td, bf), avals)
-    _check_branch_outputs("cond", "true_fun", "false_fun", true_fun, false_fun, bt[0],
-                          gt.out_avals, bf[0], gf.out_avals)
-    return _bind_cond(index, (gf, gt), leaves, bt[0])
+    gt, tt = _trace_flat(true_fun, in_td, avals)
+    gf, tf = _trace_flat(false_fun, in_td, avals)
+    _check_branch_outputs("cond", "true_fun", "false_fun", true_fun, false_fun, tt,
+                          gt.out_avals, tf, gf.out_avals)
+    return _bind_cond(index, (gf, gt), leaves, tt)
 
 
 def _bind_cond(index, graphs, leaves, out_td):
@@ -231,11 +270,7 @@ def switch(index, branches, *operands, operand=_NO):
     index = min_p.bind(max_p.bind(index, literal(0, _I32)), literal(len(branches) - 1, _I32))
     leaves, in_td = tree_flatten(operands)
     avals = [leaf_aval(x) for x in leaves]
-    graphs, tds = [], []
-    for br in branches:
-        box = []
-        graphs.append(trace_graph(flatten_fun(br, in_td, box), avals))
-        tds.append(box[0])
+    graphs, tds = zip(*[_trace_flat(br, in_td, avals) for br in branches])
     for k in range(1, len(graphs)):
         _check_branch_outputs("switch", "branch 0", f"branch{k}", branches[0], branches[k],
                               tds[0], graphs[0].out_avals, tds[k], graphs[k].out_avals)
@@ -254,16 +289,15 @@ def while_loop(cond_fun, body_fun, init_val):
     in_td = tree_flatten((init_val,))[1]
 
     def make(avals):
-        cb, bb = [], []
-        cg = trace_graph(flatten_fun(cond_fun, in_td, cb), avals)
-        if cb[0].kind != "leaf" or len(cg.outvars) != 1:
-            raise TypeError(f"cond_fun must return a boolean scalar, but got pytree PyTreeDef({cb[0]}).")
+        cg, ct = _trace_flat(cond_fun, in_td, avals)
+        if ct.kind != "leaf" or len(cg.outvars) != 1:
+            raise TypeError(f"cond_fun must return a boolean scalar, but got pytree PyTreeDef({ct}).")
         pa = cg.out_avals[0]
         if pa.shape != () or pa.dtype != np.bool_:
             raise TypeError("cond_fun must return a boolean scalar, but got output type(s) "
                             f"[ShapedArray({_long(pa)}{', weak_type=True' if pa.weak_type else ''})].")
-        bg = trace_graph(flatten_fun(body_fun, in_td, bb), avals)
-        return cg, bg, bb[0]
+        bg, bt = _trace_flat(body_fun, in_td, avals)
+        return cg, bg, bt
 
     avals = [leaf_aval(x) for x in leaves]
     cg, bg, out_td = make(avals)
@@ -341,6 +375,10 @@ def scan(f, init, xs=None, length=None, reverse=False, unroll=1):
     slice_avals = [Aval(a.shape[1:], a.dtype, a.weak_type) for a in x_avals]
 
     def make(carry_avals):
+        sig = ("scan", init_td, xs_td, tuple(carry_avals), tuple(slice_avals))
+        return _memo_trace(f, sig, lambda: trace(carry_avals))
+
+    def trace(carry_avals):
         box = []
 
         def body(*leaves):
@@ -424,14 +462,8 @@ def fori_loop(lower, upper, body_fun, init_val, *, unroll=None):
                             f"{ld.name} and {ud.name}")
     if _is_concrete_int(lower) and _is_concrete_int(upper):
         lo, hi = int(lower), int(upper)
-
-        def scan_body(loop_carry, _):
-            i, x = loop_carry
-            return (i + 1, body_fun(i, x)), None
-
-        scan_body.__name__ = "scanned_fun"
-        (_, result), _ = scan(scan_body, (lo, init_val), None, length=max(hi - lo, 0),
-                              unroll=1 if unroll is None else unroll)
+        (_, result), _ = scan(_fori_body(body_fun, True), (lo, init_val), None,
+                              length=max(hi - lo, 0), unroll=1 if unroll is None else unroll)
         return result
     if unroll is not None:
         raise ValueError("Can only use `unroll` in `fori_loop` if the loop bounds are "
@@ -441,14 +473,39 @@ def fori_loop(lower, upper, body_fun, init_val, *, unroll=None):
     if ud != dtype:
         upper = convert(upper, dtype, False)
 
-    def while_cond(loop_carry):
-        return loop_carry[0] < loop_carry[1]
+    return while_loop(_fori_cond, _fori_body(body_fun, False), (lower, upper, init_val))[2]
 
+
+def _fori_cond(loop_carry):
+    return loop_carry[0] < loop_carry[1]
+
+
+# (body_fun, as scan) -> the loop body calling it: one function per body_fun (so that the
+# trace cache knows it again), holding body_fun weakly (so that the entry can go with it)
+_FORI_BODIES: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
+
+
+def _fori_body(body_fun, as_scan: bool):
+    try:
+        pair = _FORI_BODIES.get(body_fun)
+        if pair is None:
+            pair = _FORI_BODIES[body_fun] = _fori_bodies(weakref.ref(body_fun))
+    except TypeError:  # not weakly referenceable or not hashable: a fresh pair
+        pair = _fori_bodies(lambda: body_fun)
+    return pair[as_scan]
+
+
+def _fori_bodies(fun) -> tuple:
+    """(while_loop body, scan body) calling ``fun()`` (the body_fun) on the index and value."""
     def while_body(loop_carry):
         i, hi, x = loop_carry
-        return i + 1, hi, body_fun(i, x)
+        return i + 1, hi, fun()(i, x)
 
-    return while_loop(while_cond, while_body, (lower, upper, init_val))[2]
+    def scanned_fun(loop_carry, _):
+        i, x = loop_carry
+        return (i + 1, fun()(i, x)), None
+
+    return while_body, scanned_fun
 
 
 def map(f, xs, *, batch_size=None):  # noqa: A001  (lax.map)
