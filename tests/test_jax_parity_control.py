@@ -288,3 +288,78 @@ def test_trace_cache_does_not_reuse_captured_tracers_across_traces():
     for w in (1.0, 2.0, 4.0):
         assert_same(fe.jit(make(lax))(np.float32(0), np.float32(w)),
                     jax.jit(make(jax.lax))(np.float32(0), np.float32(w)))
+
+
+# ----------------------------------------------------------------------------- error texts
+
+_x, _v = np.float32(1), np.ones(3, np.float32)
+
+
+def _nt():
+    import collections
+    return collections.namedtuple("P", "a b")
+
+
+BAD_CALLS = {
+    "cond structure": lambda L, N: L.cond(True, lambda a: a, lambda a: (a, a), _x),
+    "cond dict keys": lambda L, N: L.cond(True, lambda a: {"a": a}, lambda a: {"b": a}, _x),
+    "cond dict count": lambda L, N: L.cond(True, lambda a: {"a": a}, lambda a: {"a": a, "b": a}, _x),
+    "cond namedtuple": lambda L, N: L.cond(True, lambda a: _nt()(a, a), lambda a: (a, a), _x),
+    "cond list vs tuple": lambda L, N: L.cond(True, lambda a: [a, a], lambda a: (a, a), _x),
+    "cond None": lambda L, N: L.cond(True, lambda a: None, lambda a: a, _x),
+    "cond nested": lambda L, N: L.cond(True, lambda a: ([a], (a, a)), lambda a: ((a,), (a,)), _x),
+    "cond dtype": lambda L, N: L.cond(True, lambda a: a, lambda a: N.int32(1), _x),
+    "cond shape": lambda L, N: L.cond(True, lambda a: a, lambda a: N.ones(2), _x),
+    "cond two types": lambda L, N: L.cond(True, lambda a: (a, a.astype(np.int32)),
+                                          lambda a: (N.ones(2), a), _x),
+    "cond pred shape": lambda L, N: L.cond(np.array([True, False]), lambda a: a, lambda a: a, _x),
+    "cond pred str": lambda L, N: L.cond("a", lambda a: a, lambda a: a, _x),
+    "cond pred complex": lambda L, N: L.cond(np.complex64(1), lambda a: a, lambda a: a, _x),
+    "cond not callable": lambda L, N: L.cond(True, 1, lambda a: a, _x),
+    "switch index float": lambda L, N: L.switch(1.0, [lambda a: a, lambda a: a], _x),
+    "switch index shape": lambda L, N: L.switch(np.array([0, 1]), [lambda a: a, lambda a: a], _x),
+    "switch index bool": lambda L, N: L.switch(True, [lambda a: a, lambda a: a], _x),
+    "switch empty": lambda L, N: L.switch(0, [], _x),
+    "switch dtype": lambda L, N: L.switch(0, [lambda a: a, lambda a: a, lambda a: a.astype(np.int32)], _x),
+    "switch structure": lambda L, N: L.switch(0, [lambda a: a, lambda a: [a]], _x),
+    "while cond float": lambda L, N: L.while_loop(lambda c: c, lambda c: c + 1, _x),
+    "while cond weak": lambda L, N: L.while_loop(lambda c: 1.0, lambda c: c, _x),
+    "while cond vector": lambda L, N: L.while_loop(lambda c: c < 3, lambda c: c + 1, _v),
+    "while cond pair": lambda L, N: L.while_loop(lambda c: (c < 3, c < 3), lambda c: c + 1, _x),
+    "while body dtype": lambda L, N: L.while_loop(lambda c: c < 3, lambda c: c.astype(np.int32), _x),
+    "while body shape": lambda L, N: L.while_loop(lambda c: c < 3, lambda c: N.ones(2), _x),
+    "while body structure": lambda L, N: L.while_loop(lambda c: c < 3, lambda c: (c, c), _x),
+    "while body nested": lambda L, N: L.while_loop(lambda c: c[0] < 3,
+                                                   lambda c: (c[0], (c[1][0], c[1][0])), (_x, (_x,))),
+    "while body component": lambda L, N: L.while_loop(
+        lambda c: c[0] < 3, lambda c: (c[0], c[1].astype(np.int32)), (_x, _x)),
+    "while not callable": lambda L, N: L.while_loop(1, lambda c: c, _x),
+    "scan carry dtype": lambda L, N: L.scan(lambda c, a: (c.astype(np.int32), a), _x, _v),
+    "scan carry shape": lambda L, N: L.scan(lambda c, a: (N.ones(2), a), _x, _v),
+    "scan carry structure": lambda L, N: L.scan(lambda c, a: ((c, c), a), _x, _v),
+    "scan carry dict": lambda L, N: L.scan(lambda c, a: ({"b": c["a"]}, a), {"a": _x}, _v),
+    "scan carry nested": lambda L, N: L.scan(lambda c, a: ((c[0], [c[1][0]]), a), (_x, (_x,)), _v),
+    "scan xs lengths": lambda L, N: L.scan(lambda c, a: (c, a), _x, (_v, np.ones(4, np.float32))),
+    "scan length": lambda L, N: L.scan(lambda c, a: (c, a), _x, _v, length=4),
+    "scan nothing": lambda L, N: L.scan(lambda c, a: (c, a), _x, None),
+    "scan not a pair": lambda L, N: L.scan(lambda c, a: c, _x, _v),
+    "scan a triple": lambda L, N: L.scan(lambda c, a: (c, a, 1.0), _x, _v),
+    "scan a dict": lambda L, N: L.scan(lambda c, a: {"a": c}, _x, _v),
+    "scan not callable": lambda L, N: L.scan(1, _x, _v),
+    "fori bound dtypes": lambda L, N: L.fori_loop(np.int32(0), np.int16(3), lambda i, c: c, _x),
+    "fori carry dtype": lambda L, N: L.fori_loop(0, 3, lambda i, c: c.astype(np.int32), _x),
+    "fori not callable": lambda L, N: L.fori_loop(0, 3, 1, _x),
+}
+
+
+def _error(call, L, N):
+    with pytest.raises(Exception) as e:
+        call(L, N)
+    # a loop carry's leaf is named by its class: JAX's ShapedArray, our Aval
+    return type(e.value), str(e.value).replace("jax._src.core.ShapedArray", "frontend.core.Aval")
+
+
+@pytest.mark.parametrize("name", list(BAD_CALLS))
+def test_control_flow_errors_as_jax(name):
+    call = BAD_CALLS[name]
+    assert _error(call, lax, fnp) == _error(call, jax.lax, jnp)

@@ -16,7 +16,7 @@ from ..core import Aval, ConcretizationTypeError, Graph, Literal, Tracer, _trace
 from ..primitives.control import close_branches, cond_p, scan_p, typematch, while_p
 from ..primitives.elementwise import max_p, min_p, ne_p
 from ..tracing import closure_convert, dce, flatten_fun, intern_graph, leaf_aval, trace_graph
-from ..tree import TreeDef, child_keys, key_paths, tree_flatten, tree_unflatten
+from ..tree import TreeDef, child_keys, key_paths, tree_flatten, tree_map, tree_unflatten
 from ..vectorize import chunked_map
 from ._convert import convert
 
@@ -26,6 +26,19 @@ _NO = object()
 
 def _long(a: Aval) -> str:
     return f"{a.dtype.name}[{','.join(builtins.map(str, a.shape))}]"
+
+
+class _Shown:
+    """A value's type in JAX's words: ``float32[3]``, repr ``ShapedArray(float32[3])``."""
+
+    def __init__(self, x):
+        self.aval = leaf_aval(x)
+
+    def __str__(self):
+        return _long(self.aval)
+
+    def __repr__(self):
+        return f"ShapedArray({_long(self.aval)}{', weak_type=True' if self.aval.weak_type else ''})"
 
 
 def _mismatch(a: Aval, b: Aval) -> str:
@@ -45,33 +58,49 @@ def _sourceinfo(f) -> str:
     return f"{name} at {code.co_filename}:{code.co_firstlineno}"
 
 
-def _describe(td: TreeDef) -> str:
+_NODE_TYPES = {"tuple": tuple, "list": list, "dict": dict, "none": type(None)}
+
+
+def _node_type(td: TreeDef):
+    """The Python type of a treedef's root (None for a leaf)."""
     if td.kind == "leaf":
-        return "pytree leaf"
-    if td.kind == "none":
-        return "None"
-    if td.kind in ("tuple", "list"):
-        return f"{td.kind} of length {len(td.children)}"
-    if td.kind == "dict":
-        return f"dict with keys {list(td.meta)}"
-    return f"{td.meta.__name__}"
+        return None
+    if td.kind == "namedtuple":
+        return td.meta
+    return td.meta.cls if td.kind == "custom" else _NODE_TYPES[td.kind]
 
 
-def _tree_diffs(t1: TreeDef, t2: TreeDef, path=""):
-    """(path, thing1, thing2, explanation) for each place two treedefs differ."""
-    if t1 == t2:
+def _tree_diffs(t1: TreeDef, t2: TreeDef, leaf: str, path=""):
+    """(path, thing1, thing2, explanation) for each place two treedefs differ, worded as JAX's
+    equality_errors (``leaf``: how a leaf is named)."""
+    if t1.kind == "leaf" and t2.kind == "leaf":
         return
-    if t1.kind != t2.kind or (t1.kind in ("namedtuple", "custom") and t1.meta != t2.meta):
-        th = {"tuple": "<class 'tuple'>", "list": "<class 'list'>", "dict": "<class 'dict'>"}
-        yield (path, th.get(t1.kind, _describe(t1)), th.get(t2.kind, _describe(t2)),
-               "their Python types differ")
-    elif t1.kind == "dict" and t1.meta != t2.meta:
-        yield path, _describe(t1), _describe(t2), "the dictionary keys differ"
-    elif len(t1.children) != len(t2.children):
-        yield path, _describe(t1), _describe(t2), "the lengths do not match"
-    else:
-        for k, c1, c2 in zip(child_keys(t1), t1.children, t2.children):
-            yield from _tree_diffs(c1, c2, f"{path}{k}")
+    ty1, ty2 = _node_type(t1), _node_type(t2)
+    name1, name2 = (leaf if ty is None else str(ty) for ty in (ty1, ty2))
+    if ty1 is not ty2:
+        yield path, name1, name2, "their Python types differ"
+        return
+    n1, n2 = len(t1.children), len(t2.children)
+    if ty1 in (tuple, list) and n1 != n2:
+        yield (path, f"{ty1.__name__} of length {n1}", f"{ty2.__name__} of length {n2}",
+               "the lengths do not match")
+        return
+    k1, k2 = child_keys(t1), child_keys(t2)
+    if n1 != n2:
+        diff = " ".join(repr(getattr(k, "key", k)) for k in set(k1).symmetric_difference(k2))
+        yield (path, f"{name1} with {n1} child{'ren' if n1 > 1 else ''}",
+               f"{name2} with {n2} child{'ren' if n2 > 1 else ''}",
+               "the numbers of children do not match"
+               + (f", with the symmetric difference of key sets: {{{diff}}}" if diff else ""))
+        return
+    m1, m2 = (t.meta.aux if t.kind == "custom" else t.meta if t.kind == "dict" else None
+              for t in (t1, t2))
+    if m1 != m2:
+        yield (path, f"{name1} with pytree metadata {m1}", f"{name2} with pytree metadata {m2}",
+               "the pytree node metadata does not match")
+        return
+    for k, c1, c2 in zip(k1, t1.children, t2.children):
+        yield from _tree_diffs(c1, c2, leaf, f"{path}{k}")
 
 
 def _bullets(diffs, sep_last=False) -> str:
@@ -88,7 +117,7 @@ def _check_branch_outputs(api, name1, name2, f1, f2, td1, avals1, td2, avals2):
     comp = (lambda p: f" at path {p}" if p else "")
     if td1 != td2:
         diffs = [f"{name1} output{comp(p)} is a {a} but {name2} output{comp(p)} is a {b}, so {e}"
-                 for p, a, b, e in _tree_diffs(td1, td2)]
+                 for p, a, b, e in _tree_diffs(td1, td2, "pytree leaf")]
         raise TypeError(
             f"{api} branch outputs must have the same pytree structure, but they differ:\n\n"
             f"{name1} is {_sourceinfo(f1)}\n{name2} is {_sourceinfo(f2)}\n\n"
@@ -122,7 +151,7 @@ def _check_carry(name, fun, in_td, in_avals, out_td, out_avals):
         comp = (lambda p: f"the input carry at path {p}" if p else "the input carry")
     if in_td != out_td:
         diffs = [f"{comp(p)} is a {a} but the corresponding component of the carry output is a "
-                 f"{b}, so {e}" for p, a, b, e in _tree_diffs(in_td, out_td)]
+                 f"{b}, so {e}" for p, a, b, e in _tree_diffs(in_td, out_td, str(Aval))]
         raise TypeError(
             f"{name} function carry input and carry output must have the same pytree structure, "
             f"but they differ:\n\n{_bullets(diffs)}\n"
@@ -295,7 +324,7 @@ def while_loop(cond_fun, body_fun, init_val):
         pa = cg.out_avals[0]
         if pa.shape != () or pa.dtype != np.bool_:
             raise TypeError("cond_fun must return a boolean scalar, but got output type(s) "
-                            f"[ShapedArray({_long(pa)}{', weak_type=True' if pa.weak_type else ''})].")
+                            f"[{_Shown(cg.outvars[0])!r}].")
         bg, bt = _trace_flat(body_fun, in_td, avals)
         return cg, bg, bt
 
@@ -346,7 +375,7 @@ def scan(f, init, xs=None, length=None, reverse=False, unroll=1):
     >>> scan(lambda c, x: (c + x, c), 0.0, fnp.arange(3.0))
     """
     if not callable(f):
-        raise TypeError("scan: f argument should be a callable.")
+        raise TypeError("lax.scan: f argument should be a callable.")
     xs_leaves, xs_td = tree_flatten(xs)
     x_avals = [leaf_aval(x) for x in xs_leaves]
     for x, a in zip(xs_leaves, x_avals):
@@ -386,7 +415,7 @@ def scan(f, init, xs=None, length=None, reverse=False, unroll=1):
             x = tree_unflatten(xs_td, leaves[nk:])
             out = f(carry, x)
             if not isinstance(out, (tuple, list)) or len(out) != 2:
-                raise TypeError(f"scan body output must be a pair, got {out}.")
+                raise TypeError(f"scan body output must be a pair, got {tree_map(_Shown, out)}.")
             c_leaves, c_td = tree_flatten(out[0])
             y_leaves, y_td = tree_flatten(out[1])
             box.append((c_td, y_td, len(c_leaves)))
