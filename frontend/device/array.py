@@ -5,7 +5,18 @@ import numpy as np
 
 from .. import sharding as sh
 from ..core import dtypes
-from ..core.ir import Aval, Eqn, Graph, Literal, Var, _trace_var, aval_of, on_rule_change, set_eager_apply
+from ..core.ir import (
+    Aval,
+    Eqn,
+    Graph,
+    Literal,
+    Tracer,
+    Var,
+    _trace_var,
+    aval_of,
+    on_rule_change,
+    set_eager_apply,
+)
 from . import seam as _backend
 
 
@@ -273,6 +284,8 @@ def device_put(x, device=None, *, weak_type=None, may_alias=None) -> Array:
     copy = may_alias is False
     if isinstance(x, Array) and device is None and not copy:
         return x
+    if isinstance(x, Tracer) and weak_type in (None, x.aval.weak_type):
+        return x  # under jit, vmap or grad the value is returned as it is (as JAX does)
     f = from_foreign(x, device, copy=copy)
     if f is not None:
         return f if weak_type is None else Array(f._buf, f.aval.update(weak_type=weak_type))
@@ -328,7 +341,7 @@ def to_buffer(x, aval: Aval | None = None, device=None):
 # ----------------------------------------------------------------------------- eager apply
 # Eager work runs as compiled graphs through the C++ call path of the backend: one callable
 # per computation (a primitive with its params, or a numpy function with its static
-# arguments, see frontend.core.tracing.eager_fused), which checks the operands' signature,
+# arguments, see frontend.core.ir.ir.ir.tracing.eager_fused), which checks the operands' signature,
 # executes and wraps the results without Python once it has seen a signature; the first call
 # of a signature builds and compiles the graph (``_eager_cache``). Operands are all Arrays by
 # then: scalar literals come from a small cache of device scalars, so repeated constants are

@@ -7,13 +7,15 @@ from __future__ import annotations
 import builtins
 import collections.abc
 import inspect
+import weakref
 
 import numpy as np
 
 from ..core import dtypes
-from ..core.ir import Aval, ConcretizationTypeError, Literal, Tracer, literal
-from ..core.pytree import TreeDef, child_keys, key_paths, tree_flatten, tree_unflatten
-from ..core.tracing import closure_convert, flatten_fun, leaf_aval, trace_graph
+from ..core.ir import Aval, ConcretizationTypeError, Graph, Literal, Tracer, _trace_var, literal
+from ..core.pytree import TreeDef, child_keys, key_paths, tree_flatten, tree_map, tree_unflatten
+from ..core.tracing import closure_convert, dce, flatten_fun, intern_graph, leaf_aval, trace_graph
+from ..interpreters import batching
 from ..primitives.control import close_branches, cond_p, scan_p, typematch, while_p
 from ..primitives.elementwise import max_p, min_p, ne_p
 from ..transforms.vmap import chunked_map
@@ -25,6 +27,19 @@ _NO = object()
 
 def _long(a: Aval) -> str:
     return f"{a.dtype.name}[{','.join(builtins.map(str, a.shape))}]"
+
+
+class _Shown:
+    """A value's type in JAX's words: ``float32[3]``, repr ``ShapedArray(float32[3])``."""
+
+    def __init__(self, x):
+        self.aval = leaf_aval(x)
+
+    def __str__(self):
+        return _long(self.aval)
+
+    def __repr__(self):
+        return f"ShapedArray({_long(self.aval)}{', weak_type=True' if self.aval.weak_type else ''})"
 
 
 def _mismatch(a: Aval, b: Aval) -> str:
@@ -44,33 +59,49 @@ def _sourceinfo(f) -> str:
     return f"{name} at {code.co_filename}:{code.co_firstlineno}"
 
 
-def _describe(td: TreeDef) -> str:
+_NODE_TYPES = {"tuple": tuple, "list": list, "dict": dict, "none": type(None)}
+
+
+def _node_type(td: TreeDef):
+    """The Python type of a treedef's root (None for a leaf)."""
     if td.kind == "leaf":
-        return "pytree leaf"
-    if td.kind == "none":
-        return "None"
-    if td.kind in ("tuple", "list"):
-        return f"{td.kind} of length {len(td.children)}"
-    if td.kind == "dict":
-        return f"dict with keys {list(td.meta)}"
-    return f"{td.meta.__name__}"
+        return None
+    if td.kind == "namedtuple":
+        return td.meta
+    return td.meta.cls if td.kind == "custom" else _NODE_TYPES[td.kind]
 
 
-def _tree_diffs(t1: TreeDef, t2: TreeDef, path=""):
-    """(path, thing1, thing2, explanation) for each place two treedefs differ."""
-    if t1 == t2:
+def _tree_diffs(t1: TreeDef, t2: TreeDef, leaf: str, path=""):
+    """(path, thing1, thing2, explanation) for each place two treedefs differ, worded as JAX's
+    equality_errors (``leaf``: how a leaf is named)."""
+    if t1.kind == "leaf" and t2.kind == "leaf":
         return
-    if t1.kind != t2.kind or (t1.kind in ("namedtuple", "custom") and t1.meta != t2.meta):
-        th = {"tuple": "<class 'tuple'>", "list": "<class 'list'>", "dict": "<class 'dict'>"}
-        yield (path, th.get(t1.kind, _describe(t1)), th.get(t2.kind, _describe(t2)),
-               "their Python types differ")
-    elif t1.kind == "dict" and t1.meta != t2.meta:
-        yield path, _describe(t1), _describe(t2), "the dictionary keys differ"
-    elif len(t1.children) != len(t2.children):
-        yield path, _describe(t1), _describe(t2), "the lengths do not match"
-    else:
-        for k, c1, c2 in zip(child_keys(t1), t1.children, t2.children):
-            yield from _tree_diffs(c1, c2, f"{path}{k}")
+    ty1, ty2 = _node_type(t1), _node_type(t2)
+    name1, name2 = (leaf if ty is None else str(ty) for ty in (ty1, ty2))
+    if ty1 is not ty2:
+        yield path, name1, name2, "their Python types differ"
+        return
+    n1, n2 = len(t1.children), len(t2.children)
+    if ty1 in (tuple, list) and n1 != n2:
+        yield (path, f"{ty1.__name__} of length {n1}", f"{ty2.__name__} of length {n2}",
+               "the lengths do not match")
+        return
+    k1, k2 = child_keys(t1), child_keys(t2)
+    if n1 != n2:
+        diff = " ".join(repr(getattr(k, "key", k)) for k in set(k1).symmetric_difference(k2))
+        yield (path, f"{name1} with {n1} child{'ren' if n1 > 1 else ''}",
+               f"{name2} with {n2} child{'ren' if n2 > 1 else ''}",
+               "the numbers of children do not match"
+               + (f", with the symmetric difference of key sets: {{{diff}}}" if diff else ""))
+        return
+    m1, m2 = (t.meta.aux if t.kind == "custom" else t.meta if t.kind == "dict" else None
+              for t in (t1, t2))
+    if m1 != m2:
+        yield (path, f"{name1} with pytree metadata {m1}", f"{name2} with pytree metadata {m2}",
+               "the pytree node metadata does not match")
+        return
+    for k, c1, c2 in zip(k1, t1.children, t2.children):
+        yield from _tree_diffs(c1, c2, leaf, f"{path}{k}")
 
 
 def _bullets(diffs, sep_last=False) -> str:
@@ -87,7 +118,7 @@ def _check_branch_outputs(api, name1, name2, f1, f2, td1, avals1, td2, avals2):
     comp = (lambda p: f" at path {p}" if p else "")
     if td1 != td2:
         diffs = [f"{name1} output{comp(p)} is a {a} but {name2} output{comp(p)} is a {b}, so {e}"
-                 for p, a, b, e in _tree_diffs(td1, td2)]
+                 for p, a, b, e in _tree_diffs(td1, td2, "pytree leaf")]
         raise TypeError(
             f"{api} branch outputs must have the same pytree structure, but they differ:\n\n"
             f"{name1} is {_sourceinfo(f1)}\n{name2} is {_sourceinfo(f2)}\n\n"
@@ -121,7 +152,7 @@ def _check_carry(name, fun, in_td, in_avals, out_td, out_avals):
         comp = (lambda p: f"the input carry at path {p}" if p else "the input carry")
     if in_td != out_td:
         diffs = [f"{comp(p)} is a {a} but the corresponding component of the carry output is a "
-                 f"{b}, so {e}" for p, a, b, e in _tree_diffs(in_td, out_td)]
+                 f"{b}, so {e}" for p, a, b, e in _tree_diffs(in_td, out_td, str(Aval))]
         raise TypeError(
             f"{name} function carry input and carry output must have the same pytree structure, "
             f"but they differ:\n\n{_bullets(diffs)}\n"
@@ -156,6 +187,45 @@ def _index_dtype(x):
         else dtypes.dtype_and_weak(x)[0]
 
 
+# ----------------------------------------------------------------------------- trace cache
+
+# fun -> {signature: (graph, out info)}: weakly keyed, an entry goes with its function
+_TRACED: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
+
+
+def _memo_trace(fun, signature, trace):
+    """``trace()`` (a traced Graph and what the wrapper learned, e.g. the output treedef),
+    memoized as JAX does for the functions of cond, switch, while_loop and scan: called again
+    with the same function (by identity, held weakly) and the same input treedef and avals,
+    nothing is traced again. The key also holds the 64-bit switch and the named axes in
+    scope (and a shard_map body's check_vma); a graph that captured values of an enclosing trace (a tracer) is reused only
+    within that trace."""
+    try:
+        per_fun = _TRACED.setdefault(fun, {})
+    except TypeError:  # not weakly referenceable or not hashable: no cache
+        return trace()
+    key = (signature, dtypes.config.enable_x64, batching.check_vma_body(),
+           tuple((n, batching.find_axis_size(n)) for n in batching.bound_axis_names()))
+    here = _trace_var.get()
+    hit = per_fun.get(key) or per_fun.get((key, id(here)))
+    if hit is not None and (len(hit) == 2 or hit[2] is here):
+        return hit[:2]
+    out = trace()
+    if any(isinstance(c, Tracer) for c in out[0].consts):
+        per_fun[(key, id(here))] = (*out, here)
+    else:
+        per_fun[key] = out
+    return out
+
+
+def _trace_flat(fun, in_td, avals) -> tuple:
+    """(graph, output treedef) of ``fun`` on pytree inputs of ``in_td`` with these avals."""
+    def trace():
+        box = []
+        return trace_graph(flatten_fun(fun, in_td, box), avals), box[0]
+    return _memo_trace(fun, (in_td, tuple(avals)), trace)
+
+
 def cond(pred, true_fun, false_fun, *operands, operand=_NO):
     """``true_fun(*operands)`` if ``pred`` else ``false_fun(*operands)``, as one conditional
     (both functions are traced; only one runs). Under vmap with a batched ``pred`` both run
@@ -187,12 +257,11 @@ def _cond_two(index, true_fun, false_fun, operands):
     # JAX checks true_fun against false_fun (names in that order); branches are (false, true)
     leaves, in_td = tree_flatten(operands)
     avals = [leaf_aval(x) for x in leaves]
-    bt, bf = [], []
-    gt = trace_graph(flatten_fun(true_fun, in_td, bt), avals)
-    gf = trace_graph(flatten_fun(false_fun, in_td, bf), avals)
-    _check_branch_outputs("cond", "true_fun", "false_fun", true_fun, false_fun, bt[0],
-                          gt.out_avals, bf[0], gf.out_avals)
-    return _bind_cond(index, (gf, gt), leaves, bt[0])
+    gt, tt = _trace_flat(true_fun, in_td, avals)
+    gf, tf = _trace_flat(false_fun, in_td, avals)
+    _check_branch_outputs("cond", "true_fun", "false_fun", true_fun, false_fun, tt,
+                          gt.out_avals, tf, gf.out_avals)
+    return _bind_cond(index, (gf, gt), leaves, tt)
 
 
 def _bind_cond(index, graphs, leaves, out_td):
@@ -231,11 +300,7 @@ def switch(index, branches, *operands, operand=_NO):
     index = min_p.bind(max_p.bind(index, literal(0, _I32)), literal(len(branches) - 1, _I32))
     leaves, in_td = tree_flatten(operands)
     avals = [leaf_aval(x) for x in leaves]
-    graphs, tds = [], []
-    for br in branches:
-        box = []
-        graphs.append(trace_graph(flatten_fun(br, in_td, box), avals))
-        tds.append(box[0])
+    graphs, tds = zip(*[_trace_flat(br, in_td, avals) for br in branches])
     for k in range(1, len(graphs)):
         _check_branch_outputs("switch", "branch 0", f"branch{k}", branches[0], branches[k],
                               tds[0], graphs[0].out_avals, tds[k], graphs[k].out_avals)
@@ -254,16 +319,15 @@ def while_loop(cond_fun, body_fun, init_val):
     in_td = tree_flatten((init_val,))[1]
 
     def make(avals):
-        cb, bb = [], []
-        cg = trace_graph(flatten_fun(cond_fun, in_td, cb), avals)
-        if cb[0].kind != "leaf" or len(cg.outvars) != 1:
-            raise TypeError(f"cond_fun must return a boolean scalar, but got pytree PyTreeDef({cb[0]}).")
+        cg, ct = _trace_flat(cond_fun, in_td, avals)
+        if ct.kind != "leaf" or len(cg.outvars) != 1:
+            raise TypeError(f"cond_fun must return a boolean scalar, but got pytree PyTreeDef({ct}).")
         pa = cg.out_avals[0]
         if pa.shape != () or pa.dtype != np.bool_:
             raise TypeError("cond_fun must return a boolean scalar, but got output type(s) "
-                            f"[ShapedArray({_long(pa)}{', weak_type=True' if pa.weak_type else ''})].")
-        bg = trace_graph(flatten_fun(body_fun, in_td, bb), avals)
-        return cg, bg, bb[0]
+                            f"[{_Shown(cg.outvars[0])!r}].")
+        bg, bt = _trace_flat(body_fun, in_td, avals)
+        return cg, bg, bt
 
     avals = [leaf_aval(x) for x in leaves]
     cg, bg, out_td = make(avals)
@@ -275,9 +339,34 @@ def while_loop(cond_fun, body_fun, init_val):
     _check_carry("while_loop body", body_fun, td, avals, out_td, bg.out_avals)
     cg, cconsts = closure_convert(cg)
     bg, bconsts = closure_convert(bg)
-    outs = while_p.bind(*cconsts, *bconsts, *leaves, cond_graph=cg, body_graph=bg,
-                        cond_nconsts=len(cconsts), body_nconsts=len(bconsts))
-    return tree_unflatten(td, outs)
+    cg, bg, moved = _read_only_carries(cg, bg, len(cconsts), len(bconsts))
+    fixed = [x for x, m in zip(leaves, moved) if m]
+    outs = iter(while_p.bind(*cconsts, *fixed, *bconsts, *[x for x, m in zip(leaves, moved) if not m],
+                             cond_graph=cg, body_graph=bg, cond_nconsts=len(cconsts),
+                             body_nconsts=len(fixed) + len(bconsts)))
+    return tree_unflatten(td, [x if m else next(outs) for x, m in zip(leaves, moved)])
+
+
+def _read_only_carries(cond_g, body_g, nc: int, nb: int):
+    """(cond, body, moved): as JAX does, a carry the body returns as it is and the condition
+    does not read is no carry but a leading body const (so it is returned as it came in,
+    stays unbatched under vmap and needs no loop under reverse mode)."""
+    cond_g = dce(cond_g)
+    read = {v for e in cond_g.eqns for v in e.inputs} | set(cond_g.outvars)
+    carry_in = body_g.invars[nb:]
+    moved = [o is i and c not in read
+             for o, i, c in zip(body_g.outvars, carry_in, cond_g.invars[nc:])]
+    if not any(moved):
+        return cond_g, body_g, moved
+    keep = [not m for m in moved]
+    body_g = intern_graph(Graph(
+        tuple(v for v, m in zip(carry_in, moved) if m) + tuple(body_g.invars[:nb])
+        + tuple(v for v, k in zip(carry_in, keep) if k), (), (), body_g.eqns,
+        tuple(v for v, k in zip(body_g.outvars, keep) if k)))
+    cond_g = intern_graph(Graph(
+        tuple(cond_g.invars[:nc]) + tuple(v for v, k in zip(cond_g.invars[nc:], keep) if k),
+        (), (), cond_g.eqns, cond_g.outvars))
+    return cond_g, body_g, moved
 
 
 def scan(f, init, xs=None, length=None, reverse=False, unroll=1):
@@ -287,7 +376,7 @@ def scan(f, init, xs=None, length=None, reverse=False, unroll=1):
     >>> scan(lambda c, x: (c + x, c), 0.0, fnp.arange(3.0))
     """
     if not callable(f):
-        raise TypeError("scan: f argument should be a callable.")
+        raise TypeError("lax.scan: f argument should be a callable.")
     xs_leaves, xs_td = tree_flatten(xs)
     x_avals = [leaf_aval(x) for x in xs_leaves]
     for x, a in zip(xs_leaves, x_avals):
@@ -310,11 +399,16 @@ def scan(f, init, xs=None, length=None, reverse=False, unroll=1):
         if not lengths:
             raise ValueError("scan got no values to scan over and `length` not provided.")
         length = lengths[0]
+    _check_unroll(unroll)
     init_leaves, init_td = tree_flatten(init)
     nk = len(init_leaves)
     slice_avals = [Aval(a.shape[1:], a.dtype, a.weak_type) for a in x_avals]
 
     def make(carry_avals):
+        sig = ("scan", init_td, xs_td, tuple(carry_avals), tuple(slice_avals))
+        return _memo_trace(f, sig, lambda: trace(carry_avals))
+
+    def trace(carry_avals):
         box = []
 
         def body(*leaves):
@@ -322,7 +416,7 @@ def scan(f, init, xs=None, length=None, reverse=False, unroll=1):
             x = tree_unflatten(xs_td, leaves[nk:])
             out = f(carry, x)
             if not isinstance(out, (tuple, list)) or len(out) != 2:
-                raise TypeError(f"scan body output must be a pair, got {out}.")
+                raise TypeError(f"scan body output must be a pair, got {tree_map(_Shown, out)}.")
             c_leaves, c_td = tree_flatten(out[0])
             y_leaves, y_td = tree_flatten(out[1])
             box.append((c_td, y_td, len(c_leaves)))
@@ -343,6 +437,22 @@ def scan(f, init, xs=None, length=None, reverse=False, unroll=1):
     outs = scan_p.bind(*consts, *init_leaves, *xs_leaves, body=g, num_consts=len(consts),
                        num_carry=nk, length=length, reverse=bool(reverse))
     return tree_unflatten(init_td, outs[:nk]), tree_unflatten(y_td, outs[nk:])
+
+
+def _check_unroll(unroll):
+    """JAX's errors for an ``unroll`` that is not a concrete bool or non-negative int (it is a
+    hint: XLA is left to unroll the loop)."""
+    if isinstance(unroll, Tracer):
+        raise ConcretizationTypeError(
+            "Abstract tracer value encountered where concrete value is expected: traced array "
+            f"with shape {_long(unroll.aval)}\nThe `unroll` argument to `scan` expects a "
+            "concrete `int` or `bool` value.")
+    if isinstance(unroll, (bool, np.bool_)):
+        return
+    if not isinstance(unroll, (int, np.integer)):
+        raise TypeError(f"'{type(unroll).__name__}' object cannot be interpreted as an integer")
+    if unroll < 0:
+        raise ValueError("`unroll` must be a `bool` or a non-negative `int`.")
 
 
 # ----------------------------------------------------------------------------- fori_loop, map
@@ -382,27 +492,50 @@ def fori_loop(lower, upper, body_fun, init_val, *, unroll=None):
                             f"{ld.name} and {ud.name}")
     if _is_concrete_int(lower) and _is_concrete_int(upper):
         lo, hi = int(lower), int(upper)
-
-        def scan_body(loop_carry, _):
-            i, x = loop_carry
-            return (i + 1, body_fun(i, x)), None
-
-        scan_body.__name__ = "scanned_fun"
-        (_, result), _ = scan(scan_body, (lo, init_val), None, length=max(hi - lo, 0))
+        (_, result), _ = scan(_fori_body(body_fun, True), (lo, init_val), None,
+                              length=max(hi - lo, 0), unroll=1 if unroll is None else unroll)
         return result
+    if unroll is not None:
+        raise ValueError("Can only use `unroll` in `fori_loop` if the loop bounds are "
+                         "statically known.")
     if ld != dtype:
         lower = convert(lower, dtype, False)
     if ud != dtype:
         upper = convert(upper, dtype, False)
 
-    def while_cond(loop_carry):
-        return loop_carry[0] < loop_carry[1]
+    return while_loop(_fori_cond, _fori_body(body_fun, False), (lower, upper, init_val))[2]
 
+
+def _fori_cond(loop_carry):
+    return loop_carry[0] < loop_carry[1]
+
+
+# (body_fun, as scan) -> the loop body calling it: one function per body_fun (so that the
+# trace cache knows it again), holding body_fun weakly (so that the entry can go with it)
+_FORI_BODIES: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
+
+
+def _fori_body(body_fun, as_scan: bool):
+    try:
+        pair = _FORI_BODIES.get(body_fun)
+        if pair is None:
+            pair = _FORI_BODIES[body_fun] = _fori_bodies(weakref.ref(body_fun))
+    except TypeError:  # not weakly referenceable or not hashable: a fresh pair
+        pair = _fori_bodies(lambda: body_fun)
+    return pair[as_scan]
+
+
+def _fori_bodies(fun) -> tuple:
+    """(while_loop body, scan body) calling ``fun()`` (the body_fun) on the index and value."""
     def while_body(loop_carry):
         i, hi, x = loop_carry
-        return i + 1, hi, body_fun(i, x)
+        return i + 1, hi, fun()(i, x)
 
-    return while_loop(while_cond, while_body, (lower, upper, init_val))[2]
+    def scanned_fun(loop_carry, _):
+        i, x = loop_carry
+        return (i + 1, fun()(i, x)), None
+
+    return while_body, scanned_fun
 
 
 def map(f, xs, *, batch_size=None):  # noqa: A001  (lax.map)

@@ -44,7 +44,23 @@ sub = _wrap(ew.sub_p, "sub")
 mul = _wrap(ew.mul_p, "mul")
 div = _wrap(ew.div_p, "div")
 rem = _wrap(ew.rem_p, "rem")
-pow = _wrap(ew.pow_p, "pow")  # noqa: A001
+
+
+def pow(x, y):  # noqa: A001
+    """lax.pow: ``x ** y`` elementwise; ``y`` has ``x``'s dtype, or (as in JAX) any integer
+    dtype with an inexact ``x`` (converted to ``x``'s dtype, as JAX's lowering does).
+
+    >>> pow(np.float32(2), np.int32(3))
+    Array(8., dtype=float32)
+    """
+    (xd, _), (yd, yw) = dtypes.dtype_and_weak(x), dtypes.dtype_and_weak(y)
+    if dtypes.is_inexact(xd) and yd.kind in "iu":  # each operand keeps its own dtype
+        (x,), (y,) = lax_operands((x,)), lax_operands((y,))
+        return ew.pow_p.bind(x, convert(y, aval_of(x).dtype, yw))
+    x, y = lax_operands((x, y))
+    return ew.pow_p.bind(x, y)
+
+
 max = _wrap(ew.max_p, "max")  # noqa: A001
 min = _wrap(ew.min_p, "min")  # noqa: A001
 atan2 = _wrap(ew.atan2_p, "atan2")

@@ -171,7 +171,20 @@ def _cond_batch(args, dims, *, branches):
     for k in range(len(branches) - 2, -1, -1):
         hit = eq_p.bind(index, literal(k, _I32))
         outs = [_lane_select(hit, r, o) for r, o in zip(results[k], outs)]
-    return outs, [0] * n_out
+    # an operand every branch returns as it is needs no select: it keeps its batch axis (or
+    # none)
+    fwd = _forwarded(branches)
+    return ([o if j is None else ops[j] for o, j in zip(outs, fwd)],
+            [0 if j is None else op_dims[j] for j in fwd])
+
+
+def _forwarded(branches) -> list:
+    """Per output: the index of the operand that every branch returns unchanged, or None."""
+    per_branch = []
+    for g in branches:
+        pos = {v: j for j, v in enumerate(g.invars)}
+        per_branch.append([pos.get(o) if type(o) is Var else None for o in g.outvars])
+    return [js[0] if len(set(js)) == 1 else None for js in zip(*per_branch)]
 
 
 @cond_p.def_jvp
@@ -337,6 +350,10 @@ def _while_jvp(primals, tangents, *, cond_graph, body_graph, cond_nconsts, body_
         if new == carry_nz:
             break
         carry_nz = new
+    if not any(carry_nz):  # no tangent reaches the carry: no tangent loop (JAX's as well)
+        outs = while_p.bind(*primals, cond_graph=cond_graph, body_graph=body_graph,
+                            cond_nconsts=nc, body_nconsts=nb)
+        return outs, _tangents_out([], carry_nz, [aval_of(x) for x in init])
     body, _, consts = jvp_graph(body_graph, nz_b + carry_nz, carry_nz)
     # its inputs [consts, bc, carry, t_bc, t_carry] -> [consts, bc, t_bc, carry, t_carry]
     k, n_tb = len(consts) + nb, sum(nz_b)

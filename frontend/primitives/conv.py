@@ -19,7 +19,7 @@ from ..core import dtypes
 from ..core.ir import Aval, Primitive, aval_of
 from ..interpreters import batching
 from ..interpreters.ad_util import Zero, is_undefined_primal
-from .elementwise import add_p
+from .elementwise import add_p, convert_element_type_p
 from .linalg import _bits
 from .shape import moveaxis, reshape_p, rev_p, transpose_p, zeros_like_aval
 
@@ -249,6 +249,14 @@ def _take(shape, axes):
     return tuple(shape[a] for a in axes)
 
 
+def _as_dtype(x, dtype):
+    """x converted to ``dtype`` (the transposes of a conv with a preferred_element_type
+    convolve in the cotangent's dtype and return the operand's)."""
+    if aval_of(x).dtype == dtype:
+        return x
+    return convert_element_type_p.bind(x, new_dtype=dtype, weak_type=False)
+
+
 def _conv_transpose_lhs(ct, lhs_aval, rhs, *, window_strides, padding, lhs_dilation,
                         rhs_dilation, dimension_numbers, feature_group_count,
                         batch_group_count, precision=None, preferred_element_type=None):
@@ -263,7 +271,7 @@ def _conv_transpose_lhs(ct, lhs_aval, rhs, *, window_strides, padding, lhs_dilat
     pads = conv_vjp_lhs_padding(_take(lhs_aval.shape, lspec[2:]), _take(rshape, rspec[2:]),
                                 window_strides, _take(batching.shape(ct), ospec[2:]), padding,
                                 lhs_dilation, rhs_dilation)
-    kernel = rev_p.bind(rhs, dimensions=tuple(rspec[2:]))
+    kernel = _as_dtype(rev_p.bind(rhs, dimensions=tuple(rspec[2:])), aval_of(ct).dtype)
     out = conv_general_dilated_p.bind(
         ct, kernel, window_strides=tuple(lhs_dilation), padding=pads,
         lhs_dilation=tuple(window_strides), rhs_dilation=tuple(rhs_dilation),
@@ -274,7 +282,7 @@ def _conv_transpose_lhs(ct, lhs_aval, rhs, *, window_strides, padding, lhs_dilat
         oshape = batching.shape(out)
         out = _axis_into(lspec[1], lspec[0], _split(out, lspec[1], (batch_group_count,
                                                                      oshape[lspec[1]] // batch_group_count)))
-    return out
+    return _as_dtype(out, lhs_aval.dtype)
 
 
 def _conv_transpose_rhs(ct, lhs, rhs_aval, *, window_strides, padding, lhs_dilation,
@@ -290,12 +298,13 @@ def _conv_transpose_rhs(ct, lhs, rhs_aval, *, window_strides, padding, lhs_dilat
                                  _take(rhs_aval.shape, rspec[2:]), window_strides,
                                  _take(batching.shape(ct), ospec[2:]), padding, lhs_dilation,
                                  rhs_dilation)
-    return conv_general_dilated_p.bind(
-        lhs, ct, window_strides=tuple(rhs_dilation), padding=pads,
+    out = conv_general_dilated_p.bind(
+        _as_dtype(lhs, aval_of(ct).dtype), ct, window_strides=tuple(rhs_dilation), padding=pads,
         lhs_dilation=tuple(lhs_dilation), rhs_dilation=tuple(window_strides),
         dimension_numbers=ConvDimensionNumbers(_swap01(lspec), _swap01(ospec), _swap01(rspec)),
         feature_group_count=fgc, batch_group_count=bgc, precision=precision,
         preferred_element_type=preferred_element_type)
+    return _as_dtype(out, rhs_aval.dtype)
 
 
 @conv_general_dilated_p.def_jvp
@@ -321,4 +330,6 @@ def _conv_transpose(ct, lhs, rhs, **params):
                 None if not is_undefined_primal(rhs) else Zero(rhs.aval)]
     if is_undefined_primal(lhs):
         return [_conv_transpose_lhs(ct, lhs.aval, rhs, **params), None]
+    if 0 in aval_of(ct).shape:  # the cotangent would be a window of size 0 (invalid)
+        return [None, Zero(rhs.aval)]
     return [None, _conv_transpose_rhs(ct, lhs, rhs.aval, **params)]

@@ -19,7 +19,7 @@ from ..core.ir import Aval, Primitive, aval_of
 from ..interpreters import batching
 from ..interpreters.ad_util import Zero, zero_of
 from .indexing import gather_p
-from .shape import bdim_at, broadcast_in_dim_p, iota_p
+from .shape import bdim_at, broadcast_in_dim_p, iota_p, zeros_like_aval
 
 # sort(*operands, dimension, is_stable, num_keys): operands of one shape, each returned
 # sorted by the lexicographic order of the first num_keys operands.
@@ -92,8 +92,10 @@ def take_along(x, idx, axis: int):
     gather with every other axis a batch axis."""
     a = aval_of(x)
     nd = a.ndim
-    others = tuple(i for i in range(nd) if i != axis)
     ia = aval_of(idx)
+    if 0 in a.shape:  # nothing to take (a gather's slice of size 1 would be out of range)
+        return zeros_like_aval(Aval(ia.shape, a.dtype, a.weak_type))
+    others = tuple(i for i in range(nd) if i != axis)
     idx = broadcast_in_dim_p.bind(idx, shape=ia.shape + (1,), broadcast_dimensions=tuple(range(nd)))
     return gather_p.bind(x, idx, offset_dims=(), collapsed_slice_dims=(axis,),
                          start_index_map=(axis,), operand_batching_dims=others,

@@ -18,7 +18,7 @@ from frontend.primitives import reductions as red
 from frontend.primitives.general_reduce import reduce_p
 
 from .elementwise import combine, compare_type
-from .shape import ints
+from .shape import i64_array, ints
 
 # each monoid's StableHLO op (its identity, the init value, is frontend knowledge)
 MONOIDS = {red.reduce_sum_p: "add", red.reduce_prod_p: "multiply", red.reduce_max_p: "maximum",
@@ -53,8 +53,8 @@ def _reduce(op, identity):
         init = _init(ctx, identity(a.dtype), a.dtype)
         s = _scalar(a)
         if dtypes.is_complex(a.dtype) and op in ("maximum", "minimum"):  # JAX's order
-            return [ctx.op(f'"stablehlo.reduce"({x}, {init}) <{{dimensions = array<i64: '
-                           f'{ints(axes)}>}}> ({monoid_region(ctx, op, s)}) : ({ctx.type(a)}, '
+            return [ctx.op(f'"stablehlo.reduce"({x}, {init}) <{{dimensions = '
+                           f'{i64_array(axes)}}}> ({monoid_region(ctx, op, s)}) : ({ctx.type(a)}, '
                            f"{ctx.type(s)}) -> {ctx.type(out)}")]
         return [ctx.op(f"stablehlo.reduce({x} init: {init}) applies stablehlo.{op} "
                        f"across dimensions = [{ints(axes)}] : ({ctx.type(a)}, "
@@ -130,7 +130,7 @@ def _cumulative(monoid):
         s = _scalar(a)
         region = monoid_region(ctx, op, s)
         return [ctx.op(f'"stablehlo.reduce_window"({x}, {init}) <{{padding = dense<{pad}> : '
-                       f"tensor<{a.ndim}x2xi64>, window_dimensions = array<i64: {ints(window)}>}}> "
+                       f"tensor<{a.ndim}x2xi64>, window_dimensions = {i64_array(window)}}}> "
                        f"({region}) : ({ctx.type(a)}, {ctx.type(s)}) -> {ctx.type(a)}")]
 
     return rule
@@ -155,6 +155,6 @@ def _general_reduce(ctx, *args, computation, dimensions):
     region = computation_region(ctx, computation, ctx.avals_in[:n])
     ins = ", ".join(ctx.type(a) for a in ctx.avals_in)
     outs = ", ".join(ctx.type(a) for a in ctx.avals_out)
-    res = ctx.op_results(f'"stablehlo.reduce"({", ".join(args)}) <{{dimensions = array<i64: '
-                         f'{ints(dimensions)}>}}> ({region}) : ({ins}) -> ({outs})', n)
+    res = ctx.op_results(f'"stablehlo.reduce"({", ".join(args)}) <{{dimensions = '
+                         f'{i64_array(dimensions)}}}> ({region}) : ({ins}) -> ({outs})', n)
     return list(res)

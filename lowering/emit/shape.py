@@ -10,6 +10,11 @@ def ints(xs) -> str:
     return ", ".join(map(str, xs))
 
 
+def i64_array(xs) -> str:
+    """A dense i64 array attribute: ``array<i64: 1, 2>``, ``array<i64>`` when empty."""
+    return f"array<i64: {ints(xs)}>" if len(xs) else "array<i64>"
+
+
 def _io(ctx):
     return ctx.avals_in[0], ctx.avals_out[0]
 

@@ -8,16 +8,16 @@ from frontend.primitives import reductions as red
 from frontend.primitives import windows as win
 
 from .reductions import MONOIDS, _init, _scalar, computation_region, monoid_region
-from .shape import ints
+from .shape import i64_array
 
 
 def _attrs(ndim, window_dimensions, window_strides, padding, base_dilation, window_dilation):
-    pad = "[" + ", ".join(f"[{lo}, {hi}]" for lo, hi in padding) + "]"
+    pad = "[" + ", ".join(f"[{lo}, {hi}]" for lo, hi in padding) + "]" if padding else ""
     return (f"padding = dense<{pad}> : tensor<{ndim}x2xi64>, "
-            f"window_dimensions = array<i64: {ints(window_dimensions)}>, "
-            f"window_strides = array<i64: {ints(window_strides)}>, "
-            f"base_dilations = array<i64: {ints(base_dilation)}>, "
-            f"window_dilations = array<i64: {ints(window_dilation)}>")
+            f"window_dimensions = {i64_array(window_dimensions)}, "
+            f"window_strides = {i64_array(window_strides)}, "
+            f"base_dilations = {i64_array(base_dilation)}, "
+            f"window_dilations = {i64_array(window_dilation)}")
 
 
 def _window(monoid):
