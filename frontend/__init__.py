@@ -19,10 +19,10 @@ from . import (  # noqa: F401
     random,
     scipy,
     sharding,
+    tree,
     tree_util,
 )
 from .core import jax_names as _jax_names  # noqa: F401
-from .core import pytree as tree
 from .core.dtypes import config
 from .core.ir import Aval as ShapedArray  # noqa: F401
 from .core.ir import ConcretizationTypeError, Graph, ShapeDtypeStruct, Tracer, UnexpectedTracerError  # noqa: F401
