@@ -5,7 +5,19 @@ import numpy as np
 
 from .. import sharding as sh
 from ..core import dtypes
-from ..core.ir import Aval, Eqn, Graph, Literal, Var, _trace_var, aval_of, on_rule_change, set_eager_apply
+from ..core.ir import (
+    Aval,
+    Eqn,
+    Graph,
+    Literal,
+    ShapeDtypeStruct,
+    Tracer,
+    Var,
+    _trace_var,
+    aval_of,
+    on_rule_change,
+    set_eager_apply,
+)
 from . import seam as _backend
 
 
@@ -206,6 +218,21 @@ def from_foreign(x, device=None, *, copy: bool = False):
 
 
 _PY_SCALARS = (bool, int, float, complex)
+
+
+_NATIVE = (Array, Tracer, ShapeDtypeStruct, np.ndarray, np.generic, *_PY_SCALARS)
+
+
+def adopt_foreign(leaves: list) -> list:
+    """Argument leaves with arrays of other libraries (jax.Array, DLPack, ``__array__``) as
+    Arrays: a jax.Array's device buffer is taken as it is (no copy)."""
+    if all(isinstance(x, _NATIVE) or x is None for x in leaves):
+        return leaves
+    out = []
+    for x in leaves:
+        f = None if isinstance(x, _NATIVE) else from_foreign(x)
+        out.append(x if f is None else f)
+    return out
 
 
 def _wrap_buffer(buf, weak: bool) -> Array:

@@ -11,9 +11,11 @@ import inspect
 import numpy as np
 
 from ..core import dtypes
+from ..core.arguments import leaf_aval
+from ..core.graph_utils import closure_convert
 from ..core.ir import Aval, ConcretizationTypeError, Literal, Tracer, literal
 from ..core.pytree import TreeDef, child_keys, key_paths, tree_flatten, tree_unflatten
-from ..core.tracing import closure_convert, flatten_fun, leaf_aval, trace_graph
+from ..core.tracing import trace_pytree
 from ..primitives.control import close_branches, cond_p, scan_p, typematch, while_p
 from ..primitives.elementwise import max_p, min_p, ne_p
 from ..transforms.vmap import chunked_map
@@ -187,12 +189,11 @@ def _cond_two(index, true_fun, false_fun, operands):
     # JAX checks true_fun against false_fun (names in that order); branches are (false, true)
     leaves, in_td = tree_flatten(operands)
     avals = [leaf_aval(x) for x in leaves]
-    bt, bf = [], []
-    gt = trace_graph(flatten_fun(true_fun, in_td, bt), avals)
-    gf = trace_graph(flatten_fun(false_fun, in_td, bf), avals)
-    _check_branch_outputs("cond", "true_fun", "false_fun", true_fun, false_fun, bt[0],
-                          gt.out_avals, bf[0], gf.out_avals)
-    return _bind_cond(index, (gf, gt), leaves, bt[0])
+    gt, t_td = trace_pytree(true_fun, in_td, avals)
+    gf, f_td = trace_pytree(false_fun, in_td, avals)
+    _check_branch_outputs("cond", "true_fun", "false_fun", true_fun, false_fun, t_td,
+                          gt.out_avals, f_td, gf.out_avals)
+    return _bind_cond(index, (gf, gt), leaves, t_td)
 
 
 def _bind_cond(index, graphs, leaves, out_td):
@@ -231,11 +232,7 @@ def switch(index, branches, *operands, operand=_NO):
     index = min_p.bind(max_p.bind(index, literal(0, _I32)), literal(len(branches) - 1, _I32))
     leaves, in_td = tree_flatten(operands)
     avals = [leaf_aval(x) for x in leaves]
-    graphs, tds = [], []
-    for br in branches:
-        box = []
-        graphs.append(trace_graph(flatten_fun(br, in_td, box), avals))
-        tds.append(box[0])
+    graphs, tds = zip(*[trace_pytree(br, in_td, avals) for br in branches])
     for k in range(1, len(graphs)):
         _check_branch_outputs("switch", "branch 0", f"branch{k}", branches[0], branches[k],
                               tds[0], graphs[0].out_avals, tds[k], graphs[k].out_avals)
@@ -254,16 +251,15 @@ def while_loop(cond_fun, body_fun, init_val):
     in_td = tree_flatten((init_val,))[1]
 
     def make(avals):
-        cb, bb = [], []
-        cg = trace_graph(flatten_fun(cond_fun, in_td, cb), avals)
-        if cb[0].kind != "leaf" or len(cg.outvars) != 1:
-            raise TypeError(f"cond_fun must return a boolean scalar, but got pytree PyTreeDef({cb[0]}).")
+        cg, c_td = trace_pytree(cond_fun, in_td, avals)
+        if c_td.kind != "leaf" or len(cg.outvars) != 1:
+            raise TypeError(f"cond_fun must return a boolean scalar, but got pytree PyTreeDef({c_td}).")
         pa = cg.out_avals[0]
         if pa.shape != () or pa.dtype != np.bool_:
             raise TypeError("cond_fun must return a boolean scalar, but got output type(s) "
                             f"[ShapedArray({_long(pa)}{', weak_type=True' if pa.weak_type else ''})].")
-        bg = trace_graph(flatten_fun(body_fun, in_td, bb), avals)
-        return cg, bg, bb[0]
+        bg, b_td = trace_pytree(body_fun, in_td, avals)
+        return cg, bg, b_td
 
     avals = [leaf_aval(x) for x in leaves]
     cg, bg, out_td = make(avals)
@@ -311,25 +307,20 @@ def scan(f, init, xs=None, length=None, reverse=False, unroll=1):
             raise ValueError("scan got no values to scan over and `length` not provided.")
         length = lengths[0]
     init_leaves, init_td = tree_flatten(init)
+    in_td = tree_flatten((init, xs))[1]
     nk = len(init_leaves)
     slice_avals = [Aval(a.shape[1:], a.dtype, a.weak_type) for a in x_avals]
 
     def make(carry_avals):
-        box = []
-
-        def body(*leaves):
-            carry = tree_unflatten(init_td, leaves[:nk])
-            x = tree_unflatten(xs_td, leaves[nk:])
+        def body(carry, x):
             out = f(carry, x)
             if not isinstance(out, (tuple, list)) or len(out) != 2:
                 raise TypeError(f"scan body output must be a pair, got {out}.")
-            c_leaves, c_td = tree_flatten(out[0])
-            y_leaves, y_td = tree_flatten(out[1])
-            box.append((c_td, y_td, len(c_leaves)))
-            return c_leaves + y_leaves
+            return tuple(out)
 
-        g = trace_graph(body, list(carry_avals) + slice_avals)
-        return g, box[0]
+        g, out_td = trace_pytree(body, in_td, list(carry_avals) + slice_avals)
+        c_td, y_td = out_td.children
+        return g, (c_td, y_td, c_td.num_leaves)
 
     avals = [leaf_aval(x) for x in init_leaves]
     g, (c_td, y_td, n_c) = make(avals)

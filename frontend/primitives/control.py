@@ -24,8 +24,10 @@ import builtins
 
 import numpy as np
 
+from ..core.graph_utils import closure_convert
 from ..core.ir import Aval, Graph, Primitive, Var, aval_of, eval_graph, inline_graph, literal
-from ..core.tracing import closure_convert, intern_graph, trace_graph
+from ..core.params import intern_graph
+from ..core.tracing import trace_graph
 from ..interpreters import batching
 from ..interpreters.ad_util import Zero, is_undefined_primal, tangent_aval
 from ..interpreters.transpose import jvp_graph, linearize_graph, transpose_graph
