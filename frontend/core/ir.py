@@ -162,10 +162,14 @@ class ShapeDtypeStruct:
         return f"ShapeDtypeStruct(shape={self.shape}, dtype={self.dtype.name}{weak})"
 
 
-def aval_of(x) -> Aval:
-    """The aval of a concrete value or tracer (Python scalars are weakly typed)."""
+def aval_of(x, host: bool = True) -> Aval | None:
+    """The aval of a value: the one an Array, tracer or Literal carries; for host data the
+    one it gets on the device (Python scalars weakly typed, numpy arrays in the canonical
+    dtype; TypeError for anything else). ``host=False``: None for host data, so that
+    ``aval_of(x, host=False) is None`` tells host data from arrays. The one aval accessor
+    (no ``hasattr(x, "aval")`` elsewhere)."""
     a = getattr(x, "aval", None)
-    if a is not None:
+    if a is not None or not host:
         return a
     if isinstance(x, (bool, int, float, complex)):
         d, w = dtypes.dtype_and_weak(x)

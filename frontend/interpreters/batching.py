@@ -38,6 +38,7 @@ from ..core.ir import (
     current_trace,
     escaped_tracer_error,
     new_trace,
+    param_graphs,
 )
 
 
@@ -311,9 +312,8 @@ _GRAPH_NAMES: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
 def names_in_params(params) -> frozenset:
     out: frozenset = frozenset()
     for v in params.values():
-        for g in (v if isinstance(v, tuple) else (v,)):
-            if isinstance(g, Graph):
-                out |= graph_axis_names(g)
+        for g in param_graphs(v):
+            out |= graph_axis_names(g)
     return out
 
 

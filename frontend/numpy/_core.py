@@ -150,7 +150,7 @@ def promote_args(name: str, *args, broadcast: bool = True):
         args = (x, y)
     elif len(args) == 1:
         args = (_foreign(args[0]),)
-        if hasattr(args[0], "aval") and not isinstance(args[0], Literal):
+        if aval_of(args[0], host=False) is not None and not isinstance(args[0], Literal):
             return list(args)
     else:
         args = tuple(_foreign(a) for a in args)

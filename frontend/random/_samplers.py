@@ -74,8 +74,8 @@ def check_shape(name: str, shape: tuple, *param_shapes) -> None:
 
 
 def _shape_of(x) -> tuple:
-    return tuple(aval_of(x).shape) if hasattr(x, "aval") or isinstance(x, (Array, Tracer)) \
-        else np.shape(x)
+    a = aval_of(x, host=False)
+    return tuple(a.shape) if a is not None else np.shape(x)
 
 
 def _to_rank(x, n: int):

@@ -15,7 +15,7 @@ import numpy as np
 
 from ..core import dtypes
 from ..core.arguments import abstractify, leaf_paths
-from ..core.ir import Literal, Tracer, literal
+from ..core.ir import Literal, Tracer, aval_of, literal
 from ..core.pytree import broadcast_prefix, key_paths, tree_flatten, tree_unflatten
 from ..core.tracing import flatten_fun, trace_pytree
 from ..device.array import Array, adopt_foreign
@@ -134,7 +134,7 @@ def _mapped_leaves(fun, in_axes, axis_size, args, kwargs):
         if ax is None:
             continue
         try:
-            a = x.aval if hasattr(x, "aval") else abstractify(x, "?", fun)
+            a = aval_of(x, host=False) or abstractify(x, "?", fun)
         except TypeError:  # (again, naming the argument: its path is only worked out here)
             abstractify(x, leaf_paths(fun, args, kwargs, td)[i], fun)
             raise
@@ -165,7 +165,7 @@ def _mapped_leaves(fun, in_axes, axis_size, args, kwargs):
 
 
 def _mapped_desc(x) -> str:
-    a = x.aval if hasattr(x, "aval") else abstractify(x, "?", None)
+    a = aval_of(x, host=False) or abstractify(x, "?", None)
     return f"{a.dtype.name}{list(a.shape)}".replace(" ", "")
 
 
