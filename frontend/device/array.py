@@ -355,7 +355,7 @@ def to_buffer(x, aval: Aval | None = None, device=None):
 # ----------------------------------------------------------------------------- eager apply
 # Eager work runs as compiled graphs through the C++ call path of the backend: one callable
 # per computation (a primitive with its params, or a numpy function with its static
-# arguments, see frontend.core.tracing.eager_fused), which checks the operands' signature,
+# arguments, see frontend.device.fusion.eager_fused), which checks the operands' signature,
 # executes and wraps the results without Python once it has seen a signature; the first call
 # of a signature builds and compiles the graph (``_eager_cache``). Operands are all Arrays by
 # then: scalar literals come from a small cache of device scalars, so repeated constants are
