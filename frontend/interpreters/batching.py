@@ -190,12 +190,12 @@ def batch_fun(fun, axis_size: int, args, in_dims, axis_name=None, spmd_axis_name
 
 
 def ndim(x) -> int:
-    a = getattr(x, "aval", None)
+    a = aval_of(x, host=False)
     return len(a.shape) if a is not None else np.ndim(x)
 
 
 def shape(x) -> tuple:
-    a = getattr(x, "aval", None)
+    a = aval_of(x, host=False)
     return a.shape if a is not None else np.shape(x)
 
 

@@ -13,7 +13,7 @@ import numpy as np
 from ..core import dtypes
 from ..core.arguments import leaf_aval
 from ..core.graph_utils import closure_convert
-from ..core.ir import Aval, ConcretizationTypeError, Literal, Tracer, literal
+from ..core.ir import Aval, ConcretizationTypeError, Literal, Tracer, aval_of, literal
 from ..core.pytree import TreeDef, child_keys, key_paths, tree_flatten, tree_unflatten
 from ..core.tracing import trace_pytree
 from ..primitives.control import close_branches, cond_p, scan_p, typematch, while_p
@@ -344,7 +344,7 @@ def _is_concrete_int(x) -> bool:
         return False
     if isinstance(x, (int, np.integer)):
         return True
-    a = getattr(x, "aval", None)
+    a = aval_of(x, host=False)
     return a is not None and a.ndim == 0 and not isinstance(x, Literal) and hasattr(x, "_buf")
 
 

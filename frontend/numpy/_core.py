@@ -198,7 +198,7 @@ def promote_dtypes_inexact(name: str, *args, broadcast: bool = True):
     """Promote (``broadcast``: to one shape too), then to the default float when the common
     type is not inexact."""
     if len(args) == 1:
-        a = getattr(args[0], "aval", None)
+        a = aval_of(args[0], host=False)
         if a is not None and dtypes._kind(a.dtype) in "fc" and not isinstance(args[0], Literal):
             return list(args)
     out = promote_args(name, *args, broadcast=broadcast)
