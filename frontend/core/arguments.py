@@ -8,11 +8,11 @@ import inspect
 import numpy as np
 
 from ..device.array import Array
-from . import dtypes
 from .ir import Aval, ShapeDtypeStruct, Tracer, aval_of
 from .pytree import key_paths
 
-_SCALARS = (bool, int, float, complex)
+# what a traced function takes as an array argument
+_ARGUMENTS = (Array, Tracer, ShapeDtypeStruct, np.ndarray, np.generic, bool, int, float, complex)
 
 
 def arg_names(fun, n_args: int) -> list:
@@ -40,16 +40,12 @@ def leaf_paths(fun, args, kwargs, td) -> list:
 
 def abstractify(x, path: str, fun) -> Aval:
     """The aval of a function argument; a TypeError naming its path when it is no array."""
-    if isinstance(x, (Array, Tracer, ShapeDtypeStruct)):
-        return x.aval
     why = ""
-    if isinstance(x, np.ndarray) or isinstance(x, np.generic):
+    if isinstance(x, _ARGUMENTS):
         try:
-            return Aval(np.shape(x), dtypes.canonicalize(x.dtype), False)
-        except TypeError as e:
+            return aval_of(x)
+        except TypeError as e:  # (a numpy array of a dtype XLA has not)
             why = f" ({e})"
-    elif isinstance(x, _SCALARS):
-        return aval_of(x)
     raise TypeError(
         f"Error interpreting argument to {getattr(fun, '__name__', fun)} as an abstract array. "
         f"The problematic value is of type {type(x)} and was passed to the function at path "
