@@ -19,9 +19,11 @@ from __future__ import annotations
 import functools
 import inspect
 
+from .core.arguments import leaf_aval
+from .core.graph_utils import closure_convert
 from .core.ir import EVAL, Primitive, _trace_var, eval_graph, rule_replaced
 from .core.pytree import tree_flatten, tree_unflatten
-from .core.tracing import closure_convert, leaf_aval, trace_graph
+from .core.tracing import trace_pytree
 from .interpreters import batching
 from .interpreters.jvp import jvp_fun
 from .lax import map as lax_map
@@ -110,17 +112,11 @@ class custom_vmap:
         if _trace_var.get() is EVAL:
             return self.fun(*args)
         leaves, in_tree = tree_flatten(args)
-        box = []
-
-        def flat(*xs):
-            outs, otd = tree_flatten(self.fun(*tree_unflatten(in_tree, xs)))
-            box.append(otd)
-            return outs
-
-        g, consts = closure_convert(trace_graph(flat, [leaf_aval(x) for x in leaves]))
+        g, out_tree = trace_pytree(self.fun, in_tree, [leaf_aval(x) for x in leaves])
+        g, consts = closure_convert(g)
         outs = custom_vmap_call_p.bind(*consts, *leaves, call=g, num_consts=len(consts),
-                                       rule=self.vmap_rule, in_tree=in_tree, out_tree=box[0])
-        return tree_unflatten(box[0], outs)
+                                       rule=self.vmap_rule, in_tree=in_tree, out_tree=out_tree)
+        return tree_unflatten(out_tree, outs)
 
 
 def sequential_vmap(f):

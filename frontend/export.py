@@ -24,9 +24,9 @@ import threading
 import numpy as np
 
 from .core import dtypes
+from .core.arguments import abstractify
 from .core.ir import Aval, Primitive, aval_of
 from .core.pytree import tree_flatten, tree_unflatten
-from .core.tracing import abstractify
 from .device import seam as _backend
 from .interpreters.ad_util import Zero, tangent_aval
 from .primitives.shape import instantiate_zeros

@@ -24,8 +24,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from .core import dtypes
+from .core.arguments import leaf_aval
 from .core.ir import Aval, Primitive
-from .core.tracing import leaf_aval
 from .device import seam as _backend
 from .interpreters.batching import axis_size, shape
 from .primitives.control import scan_lanes

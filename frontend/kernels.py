@@ -14,8 +14,8 @@ from __future__ import annotations
 import numpy as np
 
 from .core import dtypes
+from .core.arguments import leaf_aval
 from .core.ir import Aval
-from .core.tracing import leaf_aval
 from .ffi import Operand, Signature, declare_ffi_target, ffi_call
 from .lax import convert_element_type, reshape
 

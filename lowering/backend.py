@@ -8,7 +8,7 @@ import numpy as np
 from frontend import sharding as fs
 from frontend.core import dtypes
 from frontend.core import ir as core
-from frontend.core.ir import Aval, Graph, Var
+from frontend.core.ir import Aval, Graph, Var, param_graphs
 from frontend.core.pytree import NodeData
 from frontend.device.array import Array, results_from_buffers
 
@@ -86,6 +86,11 @@ def _graph_meshes(g: Graph, acc: list) -> None:
             t = type(v)
             if t in _PLAIN_TYPES:
                 continue
+            gs = param_graphs(v)
+            if gs:
+                for s in gs:
+                    _graph_meshes(s, acc)
+                continue
             for x in (v if t is tuple else (v,)):
                 tx = type(x)
                 if tx is tuple or tx in _PLAIN_TYPES or isinstance(x, _PLAIN):
@@ -94,8 +99,6 @@ def _graph_meshes(g: Graph, acc: list) -> None:
                     else None
                 if m is not None and m not in acc:
                     acc.append(m)
-                elif isinstance(x, Graph):
-                    _graph_meshes(x, acc)
 
 
 def _placement(graph: Graph, idx: tuple, in_shardings, out_shardings, device):

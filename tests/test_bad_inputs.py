@@ -15,6 +15,7 @@ import pytest
 
 import frontend as fe
 import frontend.numpy as fnp
+import frontend.scipy.special as fsp
 from frontend import lax
 
 X = np.ones((3, 4), np.float32)
@@ -150,6 +151,9 @@ CASES = [
     ("lax-reduce-window-tree", lambda: lax.reduce_window(
         (X, X), (0.0, 0.0), lambda a, b: a[0] + b[0], (2, 2)), ValueError,
      r"reduce_window computation must return the operands' tree structure"),
+    # (JAX names the canonical dtype of a Python float n: float32, not numpy's float64)
+    ("scipy-polygamma-float-order", lambda: fsp.polygamma(1.5, 2.0), ValueError,
+     r"^Argument `n` to polygamma must be of integer type\. Got dtype float32\.$"),
 ]
 
 def _vmap_i(f, x=X):

@@ -15,8 +15,9 @@ PACKAGES = ("frontend", "lowering")
 # the layer of the longest prefix that names it.
 LAYERS = [
     ("core", ["frontend.core.jax_names", "frontend.core.dtypes", "frontend.core.pytree", "frontend.core.ir",
-              "frontend.device.seam", "frontend.sharding", "frontend.device.array"]),
-    ("tracing", ["frontend.interpreters.batching", "frontend.core.tracing"]),
+              "frontend.core.params", "frontend.core.graph_utils", "frontend.device.seam", "frontend.sharding",
+              "frontend.device.array", "frontend.core.arguments"]),
+    ("tracing", ["frontend.interpreters.batching", "frontend.core.tracing", "frontend.device.fusion"]),
     # autodiff's core: symbolic zeros, the JVP trace, linearize by partial evaluation
     ("autodiff", ["frontend.interpreters.ad_util", "frontend.interpreters.jvp", "frontend.interpreters.partial_eval"]),
     # frontend.interpreters.transpose (backward pass, graph-level jvp/linearize/transpose) binds add and

@@ -162,10 +162,14 @@ class ShapeDtypeStruct:
         return f"ShapeDtypeStruct(shape={self.shape}, dtype={self.dtype.name}{weak})"
 
 
-def aval_of(x) -> Aval:
-    """The aval of a concrete value or tracer (Python scalars are weakly typed)."""
+def aval_of(x, host: bool = True) -> Aval | None:
+    """The aval of a value: the one an Array, tracer or Literal carries; for host data the
+    one it gets on the device (Python scalars weakly typed, numpy arrays in the canonical
+    dtype; TypeError for anything else). ``host=False``: None for host data, so that
+    ``aval_of(x, host=False) is None`` tells host data from arrays. The one aval accessor
+    (no ``hasattr(x, "aval")`` elsewhere)."""
     a = getattr(x, "aval", None)
-    if a is not None:
+    if a is not None or not host:
         return a
     if isinstance(x, (bool, int, float, complex)):
         d, w = dtypes.dtype_and_weak(x)
@@ -258,17 +262,24 @@ class Eqn:
         return f"Eqn({self.prim.name}, {self.inputs}, {self.params}, {self.outs})"
 
 
+def param_graphs(v) -> tuple:
+    """The sub-graphs a param value holds: ``(v,)`` for a Graph, ``v`` for a tuple of Graphs
+    (cond branches), ``()`` for anything else. The one test of "this param is a sub-graph",
+    which every walk over sub-graphs goes through."""
+    t = type(v)
+    if t is Graph:
+        return (v,)
+    if t is tuple and v and type(v[0]) is Graph:
+        return v
+    return ()
+
+
 def subgraphs(e: Eqn) -> list:
-    """The Graphs held in the params of ``e`` (a Graph, or Graphs in a tuple)."""
-    if not e.params:
-        return []
+    """The Graphs held in the params of ``e`` (cond branches, loop bodies), in param order."""
     gs = []
-    for v in e.params.values():
-        t = type(v)
-        if t is Graph:
-            gs.append(v)
-        elif t is tuple:
-            gs += [x for x in v if type(x) is Graph]
+    if e.params:
+        for v in e.params.values():
+            gs += param_graphs(v)
     return gs
 
 
@@ -323,12 +334,12 @@ def _names():
 
 
 def _fmt_param(v, names, indent) -> str:
-    if isinstance(v, Graph):
-        return "\n" + pp_graph(v, indent + 4)
+    gs = param_graphs(v)
+    if gs:
+        text = ", ".join("\n" + pp_graph(g, indent + 4) for g in gs)
+        return text if type(v) is Graph else "(" + text + ")"
     if isinstance(v, np.dtype):
         return str(v)
-    if isinstance(v, tuple) and v and all(isinstance(g, Graph) for g in v):
-        return "(" + ", ".join("\n" + pp_graph(g, indent + 4) for g in v) + ")"
     return repr(v) if not isinstance(v, str) else v
 
 
@@ -777,14 +788,6 @@ class GraphTrace(Trace):
         outvars = tuple(self.to_atom(o) for o in out_vals)
         invars = tuple(t._var for t in in_tracers)
         return Graph(invars, tuple(self.constvars), tuple(self.consts), tuple(self.eqns), outvars)
-
-
-def trace_to_graph(fn: Callable, in_avals) -> Graph:
-    """Trace ``fn`` (flat arrays in, flat list out) on abstract inputs into a Graph."""
-    with new_trace(GraphTrace) as tr:
-        args = [tr.new_arg(a) for a in in_avals]
-        outs = fn(*args)
-    return tr.to_graph(args, outs)
 
 
 def eval_graph(g: Graph, consts, args) -> list:

@@ -10,6 +10,7 @@ from ..core.ir import (
     Eqn,
     Graph,
     Literal,
+    ShapeDtypeStruct,
     Tracer,
     Var,
     _trace_var,
@@ -219,6 +220,21 @@ def from_foreign(x, device=None, *, copy: bool = False):
 _PY_SCALARS = (bool, int, float, complex)
 
 
+_NATIVE = (Array, Tracer, ShapeDtypeStruct, np.ndarray, np.generic, *_PY_SCALARS)
+
+
+def adopt_foreign(leaves: list) -> list:
+    """Argument leaves with arrays of other libraries (jax.Array, DLPack, ``__array__``) as
+    Arrays: a jax.Array's device buffer is taken as it is (no copy)."""
+    if all(isinstance(x, _NATIVE) or x is None for x in leaves):
+        return leaves
+    out = []
+    for x in leaves:
+        f = None if isinstance(x, _NATIVE) else from_foreign(x)
+        out.append(x if f is None else f)
+    return out
+
+
 def _wrap_buffer(buf, weak: bool) -> Array:
     d = dtypes.canonicalize(np.dtype(buf.dtype))
     if d != buf.dtype:  # 64-bit data with 64-bit mode off: narrowed, as a transfer would
@@ -341,7 +357,7 @@ def to_buffer(x, aval: Aval | None = None, device=None):
 # ----------------------------------------------------------------------------- eager apply
 # Eager work runs as compiled graphs through the C++ call path of the backend: one callable
 # per computation (a primitive with its params, or a numpy function with its static
-# arguments, see frontend.core.ir.ir.ir.tracing.eager_fused), which checks the operands' signature,
+# arguments, see frontend.device.fusion.eager_fused), which checks the operands' signature,
 # executes and wraps the results without Python once it has seen a signature; the first call
 # of a signature builds and compiles the graph (``_eager_cache``). Operands are all Arrays by
 # then: scalar literals come from a small cache of device scalars, so repeated constants are

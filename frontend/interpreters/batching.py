@@ -38,6 +38,7 @@ from ..core.ir import (
     current_trace,
     escaped_tracer_error,
     new_trace,
+    param_graphs,
 )
 
 
@@ -189,12 +190,12 @@ def batch_fun(fun, axis_size: int, args, in_dims, axis_name=None, spmd_axis_name
 
 
 def ndim(x) -> int:
-    a = getattr(x, "aval", None)
+    a = aval_of(x, host=False)
     return len(a.shape) if a is not None else np.ndim(x)
 
 
 def shape(x) -> tuple:
-    a = getattr(x, "aval", None)
+    a = aval_of(x, host=False)
     return a.shape if a is not None else np.shape(x)
 
 
@@ -311,9 +312,8 @@ _GRAPH_NAMES: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
 def names_in_params(params) -> frozenset:
     out: frozenset = frozenset()
     for v in params.values():
-        for g in (v if isinstance(v, tuple) else (v,)):
-            if isinstance(g, Graph):
-                out |= graph_axis_names(g)
+        for g in param_graphs(v):
+            out |= graph_axis_names(g)
     return out
 
 

@@ -20,8 +20,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ..core.graph_utils import closure_convert, dce
 from ..core.ir import Graph, Literal, Tracer, Var, aval_of, inline_graph
-from ..core.tracing import closure_convert, dce, trace_graph
+from ..core.tracing import trace_graph
 from ..primitives.elementwise import add_tangents
 from ..primitives.shape import instantiate_zeros, zeros_like_aval
 from .ad_util import UndefinedPrimal, Zero, tangent_aval

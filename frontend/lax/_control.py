@@ -12,9 +12,12 @@ import weakref
 import numpy as np
 
 from ..core import dtypes
-from ..core.ir import Aval, ConcretizationTypeError, Graph, Literal, Tracer, _trace_var, literal
+from ..core.arguments import leaf_aval
+from ..core.graph_utils import closure_convert, dce
+from ..core.ir import Aval, ConcretizationTypeError, Graph, Literal, Tracer, _trace_var, aval_of, literal
+from ..core.params import intern_graph
 from ..core.pytree import TreeDef, child_keys, key_paths, tree_flatten, tree_map, tree_unflatten
-from ..core.tracing import closure_convert, dce, flatten_fun, intern_graph, leaf_aval, trace_graph
+from ..core.tracing import trace_pytree
 from ..interpreters import batching
 from ..primitives.control import close_branches, cond_p, scan_p, typematch, while_p
 from ..primitives.elementwise import max_p, min_p, ne_p
@@ -220,10 +223,7 @@ def _memo_trace(fun, signature, trace):
 
 def _trace_flat(fun, in_td, avals) -> tuple:
     """(graph, output treedef) of ``fun`` on pytree inputs of ``in_td`` with these avals."""
-    def trace():
-        box = []
-        return trace_graph(flatten_fun(fun, in_td, box), avals), box[0]
-    return _memo_trace(fun, (in_td, tuple(avals)), trace)
+    return _memo_trace(fun, (in_td, tuple(avals)), lambda: trace_pytree(fun, in_td, avals))
 
 
 def cond(pred, true_fun, false_fun, *operands, operand=_NO):
@@ -401,6 +401,7 @@ def scan(f, init, xs=None, length=None, reverse=False, unroll=1):
         length = lengths[0]
     _check_unroll(unroll)
     init_leaves, init_td = tree_flatten(init)
+    in_td = tree_flatten((init, xs))[1]
     nk = len(init_leaves)
     slice_avals = [Aval(a.shape[1:], a.dtype, a.weak_type) for a in x_avals]
 
@@ -409,21 +410,15 @@ def scan(f, init, xs=None, length=None, reverse=False, unroll=1):
         return _memo_trace(f, sig, lambda: trace(carry_avals))
 
     def trace(carry_avals):
-        box = []
-
-        def body(*leaves):
-            carry = tree_unflatten(init_td, leaves[:nk])
-            x = tree_unflatten(xs_td, leaves[nk:])
+        def body(carry, x):
             out = f(carry, x)
             if not isinstance(out, (tuple, list)) or len(out) != 2:
                 raise TypeError(f"scan body output must be a pair, got {tree_map(_Shown, out)}.")
-            c_leaves, c_td = tree_flatten(out[0])
-            y_leaves, y_td = tree_flatten(out[1])
-            box.append((c_td, y_td, len(c_leaves)))
-            return c_leaves + y_leaves
+            return tuple(out)
 
-        g = trace_graph(body, list(carry_avals) + slice_avals)
-        return g, box[0]
+        g, out_td = trace_pytree(body, in_td, list(carry_avals) + slice_avals)
+        c_td, y_td = out_td.children
+        return g, (c_td, y_td, c_td.num_leaves)
 
     avals = [leaf_aval(x) for x in init_leaves]
     g, (c_td, y_td, n_c) = make(avals)
@@ -463,7 +458,7 @@ def _is_concrete_int(x) -> bool:
         return False
     if isinstance(x, (int, np.integer)):
         return True
-    a = getattr(x, "aval", None)
+    a = aval_of(x, host=False)
     return a is not None and a.ndim == 0 and not isinstance(x, Literal) and hasattr(x, "_buf")
 
 

@@ -7,8 +7,9 @@ from __future__ import annotations
 import numpy as np
 
 from ..core.ir import Aval, Tracer, aval_of
+from ..core.params import intern_graph
 from ..core.pytree import tree_flatten, tree_unflatten
-from ..core.tracing import flatten_fun, intern_graph, trace_graph
+from ..core.tracing import trace_pytree
 from ..device.array import Array
 from ..primitives import reductions as red
 from ..primitives.general_reduce import reduce_p
@@ -81,12 +82,11 @@ def computation_graph(what, fn, avals):
     nothing); the output treedef is returned too. Captured concrete values stay constants of
     the graph (written into the op's region); a computation closing over traced values is
     refused, as JAX's reductions do."""
-    box: list = []
-    g = trace_graph(flatten_fun(fn, tree_flatten(tuple(range(len(avals))))[1], box), avals)
+    g, out_td = trace_pytree(fn, tree_flatten(tuple(range(len(avals))))[1], avals)
     if any(isinstance(c, Tracer) for c in g.consts):
         raise NotImplementedError(f"{what} computations can't close over Tracers: pass "
                                   "traced values through the operands")
-    return (intern_graph(g) if not g.consts else g), box[0]
+    return (intern_graph(g) if not g.consts else g), out_td
 
 
 def reduction_graph(what, computation, op_td, dtypes_):

@@ -33,9 +33,8 @@ def broadcast_in_dim(operand, shape, broadcast_dimensions):
 def broadcast(operand, sizes):
     """lax.broadcast: add leading dims of ``sizes``."""
     sizes = tuple(int(s) for s in sizes)
-    nd = np.ndim(operand) if not hasattr(operand, "aval") else operand.aval.ndim
     shp = _shape(operand)
-    return broadcast_in_dim(operand, sizes + tuple(shp), range(len(sizes), len(sizes) + nd))
+    return broadcast_in_dim(operand, sizes + tuple(shp), range(len(sizes), len(sizes) + len(shp)))
 
 
 def reshape(operand, new_sizes, dimensions=None):
@@ -44,7 +43,7 @@ def reshape(operand, new_sizes, dimensions=None):
         operand = transpose(operand, dimensions)
     new_sizes = (new_sizes,) if isinstance(new_sizes, (int, np.integer)) else new_sizes
     new_sizes = tuple(int(s) for s in new_sizes)
-    if _shape(operand) == new_sizes and hasattr(operand, "aval"):
+    if _shape(operand) == new_sizes and aval_of(operand, host=False) is not None:
         return operand
     return reshape_p.bind(operand, new_sizes=new_sizes, dimensions=None)
 
@@ -52,7 +51,8 @@ def reshape(operand, new_sizes, dimensions=None):
 def transpose(operand, permutation):
     """lax.transpose: result dim i is operand dim permutation[i]."""
     perm = tuple(int(p) for p in permutation)
-    if perm == tuple(range(len(perm))) and hasattr(operand, "aval") and len(perm) == operand.aval.ndim:
+    a = aval_of(operand, host=False)
+    if perm == tuple(range(len(perm))) and a is not None and len(perm) == a.ndim:
         return operand
     return transpose_p.bind(operand, permutation=perm)
 
@@ -71,7 +71,7 @@ def _normalize_axes(dimensions, nd: int) -> list:
 def squeeze(array, dimensions):
     """lax.squeeze: drop size-1 ``dimensions`` (negative allowed)."""
     dims = _normalize_axes(dimensions, len(_shape(array)))
-    if not dims and hasattr(array, "aval"):
+    if not dims and aval_of(array, host=False) is not None:
         return array
     return squeeze_p.bind(array, dimensions=tuple(sorted(dims)))
 
@@ -144,7 +144,7 @@ def concatenate(operands, dimension):
     operands = list(operands)
     if not operands:
         raise ValueError("concatenate requires a non-empty sequences of arrays")
-    if len(operands) == 1 and hasattr(operands[0], "aval"):
+    if len(operands) == 1 and aval_of(operands[0], host=False) is not None:
         return operands[0]
     return concatenate_p.bind(*operands, dimension=int(dimension))
 

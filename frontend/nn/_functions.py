@@ -10,7 +10,7 @@ from .. import lax
 from .. import numpy as fnp
 from ..core import dtypes
 from ..core.ir import aval_of
-from ..core.tracing import eager_fused
+from ..device.fusion import eager_fused
 from ..lax._convert import convert
 from ..lax._ops import logistic as _logistic
 from ..lax._ops import rsqrt as _rsqrt

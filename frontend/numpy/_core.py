@@ -150,7 +150,7 @@ def promote_args(name: str, *args, broadcast: bool = True):
         args = (x, y)
     elif len(args) == 1:
         args = (_foreign(args[0]),)
-        if hasattr(args[0], "aval") and not isinstance(args[0], Literal):
+        if aval_of(args[0], host=False) is not None and not isinstance(args[0], Literal):
             return list(args)
     else:
         args = tuple(_foreign(a) for a in args)
@@ -198,7 +198,7 @@ def promote_dtypes_inexact(name: str, *args, broadcast: bool = True):
     """Promote (``broadcast``: to one shape too), then to the default float when the common
     type is not inexact."""
     if len(args) == 1:
-        a = getattr(args[0], "aval", None)
+        a = aval_of(args[0], host=False)
         if a is not None and dtypes._kind(a.dtype) in "fc" and not isinstance(args[0], Literal):
             return list(args)
     out = promote_args(name, *args, broadcast=broadcast)

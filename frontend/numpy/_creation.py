@@ -63,7 +63,7 @@ def empty(shape, dtype=None):
 
 
 def _like(a, dtype, shape):
-    av = aval_of(asarray(a)) if not hasattr(a, "aval") else a.aval
+    av = aval_of(a, host=False) or aval_of(asarray(a))
     return (av.shape if shape is None else _shape(shape)), (av.dtype if dtype is None else dtype), \
         (av.weak_type and dtype is None)
 

@@ -6,7 +6,7 @@ import numpy as np
 
 from ..core import dtypes
 from ..core.ir import aval_of
-from ..core.tracing import eager_fused
+from ..device.fusion import eager_fused
 from ..lax._convert import convert
 from ..lax._numeric import integer_pow
 from ..primitives import elementwise as ew

@@ -9,7 +9,7 @@ import numpy as np
 
 from ..core import dtypes
 from ..core.ir import aval_of
-from ..core.tracing import eager_fused
+from ..device.fusion import eager_fused
 from ..lax._convert import convert
 from ..primitives import elementwise as ew
 from ..primitives.padding import pad_p, slice_p

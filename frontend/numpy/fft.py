@@ -14,7 +14,7 @@ import operator
 import numpy as np
 
 from ..core import dtypes
-from ..core.ir import Tracer, aval_of
+from ..core.ir import aval_of
 from ..lax._convert import convert
 from ..lax._fft import fft as lax_fft
 from ..lax._shape import slice as lax_slice
@@ -147,7 +147,7 @@ def _freq_args(name, n, d):
 
 
 def _scaled(k: np.ndarray, d, n: int, dtype):
-    if isinstance(d, Tracer) or hasattr(d, "aval"):
+    if aval_of(d, host=False) is not None:
         return true_divide(asarray(k), multiply(convert(d, dtype), convert(n, dtype)))
     return asarray(k / np.array(d * n, dtype))
 

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from ..core.ir import Eqn, Literal
-from ..core.tracing import literal_key, param_key
+from ..core.params import literal_key, param_key
 from .rewrite import rewrite_pass
 
 

@@ -1,7 +1,7 @@
 """A graph as Graphviz DOT text (``dot -Tpng`` draws it)."""
 from __future__ import annotations
 
-from ..core.ir import Graph, Literal
+from ..core.ir import Graph, Literal, param_graphs
 from .rewrite import count_eqns
 
 
@@ -10,10 +10,10 @@ def _esc(s: str) -> str:
 
 
 def _param_text(v) -> str:
-    if isinstance(v, Graph):
-        return f"<graph: {count_eqns(v)} eqns>"
-    if isinstance(v, tuple) and v and all(isinstance(x, Graph) for x in v):
-        return "(" + ", ".join(_param_text(x) for x in v) + ")"
+    gs = param_graphs(v)
+    if gs:
+        text = ", ".join(f"<graph: {count_eqns(g)} eqns>" for g in gs)
+        return text if isinstance(v, Graph) else "(" + text + ")"
     s = str(v)
     return s if len(s) <= 40 else s[:37] + "..."
 

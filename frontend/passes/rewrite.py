@@ -12,8 +12,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..core.ir import Eqn, Graph, Literal
-from ..core.tracing import dce, map_subgraphs, subgraphs  # noqa: F401 (here for the passes)
+from ..core.graph_utils import dce, map_subgraphs  # noqa: F401 (here for the passes)
+from ..core.ir import Eqn, Graph, Literal, subgraphs
 from ..primitives.shape import broadcast_in_dim_p, reshape_p
 
 

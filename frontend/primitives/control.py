@@ -24,8 +24,10 @@ import builtins
 
 import numpy as np
 
+from ..core.graph_utils import closure_convert
 from ..core.ir import Aval, Graph, Primitive, Var, aval_of, eval_graph, inline_graph, literal
-from ..core.tracing import closure_convert, intern_graph, trace_graph
+from ..core.params import intern_graph
+from ..core.tracing import trace_graph
 from ..interpreters import batching
 from ..interpreters.ad_util import Zero, is_undefined_primal, tangent_aval
 from ..interpreters.transpose import jvp_graph, linearize_graph, transpose_graph
@@ -83,7 +85,7 @@ def batch_graph(g: Graph, size: int, in_dims, force=None, mesh_axes=None):
 
 def _lane_select(pred, on_true, on_false):
     """select per lane: pred is bool[B], the values have the batch axis at 0."""
-    shp = on_true.aval.shape if hasattr(on_true, "aval") else np.shape(on_true)
+    shp = aval_of(on_true).shape
     if len(shp) > 1:
         pred = broadcast_in_dim_p.bind(pred, shape=tuple(shp), broadcast_dimensions=(0,))
     return select_p.bind(pred, on_true, on_false)

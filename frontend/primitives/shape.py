@@ -161,7 +161,7 @@ def _reshape_batch(args, dims, *, new_sizes, dimensions=None):
     # new_sizes (always true at the front or the end); otherwise it moves to the front
     axis_size = batching.axis_size(args, dims)
     (x,), (d,) = args, dims
-    shp = x.aval.shape if hasattr(x, "aval") else np.shape(x)
+    shp = aval_of(x).shape
     per = shp[:d] + shp[d + 1:]
     new_sizes = tuple(new_sizes)
     j = _prefix_split(per[:d], new_sizes, prefer=d)

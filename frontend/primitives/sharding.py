@@ -26,8 +26,10 @@ from __future__ import annotations
 import math
 
 from ..core.dtypes import float0, is_inexact
+from ..core.graph_utils import closure_convert
 from ..core.ir import Aval, Graph, Literal, Primitive, aval_of, eval_graph, literal
-from ..core.tracing import closure_convert, intern_graph, trace_graph
+from ..core.params import intern_graph
+from ..core.tracing import trace_graph
 from ..interpreters import batching
 from ..interpreters.ad_util import Zero, is_undefined_primal, tangent_aval
 from ..interpreters.transpose import linearize_graph, transpose_graph

@@ -13,7 +13,8 @@ import itertools
 
 from ..core import dtypes
 from ..core.ir import Aval, Primitive, aval_of, inline_graph, literal
-from ..core.tracing import intern_graph, trace_graph
+from ..core.params import intern_graph
+from ..core.tracing import trace_graph
 from ..interpreters import batching
 from ..interpreters.ad_util import Zero, zero_of
 from ..interpreters.jvp import jvp_fun

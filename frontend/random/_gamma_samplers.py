@@ -9,7 +9,7 @@ import numpy as np
 
 from .. import lax
 from .. import numpy as fnp
-from ..core.tracing import eager_jit
+from ..device.fusion import eager_jit
 from ..lax._convert import convert
 from ._gamma import random_gamma_p
 from ._prng import check_key, split_data

@@ -9,7 +9,7 @@ import numpy as np
 from .. import lax
 from .. import numpy as fnp
 from ..core import dtypes
-from ..core.tracing import eager_jit
+from ..device.fusion import eager_jit
 from ..lax._convert import convert
 from ._prng import check_key, split_data
 from ._samplers import _as_device, _dtype, _row, _shape_of, _uniform, at_run_time, canonical_shape

@@ -12,8 +12,8 @@ from .. import lax
 from .. import numpy as fnp
 from ..core import dtypes
 from ..core.ir import Tracer, aval_of, literal
-from ..core.tracing import eager_jit
 from ..device.array import Array, device_put
+from ..device.fusion import eager_jit
 from ..lax._convert import convert
 from ..lax._ops import bitcast_convert_type
 from ..numpy._core import canonical_axis, check_arraylike, promote_dtypes_inexact
@@ -74,8 +74,8 @@ def check_shape(name: str, shape: tuple, *param_shapes) -> None:
 
 
 def _shape_of(x) -> tuple:
-    return tuple(aval_of(x).shape) if hasattr(x, "aval") or isinstance(x, (Array, Tracer)) \
-        else np.shape(x)
+    a = aval_of(x, host=False)
+    return tuple(a.shape) if a is not None else np.shape(x)
 
 
 def _to_rank(x, n: int):

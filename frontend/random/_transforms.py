@@ -11,7 +11,7 @@ import numpy as np
 from .. import numpy as fnp
 from ..core import dtypes
 from ..core.ir import aval_of
-from ..core.tracing import eager_jit
+from ..device.fusion import eager_jit
 from ..lax._convert import convert
 from ..numpy._core import check_arraylike, promote_dtypes_inexact
 from ..primitives import elementwise as ew

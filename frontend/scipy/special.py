@@ -58,7 +58,7 @@ _polygamma = _fn("polygamma", sp.polygamma_p)
 def polygamma(n, x):
     """The n-th derivative of the digamma function (integer n)."""
     check_arraylike("polygamma", n, x)
-    d = aval_of(n).dtype if hasattr(n, "aval") else np.asarray(n).dtype
+    d = aval_of(n).dtype
     if not dtypes.is_int(d):
         raise ValueError(f"Argument `n` to polygamma must be of integer type. Got dtype {d}.")
     return _polygamma(n, x)

@@ -13,9 +13,12 @@ from __future__ import annotations
 
 import functools
 
+from ..core.arguments import leaf_aval
+from ..core.graph_utils import closure_convert, dce
 from ..core.ir import EVAL, Graph, Primitive, _trace_var, aval_of
+from ..core.params import intern_graph
 from ..core.pytree import tree_flatten, tree_unflatten
-from ..core.tracing import closure_convert, dce, intern_graph, leaf_aval, trace_graph
+from ..core.tracing import trace_pytree
 from ..interpreters import batching
 from ..interpreters.ad_util import Zero, is_undefined_primal, tangent_aval
 from ..interpreters.transpose import jvp_graph, transpose_graph
@@ -79,20 +82,16 @@ def checkpoint(fun, *, prevent_cse=True, policy=None, static_argnums=()):
         nd = {i % n for i in static_argnums}
         dyn = [a for i, a in enumerate(args) if i not in nd]
         leaves, in_tree = tree_flatten((dyn, kwargs))
-        box = []
 
-        def flat(*xs):
-            d, kw = tree_unflatten(in_tree, xs)
+        def call(d, kw):
             it = iter(d)
-            full = [args[i] if i in nd else next(it) for i in range(n)]
-            outs, otd = tree_flatten(fun(*full, **kw))
-            box.append(otd)
-            return outs
+            return fun(*[args[i] if i in nd else next(it) for i in range(n)], **kw)
 
-        g, consts = closure_convert(trace_graph(flat, [leaf_aval(x) for x in leaves]))
+        g, out_tree = trace_pytree(call, in_tree, [leaf_aval(x) for x in leaves])
+        g, consts = closure_convert(g)
         outs = checkpoint_p.bind(*consts, *leaves, call=intern_graph(g),
                                  prevent_cse=bool(prevent_cse))
-        return tree_unflatten(box[0], outs)
+        return tree_unflatten(out_tree, outs)
 
     return remat_f
 

@@ -22,9 +22,11 @@ import inspect
 import numpy as np
 
 from ..core import dtypes
+from ..core.arguments import leaf_aval
+from ..core.graph_utils import closure_convert
 from ..core.ir import EVAL, Primitive, UnexpectedTracerError, _trace_var, aval_of, rule_replaced
 from ..core.pytree import tree_flatten, tree_unflatten
-from ..core.tracing import closure_convert, leaf_aval, trace_graph
+from ..core.tracing import trace_pytree
 from ..interpreters import batching
 from ..interpreters.ad_util import Zero, float0_zeros, tangent_aval
 from ..interpreters.transpose import backward_pass
@@ -76,17 +78,10 @@ class _Call:
             return
         self.static, dyn, self.nd = _split_nondiff(self.args, nondiff_argnums)
         self.leaves, self.in_tree = tree_flatten(dyn)
-        box = []
-
-        def flat(*xs):
-            d = tree_unflatten(self.in_tree, xs)
-            outs, otd = tree_flatten(fun(*_with_nondiff(self.static, self.nd, d)))
-            box.append(otd)
-            return outs
-
-        self.graph, self.consts = closure_convert(
-            trace_graph(flat, [leaf_aval(x) for x in self.leaves]))
-        self.out_tree = box[0]
+        g, self.out_tree = trace_pytree(
+            lambda *d: fun(*_with_nondiff(self.static, self.nd, d)), self.in_tree,
+            [leaf_aval(x) for x in self.leaves])
+        self.graph, self.consts = closure_convert(g)
 
 
 def _tangent_value(t, aval):

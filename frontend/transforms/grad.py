@@ -17,9 +17,10 @@ import functools
 import numpy as np
 
 from ..core import dtypes
+from ..core.arguments import leaf_aval
 from ..core.ir import aval_of, eval_graph, literal
 from ..core.pytree import TreeDef, tree_flatten, tree_unflatten
-from ..core.tracing import leaf_aval
+from ..core.tracing import flatten_fun
 from ..interpreters.ad_util import UndefinedPrimal, Zero, float0_zeros, tangent_aval
 from ..interpreters.jvp import jvp_fun
 from ..interpreters.partial_eval import linearize_fun
@@ -47,23 +48,20 @@ def _operand(x):
         raise TypeError(f"Argument {x!r} of type {type(x)} is not a valid JAX type.") from None
 
 
-def _flat_fun(fun, in_td, has_aux, box):
-    """``fun`` on pytrees -> flat values in, [outputs..., aux leaves...] out; the output and
-    aux treedefs and the number of outputs go to ``box``."""
-    def flat(*leaves):
-        out = fun(*tree_unflatten(in_td, leaves))
-        if has_aux:
-            if not isinstance(out, (tuple, list)) or len(out) != 2:
-                raise TypeError("expected function with aux output to return a two-element "
-                                f"tuple, but got type {type(out)} with value {out!r}")
-            out, aux = out
-        else:
-            aux = None
-        o_leaves, o_td = tree_flatten(out)
-        a_leaves, a_td = tree_flatten(aux)
-        box[:] = [o_td, a_td, len(o_leaves)]
-        return [*o_leaves, *a_leaves]
-    return flat
+def _flat_fun(fun, in_td, has_aux):
+    """``fun`` on pytrees -> ``(flat, trees)``: ``flat`` takes flat values and returns
+    [outputs..., aux leaves...]; ``trees()``, once it ran, is (output treedef, aux treedef)."""
+    def with_aux(*args):
+        out = fun(*args)
+        if not has_aux:
+            return out, None
+        if not isinstance(out, (tuple, list)) or len(out) != 2:
+            raise TypeError("expected function with aux output to return a two-element "
+                            f"tuple, but got type {type(out)} with value {out!r}")
+        return tuple(out)
+
+    flat, out_tree = flatten_fun(with_aux, in_td)
+    return flat, lambda: out_tree().children
 
 
 def _cast(t, aval):
@@ -75,8 +73,9 @@ def _cast(t, aval):
     return convert(t, aval.dtype, aval.weak_type)
 
 
-def _split_aux(vals, box):
-    o_td, a_td, n = box
+def _split_aux(vals, trees):
+    o_td, a_td = trees
+    n = o_td.num_leaves
     return tree_unflatten(o_td, vals[:n]), tree_unflatten(a_td, vals[n:])
 
 
@@ -116,35 +115,37 @@ def jvp(fun, primals, tangents, has_aux=False):
                             f"tangent dtype {want}, but got tangent dtype {ta.dtype} instead.")
         ts.append(Zero(tangent_aval(pa)) if want == dtypes.float0
                   else convert(_operand(t), pa.dtype, pa.weak_type))
-    box = []
-    p_out, t_out = jvp_fun(_flat_fun(fun, p_td, has_aux, box), p_leaves, ts)
-    n = box[2]
+    flat, trees = _flat_fun(fun, p_td, has_aux)
+    p_out, t_out = jvp_fun(flat, p_leaves, ts)
+    out_td = trees()[0]
+    n = out_td.num_leaves
     t_out = [_cast(t, tangent_aval(aval_of(p))) for p, t in zip(p_out[:n], t_out[:n])]
-    out, aux = _split_aux(p_out, box)
-    t_tree = tree_unflatten(box[0], t_out)
+    out, aux = _split_aux(p_out, trees())
+    t_tree = tree_unflatten(out_td, t_out)
     return (out, t_tree, aux) if has_aux else (out, t_tree)
 
 
 def _linearize(fun, primals, has_aux):
     """``fun`` linearized at ``primals`` (a tuple of pytrees), with respect to the inexact
     leaves: (leaves, their treedef, which are differentiated, primal outputs, Linearized,
-    [output treedef, aux treedef, number of outputs])."""
+    (output treedef, aux treedef))."""
     _check_callable(fun)
     leaves, in_td = tree_flatten(primals)
     leaves = [_operand(x) for x in leaves]
     nonzero = [dtypes.is_inexact(x.aval.dtype) for x in leaves]
-    box = []
-    p_out, lin = linearize_fun(_flat_fun(fun, in_td, has_aux, box), leaves, nonzero)
-    return leaves, in_td, nonzero, p_out, lin, box
+    flat, trees = _flat_fun(fun, in_td, has_aux)
+    p_out, lin = linearize_fun(flat, leaves, nonzero)
+    return leaves, in_td, nonzero, p_out, lin, trees()
 
 
 def linearize(fun, *primals, has_aux=False):
     """``(fun(*primals), f_jvp)`` where ``f_jvp(*tangents)`` is the jvp at ``primals``: the
     primal computation runs once, ``f_jvp`` evaluates only the linear part (plus the aux
     output with ``has_aux``)."""
-    leaves, in_td, nonzero, p_out, lin, box = _linearize(fun, primals, has_aux)
-    n, out_td = box[2], box[0]
-    out, aux = _split_aux(p_out, box)
+    leaves, in_td, nonzero, p_out, lin, trees = _linearize(fun, primals, has_aux)
+    out_td = trees[0]
+    n = out_td.num_leaves
+    out, aux = _split_aux(p_out, trees)
 
     def f_jvp(*tangents):
         t_leaves, t_td = tree_flatten(tangents)
@@ -178,9 +179,10 @@ def vjp(fun, *primals, has_aux=False):
     >>> f_vjp(1.0)
     (Array(6., dtype=float32, weak_type=True),)
     """
-    leaves, in_td, nonzero, p_out, lin, box = _linearize(fun, primals, has_aux)
-    n, out_td = box[2], box[0]
-    out, aux = _split_aux(p_out, box)
+    leaves, in_td, nonzero, p_out, lin, trees = _linearize(fun, primals, has_aux)
+    out_td = trees[0]
+    n = out_td.num_leaves
+    out, aux = _split_aux(p_out, trees)
     out_avals = [aval_of(o) for o in p_out[:n]]
     name = getattr(fun, "__name__", "fun")
 

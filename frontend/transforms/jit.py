@@ -11,27 +11,25 @@ import numpy as np
 from .. import passes as _passes
 from .. import sharding as fs
 from ..core import dtypes
+from ..core.arguments import abstractify, leaf_paths
+from ..core.graph_utils import has_side_effects
 from ..core.ir import EVAL, Graph, ShapeDtypeStruct, Tracer, _trace_var, on_rule_change
 from ..core.pytree import broadcast_prefix, key_paths, set_on_register, tree_flatten, tree_map, tree_unflatten
-from ..core.tracing import abstractify, adopt_foreign, has_side_effects, leaf_paths, trace_graph
+from ..core.tracing import trace_pytree
 from ..device import seam as _backend
-from ..device.array import Array, check_device, to_buffer
+from ..device.array import Array, adopt_foreign, check_device, to_buffer
 from ..lax._convert import as_operand
 from ..lax._sharding import with_sharding_constraint
 from .vmap import vmap  # noqa: F401  (public here, as jax.vmap)
 
 
-def _trace_flat(fun, args, kwargs, static: dict, in_avals, td):
-    """Trace ``fun`` on abstract leaves; return (graph, out_treedef)."""
-    out_td_box = []
-
-    def flat_fun(*leaves):
-        a, kw = _with_static(*tree_unflatten(td, leaves), static)
-        outs, otd = tree_flatten(fun(*a, **kw))
-        out_td_box.append(otd)
-        return outs
-
-    return trace_graph(flat_fun, in_avals), out_td_box[0]
+def _trace_flat(fun, static: dict, in_avals, td):
+    """Trace ``fun`` on abstract leaves (of ``td``, the treedef of (dynamic args, kwargs));
+    return (graph, out_treedef)."""
+    def call(dyn, kw):
+        a, kw = _with_static(dyn, kw, static)
+        return fun(*a, **kw)
+    return trace_pytree(call, td, in_avals)
 
 
 def _with_static(dyn, kwargs, static: dict) -> tuple:
@@ -381,7 +379,7 @@ class Jitted:
             except TypeError:
                 paths = paths or leaf_paths(self.fun, dyn, kwargs, td)
                 abstractify(x, paths[i] if i < len(paths) else f"leaf {i}", self.fun)
-        graph, out_td = _trace_flat(self.fun, dyn, kwargs, static, avals, td)
+        graph, out_td = _trace_flat(self.fun, static, avals, td)
         if record:  # a PipelineResult: the graph and what each pass did
             return self.passes.run(graph), out_td
         return self.passes(graph), out_td
@@ -600,7 +598,7 @@ def eval_shape(fun, *args, **kwargs):
                 and hasattr(x, "dtype") and not isinstance(x, (np.ndarray, np.generic)):
             x = ShapeDtypeStruct(x.shape, x.dtype, weak_type=getattr(x, "weak_type", False))
         avals.append(abstractify(x, leaf_paths(fun, args, kwargs, td)[i], fun))
-    graph, out_td = _trace_flat(fun, args, kwargs, {}, avals, td)
+    graph, out_td = _trace_flat(fun, {}, avals, td)
     return tree_unflatten(out_td, [ShapeDtypeStruct(a.shape, a.dtype, weak_type=a.weak_type)
                                    for a in graph.out_avals])
 

@@ -11,9 +11,11 @@ from __future__ import annotations
 
 import functools
 
+from ..core.arguments import abstractify, arg_names
 from ..core.ir import Graph, Tracer
+from ..core.params import intern_graph
 from ..core.pytree import broadcast_prefix, key_paths, tree_flatten, tree_unflatten
-from ..core.tracing import abstractify, arg_names, intern_graph, trace_graph
+from ..core.tracing import trace_pytree
 from ..lax._convert import as_operand
 from ..primitives.sharding import axes_of, local_shape, shard_map_p, tiling, varying_axes
 from ..sharding import PartitionSpec, get_mesh
@@ -148,15 +150,7 @@ def _apply(f, mesh, in_specs, out_specs, check_vma, args):
         avals.append(a.update(shape=local_shape(a.shape, dims, mesh)))
         in_dims.append(dims)
 
-    box = []
-
-    def body(*xs):
-        outs, otd = tree_flatten(f(*tree_unflatten(td, xs)))
-        box.append(otd)
-        return outs
-
-    g = trace_graph(body, avals, mesh_axes=mesh.shape, check_vma=bool(check_vma))
-    otd = box[0]
+    g, otd = trace_pytree(f, td, avals, mesh_axes=mesh.shape, check_vma=bool(check_vma))
     g, captured = _lift_traced_consts(g)
     g = intern_graph(g)  # the same body traced again is the same graph (eager executables)
     ospecs = [_check_spec(s, mesh, "out_specs") for s in

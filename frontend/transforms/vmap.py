@@ -14,10 +14,11 @@ import warnings
 import numpy as np
 
 from ..core import dtypes
-from ..core.ir import Literal, Tracer, literal
+from ..core.arguments import abstractify, leaf_paths
+from ..core.ir import Literal, Tracer, aval_of, literal
 from ..core.pytree import broadcast_prefix, key_paths, tree_flatten, tree_unflatten
-from ..core.tracing import abstractify, adopt_foreign, leaf_paths, trace_graph
-from ..device.array import Array
+from ..core.tracing import flatten_fun, trace_pytree
+from ..device.array import Array, adopt_foreign
 from ..interpreters import batching
 from ..interpreters.batching import BatchTracer
 from ..primitives.control import scan_lanes
@@ -71,16 +72,10 @@ def vmap(fun, in_axes=0, out_axes=0, axis_name=None, axis_size=None, spmd_axis_n
         leaves, td, axes, size = _mapped_leaves(fun, in_axes, axis_size, args, kwargs)
         if batch_size is not None:
             return chunked_vmap(fun, in_axes, out_axes, size, batch_size, args, kwargs)
-        box = []
-
-        def flat_fun(*xs):
-            a, kw = tree_unflatten(td, xs)
-            outs, otd = tree_flatten(fun(*a, **kw))
-            box.append(otd)
-            return [_check_output(o) for o in outs]
-
-        vals, dims = batching.batch_fun(flat_fun, size, leaves, axes, axis_name, spmd_axis_name)
-        otd = box[0]
+        flat, out_tree = flatten_fun(lambda a, kw: fun(*a, **kw), td)
+        vals, dims = batching.batch_fun(lambda *xs: [_check_output(o) for o in flat(*xs)],
+                                        size, leaves, axes, axis_name, spmd_axis_name)
+        otd = out_tree()
         oaxes = broadcast_prefix(out_axes, otd, "vmap out_axes")
         res = []
         for val, d, ax, p in zip(vals, dims, oaxes, key_paths(otd)):
@@ -139,7 +134,7 @@ def _mapped_leaves(fun, in_axes, axis_size, args, kwargs):
         if ax is None:
             continue
         try:
-            a = x.aval if hasattr(x, "aval") else abstractify(x, "?", fun)
+            a = aval_of(x, host=False) or abstractify(x, "?", fun)
         except TypeError:  # (again, naming the argument: its path is only worked out here)
             abstractify(x, leaf_paths(fun, args, kwargs, td)[i], fun)
             raise
@@ -170,7 +165,7 @@ def _mapped_leaves(fun, in_axes, axis_size, args, kwargs):
 
 
 def _mapped_desc(x) -> str:
-    a = x.aval if hasattr(x, "aval") else abstractify(x, "?", None)
+    a = aval_of(x, host=False) or abstractify(x, "?", None)
     return f"{a.dtype.name}{list(a.shape)}".replace(" ", "")
 
 
@@ -229,28 +224,22 @@ def chunked_vmap(fun, in_axes, out_axes, size, batch_size, args, kwargs):
     axes = broadcast_prefix((spec, {key: 0 for key in kwargs}), td, "vmap in_axes")
     mapped_idx = [i for i, a in enumerate(axes) if a is not None]
     mapped = [moveaxis(leaves[i], axes[i] % batching.ndim(leaves[i]), 0) for i in mapped_idx]
-    box = []
+    flat, out_tree = flatten_fun(lambda a, kw: fun(*a, **kw), td)
 
-    def flat_fun(*xs):
+    def flat_fun(*xs):  # the mapped leaves in, the others as they are
         full = list(leaves)
         for i, x in zip(mapped_idx, xs):
             full[i] = x
-        a, kw = tree_unflatten(td, full)
-        outs, otd = tree_flatten(fun(*a, **kw))
-        box.append(otd)
-        return [_check_output(o) for o in outs]
+        return [_check_output(o) for o in flat(*full)]
 
     ys = _map_chunked(flat_fun, mapped, size, k)
-    otd = box[-1]
+    otd = out_tree()
     oaxes = broadcast_prefix(out_axes, otd, "vmap out_axes")
     if any(ax is None for ax in oaxes):
         # out_axes=None promises an unbatched output: let an (untransformed) vmap check it,
         # under an abstract trace so nothing runs; it raises vmap's own error for a batched one
-        def check(*ls):
-            a, kw = tree_unflatten(td, ls)
-            return tree_flatten(vmap(fun, in_axes, out_axes)(*a, **kw))[0]
-
-        trace_graph(check, [abstractify(x, "?", fun) for x in leaves])
+        trace_pytree(lambda a, kw: vmap(fun, in_axes, out_axes)(*a, **kw), td,
+                     [abstractify(x, "?", fun) for x in leaves])
     res = []
     for y, ax in zip(ys, oaxes):
         if ax is None:
@@ -272,15 +261,9 @@ def chunked_map(f, xs, batch_size):
     if not leaves:
         raise ValueError("map got no values to map over")
     size = batching.shape(leaves[0])[0]
-    box = []
-
-    def flat_fun(*ls):
-        outs, otd = tree_flatten(f(tree_unflatten(td, ls)))
-        box.append(otd)
-        return outs
-
-    ys = _map_chunked(flat_fun, leaves, size, k)
-    return tree_unflatten(box[-1], ys)
+    flat, out_tree = flatten_fun(f, tree_flatten((xs,))[1])
+    ys = _map_chunked(flat, leaves, size, k)
+    return tree_unflatten(out_tree(), ys)
 
 
 # ----------------------------------------------------------------------------- no batching rule

@@ -9,7 +9,8 @@ from __future__ import annotations
 import numpy as np
 
 from frontend.core import dtypes
-from frontend.core.ir import Aval, Graph, Literal, trace_to_graph
+from frontend.core.ir import Aval, Graph, Literal
+from frontend.core.tracing import trace_graph
 
 from . import shardy
 
@@ -281,7 +282,7 @@ class RuleCtx:
             def flat(*args):
                 out = fn(*args, **params)
                 return list(out) if isinstance(out, (list, tuple)) else [out]
-            g = _FUN_GRAPHS[key] = trace_to_graph(flat, [a.strip_weak() for a in self.avals_in])
+            g = _FUN_GRAPHS[key] = trace_graph(flat, [a.strip_weak() for a in self.avals_in])
         return self.fn.lower_body(g, list(operands))
 
     def scoped(self, body, arg_avals=(), isolated: bool = False):
