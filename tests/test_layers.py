@@ -16,7 +16,7 @@ PACKAGES = ("frontend", "lowering")
 LAYERS = [
     ("core", ["frontend.core.jax_names", "frontend.core.dtypes", "frontend.core.pytree", "frontend.core.ir",
               "frontend.device.seam", "frontend.sharding", "frontend.device.array"]),
-    ("tracing", ["frontend.interpreters.batching", "frontend.core.tracing"]),
+    ("tracing", ["frontend.interpreters.named_axes", "frontend.interpreters.batching", "frontend.core.tracing"]),
     # autodiff's core: symbolic zeros, the JVP trace, linearize by partial evaluation
     ("autodiff", ["frontend.interpreters.ad_util", "frontend.interpreters.jvp", "frontend.interpreters.partial_eval"]),
     # frontend.interpreters.transpose (backward pass, graph-level jvp/linearize/transpose) binds add and
