@@ -185,3 +185,32 @@ def test_cycle_finder_finds_cycles(snippet, cycle):
         m, imp = line.split(": ")
         edges[m] = {imp.split()[-1]} if "from ." in imp else set()
     assert bool(_cycles(edges)) == cycle
+
+
+def test_frontend_asks_the_backend_only_for_its_interface():
+    """The frontend calls the backend by name through its seam (``_backend.get().X``, or
+    ``be.X`` with ``be = _backend.get()``): every such name is in lowering.backend.__all__,
+    and each name there is asked for by the frontend (or by lowering.cli / the tests)."""
+    import re
+
+    import lowering.backend as backend
+
+    asked: dict = {}
+    pattern = re.compile(r"\b(?:_backend\.get\(\)|be)\.([A-Za-z_]\w*)")
+    for name, path in _modules().items():
+        if not name.startswith("frontend"):
+            continue
+        text = open(path).read()
+        if "seam" not in text:
+            continue
+        for m in pattern.finditer(text):
+            asked.setdefault(m.group(1), name)
+    assert len(asked) > 30, sorted(asked)
+    unknown = sorted(f"{n} (asked by {m})" for n, m in asked.items() if n not in backend.__all__)
+    assert not unknown, f"names the frontend asks lowering.backend for but it lacks: {unknown}"
+    missing = [n for n in backend.__all__ if not hasattr(backend, n)]
+    assert not missing, f"lowering.backend.__all__ names what it does not define: {missing}"
+    others = "".join(open(os.path.join(ROOT, *p.split("/"))).read() for p in (
+        "lowering/cli.py", "tests/test_mlir_passes.py", "tests/test_sharding.py"))
+    unused = [n for n in backend.__all__ if n not in asked and f"backend.{n}" not in others]
+    assert not unused, f"lowering.backend exports names nobody asks for: {unused}"
