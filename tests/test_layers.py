@@ -28,7 +28,7 @@ LAYERS = [
     ("scipy", ["frontend.scipy"]),
     ("passes", ["frontend.passes"]),
     ("library", ["frontend.random", "frontend.nn", "frontend.ops"]),
-    ("api", ["frontend.custom_batching", "frontend.device.array_methods", "frontend.transforms.jit", "frontend.tree_util",
+    ("api", ["frontend.custom_batching", "frontend.device.array_methods", "frontend.transforms.stages", "frontend.transforms.jit", "frontend.device.queries", "frontend.tree_util",
              "frontend.transforms.grad", "frontend.transforms.custom_derivatives", "frontend.transforms.checkpoint",
              "frontend.extend", "frontend.ffi", "frontend.kernels", "frontend.transforms.shard_map",
              "frontend.distributed", "frontend"]),
