@@ -23,7 +23,7 @@ from . import (  # noqa: F401
     tree_util,
 )
 from .core import jax_names as _jax_names  # noqa: F401
-from .core.dtypes import config
+from .core.config import config
 from .core.ir import Aval as ShapedArray  # noqa: F401
 from .core.ir import ConcretizationTypeError, Graph, ShapeDtypeStruct, Tracer, UnexpectedTracerError  # noqa: F401
 from .device import array_methods as _am

@@ -5,7 +5,7 @@ done by runtime/ (jaxlib), emit/ (StableHLO text), placement.py, executables.py 
 fastpath.py."""
 from __future__ import annotations
 
-from frontend.core import dtypes
+from frontend.core.config import config
 from frontend.core.ir import Aval, Graph, Var
 
 from . import (
@@ -88,7 +88,7 @@ def const_args(graph: Graph) -> tuple:
     text in the module: those above ``config.embedded_constants_max_bytes`` (as JAX's
     ``jax_embedded_constants_max_bytes``), so that module text, verification and XLA's parse
     stay small."""
-    limit = dtypes.config.embedded_constants_max_bytes
+    limit = config.embedded_constants_max_bytes
     return tuple(i for i, v in enumerate(graph.constvars)
                  if v.aval.size * v.aval.dtype.itemsize > limit)
 

@@ -14,7 +14,7 @@ PACKAGES = ("frontend", "lowering")
 # lowest first; a module may import modules of its own layer or below. A module belongs to
 # the layer of the longest prefix that names it.
 LAYERS = [
-    ("core", ["frontend.core.jax_names", "frontend.core.dtypes", "frontend.core.pytree", "frontend.core.ir",
+    ("core", ["frontend.core.jax_names", "frontend.core.config", "frontend.core.dtypes", "frontend.core.pytree", "frontend.core.ir",
               "frontend.device.seam", "frontend.sharding", "frontend.device.array"]),
     ("tracing", ["frontend.interpreters.named_axes", "frontend.interpreters.batching", "frontend.core.tracing"]),
     # autodiff's core: symbolic zeros, the JVP trace, linearize by partial evaluation

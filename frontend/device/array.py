@@ -5,6 +5,7 @@ import numpy as np
 
 from .. import sharding as sh
 from ..core import dtypes
+from ..core.config import on_x64_change
 from ..core.ir import Aval, Eqn, Graph, Literal, Var, _trace_var, aval_of, on_rule_change, set_eager_apply
 from . import seam as _backend
 
@@ -429,5 +430,5 @@ def _forget_eager_programs() -> None:
 
 
 set_eager_apply(eager_apply, _eager_const)
-dtypes.on_x64_change(_forget_eager_programs)
+on_x64_change(_forget_eager_programs)
 on_rule_change(_forget_eager_programs)

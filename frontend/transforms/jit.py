@@ -13,7 +13,7 @@ import numpy as np
 
 from .. import passes as _passes
 from .. import sharding as fs
-from ..core import dtypes
+from ..core.config import config, on_x64_change
 from ..core.ir import EVAL, Graph, ShapeDtypeStruct, Tracer, _trace_var, on_rule_change
 from ..core.pytree import broadcast_prefix, key_paths, set_on_register, tree_flatten, tree_unflatten
 from ..core.tracing import abstractify, adopt_foreign, has_side_effects, leaf_paths, trace_graph
@@ -294,14 +294,14 @@ class Jitted:
         # whether a trace is current (set when one is entered), so a call under a trace never
         # reaches it; a call made while a batching rule computes eagerly (that key still set)
         # is not handed to it either. Programs with side effects stay off it (as JAX's).
-        if for_cpp and not effects and dtypes.config.enable_x64 == be.jax_x64_enabled() \
+        if for_cpp and not effects and config.enable_x64 == be.jax_x64_enabled() \
                 and not be.dispatch_in_trace() and all(type(x) in _FAST_TYPES for x in leaves):
             fast = be.fastpath_data(compiled, len(leaves), outs, out_avals)
         return outs, fast, False
 
     def _entry(self, dyn, static, leaves, td, sig, kwargs):
         ins = self._in_shardings(dyn, kwargs, leaves, td, sig)
-        key = (dtypes.config.enable_x64, td, tuple(sig), tuple(static.items()), ins,
+        key = (config.enable_x64, td, tuple(sig), tuple(static.items()), ins,
                fs.get_mesh() if self.out_shardings is not None else None)
         entry = self._cache.get(key)
         if entry is None:
@@ -375,7 +375,7 @@ def _forget_signatures() -> None:
         _backend.get().clear_dispatchers()
 
 
-dtypes.on_x64_change(_forget_signatures)
+on_x64_change(_forget_signatures)
 
 _live_jits: weakref.WeakSet = weakref.WeakSet()  # every Jitted: a rule change reaches them
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..core import dtypes
+from ..core.config import config
 from ..core.ir import Graph, Tracer
 from ..core.pytree import tree_flatten, tree_unflatten
 from ..core.tracing import abstractify, adopt_foreign
@@ -112,7 +113,7 @@ class Compiled:
         if bad:
             wide = [a for a in self.in_avals if a.dtype.itemsize == 8 and a.dtype.kind != "c"
                     or a.dtype == np.complex128]
-            hint = "" if dtypes.config.enable_x64 or not wide else (
+            hint = "" if config.enable_x64 or not wide else (
                 "\n(64-bit arguments need 64-bit mode: frontend.config.update('enable_x64', True))")
             raise TypeError("Argument types differ from the types for which this computation "
                             "was compiled. The mismatches are:\n" + "\n".join(bad) + hint)
