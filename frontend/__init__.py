@@ -23,31 +23,27 @@ from . import (  # noqa: F401
     tree_util,
 )
 from .core import jax_names as _jax_names  # noqa: F401
-from .core.dtypes import config
+from .core.config import config
 from .core.ir import Aval as ShapedArray  # noqa: F401
 from .core.ir import ConcretizationTypeError, Graph, ShapeDtypeStruct, Tracer, UnexpectedTracerError  # noqa: F401
 from .device import array_methods as _am
 from .device.array import Array, device_put, from_dlpack
+from .device.queries import (
+    block_until_ready,
+    device_get,
+    devices,
+    local_devices,
+    process_count,
+    process_index,
+)
 from .sharding import make_mesh, set_mesh
 from .transforms.checkpoint import checkpoint, remat
 from .transforms.custom_derivatives import custom_jvp, custom_vjp
 from .transforms.grad import grad, hessian, jacfwd, jacrev, jvp, linearize, value_and_grad, vjp
-from .transforms.jit import (  # noqa: F401
-    Compiled,
-    Lowered,
-    block_until_ready,
-    compile_stablehlo,
-    device_get,
-    devices,
-    eval_shape,
-    jit,
-    local_devices,
-    make_graph,
-    process_count,
-    process_index,
-    vmap,
-)
+from .transforms.jit import eval_shape, jit, make_graph
 from .transforms.shard_map import shard_map
+from .transforms.stages import Compiled, Lowered, compile_stablehlo
+from .transforms.vmap import vmap
 
 _am.install(Array)
 _am.install(Tracer)

@@ -31,7 +31,7 @@ def project_primitives() -> dict:
 def is_collective(p) -> bool:
     """A collective over named axes: vmap resolves it before lowering; inside shard_map it
     lowers to XLA's collective."""
-    from frontend.interpreters.batching import CollectivePrimitive
+    from frontend.interpreters.named_axes import CollectivePrimitive
     return isinstance(p, CollectivePrimitive)
 
 

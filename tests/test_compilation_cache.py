@@ -16,7 +16,7 @@ import pytest
 
 import frontend as fe
 import frontend.numpy as fnp
-from frontend.core import dtypes
+from frontend.core import config
 from lowering.runtime import cache
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -134,7 +134,7 @@ def test_two_processes_writing_one_entry(tmp_path):
 
 @pytest.fixture
 def cache_config(tmp_path):
-    cfg = dtypes.config
+    cfg = config.config
     saved = (cfg.compilation_cache_dir, cfg.compilation_cache_max_size,
              cfg.persistent_cache_min_compile_time_secs)
     fe.config.update("compilation_cache_dir", str(tmp_path / "cache"))
@@ -238,11 +238,11 @@ def test_entries_are_private_and_unsafe_directories_refused(cache_config, monkey
 def test_settings_from_the_environment(monkeypatch):
     monkeypatch.setenv("VMAPLAB_COMPILATION_CACHE_DIR", "/some/dir")
     monkeypatch.setenv("VMAPLAB_COMPILATION_CACHE_MAX_SIZE", "1000")
-    cfg = dtypes._Config()
+    cfg = config._Config()
     assert (cfg.compilation_cache_dir, cfg.compilation_cache_max_size,
             cfg.persistent_cache_min_compile_time_secs) == ("/some/dir", 1000, 1.0)
     monkeypatch.setenv("VMAPLAB_COMPILATION_CACHE_MAX_SIZE", "lots")
     with pytest.raises(ValueError, match="VMAPLAB_COMPILATION_CACHE_MAX_SIZE='lots' is not a valid"):
-        dtypes._Config()
+        config._Config()
     with pytest.raises(ValueError, match="unknown config option 'compilation_cache'"):
         fe.config.update("compilation_cache", "x")

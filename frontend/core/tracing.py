@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..device.array import Array
-from ..interpreters.batching import ManualTrace
+from ..interpreters.named_axes import ManualTrace
 from .ir import Graph, GraphTrace, Literal, Tracer, new_trace
 from .pytree import TreeDef, tree_flatten, tree_unflatten
 

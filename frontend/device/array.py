@@ -5,6 +5,7 @@ import numpy as np
 
 from .. import sharding as sh
 from ..core import dtypes
+from ..core.config import on_x64_change
 from ..core.ir import (
     Aval,
     Eqn,
@@ -458,5 +459,5 @@ def _forget_eager_programs() -> None:
 
 
 set_eager_apply(eager_apply, _eager_const)
-dtypes.on_x64_change(_forget_eager_programs)
+on_x64_change(_forget_eager_programs)
 on_rule_change(_forget_eager_programs)

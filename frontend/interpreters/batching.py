@@ -6,20 +6,15 @@ rule, ``rule(batched_args, batch_dims, **params) -> (out, out_dim)``, under the 
 trace. A primitive without a rule goes to the fallback installed with ``set_fallback`` (the
 sequential loop of frontend.transforms.vmap), so this module needs no primitive.
 
-Named axes: ``vmap(f, axis_name='i')`` gives its BatchTrace a name. Collectives
-(``CollectivePrimitive``: psum, all_gather, axis_index, ...) name the axes they work across;
-the trace whose name they carry runs their batching rule even when no operand is batched
-there (so do control-flow primitives whose sub-graphs hold such a collective), and a rule
-reads the name and size of the trace running it with ``rule_axis()``. The body of a
-shard_map is traced with the mesh axes bound as names (``ManualTrace``): there the
-collectives are recorded, and lowered to XLA's. A name that nothing binds is a NameError when
-the collective is bound. ``vmap(spmd_axis_name=...)`` records the mesh axes its batch axis is
-sharded over (``BatchTrace.spmd_axis_name``), read by the sharding primitives' rules.
+A named vmap (``vmap(f, axis_name='i')``) binds its name for collectives (see
+frontend.interpreters.named_axes): it runs the batching rule of a primitive that uses its
+axis even when no operand is batched there, and a rule reads the name and size of the trace
+running it with ``rule_axis()``. ``vmap(spmd_axis_name=...)`` records the mesh axes its batch
+axis is sharded over (``BatchTrace.spmd_axis_name``), read by the sharding primitives' rules.
 """
 from __future__ import annotations
 
 import contextvars
-import weakref
 from typing import Callable
 
 import numpy as np
@@ -27,18 +22,17 @@ import numpy as np
 from ..core.ir import (
     EVAL,
     Aval,
-    Graph,
-    GraphTrace,
     GraphTracer,
-    Primitive,
     Trace,
     Tracer,
     _trace_var,
     aval_of,
-    current_trace,
     escaped_tracer_error,
     new_trace,
-    param_graphs,
+)
+from .named_axes import (
+    AxisBinder,
+    uses_axis,
 )
 
 
@@ -94,7 +88,7 @@ def set_fallback(fn) -> None:
 _rule_trace: contextvars.ContextVar = contextvars.ContextVar("vmaplab_batch_rule", default=None)
 
 
-class BatchTrace(Trace):
+class BatchTrace(AxisBinder, Trace):
     """``spmd_axis_name``: the mesh axes (a tuple of names) the batch axis is sharded over
     where a sharding is given inside (vmap's ``spmd_axis_name``), or None."""
 
@@ -103,6 +97,12 @@ class BatchTrace(Trace):
         self.axis_size = axis_size
         self.axis_name = axis_name
         self.spmd_axis_name = spmd_axis_name
+
+    def bound_axis_size(self, name) -> int | None:
+        return self.axis_size if self.axis_name is not None and self.axis_name == name else None
+
+    def bound_axis_names(self) -> tuple:
+        return () if self.axis_name is None else (self.axis_name,)
 
     def process(self, prim, args, params):
         vals, dims = [], []
@@ -217,125 +217,6 @@ def rule_axis() -> BatchTrace | None:
     the rule traces."""
     t = _trace_var.get()
     return _rule_trace.get() if t is EVAL else t._batch_rule
-
-
-# ----------------------------------------------------------------------------- named axes
-
-
-class ManualTrace(GraphTrace):
-    """Records the body of a shard_map: a graph of one device's work, in which the mesh axes
-    (``mesh_axes``: name -> size) are bound names for collectives (lowered to XLA's).
-    ``check_vma``: the user's body of a shard_map with check_vma=True (JAX types its values
-    by the mesh axes they vary over, which changes derivatives taken inside it)."""
-
-    def __init__(self, parent, mesh_axes: dict, check_vma: bool = False):
-        super().__init__(parent)
-        self.mesh_axes = mesh_axes
-        self.check_vma = check_vma
-
-
-def check_vma_body() -> bool:
-    """Whether the innermost enclosing shard_map body being traced has check_vma=True."""
-    t = current_trace()
-    while t is not None:
-        if isinstance(t, ManualTrace):
-            return t.check_vma
-        t = t.parent
-    return False
-
-
-def find_axis_size(name) -> int | None:
-    """The size of the innermost enclosing axis named ``name``: a named vmap, or a mesh axis
-    of an enclosing shard_map (None when nothing binds it)."""
-    t = current_trace()
-    while t is not None:
-        if isinstance(t, BatchTrace):
-            if t.axis_name is not None and t.axis_name == name:
-                return t.axis_size
-        elif isinstance(t, ManualTrace) and name in t.mesh_axes:
-            return t.mesh_axes[name]
-        t = t.parent
-    return None
-
-
-def bound_axis_names() -> list:
-    """The axis names the enclosing vmaps and shard_maps bind, innermost first."""
-    out, t = [], current_trace()
-    while t is not None:
-        if isinstance(t, BatchTrace) and t.axis_name is not None:
-            out.append(t.axis_name)
-        elif isinstance(t, ManualTrace):
-            out.extend(t.mesh_axes)
-        t = t.parent
-    return out
-
-
-def unbound_axis_error(name, api: str) -> NameError:
-    return NameError(f"Found an unbound axis name: {name}. To fix this, please call {api} "
-                     f"under a vmap that binds it: vmap(f, axis_name={name!r}), or a shard_map "
-                     f"over a mesh with that axis (axis names bound here: {bound_axis_names()})")
-
-
-def axis_size_of(name, api: str) -> int:
-    """The size of the named axis ``name``; JAX's NameError when nothing binds it."""
-    size = find_axis_size(name)
-    if size is None:
-        raise unbound_axis_error(name, api)
-    return size
-
-
-class CollectivePrimitive(Primitive):
-    """A primitive over named axes (psum, all_gather, axis_index, ...): its static param
-    ``names_param`` holds the axis name (or a tuple of them). Binding it checks that an
-    enclosing vmap binds every name (JAX's NameError otherwise) and runs its abstract
-    evaluation (JAX's shape checks) on whatever trace it is bound to."""
-
-    def __init__(self, name: str, names_param: str = "axis_name"):
-        super().__init__(name)
-        self.names_param = names_param
-
-    def axis_names(self, params) -> tuple:
-        names = params[self.names_param]
-        return names if isinstance(names, tuple) else (names,)
-
-    def bind(self, *args, **params):
-        for n in self.axis_names(params):
-            if find_axis_size(n) is None:
-                raise unbound_axis_error(n, self.name)
-        self.abstract_eval(*(aval_of(a) for a in args), **params)
-        return super().bind(*args, **params)
-
-
-_GRAPH_NAMES: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
-
-
-def names_in_params(params) -> frozenset:
-    out: frozenset = frozenset()
-    for v in params.values():
-        for g in param_graphs(v):
-            out |= graph_axis_names(g)
-    return out
-
-
-def graph_axis_names(g: Graph) -> frozenset:
-    """The axis names the collectives of ``g`` (sub-graphs included) work across."""
-    names = _GRAPH_NAMES.get(g)
-    if names is None:
-        names = frozenset()
-        for e in g.eqns:
-            if isinstance(e.prim, CollectivePrimitive):
-                names |= frozenset(e.prim.axis_names(e.params))
-            names |= names_in_params(e.params)
-        _GRAPH_NAMES[g] = names
-    return names
-
-
-def uses_axis(prim, params, name) -> bool:
-    """Whether binding ``prim`` refers to the named axis: a collective over it, or a primitive
-    with sub-graphs (loops, branches) holding one."""
-    if isinstance(prim, CollectivePrimitive):
-        return name in prim.axis_names(params)
-    return name in names_in_params(params)
 
 
 def moved_shape(shp, src: int, dst: int) -> tuple:

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from ..core.ir import Trace, Tracer, aval_of, escaped_tracer_error, new_trace, reset_current, set_current
 from .ad_util import Zero, zero_of
-from .batching import check_vma_body
+from .named_axes import check_vma_body
 
 
 class JVPTracer(Tracer):

@@ -13,12 +13,13 @@ import numpy as np
 
 from ..core import dtypes
 from ..core.arguments import leaf_aval
+from ..core.config import config
 from ..core.graph_utils import closure_convert, dce
 from ..core.ir import Aval, ConcretizationTypeError, Graph, Literal, Tracer, _trace_var, aval_of, literal
 from ..core.params import intern_graph
 from ..core.pytree import TreeDef, child_keys, key_paths, tree_flatten, tree_map, tree_unflatten
 from ..core.tracing import trace_pytree
-from ..interpreters import batching
+from ..interpreters import named_axes
 from ..primitives.control import close_branches, cond_p, scan_p, typematch, while_p
 from ..primitives.elementwise import max_p, min_p, ne_p
 from ..transforms.vmap import chunked_map
@@ -207,8 +208,8 @@ def _memo_trace(fun, signature, trace):
         per_fun = _TRACED.setdefault(fun, {})
     except TypeError:  # not weakly referenceable or not hashable: no cache
         return trace()
-    key = (signature, dtypes.config.enable_x64, batching.check_vma_body(),
-           tuple((n, batching.find_axis_size(n)) for n in batching.bound_axis_names()))
+    key = (signature, config.enable_x64, named_axes.check_vma_body(),
+           tuple((n, named_axes.find_axis_size(n)) for n in named_axes.bound_axis_names()))
     here = _trace_var.get()
     hit = per_fun.get(key) or per_fun.get((key, id(here)))
     if hit is not None and (len(hit) == 2 or hit[2] is here):

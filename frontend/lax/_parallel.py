@@ -14,7 +14,7 @@ import numpy as np
 from ..core import dtypes
 from ..core.ir import Tracer, aval_of
 from ..core.pytree import tree_map
-from ..interpreters.batching import axis_size_of
+from ..interpreters.named_axes import axis_size_of
 from ..primitives import collectives as co
 from ..primitives.shape import moveaxis, reshape_p
 from ._convert import SCALARS, as_operand, convert

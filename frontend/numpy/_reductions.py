@@ -18,6 +18,7 @@ import operator
 import numpy as np
 
 from ..core import dtypes
+from ..core.config import config
 from ..core.ir import aval_of, literal
 from ..device.fusion import eager_fused
 from ..lax._convert import convert
@@ -75,7 +76,7 @@ def _promote_integer(d) -> np.dtype:
     if dtypes.is_bool(d):
         return dtypes.default_int()
     if dtypes.is_unsigned(d):
-        du = dtypes.uint64 if dtypes.config.enable_x64 else dtypes.uint32
+        du = dtypes.uint64 if config.enable_x64 else dtypes.uint32
         return du if d.itemsize < du.itemsize else d
     if dtypes.is_int(d):
         di = dtypes.default_int()

@@ -14,7 +14,7 @@ as names, these same objects lower to XLA's collectives across the devices (all_
 all_gather, reduce_scatter, all_to_all, collective_permute, partition_id). Under vmap a
 collective never reaches lowering: the vmap that binds its name resolves it first. A name
 that nothing binds is a NameError when the collective is bound
-(frontend.interpreters.batching.CollectivePrimitive).
+(frontend.interpreters.named_axes.CollectivePrimitive).
 
 Autodiff (as JAX's rules under vmap): psum, all_gather, reduce_scatter, all_to_all and
 ppermute are linear. psum's transpose is psum of the cotangent (every lane's result depends
@@ -30,7 +30,8 @@ import numpy as np
 
 from ..core.ir import Aval, aval_of, literal
 from ..interpreters import batching
-from ..interpreters.batching import CollectivePrimitive, shape
+from ..interpreters.batching import shape
+from ..interpreters.named_axes import CollectivePrimitive
 from .elementwise import (
     NUM_BOOL,
     NUMBER,

@@ -30,7 +30,7 @@ from ..core.graph_utils import closure_convert
 from ..core.ir import Aval, Graph, Literal, Primitive, aval_of, eval_graph, literal
 from ..core.params import intern_graph
 from ..core.tracing import trace_graph
-from ..interpreters import batching
+from ..interpreters import batching, named_axes
 from ..interpreters.ad_util import Zero, is_undefined_primal, tangent_aval
 from ..interpreters.transpose import linearize_graph, transpose_graph
 from ..sharding import NamedSharding, PartitionSpec
@@ -123,7 +123,7 @@ def varying_axes(g: Graph, in_vary: list, mesh_names: set) -> list:
         elif p is axis_index_p:
             out = frozenset({e.params["axis_name"]})
         else:
-            out = ins | (batching.names_in_params(e.params) & mesh_names)
+            out = ins | (named_axes.names_in_params(e.params) & mesh_names)
         for o in e.outs:
             env[o] = out
     return [read(v) for v in g.outvars]
@@ -299,7 +299,7 @@ def _shard_map_transpose(cts, *args, body, mesh, in_specs, out_specs):
     # the mesh axes the program depends on: along any other, every device computes the same
     # (its share of a result's cotangent and the sum of the shares cancel: both are left out,
     # so a vmap with that axis as spmd_axis_name can batch over it)
-    used = batching.graph_axis_names(body).union(*map(axes_of, in_specs + out_specs))
+    used = named_axes.graph_axis_names(body).union(*map(axes_of, in_specs + out_specs))
     axes = tuple(n for n in mesh.axis_names if n in used)
     ct_in, ct_specs = [], []
     for c, dims, k in zip(cts, out_specs, keep):

@@ -11,6 +11,7 @@ import numpy as np
 from .. import lax
 from .. import numpy as fnp
 from ..core import dtypes
+from ..core.config import config
 from ..core.ir import Tracer, aval_of, literal
 from ..device.array import Array, device_put
 from ..device.fusion import eager_jit
@@ -196,7 +197,7 @@ def _fold_in(key, data):
 def bits(key, shape=(), dtype=None):
     """Uniform random bits as unsigned integers (default uint32; uint64 in 64-bit mode)."""
     data, _ = check_key("bits", key)
-    d = _dtype("bits", dtype, lambda: dtypes.uint64 if dtypes.config.enable_x64 else U32,
+    d = _dtype("bits", dtype, lambda: dtypes.uint64 if config.enable_x64 else U32,
                dtypes.is_unsigned, "an unsigned int")
     return _bits(data, d.itemsize * 8, canonical_shape(shape))
 

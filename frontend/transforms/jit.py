@@ -1,4 +1,7 @@
-"""Public transformations: jit, make_graph (and vmap, from frontend.transforms.vmap)."""
+"""jit and make_graph: a function traced once per input signature, its graph passed
+through the graph passes, compiled and cached, and served by the C++ call path where it can
+(with the pytree node types that path must flatten); ``eval_shape`` traces only. The
+stages (Lowered, Compiled) are in frontend.transforms.stages."""
 from __future__ import annotations
 
 import functools
@@ -10,17 +13,17 @@ import numpy as np
 
 from .. import passes as _passes
 from .. import sharding as fs
-from ..core import dtypes
 from ..core.arguments import abstractify, leaf_paths
+from ..core.config import config, on_x64_change
 from ..core.graph_utils import has_side_effects
 from ..core.ir import EVAL, Graph, ShapeDtypeStruct, Tracer, _trace_var, on_rule_change
-from ..core.pytree import broadcast_prefix, key_paths, set_on_register, tree_flatten, tree_map, tree_unflatten
+from ..core.pytree import broadcast_prefix, key_paths, set_on_register, tree_flatten, tree_unflatten
 from ..core.tracing import trace_pytree
 from ..device import seam as _backend
-from ..device.array import Array, adopt_foreign, check_device, to_buffer
+from ..device.array import Array, adopt_foreign, check_device
 from ..lax._convert import as_operand
 from ..lax._sharding import with_sharding_constraint
-from .vmap import vmap  # noqa: F401  (public here, as jax.vmap)
+from .stages import Lowered, arg_buffers
 
 
 def _trace_flat(fun, static: dict, in_avals, td):
@@ -125,155 +128,6 @@ set_on_register(_register_node)
 
 # argument types the C++ call path handles exactly as our own path does
 _FAST_TYPES = {np.ndarray, Array, float, int, bool, complex}
-
-
-class Lowered:
-    """The StableHLO of one specialization of a jitted function (JAX's ``Lowered``):
-    ``graph`` is the graph that was lowered (after the graph passes, whose statistics are
-    ``pass_stats``); ``compile()`` gives a callable ``Compiled``."""
-
-    def __init__(self, graph: Graph, text: str, out_td, device, in_tree=None, pass_stats=(),
-                 foreign: bool = False, shardings=(None, None)):
-        self.graph = graph
-        self._shardings = shardings  # (in_shardings, out_shardings) it was lowered with
-        self._text = text
-        self.out_tree = out_td
-        self.in_tree = in_tree
-        self.device = device
-        self.pass_stats = tuple(pass_stats)
-        self._foreign = foreign  # the text went through an MLIR pipeline
-
-    in_avals = property(lambda self: self.graph.in_avals)
-    out_avals = property(lambda self: self.graph.out_avals)
-
-    def as_text(self, dialect: str | None = None) -> str:
-        _check_dialect(dialect or "stablehlo", "as_text")
-        return self._text
-
-    def compiler_ir(self, dialect: str = "stablehlo"):
-        """The module parsed by jaxlib's MLIR bindings (an ``ir.Module`` of this thread's
-        context), as JAX's ``compiler_ir`` gives it."""
-        _check_dialect(dialect, "compiler_ir")
-        return _backend.get().compiler_ir(self._text)
-
-    def apply_passes(self, pipeline: str) -> "Lowered":
-        """A new Lowered whose module is this one after the MLIR pass pipeline ``pipeline``
-        (e.g. ``"builtin.module(canonicalize,cse)"``; a bare ``"canonicalize,cse"`` is run on
-        the module). The result compiles when the pipeline leaves StableHLO."""
-        text = _backend.get().run_mlir_pipeline(self._text, pipeline)
-        return Lowered(self.graph, text, self.out_tree, self.device, self.in_tree,
-                       self.pass_stats, foreign=True, shardings=self._shardings)
-
-    def apply_patterns(self, patterns) -> "Lowered":
-        """A new Lowered whose module is this one rewritten by Python rewrite patterns with
-        MLIR's greedy driver: ``patterns`` is a list of ``(root, fn)``, ``root`` an op name
-        such as "stablehlo.multiply", ``fn(op, rewriter) -> bool`` (True when it rewrote
-        ``op``; see examples/mlir_rewrite.py)."""
-        text = _backend.get().apply_patterns(self._text, patterns)
-        return Lowered(self.graph, text, self.out_tree, self.device, self.in_tree,
-                       self.pass_stats, foreign=True, shardings=self._shardings)
-
-    def compile(self) -> "Compiled":
-        be = _backend.get()
-        if self._foreign:
-            be.check_compilable(self._text)
-        ins, outs = self._shardings
-        return Compiled(be.compile_graph(self.graph, self.device, self._text, ins, outs),
-                        self.in_tree, self.graph.in_avals, self.out_tree, self.graph.out_avals,
-                        self.device)
-
-
-def _check_dialect(dialect, what):
-    if dialect != "stablehlo":
-        raise ValueError(f"{what}: unknown dialect {dialect!r}; 'stablehlo' is supported (XLA's "
-                         "optimized HLO is Lowered.compile().as_text())")
-
-
-class Compiled:
-    """An executable for one input signature (JAX's ``Compiled``): call it with the
-    arguments the function was lowered with (static arguments left out)."""
-
-    def __init__(self, compiled, in_tree, in_avals, out_tree, out_avals, device=None):
-        self._c = compiled
-        self.in_tree = in_tree
-        self.in_avals = tuple(in_avals)
-        self.out_tree = out_tree
-        self.out_avals = tuple(out_avals)
-        self.device = device
-
-    def __call__(self, *args, **kwargs):
-        leaves, td = tree_flatten((args, kwargs))
-        leaves = adopt_foreign(leaves)
-        if self.in_tree is not None and td != self.in_tree:
-            raise TypeError("Function compiled with input pytree does not match the input "
-                            f"pytree it was called with: compiled for {self.in_tree}, called "
-                            f"with {td}")
-        if len(leaves) != len(self.in_avals):
-            raise TypeError(f"compiled function takes {len(self.in_avals)} arguments, got "
-                            f"{len(leaves)}")
-        bad = []
-        for i, (x, a) in enumerate(zip(leaves, self.in_avals)):
-            if isinstance(x, Tracer):
-                raise TypeError("a Compiled function takes arrays, not traced values: call "
-                                "the jitted function inside jit/vmap instead")
-            got = abstractify(x, f"argument {i}", "Compiled")
-            scalar_ok = got.weak_type and got.shape == a.shape and \
-                dtypes._kind(got.dtype) in _WEAK_INTO.get(dtypes._kind(a.dtype), "")
-            if not scalar_ok and (got.shape != a.shape or got.dtype != a.dtype):
-                bad.append(f"Argument {i} compiled with {a.str_short()} and called with "
-                           f"{got.str_short()}")
-        if bad:
-            wide = [a for a in self.in_avals if a.dtype.itemsize == 8 and a.dtype.kind != "c"
-                    or a.dtype == np.complex128]
-            hint = "" if dtypes.config.enable_x64 or not wide else (
-                "\n(64-bit arguments need 64-bit mode: frontend.config.update('enable_x64', True))")
-            raise TypeError("Argument types differ from the types for which this computation "
-                            "was compiled. The mismatches are:\n" + "\n".join(bad) + hint)
-        bufs = self._c(_buffers(self._c, leaves, self.in_avals, self.device))
-        outs = [Array(b, a) for b, a in zip(bufs, self.out_avals)]
-        return tree_unflatten(self.out_tree, outs)
-
-    def as_text(self) -> str:
-        """XLA's optimized HLO (the interpreter's module for device="interpreter")."""
-        return self._c.as_text()
-
-    def cost_analysis(self):
-        return self._c.cost_analysis()
-
-
-def _buffers(compiled, leaves, avals, device) -> list:
-    """The device buffers of a compiled program's arguments: host values go straight to
-    their placement (a device, or a program's argument shardings)."""
-    places = getattr(compiled, "arg_shardings", None)
-    if places is None:
-        return [to_buffer(x, a, device) for x, a in zip(leaves, avals)]
-    return [to_buffer(x, a, p) for x, a, p in zip(leaves, avals, places)]
-
-
-# a Python scalar (weakly typed) may be passed for an argument of these kinds
-_WEAK_INTO = {"b": "b", "i": "bi", "u": "bi", "f": "bif", "c": "bifc"}
-
-
-def compile_stablehlo(module, device=None) -> Compiled:
-    """Compile a StableHLO module someone wrote or edited (text, or an ``ir.Module`` from
-    ``Lowered.compiler_ir``) for ``device`` (default: the first device; "interpreter" runs
-    it on the reference interpreter). The result takes ``@main``'s arguments (arrays of
-    exactly its types, Python scalars) and returns Arrays: one, or a tuple for several.
-
-    >>> f = compile_stablehlo(\'\'\'func.func @main(%x: tensor<3xf32>) -> tensor<3xf32> {
-    ...   %0 = stablehlo.add %x, %x : tensor<3xf32>
-    ...   return %0 : tensor<3xf32>
-    ... }\'\'\')
-    >>> f(np.ones(3, np.float32))
-    Array([2., 2., 2.], dtype=float32)
-    """
-    be = _backend.get()
-    text, in_avals, out_avals = be.stablehlo_signature(module)
-    compiled = be.compile_module(text, in_avals, out_avals, device)
-    in_tree = tree_flatten((tuple(range(len(in_avals))), {}))[1]
-    outs = tuple(range(len(out_avals)))
-    out_tree = tree_flatten(outs[0] if len(outs) == 1 else outs)[1]
-    return Compiled(compiled, in_tree, in_avals, out_tree, out_avals, device)
 
 
 class Jitted:
@@ -429,7 +283,7 @@ class Jitted:
         dyn, static, leaves, td, sig, kwargs = self._signature(args, kwargs)
         compiled, in_avals, out_avals, out_td, effects = \
             self._entry(dyn, static, leaves, td, sig, kwargs)
-        bufs = compiled(_buffers(compiled, leaves, in_avals, self.device))
+        bufs = compiled(arg_buffers(compiled, leaves, in_avals, self.device))
         outs = tree_unflatten(out_td, [Array(b, a) for b, a in zip(bufs, out_avals)])
         fast = None
         be = _backend.get()
@@ -438,14 +292,14 @@ class Jitted:
         # whether a trace is current (set when one is entered), so a call under a trace never
         # reaches it; a call made while a batching rule computes eagerly (that key still set)
         # is not handed to it either. Programs with side effects stay off it (as JAX's).
-        if for_cpp and not effects and dtypes.config.enable_x64 == be.jax_x64_enabled() \
+        if for_cpp and not effects and config.enable_x64 == be.jax_x64_enabled() \
                 and not be.dispatch_in_trace() and all(type(x) in _FAST_TYPES for x in leaves):
             fast = be.fastpath_data(compiled, len(leaves), outs, out_avals)
         return outs, fast, False
 
     def _entry(self, dyn, static, leaves, td, sig, kwargs):
         ins = self._in_shardings(dyn, kwargs, leaves, td, sig)
-        key = (dtypes.config.enable_x64, td, tuple(sig), tuple(static.items()), ins,
+        key = (config.enable_x64, td, tuple(sig), tuple(static.items()), ins,
                fs.get_mesh() if self.out_shardings is not None else None)
         entry = self._cache.get(key)
         if entry is None:
@@ -519,7 +373,7 @@ def _forget_signatures() -> None:
         _backend.get().clear_dispatchers()
 
 
-dtypes.on_x64_change(_forget_signatures)
+on_x64_change(_forget_signatures)
 
 _live_jits: weakref.WeakSet = weakref.WeakSet()  # every Jitted: a rule change reaches them
 
@@ -577,12 +431,6 @@ def make_graph(fun, static_argnums=(), *, passes=None):
     return graph_of
 
 
-def devices(platform=None) -> list:
-    """The XLA devices of ``platform`` ('cpu', 'gpu', 'tpu'; default: the default backend);
-    with several processes, those of every process."""
-    return _backend.get().devices(platform)
-
-
 def eval_shape(fun, *args, **kwargs):
     """The shapes and dtypes of ``fun(*args, **kwargs)`` (a pytree of ShapeDtypeStruct),
     found by tracing without running anything; arguments may be arrays or anything with
@@ -601,34 +449,6 @@ def eval_shape(fun, *args, **kwargs):
     graph, out_td = _trace_flat(fun, {}, avals, td)
     return tree_unflatten(out_td, [ShapeDtypeStruct(a.shape, a.dtype, weak_type=a.weak_type)
                                    for a in graph.out_avals])
-
-
-def device_get(x):
-    """The arrays of the pytree ``x`` as numpy arrays on the host (other leaves as they
-    are)."""
-    return tree_map(lambda v: np.asarray(v) if isinstance(v, Array) else v, x)
-
-
-def block_until_ready(x):
-    """Wait until every array of the pytree ``x`` is computed; returns ``x``."""
-    for v in tree_flatten(x)[0]:
-        if isinstance(v, Array):
-            v.block_until_ready()
-    return x
-
-
-def local_devices(platform=None) -> list:
-    """The devices of this process."""
-    return _backend.get().local_devices(platform)
-
-
-def process_index() -> int:
-    """This process's index among the processes of frontend.distributed (0 alone)."""
-    return _backend.get().process_index()
-
-
-def process_count() -> int:
-    return _backend.get().process_count()
 
 
 def _is_spec(p) -> bool:

@@ -44,7 +44,7 @@ class CacheWarning(UserWarning):
 
 
 def _settings():
-    from frontend.core.dtypes import config
+    from frontend.core.config import config
     return (config.compilation_cache_dir, config.compilation_cache_max_size,
             config.persistent_cache_min_compile_time_secs)
 

@@ -1,0 +1,80 @@
+"""The global config, as JAX's ``jax.config`` (``frontend.config``): the 64-bit switch
+``enable_x64``, the persistent compilation cache's options, the size above which closed-over
+constants become program arguments; ``on_x64_change`` tells caches when the switch flips."""
+from __future__ import annotations
+
+import os
+
+
+def _directory(v):
+    """A directory option's value: a str or os.PathLike of one (None or "": off). Bytes and
+    other types are refused, as JAX's string options refuse them (str() of bytes would name
+    a directory "b'/tmp/x'")."""
+    p = os.fspath(v) if isinstance(v, os.PathLike) else v
+    if not isinstance(p, str):
+        raise ValueError(f"new string config value must be None, a str or an os.PathLike of "
+                         f"one, got {v!r} of type {type(v)}.")
+    return p or None
+
+
+# the persistent compilation cache (lowering/runtime/cache.py), as JAX's options of these
+# names: option -> (environment variable, parser of a value, default)
+_CACHE_OPTIONS = {
+    "compilation_cache_dir": ("VMAPLAB_COMPILATION_CACHE_DIR", _directory, None),
+    "compilation_cache_max_size": ("VMAPLAB_COMPILATION_CACHE_MAX_SIZE", int, -1),
+    "persistent_cache_min_compile_time_secs": ("VMAPLAB_PERSISTENT_CACHE_MIN_COMPILE_TIME_SECS",
+                                               float, 1.0),
+}
+
+
+class _Config:
+    """Global switches. ``enable_x64`` turns on 64-bit default dtypes, as ``jax_enable_x64``;
+    ``compilation_cache_dir`` (a directory; None: off), ``compilation_cache_max_size`` (bytes,
+    -1: no limit) and ``persistent_cache_min_compile_time_secs`` set the persistent
+    compilation cache, as JAX's options of these names (also from the environment variables
+    VMAPLAB_COMPILATION_CACHE_DIR, VMAPLAB_COMPILATION_CACHE_MAX_SIZE and
+    VMAPLAB_PERSISTENT_CACHE_MIN_COMPILE_TIME_SECS); closed-over constants larger than
+    ``embedded_constants_max_bytes`` are passed to the compiled program as arguments instead
+    of being written into its module text (as ``jax_embedded_constants_max_bytes``; JAX's
+    default is smaller, ours keeps small weights in the text, where XLA can fold them)."""
+
+    def __init__(self):
+        self.enable_x64 = False
+        self.embedded_constants_max_bytes = 1 << 16
+        for name, (env, parse, default) in _CACHE_OPTIONS.items():
+            raw = os.environ.get(env)
+            try:
+                setattr(self, name, default if raw is None else parse(raw))
+            except ValueError:
+                raise ValueError(f"environment variable {env}={raw!r} is not a valid {name}") from None
+
+    def update(self, name: str, value) -> None:
+        key = name[4:] if name.startswith("jax_") else name
+        if key == "enable_x64":
+            flipped = self.enable_x64 != bool(value)
+            self.enable_x64 = bool(value)
+            if flipped:
+                for fn in _x64_listeners:
+                    fn()
+        elif key in _CACHE_OPTIONS:
+            setattr(self, key, _CACHE_OPTIONS[key][1](value) if value is not None else
+                    _CACHE_OPTIONS[key][2])
+        elif key == "embedded_constants_max_bytes":
+            if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+                raise ValueError(f"embedded_constants_max_bytes must be a non-negative int, "
+                                 f"got {value!r}")
+            self.embedded_constants_max_bytes = value
+        else:
+            raise ValueError(f"unknown config option {name!r}")
+
+
+config = _Config()
+
+
+_x64_listeners: list = []
+
+
+def on_x64_change(fn) -> None:
+    """Call ``fn()`` whenever ``enable_x64`` flips (caches of what was built under the other
+    setting drop it)."""
+    _x64_listeners.append(fn)

@@ -1,0 +1,164 @@
+"""The stages of a jitted function, as JAX's: ``Lowered`` (the StableHLO of one
+specialization, with the testbed's MLIR passes and rewrites) and ``Compiled`` (its executable,
+called with the arguments it was lowered for), and ``compile_stablehlo`` (a ``Compiled`` from
+module text someone wrote)."""
+from __future__ import annotations
+
+import numpy as np
+
+from ..core import dtypes
+from ..core.arguments import abstractify
+from ..core.config import config
+from ..core.ir import Graph, Tracer
+from ..core.pytree import tree_flatten, tree_unflatten
+from ..device import seam as _backend
+from ..device.array import Array, adopt_foreign, to_buffer
+
+
+class Lowered:
+    """The StableHLO of one specialization of a jitted function (JAX's ``Lowered``):
+    ``graph`` is the graph that was lowered (after the graph passes, whose statistics are
+    ``pass_stats``); ``compile()`` gives a callable ``Compiled``."""
+
+    def __init__(self, graph: Graph, text: str, out_td, device, in_tree=None, pass_stats=(),
+                 foreign: bool = False, shardings=(None, None)):
+        self.graph = graph
+        self._shardings = shardings  # (in_shardings, out_shardings) it was lowered with
+        self._text = text
+        self.out_tree = out_td
+        self.in_tree = in_tree
+        self.device = device
+        self.pass_stats = tuple(pass_stats)
+        self._foreign = foreign  # the text went through an MLIR pipeline
+
+    in_avals = property(lambda self: self.graph.in_avals)
+    out_avals = property(lambda self: self.graph.out_avals)
+
+    def as_text(self, dialect: str | None = None) -> str:
+        _check_dialect(dialect or "stablehlo", "as_text")
+        return self._text
+
+    def compiler_ir(self, dialect: str = "stablehlo"):
+        """The module parsed by jaxlib's MLIR bindings (an ``ir.Module`` of this thread's
+        context), as JAX's ``compiler_ir`` gives it."""
+        _check_dialect(dialect, "compiler_ir")
+        return _backend.get().compiler_ir(self._text)
+
+    def apply_passes(self, pipeline: str) -> "Lowered":
+        """A new Lowered whose module is this one after the MLIR pass pipeline ``pipeline``
+        (e.g. ``"builtin.module(canonicalize,cse)"``; a bare ``"canonicalize,cse"`` is run on
+        the module). The result compiles when the pipeline leaves StableHLO."""
+        text = _backend.get().run_mlir_pipeline(self._text, pipeline)
+        return Lowered(self.graph, text, self.out_tree, self.device, self.in_tree,
+                       self.pass_stats, foreign=True, shardings=self._shardings)
+
+    def apply_patterns(self, patterns) -> "Lowered":
+        """A new Lowered whose module is this one rewritten by Python rewrite patterns with
+        MLIR's greedy driver: ``patterns`` is a list of ``(root, fn)``, ``root`` an op name
+        such as "stablehlo.multiply", ``fn(op, rewriter) -> bool`` (True when it rewrote
+        ``op``; see examples/mlir_rewrite.py)."""
+        text = _backend.get().apply_patterns(self._text, patterns)
+        return Lowered(self.graph, text, self.out_tree, self.device, self.in_tree,
+                       self.pass_stats, foreign=True, shardings=self._shardings)
+
+    def compile(self) -> "Compiled":
+        be = _backend.get()
+        if self._foreign:
+            be.check_compilable(self._text)
+        ins, outs = self._shardings
+        return Compiled(be.compile_graph(self.graph, self.device, self._text, ins, outs),
+                        self.in_tree, self.graph.in_avals, self.out_tree, self.graph.out_avals,
+                        self.device)
+
+
+def _check_dialect(dialect, what):
+    if dialect != "stablehlo":
+        raise ValueError(f"{what}: unknown dialect {dialect!r}; 'stablehlo' is supported (XLA's "
+                         "optimized HLO is Lowered.compile().as_text())")
+
+
+class Compiled:
+    """An executable for one input signature (JAX's ``Compiled``): call it with the
+    arguments the function was lowered with (static arguments left out)."""
+
+    def __init__(self, compiled, in_tree, in_avals, out_tree, out_avals, device=None):
+        self._c = compiled
+        self.in_tree = in_tree
+        self.in_avals = tuple(in_avals)
+        self.out_tree = out_tree
+        self.out_avals = tuple(out_avals)
+        self.device = device
+
+    def __call__(self, *args, **kwargs):
+        leaves, td = tree_flatten((args, kwargs))
+        leaves = adopt_foreign(leaves)
+        if self.in_tree is not None and td != self.in_tree:
+            raise TypeError("Function compiled with input pytree does not match the input "
+                            f"pytree it was called with: compiled for {self.in_tree}, called "
+                            f"with {td}")
+        if len(leaves) != len(self.in_avals):
+            raise TypeError(f"compiled function takes {len(self.in_avals)} arguments, got "
+                            f"{len(leaves)}")
+        bad = []
+        for i, (x, a) in enumerate(zip(leaves, self.in_avals)):
+            if isinstance(x, Tracer):
+                raise TypeError("a Compiled function takes arrays, not traced values: call "
+                                "the jitted function inside jit/vmap instead")
+            got = abstractify(x, f"argument {i}", "Compiled")
+            scalar_ok = got.weak_type and got.shape == a.shape and \
+                dtypes._kind(got.dtype) in _WEAK_INTO.get(dtypes._kind(a.dtype), "")
+            if not scalar_ok and (got.shape != a.shape or got.dtype != a.dtype):
+                bad.append(f"Argument {i} compiled with {a.str_short()} and called with "
+                           f"{got.str_short()}")
+        if bad:
+            wide = [a for a in self.in_avals if a.dtype.itemsize == 8 and a.dtype.kind != "c"
+                    or a.dtype == np.complex128]
+            hint = "" if config.enable_x64 or not wide else (
+                "\n(64-bit arguments need 64-bit mode: frontend.config.update('enable_x64', True))")
+            raise TypeError("Argument types differ from the types for which this computation "
+                            "was compiled. The mismatches are:\n" + "\n".join(bad) + hint)
+        bufs = self._c(arg_buffers(self._c, leaves, self.in_avals, self.device))
+        outs = [Array(b, a) for b, a in zip(bufs, self.out_avals)]
+        return tree_unflatten(self.out_tree, outs)
+
+    def as_text(self) -> str:
+        """XLA's optimized HLO (the interpreter's module for device="interpreter")."""
+        return self._c.as_text()
+
+    def cost_analysis(self):
+        return self._c.cost_analysis()
+
+
+def arg_buffers(compiled, leaves, avals, device) -> list:
+    """The device buffers of a compiled program's arguments: host values go straight to
+    their placement (a device, or a program's argument shardings)."""
+    places = getattr(compiled, "arg_shardings", None)
+    if places is None:
+        return [to_buffer(x, a, device) for x, a in zip(leaves, avals)]
+    return [to_buffer(x, a, p) for x, a, p in zip(leaves, avals, places)]
+
+
+# a Python scalar (weakly typed) may be passed for an argument of these kinds
+_WEAK_INTO = {"b": "b", "i": "bi", "u": "bi", "f": "bif", "c": "bifc"}
+
+
+def compile_stablehlo(module, device=None) -> Compiled:
+    """Compile a StableHLO module someone wrote or edited (text, or an ``ir.Module`` from
+    ``Lowered.compiler_ir``) for ``device`` (default: the first device; "interpreter" runs
+    it on the reference interpreter). The result takes ``@main``'s arguments (arrays of
+    exactly its types, Python scalars) and returns Arrays: one, or a tuple for several.
+
+    >>> f = compile_stablehlo(\'\'\'func.func @main(%x: tensor<3xf32>) -> tensor<3xf32> {
+    ...   %0 = stablehlo.add %x, %x : tensor<3xf32>
+    ...   return %0 : tensor<3xf32>
+    ... }\'\'\')
+    >>> f(np.ones(3, np.float32))
+    Array([2., 2., 2.], dtype=float32)
+    """
+    be = _backend.get()
+    text, in_avals, out_avals = be.stablehlo_signature(module)
+    compiled = be.compile_module(text, in_avals, out_avals, device)
+    in_tree = tree_flatten((tuple(range(len(in_avals))), {}))[1]
+    outs = tuple(range(len(out_avals)))
+    out_tree = tree_flatten(outs[0] if len(outs) == 1 else outs)[1]
+    return Compiled(compiled, in_tree, in_avals, out_tree, out_avals, device)
