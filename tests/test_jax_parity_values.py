@@ -103,3 +103,109 @@ def test_division_family_weak_scalars_booleans_and_refusals():
         with pytest.raises(TypeError, match="floor_divide does not support complex" if
                            name == "floor_divide" else "rem does not accept dtype complex64"):
             getattr(fnp, name)(np.array([1j]), 2)
+
+
+# ----------------------------------------------------------------------------- reduction dtypes
+
+_REDUCTIONS = ("sum", "prod", "max", "min", "all", "any", "mean", "var", "std", "nansum",
+               "nanprod", "nanmean", "nanvar", "nanstd", "count_nonzero", "ptp", "average")
+_CUMULATIVE = ("cumsum", "cumprod")
+_REDUCTION_KWARGS = ({}, {"promote_integers": False}, {"dtype": np.uint8}, {"dtype": np.bool_},
+                     {"dtype": np.float16})
+_REDUCTION_INPUTS = (np.bool_, np.int8, np.uint8, np.float16)
+
+
+def _accepts(name, kw, x) -> bool:
+    """Whether JAX takes this input and keyword set for this function (its errors are not
+    checked here)."""
+    try:
+        jax.eval_shape(lambda x: getattr(jnp, name)(x, axis=1, **kw), x)
+        return True
+    except (TypeError, ValueError):
+        return False
+
+
+def _all_reductions(np_, cases):
+    return lambda x: {f"{name} {kw}": getattr(np_, name)(x, axis=1, **kw) for name, kw in cases}
+
+
+@pytest.mark.parametrize("dtype", _REDUCTION_INPUTS, ids=lambda d: np.dtype(d).name)
+def test_reduction_dtypes_vs_jax(dtype):
+    """Every reduction and cumulative function with and without promote_integers and with
+    each dtype= JAX accepts: dtypes, weak types and values (one program per input dtype).
+    The issue's case: sum/prod of bool with promote_integers=False are int32 (were bool)."""
+    x = (np.arange(6).reshape(2, 3) % 3).astype(dtype)
+    cases = [(name, kw) for name in _REDUCTIONS + _CUMULATIVE for kw in _REDUCTION_KWARGS
+             if _accepts(name, kw, x) and not (kw.get("dtype") is not None and name == "nanvar"
+                                                 and not np.issubdtype(kw["dtype"], np.inexact))]
+    assert_same(fe.jit(_all_reductions(fnp, cases))(x), jax.jit(_all_reductions(jnp, cases))(x),
+                np.dtype(dtype).name)
+
+
+def test_reduction_dtype_edges_vs_jax(x64):
+    """With 64-bit types on: a boolean sum with promote_integers=False is still int32, and the
+    mean/average/sin of small integers float32 (JAX's to_inexact), not float64."""
+    fns = {"sum": lambda n, x: n.sum(x, promote_integers=False),
+           "prod": lambda n, x: n.prod(x, promote_integers=False),
+           "average": lambda n, x: n.average(x), "sin": lambda n, x: n.sin(x),
+           "floor_divide": lambda n, x: n.floor_divide(x, x),
+           "nanvar_int": lambda n, x: n.nanvar(x, dtype=np.int32)}
+    for dtype in (np.bool_, np.int8, np.uint32, np.int64):
+        x = np.array([1, 0, 1, 1]).astype(dtype)
+        assert_same(fe.jit(lambda x: {k: f(fnp, x) for k, f in fns.items()})(x),
+                    jax.jit(lambda x: {k: f(jnp, x) for k, f in fns.items()})(x),
+                    np.dtype(dtype).name)
+    with pytest.raises(ValueError, match="dtype argument to jnp.std must be inexact; got int32"):
+        fnp.std(np.ones(3), dtype=np.int32)
+
+
+# ----------------------------------------------------------------------------- array's dtypes
+
+_ARRAY_ITEMS = [
+    1, 1.0, True, 1j, np.int8(1), np.float16(1), [1], [1.0], [True], [1, 2.0], [np.int8(1), 2],
+    [True, 1], [np.float16(1), 1.5], [0, np.float16(1)], [np.int8(1), np.uint8(2)],
+    [np.float16(1), np.int32(3)], [[1, 2], np.array([3, 4], np.int8)],
+    [np.array([1.0, 2.0], np.float16), [3, 4]], [np.array(1, np.int8), 2.5], [1, 1j],
+    [ml_dtypes.bfloat16(1), 2], [ml_dtypes.bfloat16(1), np.float16(2)], [True, np.int8(3)],
+    (1, 2.0), [[1], [2.5]], [np.float64(1), 2], [np.int64(3)], [], [[]],
+]
+
+
+def _typed(x):
+    return np.asarray(x).dtype, x.weak_type, np.asarray(x).tolist()
+
+
+@pytest.mark.parametrize("fn", ["array", "asarray"])
+def test_array_dtype_inference_vs_jax(fn):
+    """dtype and weak type of fnp.array/asarray of Python scalars, numpy scalars, arrays and
+    (nested) lists of them, eagerly and under jit. The issue's case: [0, np.float16(1)] is
+    float16 (was float32)."""
+    ours, theirs = getattr(fnp, fn), getattr(jnp, fn)
+    for item in _ARRAY_ITEMS:
+        expected = _typed(theirs(item))
+        assert _typed(ours(item)) == expected, f"{fn}({item!r})"
+        assert _typed(fe.jit(lambda: ours(item))()) == expected, f"jit: {fn}({item!r})"
+    # an Array (of ours or JAX's) among the items counts as strong
+    for item in ([fnp.asarray(np.int8(1)), 2], [jnp.asarray(np.int8(1)), 2],
+                 [fnp.asarray(np.float16(1)), np.array(2.0)], [fnp.asarray(1.5), 2]):
+        assert _typed(ours(item)) == _typed(theirs([jnp.asarray(np.asarray(x)) if isinstance(x, fe.Array) else x
+                                                    for x in item])), repr(item)
+
+
+@pytest.mark.parametrize("fn", ["array", "asarray"])
+def test_array_of_traced_items_is_strong_as_jax(fn):
+    """fe.jit(fnp.array)([1]) is strongly typed (a list makes a strong array; a traced scalar
+    alone keeps its weak type), as in JAX."""
+    ours, theirs = getattr(fnp, fn), getattr(jnp, fn)
+    for args in ([1], 1, 1.0, [1, 2.0], np.int8(3), [[1.5], [2]], (True, 2)):
+        assert _typed(fe.jit(ours)(args)) == _typed(jax.jit(theirs)(args)), f"jit({fn})({args!r})"
+
+
+def test_array_out_of_range_ints_vs_jax():
+    for item, dtype in (([np.uint8(1), -1], None), ([np.array([1, 2], np.uint8), [300, 2]], None),
+                        ([300], np.uint8), (300, np.uint8), ([2**40], None)):
+        with pytest.raises(OverflowError) as theirs:
+            jnp.array(item, dtype)
+        with pytest.raises(OverflowError, match=str(theirs.value)):
+            fnp.array(item, dtype)
+

@@ -166,11 +166,11 @@ def _like(v, x):
 
 def _divmod_args(name, x, y):
     """Operands of an integer-or-float division promoted as JAX's numpy does (booleans
-    become the default integer)."""
+    become int32)."""
     x, y = promote_args(name, x, y)
     d = aval_of(x).dtype
     if dtypes.is_bool(d):
-        d = dtypes.default_int()
+        d = dtypes.to_numeric(d)
         x, y = convert(x, d, False), convert(y, d, False)
     return x, y, d
 
