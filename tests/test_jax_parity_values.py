@@ -209,3 +209,37 @@ def test_array_out_of_range_ints_vs_jax():
         with pytest.raises(OverflowError, match=str(theirs.value)):
             fnp.array(item, dtype)
 
+
+# ----------------------------------------------------------------------------- vmap of cond
+
+
+def _cond_grads(np_, lax_, api):
+    """grads of a vmapped cond with a batched predicate whose untaken branch has a nan
+    derivative in the other lanes (sqrt / log of negatives), w.r.t. the batched operand and an
+    unbatched closed-over scale."""
+    def one(x, c):
+        return lax_.cond(x > 0, lambda v: np_.sqrt(v * c), lambda v: v * 0.0, x)
+
+    def two(x, c):
+        return lax_.cond(x > 0, lambda v: np_.log(v) * c, lambda v: np_.sqrt(-v * c), x)
+
+    def three(x, c):  # a switch over three branches
+        i = np_.clip(x, -1, 1).astype(np.int32) + 1
+        return lax_.switch(i, [lambda v: np_.sqrt(-v), lambda v: v * c, lambda v: np_.log(v)], x)
+
+    def grads(xs, c):
+        return [api.grad(lambda xs, c: api.vmap(f, in_axes=(0, None))(xs, c).sum(), argnums=(0, 1))(xs, c)
+                for f in (one, two, three)]
+    return grads
+
+
+def test_grad_of_vmapped_cond_masks_untaken_branch_vs_jax():
+    """The issue's case: [nan, nan, .5, .25] is JAX's [0, 0, .5, .25]: the untaken branch's
+    derivative (nan) must not reach the operand in the lanes that did not take it."""
+    from frontend import lax
+    xs = np.array([-2.0, -1.0, 1.0, 4.0], np.float32)
+    c = np.float32(1.0)
+    ours = fe.jit(_cond_grads(fnp, lax, fe))(xs, c)
+    assert_same(ours, jax.jit(_cond_grads(jnp, jax.lax, jax))(xs, c), "jit")
+    np.testing.assert_array_equal(np.asarray(ours[0][0]), [0, 0, 0.5, 0.25])
+
