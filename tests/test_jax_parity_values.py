@@ -243,3 +243,36 @@ def test_grad_of_vmapped_cond_masks_untaken_branch_vs_jax():
     assert_same(ours, jax.jit(_cond_grads(jnp, jax.lax, jax))(xs, c), "jit")
     np.testing.assert_array_equal(np.asarray(ours[0][0]), [0, 0, 0.5, 0.25])
 
+
+# ----------------------------------------------------------------------------- scatter_max/min
+
+
+def _scatter_extremal_derivatives(lax_, api, op):
+    dn = lax_.ScatterDimensionNumbers(update_window_dims=(1,), inserted_window_dims=(),
+                                      scatter_dims_to_operand_dims=(0,))
+
+    def derivatives(x, u, idx):
+        def f(x, u):
+            return (getattr(lax_, op)(x, idx, u, dn) ** 2).sum()
+        gx, gu = api.grad(f), api.grad(f, argnums=1)
+        return {"x": gx(x, u), "u": gu(x, u),
+                "xx": api.grad(lambda x: gx(x, u).sum())(x),
+                "uu": api.grad(lambda u: gu(x, u).sum())(u),
+                "xu": api.grad(lambda u: gx(x, u).sum())(u)}
+    return derivatives
+
+
+@pytest.mark.parametrize("op", ["scatter_max", "scatter_min"])
+def test_scatter_extremal_second_derivatives_out_of_bounds_vs_jax(op):
+    """Windows partly out of bounds (dropped by the scatter) and in bounds, with ties: first
+    and second derivatives as JAX's (one program per op, the indices its argument). The
+    issue's case: the second derivative was nan."""
+    from frontend import lax
+    x = np.array([0.0, 1, 2, 3, 4], np.float32)
+    u = np.array([[5.0, 6.0], [7.0, 8.0], [-1.0, 1.0]], np.float32)
+    ours = fe.jit(_scatter_extremal_derivatives(lax, fe, op))
+    theirs = jax.jit(_scatter_extremal_derivatives(jax.lax, jax, op))
+    for idx in ([[4], [1], [0]], [[-1], [0], [3]], [[3], [4], [9]], [[1], [1], [1]]):
+        idx = np.array(idx, np.int32)
+        assert_same(ours(x, u, idx), theirs(x, u, idx), f"{idx.ravel()}")
+
