@@ -276,3 +276,23 @@ def test_scatter_extremal_second_derivatives_out_of_bounds_vs_jax(op):
         idx = np.array(idx, np.int32)
         assert_same(ours(x, u, idx), theirs(x, u, idx), f"{idx.ravel()}")
 
+
+# ----------------------------------------------------------------------------- lax.complex VJP
+
+
+def _complex_grads(lax_, api):
+    def f(a, b):
+        z = lax_.complex(a, b) * (1 + 2j)
+        return (lax_.real(z) * 3 + lax_.imag(z) * 5).sum()
+    return api.grad(f, argnums=(0, 1))
+
+
+@pytest.mark.parametrize("shapes", [((), (3,)), ((3, 1), (1, 4)), ((2, 3), ()), ((2, 1), (2, 5))],
+                         ids=str)
+def test_complex_vjp_sums_broadcast_cotangents_vs_jax(shapes):
+    """An operand broadcast by lax.complex gets its cotangent summed back to its shape."""
+    from frontend import lax
+    a = np.arange(1, 1 + int(np.prod(shapes[0]))).reshape(shapes[0]).astype(np.float32)
+    b = np.arange(2, 2 + int(np.prod(shapes[1]))).reshape(shapes[1]).astype(np.float32)
+    assert_same(fe.jit(_complex_grads(lax, fe))(a, b), jax.jit(_complex_grads(jax.lax, jax))(a, b),
+                str(shapes))
