@@ -296,3 +296,34 @@ def test_complex_vjp_sums_broadcast_cotangents_vs_jax(shapes):
     b = np.arange(2, 2 + int(np.prod(shapes[1]))).reshape(shapes[1]).astype(np.float32)
     assert_same(fe.jit(_complex_grads(lax, fe))(a, b), jax.jit(_complex_grads(jax.lax, jax))(a, b),
                 str(shapes))
+
+
+# ----------------------------------------------------------------------------- linspace family
+
+_SPACE_ENDS = [(0, 1), (np.zeros(2), np.ones((3, 2))), (np.array([1.0, 2.0]), 10.0),
+               (2, np.array([[4], [8]], np.float32)), (np.float16(1), 3),
+               (np.array([-1.0, 2.0]), np.array([[-8.0, 16.0]]))]
+_SPACE_KWARGS = [{}, {"retstep": True}, {"endpoint": False, "retstep": True}, {"axis": -1},
+                 {"axis": 1, "endpoint": False}, {"num": 1, "retstep": True},
+                 {"num": 1, "endpoint": False, "retstep": True}, {"num": 0},
+                 {"dtype": np.int32, "retstep": True}, {"dtype": np.float16}]
+
+
+@pytest.mark.parametrize("fn", ["linspace", "logspace", "geomspace"])
+def test_spaces_broadcast_array_end_points_vs_jax(fn):
+    """Array end points of different shapes broadcast ((2,) and (3, 2) give (4, 3, 2), not
+    (4, 2)), with axis=, endpoint=False, retstep (linspace), num 0 and 1 and dtype=."""
+    for (start, stop), kw in itertools.product(_SPACE_ENDS, _SPACE_KWARGS):
+        if fn != "linspace":
+            kw = {k: v for k, v in kw.items() if k != "retstep"}
+        kw = {"num": 4, **kw}
+        if kw.get("axis") == 1 and np.ndim(np.broadcast_arrays(start, stop)[0]) == 0:
+            continue  # (JAX raises an IndexError of its own; ours is a ValueError naming the axis)
+        what = f"{fn}({start!r}, {stop!r}, **{kw})"
+        ours, theirs = getattr(fnp, fn)(start, stop, **kw), getattr(jnp, fn)(start, stop, **kw)
+        if fn == "logspace" and kw.get("dtype") is np.int32:
+            # JAX's float32 exponent of 10 ** 7 is one ulp off (10000011): equal to 2e-6
+            assert (ours.dtype, ours.shape) == (theirs.dtype, theirs.shape), what
+            np.testing.assert_allclose(np.asarray(ours), np.asarray(theirs), rtol=2e-6, err_msg=what)
+            continue
+        assert_same(ours, theirs, what)
