@@ -44,6 +44,10 @@ LAYERS = [
 ]
 # module -> (layer, why its folder's layer does not fit)
 EXCEPTIONS = {
+    "frontend.core.arguments": (
+        "device", "abstractify reads an Array's aval; foreign arrays are adopted as Arrays"),
+    "frontend.device.fusion": (
+        "interpreters", "eager fusion traces a numpy function through core.tracing"),
     "frontend.core.tracing": (
         "interpreters", "traces a shard_map body with interpreters' ManualTrace, adopts Arrays"),
     "frontend.interpreters.transpose": (

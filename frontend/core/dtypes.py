@@ -62,6 +62,22 @@ def default_complex() -> np.dtype:
     return complex128 if config.enable_x64 else complex64
 
 
+def to_numeric(d) -> np.dtype:
+    """JAX's number type for a dtype: bool becomes int32 (also with 64-bit types on)."""
+    d = np.dtype(d)
+    return int32 if is_bool(d) else d
+
+
+def to_inexact(d) -> np.dtype:
+    """JAX's float for a dtype that is not inexact: float32, even with 64-bit types on, except
+    float64 for 64-bit integers (inexact dtypes are kept, canonicalized: a float64 array made
+    under x64 computes in float32 once x64 is off, as JAX's)."""
+    d = np.dtype(d)
+    if is_inexact(d):
+        return canonicalize(d)
+    return canonicalize(float64) if d.itemsize == 8 and is_int(d) else float32
+
+
 class _KindTable(dict):
     def __missing__(self, d):
         dt = np.dtype(d)

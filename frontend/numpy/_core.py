@@ -55,18 +55,11 @@ def asarray(a, dtype=None, copy=None) -> "Array | Tracer":
         d, weak = dtypes.dtype_and_weak(a)
         if dtype is not None:
             d, weak = dtype, False
-        literal(a, d)  # OverflowError for an int out of the dtype's range
+            _check_int_range(a, d)
+        literal(a, d)  # (JAX's other wording for an int out of the weak type's range)
         return host_const(np.asarray(a, d), weak)
     if isinstance(a, (list, tuple)):
-        leaves = [x for x in _flat(a)]
-        if any(isinstance(x, (Array, Tracer)) for x in leaves):
-            return _stack_rows([asarray(x, dtype) for x in a])
-        if not leaves:
-            return host_const(np.asarray(a, dtype or dtypes.default_float()))
-        if all(isinstance(x, _SCALARS) for x in leaves):
-            d, weak = dtypes.promote(*(dtypes.dtype_and_weak(x) for x in leaves))
-            return host_const(np.asarray(a, dtype or d))
-        a = np.asarray(a)
+        return _from_sequence(a, dtype)
     if isinstance(a, (np.ndarray, np.generic)):
         d = dtypes.canonicalize(dtype or a.dtype)
         # a copy: the device buffer (zero-copy from an aligned host array) or the constant
@@ -76,6 +69,30 @@ def asarray(a, dtype=None, copy=None) -> "Array | Tracer":
     if f is not None:
         return asarray(f, dtype)
     raise TypeError(f"Value {a!r} of type {type(a).__name__} is not a valid array type")
+
+
+def _check_int_range(x, dtype):
+    """OverflowError (JAX's wording) for a Python int outside an integer dtype's range."""
+    if type(x) is int and dtypes.is_int(dtype):
+        info = np.iinfo(dtype)
+        if not info.min <= x <= info.max:
+            raise OverflowError(f"Python integer {x} out of bounds for {np.dtype(dtype).name}")
+
+
+def _from_sequence(a, dtype):
+    """A (nested) list or tuple as one strongly typed array. Its dtype, unless given, is JAX's
+    promotion of every leaf: Python scalars weak, numpy scalars and arrays and Arrays strong
+    (so [0, np.float16(1)] is float16); a Python int out of that dtype's range is an
+    OverflowError, as in JAX."""
+    leaves = [_foreign(x) for x in _flat(a)]
+    if dtype is None:
+        dtype = dtypes.promote(*(dtypes.dtype_and_weak(x) for x in leaves))[0] if leaves else \
+            dtypes.default_float()
+    for x in leaves:
+        _check_int_range(x, dtype)
+    if any(isinstance(x, (Array, Tracer)) for x in leaves):
+        return convert(_stack_rows([asarray(x, dtype) for x in a]), dtype, False)
+    return host_const(np.asarray(a, dtype))
 
 
 def _stack_rows(rows):
@@ -195,8 +212,8 @@ def _promote_pair_fast(x, y, broadcast: bool = True):
 
 
 def promote_dtypes_inexact(name: str, *args, broadcast: bool = True):
-    """Promote (``broadcast``: to one shape too), then to the default float when the common
-    type is not inexact."""
+    """Promote (``broadcast``: to one shape too), then to JAX's float for the common type when
+    it is not inexact (float32, also with 64-bit types on, except float64 for 64-bit ints)."""
     if len(args) == 1:
         a = aval_of(args[0], host=False)
         if a is not None and dtypes._kind(a.dtype) in "fc" and not isinstance(args[0], Literal):
@@ -206,7 +223,8 @@ def promote_dtypes_inexact(name: str, *args, broadcast: bool = True):
     if not dtypes.is_inexact(d):
         # a weak bool (a comparison of weak values) has no weak float to become (as JAX)
         weak = not dtypes.is_bool(d) and all(aval_of(a).weak_type for a in out)
-        out = [convert(a, dtypes.default_float(), weak) for a in out]
+        f = dtypes.to_inexact(d)
+        out = [convert(a, f, weak) for a in out]
     return out
 
 

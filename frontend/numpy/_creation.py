@@ -1,4 +1,5 @@
-"""Array creation: array, asarray, zeros, ones, full, *_like, arange, linspace, eye."""
+"""Array creation: array, asarray, zeros, ones, full, *_like, arange, linspace, logspace,
+geomspace, eye."""
 from __future__ import annotations
 
 import operator
@@ -10,8 +11,10 @@ from ..core.ir import Tracer, aval_of
 from ..device.array import Array
 from ..lax._convert import convert
 from ..primitives.shape import broadcast_in_dim_p
-from ._core import _SCALARS, asarray
+from ._core import _SCALARS, asarray, astype, canonical_axis
 from ._elementwise import copy as _copy
+from ._elementwise import multiply, power
+from ._shape import moveaxis
 
 
 def array(object, dtype=None, copy=True):  # noqa: A002
@@ -112,8 +115,10 @@ def arange(start, stop=None, step=None, dtype=None):
 
 def linspace(start, stop, num: int = 50, endpoint: bool = True, retstep: bool = False,
              dtype=None, axis: int = 0):
-    """``num`` evenly spaced samples over [start, stop] (computed as JAX's numpy does:
-    start + step * i, with the end point exact)."""
+    """``num`` evenly spaced samples over [start, stop] along a new ``axis``; array end points
+    broadcast together (computed on the host in double precision: the end points must be
+    concrete). ``retstep``: also the step, in the float of ``dtype`` (nan for num < 2 with
+    ``endpoint``), as JAX's numpy."""
     _concrete(start, "linspace"), _concrete(stop, "linspace")
     num = operator.index(num)
     if num < 0:
@@ -122,20 +127,49 @@ def linspace(start, stop, num: int = 50, endpoint: bool = True, retstep: bool = 
         dtypes.promote(dtypes.dtype_and_weak(start), dtypes.dtype_and_weak(stop),
                        (dtypes.default_float(), True))[0]
     compute = np.float64 if not dtypes.is_complex(dt) else np.complex128
-    s = np.asarray(start, compute)
-    e = np.asarray(stop, compute)
+    s, e = np.broadcast_arrays(np.asarray(start, compute), np.asarray(stop, compute))
+    axis = canonical_axis(operator.index(axis), s.ndim + 1)
     div = (num - 1) if endpoint else num
-    step = (e - s) / div if div > 0 else np.nan * (e - s)
     i = np.arange(num, dtype=compute).reshape((-1,) + (1,) * s.ndim)
-    out = s + i * (e - s) / div if div > 0 else np.broadcast_to(s, (num,) + s.shape).copy()
+    if div > 0:
+        out = s + i * (e - s) / div
+        step = (e - s) / div
+    else:
+        out = np.broadcast_to(s, (num,) + s.shape).copy()
+        step = np.asarray(np.nan if endpoint or num == 0 else e - s, compute)
     if endpoint and num > 1:
         out[-1] = e
-    if axis != 0:
-        out = np.moveaxis(out, 0, axis)
+    out = np.moveaxis(out, 0, axis)
     if dtypes.is_int(dt):
         out = np.floor(out)
     res = asarray(out.astype(dt), dt)
-    return (res, asarray(step.astype(dt) if dtypes.is_inexact(dt) else step, dt)) if retstep else res
+    return (res, asarray(step, dtypes.to_inexact(dt))) if retstep else res
+
+
+def logspace(start, stop, num: int = 50, endpoint: bool = True, base=10.0, dtype=None,
+             axis: int = 0):
+    """``base ** linspace(start, stop, ...)`` in the float of ``dtype`` (array end points
+    broadcast; the exponents must be concrete)."""
+    dt = dtypes.to_inexact(dtypes.result_type(start, stop)) if dtype is None else \
+        dtypes.canonicalize(np.dtype(dtype))
+    comp = dtypes.to_inexact(dt)
+    lin = linspace(np.asarray(start, comp), np.asarray(stop, comp), num, endpoint, axis=axis)
+    return astype(power(base, lin), dt)
+
+
+def geomspace(start, stop, num: int = 50, endpoint: bool = True, dtype=None, axis: int = 0):
+    """Samples evenly spaced on a log scale from ``start`` to ``stop`` (each of one sign;
+    array end points broadcast; concrete), in the float of ``dtype``."""
+    _concrete(start, "geomspace"), _concrete(stop, "geomspace")
+    dt = dtypes.to_inexact(dtypes.result_type(start, stop)) if dtype is None else \
+        dtypes.canonicalize(np.dtype(dtype))
+    comp = dtypes.to_inexact(dt)
+    s, e = np.asarray(start, comp), np.asarray(stop, comp)
+    sign = np.sign(s)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        exps = (np.log10(s / sign), np.log10(e / sign))
+    res = multiply(asarray(sign), logspace(*exps, num, endpoint, base=10.0, dtype=comp))
+    return astype(moveaxis(res, 0, axis), dt)
 
 
 def eye(N: int, M: int | None = None, k: int = 0, dtype=None):

@@ -164,17 +164,28 @@ def _like(v, x):
     return convert(v, a.dtype, a.weak_type)
 
 
-def floor_divide(x, y, /):
-    """numpy floor division (rounds toward -inf), with JAX's numpy's results for a zero divisor."""
-    x, y = promote_args("floor_divide", x, y)
+def _divmod_args(name, x, y):
+    """Operands of an integer-or-float division promoted as JAX's numpy does (booleans
+    become int32)."""
+    x, y = promote_args(name, x, y)
     d = aval_of(x).dtype
     if dtypes.is_bool(d):
-        raise TypeError("floor_divide does not accept boolean arrays")
-    zero = _like(0, x)
+        d = dtypes.to_numeric(d)
+        x, y = convert(x, d, False), convert(y, d, False)
+    return x, y, d
+
+
+def floor_divide(x, y, /):
+    """numpy floor division (rounds toward -inf), with JAX's numpy's results for a zero divisor
+    (integers: the truncated quotient's; floats: x / 0, signed infinities and nan)."""
+    x, y, d = _divmod_args("floor_divide", x, y)
+    if dtypes.is_complex(d):
+        raise TypeError("floor_divide does not support complex-valued inputs")
     if dtypes.is_unsigned(d):
         return ew.div_p.bind(x, y)
     if dtypes.is_int(d):
         # truncated quotient, minus one where the signs differ and the division is inexact
+        zero = _like(0, x)
         q = ew.div_p.bind(x, y)
         fix = logical_and(not_equal(ew.sign_p.bind(x), ew.sign_p.bind(y)),
                           not_equal(ew.rem_p.bind(x, y), zero))
@@ -184,10 +195,12 @@ def floor_divide(x, y, /):
 
 def _float_divmod(x, y):
     """(floor quotient, remainder with the divisor's sign) of floats, exact at the edges:
-    the quotient comes from (x - mod) / y, rounded."""
+    the quotient comes from (x - mod) / y, rounded; a zero divisor divides x itself (the
+    remainder there is nan), so the quotient is x / 0 as numpy's."""
     zero = _like(0, x)
     mod = ew.rem_p.bind(x, y)
-    div = ew.div_p.bind(ew.sub_p.bind(x, mod), y)
+    dividend = ew.select_p.bind(equal(y, zero), x, ew.sub_p.bind(x, mod))
+    div = ew.div_p.bind(dividend, y)
     ind = logical_and(not_equal(mod, zero), not_equal(ew.sign_p.bind(y), ew.sign_p.bind(mod)))
     mod = ew.select_p.bind(ind, ew.add_p.bind(mod, y), mod)
     div = ew.select_p.bind(ind, ew.sub_p.bind(div, _like(1, x)), div)
@@ -197,18 +210,37 @@ def _float_divmod(x, y):
 def remainder(x, y, /):
     """numpy remainder: the result takes the sign of the divisor (integer x % 0 is 0, as in
     JAX's numpy)."""
-    x, y = promote_args("remainder", x, y)
-    d = aval_of(x).dtype
-    if dtypes.is_bool(d):
-        raise TypeError("remainder does not accept boolean arrays")
+    x, y, d = _divmod_args("remainder", x, y)
     zero = _like(0, x)
     if dtypes.is_int(d):
-        y = ew.select_p.bind(equal(y, zero), _like(1, x), y)
+        y = _nonzero_divisor(y)
     r = ew.rem_p.bind(x, y)
     if dtypes.is_unsigned(d):
         return r
     fix = logical_and(not_equal(r, zero), not_equal(less(r, zero), less(y, zero)))
     return ew.select_p.bind(fix, ew.add_p.bind(r, y), r)
+
+
+def _nonzero_divisor(y):
+    """An integer divisor with its zeros replaced by one (x % 0 is 0, as in JAX's numpy)."""
+    return ew.select_p.bind(equal(y, _like(0, y)), _like(1, y), y)
+
+
+def divmod(x, y, /):  # noqa: A001
+    """(floor_divide(x, y), remainder(x, y)), the float pair computed once."""
+    x, y, d = _divmod_args("divmod", x, y)
+    if dtypes.is_int(d):
+        return floor_divide(x, y), remainder(x, y)
+    return _float_divmod(x, y)
+
+
+def fmod(x, y, /):
+    """C's fmod: the remainder of the truncated division, with the dividend's sign (integer
+    x fmod 0 is 0, as in JAX's numpy)."""
+    x, y, d = _divmod_args("fmod", x, y)
+    if dtypes.is_int(d):
+        y = _nonzero_divisor(y)
+    return ew.rem_p.bind(x, y)
 
 
 mod = remainder

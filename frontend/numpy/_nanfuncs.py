@@ -105,7 +105,7 @@ def nanvar(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=
     n = ew.sub_p.bind(n, convert(ddof, aval_of(n).dtype))
     bad = ew.le_p.bind(n, convert(0, aval_of(n).dtype))
     total = R.sum(sq, axis, keepdims=keepdims, where=where)
-    total = _where(bad, convert(np.nan, aval_of(total).dtype), total)
+    total = _where(bad, np.nan, total)  # (a weak nan: an integer total becomes a float)
     div = _where(bad, convert(1, aval_of(n).dtype), n)
     r = ew.div_p.bind(total, convert(div, aval_of(total).dtype))
     return convert(r, result, False)

@@ -89,14 +89,6 @@ def _upcast_f16(d) -> np.dtype:
     return dtypes.float32 if d in (dtypes.float16, dtypes.bfloat16) else d
 
 
-def _to_inexact(d) -> np.dtype:
-    """JAX's numpy's float for a non-float dtype: float32, float64 only for 64-bit integers."""
-    d = np.dtype(d)
-    if dtypes.is_inexact(d):
-        return dtypes.canonicalize(d)
-    return dtypes.canonicalize(dtypes.float64) if d.itemsize == 8 and dtypes.is_int(d) else dtypes.float32
-
-
 def _expand(x, axes, ndim):
     """Put size-1 dims back at the reduced ``axes`` (keepdims), one broadcast_in_dim."""
     if not axes:
@@ -168,6 +160,13 @@ def _as_bool(a):
     return convert(a, dtypes.bool_, False)
 
 
+def _as_numeric(a):
+    """Booleans as int32 (JAX's numpy sums and multiplies numbers: the bool reduction is only
+    for an explicit bool ``dtype``)."""
+    d = aval_of(a).dtype
+    return convert(a, dtypes.to_numeric(d), False) if dtypes.is_bool(d) else a
+
+
 # ----------------------------------------------------------------------------- reductions
 
 
@@ -181,7 +180,7 @@ def sum(a, axis=None, dtype=None, out=None, keepdims=False, initial=None, where=
     """
     return _reduction("sum", red.reduce_sum_p, a, axis, dtype, out, keepdims, initial, where,
                       bool_prim=red.reduce_or_p, promote_integers=promote_integers,
-                      upcast_f16=dtype is None)
+                      upcast_f16=dtype is None, preproc=_as_numeric)
 
 
 @eager_fused(1)
@@ -194,7 +193,7 @@ def prod(a, axis=None, dtype=None, out=None, keepdims=False, initial=None, where
     """
     return _reduction("prod", red.reduce_prod_p, a, axis, dtype, out, keepdims, initial, where,
                       bool_prim=red.reduce_and_p, promote_integers=promote_integers,
-                      upcast_f16=dtype is None)
+                      upcast_f16=dtype is None, preproc=_as_numeric)
 
 
 @eager_fused(1)
@@ -265,7 +264,7 @@ def mean(a, axis=None, dtype=None, out=None, keepdims=False, *, where=None):
     where = _check_where("mean", where)
     av = aval_of(a)
     axes = _reduction_axes(axis, av.ndim)
-    result = _to_inexact(av.dtype) if dtype is None else _user_dtype(dtype)
+    result = dtypes.to_inexact(av.dtype) if dtype is None else _user_dtype(dtype)
     comp = _upcast_f16(result) if dtypes.is_inexact(result) else result
     s = sum(a, axes, dtype=comp, keepdims=keepdims, where=where)
     n = _count(a, axes, keepdims, where, comp)
@@ -282,7 +281,7 @@ def _var_types(a_dtype, dtype):
                              "computing the variance of an array of complex values.")
         comp = dtype
     elif not dtypes.is_inexact(a_dtype):
-        dtype = comp = _to_inexact(a_dtype)
+        dtype = comp = dtypes.to_inexact(a_dtype)
     else:
         comp = np.dtype(a_dtype)
         dtype = np.dtype(np.finfo(a_dtype).dtype) if dtypes.is_complex(a_dtype) else comp
@@ -344,6 +343,8 @@ def std(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=Non
     Array(1., dtype=float32)
     """
     _check_out("std", out)
+    if dtype is not None and not dtypes.is_inexact(_user_dtype(dtype)):
+        raise ValueError(f"dtype argument to jnp.std must be inexact; got {_user_dtype(dtype)}")
     v = var(a, axis, dtype, None, ddof, keepdims, where=where, correction=correction)
     return ew.sqrt_p.bind(v)
 

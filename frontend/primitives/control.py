@@ -24,6 +24,7 @@ import builtins
 
 import numpy as np
 
+from ..core import dtypes
 from ..core.graph_utils import closure_convert
 from ..core.ir import Aval, Graph, Primitive, Var, aval_of, eval_graph, inline_graph, literal
 from ..core.params import intern_graph
@@ -31,7 +32,7 @@ from ..core.tracing import trace_graph
 from ..interpreters import batching
 from ..interpreters.ad_util import Zero, is_undefined_primal, tangent_aval
 from ..interpreters.transpose import jvp_graph, linearize_graph, transpose_graph
-from .elementwise import add_tangents, eq_p, select_p
+from .elementwise import add_tangents, eq_p, select_p, stop_gradient_p
 from .reductions import reduce_or_p
 from .shape import bdim_at, broadcast_in_dim_p, instantiate_zeros, moveaxis, zeros_like_aval
 
@@ -81,6 +82,10 @@ def batch_graph(g: Graph, size: int, in_dims, force=None, mesh_axes=None):
         return res
 
     return intern_graph(trace_graph(fn, in_avals, mesh_axes)), box[0]
+
+
+def _inexact(x) -> bool:
+    return dtypes.is_inexact(aval_of(x).dtype)
 
 
 def _lane_select(pred, on_true, on_false):
@@ -164,20 +169,28 @@ def _cond_batch(args, dims, *, branches):
         new = tuple(batch_graph(g, axis_size, op_dims, out_b)[0] for g in branches)
         outs = cond_p.bind(index, *ops, branches=new)
         return outs, [0 if b else None for b in out_b]
-    # batched predicate: every branch runs (batched), each lane selects its branch's result
+    # batched predicate: every branch runs (batched), each lane selects its branch's result.
+    # Branch k sees its inexact operands only in its own lanes: elsewhere behind a
+    # stop_gradient, so an untaken branch's nan derivative never reaches them (as JAX).
     n_out = len(branches[0].outvars)
-    results = [inline_graph(batch_graph(g, axis_size, op_dims, [True] * n_out)[0], ops)
-               for g in branches]
     index = moveaxis(index, idx_dim, 0)
+    given, given_dims = ops, op_dims
+    ops = [bdim_at(x, d, axis_size, 0) if _inexact(x) else x for x, d in zip(ops, op_dims)]
+    op_dims = [0 if _inexact(x) else d for x, d in zip(ops, op_dims)]
+    results = []
+    for k, g in enumerate(branches):
+        hit = eq_p.bind(index, literal(k, _I32))
+        mine = [_lane_select(hit, x, stop_gradient_p.bind(x)) if _inexact(x) else x for x in ops]
+        results.append(inline_graph(batch_graph(g, axis_size, op_dims, [True] * n_out)[0], mine))
     outs = list(results[-1])
     for k in range(len(branches) - 2, -1, -1):
         hit = eq_p.bind(index, literal(k, _I32))
         outs = [_lane_select(hit, r, o) for r, o in zip(results[k], outs)]
-    # an operand every branch returns as it is needs no select: it keeps its batch axis (or
-    # none)
+    # an operand every branch returns as it is needs no select: it is returned as given, with
+    # its own batch axis (or none)
     fwd = _forwarded(branches)
-    return ([o if j is None else ops[j] for o, j in zip(outs, fwd)],
-            [0 if j is None else op_dims[j] for j in fwd])
+    return ([o if j is None else given[j] for o, j in zip(outs, fwd)],
+            [0 if j is None else given_dims[j] for j in fwd])
 
 
 def _forwarded(branches) -> list:

@@ -594,16 +594,22 @@ def _gather_params(operand_shape, updates_shape, *, update_window_dims, inserted
 
 def _window_gather(x, idx, operand_shape, updates_shape, params, *, masked=False):
     """Each scatter window of x, read back (zero for windows the scatter drops, if masked)."""
-    gp = _gather_params(operand_shape, updates_shape, **params)
-    out = gather_p.bind(x, idx, **gp)
+    out = gather_p.bind(x, idx, **_gather_params(operand_shape, updates_shape, **params))
     if not masked:
         return out
+    oa = aval_of(out)
+    return select_p.bind(_kept_windows(idx, operand_shape, updates_shape, params), out,
+                         literal(0, oa.dtype, oa.weak_type))
+
+
+def _kept_windows(idx, operand_shape, updates_shape, params):
+    """bool of the updates' shape: whether each update's window is in bounds (the scatter
+    drops the others)."""
+    gp = _gather_params(operand_shape, updates_shape, **params)
     mask, _ = in_bounds_mask(idx, gp["index_vector_dim"], gp["start_index_map"], operand_shape,
                              gp["slice_sizes"])
     spos = tuple(p for p in range(len(updates_shape)) if p not in gp["offset_dims"])
-    mask = broadcast_in_dim_p.bind(mask, shape=tuple(updates_shape), broadcast_dimensions=spos)
-    oa = aval_of(out)
-    return select_p.bind(mask, out, literal(0, oa.dtype, oa.weak_type))
+    return broadcast_in_dim_p.bind(mask, shape=tuple(updates_shape), broadcast_dimensions=spos)
 
 
 def _scatter_updates_ct(ct, x, idx, u, params):
@@ -726,6 +732,10 @@ def _scatter_extremal_jvp(prim):
         share_kept = div_p.bind(one, add_p.bind(n_won, one))
         u_coef = select_p.bind(won, select_p.bind(kept, share_kept, div_p.bind(one, n_won)), zero)
         x_coef = div_p.bind(sub_p.bind(select_p.bind(kept, share_kept, zero), one), n_refs)
+        # a dropped (out of bounds) update counts nowhere: its coefficients (0/0 or 1/0 from
+        # counts it is not part of) are zero, or a second derivative meets 0 * inf
+        inb = _kept_windows(idx, xa.shape, ua.shape, params)
+        u_coef, x_coef = (select_p.bind(inb, c, zero) for c in (u_coef, x_coef))
         t_upd = add_p.bind(mul_p.bind(back(tx), x_coef), mul_p.bind(tu, u_coef))
         return out, scatter_add_p.bind(tx, idx, t_upd, **add)
 

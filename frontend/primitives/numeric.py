@@ -40,6 +40,7 @@ from .elementwise import (
     same_axis_batch,
     select_p,
     unary,
+    unbroadcast,
     vectorized_batch,
 )
 from .shape import linear_jvp, zero_jvp, zeros_like_aval
@@ -230,6 +231,7 @@ def _conj_transpose(ct, x):
 
 @complex_p.def_transpose
 def _complex_transpose(ct, x, y):
-    return [real_p.bind(ct) if is_undefined_primal(x) else None,
-            imag_p.bind(_neg(ct)) if is_undefined_primal(y) else None]
+    # an operand broadcast into the result (rank 0 or size-1 dims) sums its cotangent back
+    return [unbroadcast(real_p.bind(ct), x.aval) if is_undefined_primal(x) else None,
+            unbroadcast(imag_p.bind(_neg(ct)), y.aval) if is_undefined_primal(y) else None]
 
