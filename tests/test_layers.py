@@ -23,13 +23,16 @@ LAYERS = [
     # broadcast_in_dim and the control-flow rules use it: it sits with the primitives
     ("primitives", ["frontend.primitives", "frontend.ad"]),
     ("vmap", ["frontend.vectorize"]),
+    # custom_jvp / custom_vjp: the libraries below the API define derivatives with them
+    # (logaddexp, relu, xlogy: JAX's custom rules, so values at ties and edges match)
+    ("custom rules", ["frontend.custom_derivatives"]),
     ("lax", ["frontend.lax"]),
     ("numpy", ["frontend.numpy"]),
     ("scipy", ["frontend.scipy"]),
     ("passes", ["frontend.passes"]),
     ("library", ["frontend.random", "frontend.nn", "frontend.ops"]),
     ("api", ["frontend.custom_batching", "frontend.array_methods", "frontend.api", "frontend.tree_util",
-             "frontend.autodiff", "frontend.custom_derivatives", "frontend.checkpoint",
+             "frontend.autodiff", "frontend.checkpoint",
              "frontend.extend", "frontend.ffi", "frontend.kernels", "frontend.spmd",
              "frontend.distributed", "frontend"]),
     ("lowering", ["lowering.shardy", "lowering.hlo", "lowering.emit"]),
