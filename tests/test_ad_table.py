@@ -268,6 +268,7 @@ CONTROL = [
 # library functions whose derivatives JAX defines at kinks, ties and edges (custom rules or
 # formulas): each row at random inputs and at its tie_args, some at explicit edges too
 EDGES = np.array([[0, -0.0, 1, -1, 3, -3], [6, 7, 2, 0.5, np.inf, -np.inf]], np.float32)
+POWERS = np.resize(np.int32([0, 0, 1, 2, -1, 3, 0]), (3, 4))  # (0 ** 0 at the tie input)
 ACTIVATIONS = ("relu", "relu6", "leaky_relu", "hard_tanh", "hard_sigmoid", "hard_silu", "elu", "celu",
                "selu", "gelu", "silu", "softplus", "log_sigmoid", "soft_sign", "squareplus",
                "sparse_plus", "sparse_sigmoid", "mish")
@@ -299,8 +300,11 @@ LIBRARY = [
         M.np.linalg.norm(x, ord=1), M.np.linalg.norm(x, ord=-np.inf), M.np.linalg.norm(x * 0),
         M.np.linalg.norm(x[0] * 0, ord=3), M.np.median(x, axis=1), M.np.quantile(x, 0.3)), [X],
         fd=False, vjp=False),
-    Row("power at 0", lambda M: lambda x, y: (x ** 0, x ** 1.0, x ** 2, 0.0 ** y, x ** y, M.lax.pow(x, 0.0),
-                                              M.np.sqrt(x * x), M.np.cbrt(x)), [X, Y], fd=False, vjp=False),
+    # (x ** n, n a traced int: JAX's pow of an integer power, derivative 0 at n = 0 also at x = 0)
+    Row("power at 0", lambda M: lambda x, y, n: (
+        x ** 0, x ** 1.0, x ** 2, 0.0 ** y, x ** y, M.lax.pow(x, 0.0), M.np.sqrt(x * x), M.np.cbrt(x),
+        x ** n), [X, Y, POWERS], fd=False, vjp=False),
+    Row("x ** n", lambda M: lambda x, n: x ** n, [X, POWERS], fd=False, order=3),
 ]
 
 # tables whose rows also run at tie/edge inputs, and the highest order of the nested jvps

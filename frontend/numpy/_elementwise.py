@@ -225,6 +225,12 @@ def power(x, y, /):
         if dtypes.is_bool(ax.dtype):
             x = convert(x, dtypes.default_int(), ax.weak_type)
         return integer_pow(x, int(y))
+    ax, ay = aval_of(asarray(x)), aval_of(asarray(y))
+    if dtypes.is_inexact(ax.dtype) and dtypes._kind(ay.dtype) in "iu":
+        # an inexact base, a traced integer power: JAX's pow of an integer exponent, whose
+        # derivative in x is 0 where y == 0 (also at x = 0, where y * x ** (y - 1) is NaN)
+        x, y = promote_args("power", x, y)
+        return _pow_int_power(x, y)
     x, y = promote_args("power", x, y)
     d = aval_of(x).dtype
     if dtypes.is_inexact(d):
@@ -241,6 +247,22 @@ def power(x, y, /):
         base = ew.mul_p.bind(base, base)
         e = ew.div_p.bind(e, convert(2, d, False))
     return acc
+
+
+@_custom_jvp
+def _pow_int_power(x, y):
+    # (y: an integer power, promoted to x's dtype)
+    return ew.pow_p.bind(x, y)
+
+
+@_pow_int_power.defjvp
+def _(primals, tangents):
+    x, y = primals
+    one, zero = convert(1, aval_of(y).dtype), convert(0, aval_of(y).dtype)
+    is0 = ew.eq_p.bind(y, zero)
+    jac = ew.select_p.bind(is0, zero, ew.mul_p.bind(ew.select_p.bind(is0, one, y),
+                                                    ew.pow_p.bind(x, ew.sub_p.bind(y, one))))
+    return _pow_int_power(x, y), ew.mul_p.bind(tangents[0], jac)
 
 
 def square(x, /):
