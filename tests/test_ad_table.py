@@ -79,12 +79,12 @@ def tie_args(args):
     return out
 
 
-def with_ties(table, rows):
-    """Per row of the table: its args, or for a row of a TIE_TABLES table its args and its
-    tie_args stacked along a new leading axis (the row's program then runs at both, in one
-    lax.map: one more loop trip, not one more copy of the row to compile)."""
+def with_ties(rows):
+    """Per row: its args, or for a row with ``ties`` its args and its tie_args stacked along
+    a new leading axis (the row's program then runs at both, in one lax.map: one more loop
+    trip, not one more copy of the row to compile)."""
     return [[np.stack([np.asarray(a), t]) for a, t in zip(r.args, tie_args(r.args))]
-            if table in TIE_TABLES and r.ties else r.args for r in rows]
+            if r.ties else r.args for r in rows]
 
 
 def f32(*shape, pos=False, scale=1.0):
@@ -391,11 +391,16 @@ def _program(rows, M, eps=None, order=1, ties=False):
     return prog
 
 
-def run_table(table, rows):
-    """Ours and JAX's programs of the table's rows (at their tie inputs too): the results."""
+def run_table(table, rows, tie_tables=None, orders=None):
+    """Ours and JAX's programs of the table's rows (at their tie inputs too, in a table of
+    ``tie_tables``; nested jvps to the ``orders`` of the table): the results."""
+    tie_tables = TIE_TABLES if tie_tables is None else tie_tables
+    orders = ORDER if orders is None else orders
+    ties = table in tie_tables
     dirs = _directions(rows, [r.args for r in rows], np.float32)
-    inputs = [(args, ts, ct) for args, (ts, ct) in zip(with_ties(table, rows), dirs)]
-    kw = dict(order=ORDER.get(table, 1), ties=table in TIE_TABLES)
+    inputs = [(args, ts, ct) for args, (ts, ct) in zip(with_ties(rows) if ties else
+                                                      [r.args for r in rows], dirs)]
+    kw = dict(order=orders.get(table, 1), ties=ties)
     theirs = jax.jit(_program(rows, JAX, **kw))(inputs)
     ours = fe.jit(_program(rows, OURS, **kw))(inputs)
     return ours, theirs
