@@ -300,6 +300,8 @@ LIBRARY = [
         M.np.linalg.norm(x, ord=1), M.np.linalg.norm(x, ord=-np.inf), M.np.linalg.norm(x * 0),
         M.np.linalg.norm(x[0] * 0, ord=3), M.np.median(x, axis=1), M.np.quantile(x, 0.3)), [X],
         fd=False, vjp=False),
+    Row("var/std of no elements", lambda M: lambda x: (M.np.var(x[:, :0], axis=1), M.np.std(x[:, :0], axis=1),
+                                                       M.np.var(x[:, :1], axis=1, ddof=1)), [X], fd=False),
     # (x ** n, n a traced int: JAX's pow of an integer power, derivative 0 at n = 0 also at x = 0)
     Row("power at 0", lambda M: lambda x, y, n: (
         x ** 0, x ** 1.0, x ** 2, 0.0 ** y, x ** y, M.lax.pow(x, 0.0), M.np.sqrt(x * x), M.np.cbrt(x),
