@@ -3,6 +3,13 @@ rows that exercise it via frontend.numpy / frontend.lax) equal JAX's (jax.jvp / 
 the same inputs, float32), and in float64 the jvp matches central finite differences and the
 vjp is its transpose (<ct, J t> == <J^T ct, t>).
 
+Two more columns, so derivatives at kinks and of higher order cannot drift from JAX's:
+- ties and edges: every row of a table in TIE_TABLES also runs at a derived input
+  (``tie_args``: zeros, +-0, repeated values, operands equal at every other element) in the
+  same program, compared with JAX's (NaN where JAX has NaN), no finite differences;
+- higher orders: the jvp of the jvp ... up to ``order`` (the table's ORDER, or the row's),
+  nested inside the same program.
+
 To stay fast, each family is one table: one jitted program computes every row's jvp and vjp
 (one compile for ours, one for JAX, one float64 program for the finite differences), and a
 mismatch still names its row."""
@@ -13,6 +20,7 @@ from types import SimpleNamespace
 
 import jax
 import jax.numpy as jnp
+import jax.scipy.special as jsp
 import numpy as np
 import pytest
 from harness import assert_same, project_primitives
@@ -21,14 +29,15 @@ from jax.custom_batching import custom_vmap as jax_custom_vmap
 
 import frontend as fe
 import frontend.numpy as fnp
+import frontend.scipy.special as fsp
 from frontend import lax
 from frontend.custom_batching import custom_vmap
 from frontend.interpreters.ad_util import Zero, float0
 
 RNG = np.random.default_rng(7)
-OURS = SimpleNamespace(np=fnp, lax=lax, jvp=fe.jvp, vjp=fe.vjp, custom_jvp=fe.custom_jvp,
+OURS = SimpleNamespace(np=fnp, lax=lax, nn=fe.nn, sp=fsp, jvp=fe.jvp, vjp=fe.vjp, custom_jvp=fe.custom_jvp,
                        custom_vjp=fe.custom_vjp, checkpoint=fe.checkpoint, custom_vmap=custom_vmap)
-JAX = SimpleNamespace(np=jnp, lax=jlax, jvp=jax.jvp, vjp=jax.vjp, custom_jvp=jax.custom_jvp,
+JAX = SimpleNamespace(np=jnp, lax=jlax, nn=jax.nn, sp=jsp, jvp=jax.jvp, vjp=jax.vjp, custom_jvp=jax.custom_jvp,
                       custom_vjp=jax.custom_vjp, checkpoint=jax.checkpoint,
                       custom_vmap=jax_custom_vmap)
 
@@ -41,6 +50,41 @@ class Row:
     fd: bool = True   # check against finite differences (not at a kink or tie)
     vjp: bool = True  # reverse mode applies (not through while_loop)
     jvp: bool = True  # forward mode applies (not through a custom_vjp function)
+    order: int | None = None  # nested jvps up to this order (None: the table's ORDER)
+    ties: bool = True  # in a TIE_TABLES table: also run at tie_args(args)
+
+
+# values of the derived tie/edge inputs: zeros of both signs, repeated values (ties of
+# max/sort along either axis of a (3, 4) array), +-1, +-2
+TIE_PATTERN = np.array([0, 1, 1, 0, 2, 2, -1, -0.0, 2, -2, 1, 0.5])
+
+
+def tie_args(args):
+    """The tie/edge input of a row: its float args filled from TIE_PATTERN; float args of
+    the first one's shape equal to it at every other element (x == y there) and shifted
+    elsewhere (x = 0 with y != 0, ...); other args (indices) as they are."""
+    out, first = [], None
+    for a in args:
+        a = np.asarray(a)
+        if a.dtype.kind != "f":
+            out.append(a)
+            continue
+        n = max(a.size, 1)
+        p = np.resize(TIE_PATTERN, n).astype(a.dtype)
+        if first is None:
+            first = a.shape
+        elif a.shape == first:
+            p = np.where(np.arange(n) % 2 == 0, p, np.roll(p, 3))
+        out.append(p.reshape(a.shape))
+    return out
+
+
+def with_ties(rows):
+    """Per row: its args, or for a row with ``ties`` its args and its tie_args stacked along
+    a new leading axis (the row's program then runs at both, in one lax.map: one more loop
+    trip, not one more copy of the row to compile)."""
+    return [[np.stack([np.asarray(a), t]) for a, t in zip(r.args, tie_args(r.args))]
+            if r.ties else r.args for r in rows]
 
 
 def f32(*shape, pos=False, scale=1.0):
@@ -60,16 +104,16 @@ def unary(name, args=None, **kw):
 
 
 ELEMENTWISE = [
-    unary("neg"), unary("sign", fd=False), unary("exp"), unary("log", [f32(3, 4, pos=True)]),
-    unary("log1p", [f32(3, 4, pos=True)]), unary("expm1"), unary("tanh"), unary("logistic"),
-    unary("sin"), unary("cos"), unary("tan", [f32(3, 4, scale=0.5)]),
+    unary("neg"), unary("sign", fd=False), unary("exp", order=6), unary("log", [f32(3, 4, pos=True)], order=6),
+    unary("log1p", [f32(3, 4, pos=True)]), unary("expm1"), unary("tanh", order=6), unary("logistic"),
+    unary("sin", order=6), unary("cos"), unary("tan", [f32(3, 4, scale=0.5)]),
     unary("sqrt", [f32(3, 4, pos=True)]), unary("rsqrt", [f32(3, 4, pos=True)]),
     unary("floor", fd=False), unary("ceil", fd=False), unary("abs"),
     Row("round", lambda M: M.np.round, [f32(3, 4)], fd=False),
     Row("add", lambda M: M.lax.add, [X, Y]), Row("sub", lambda M: M.lax.sub, [X, Y]),
-    Row("mul", lambda M: M.lax.mul, [X, Y]), Row("div", lambda M: M.lax.div, [X, f32(3, 4, pos=True)]),
+    Row("mul", lambda M: M.lax.mul, [X, Y]), Row("div", lambda M: M.lax.div, [X, f32(3, 4, pos=True)], order=6),
     Row("rem", lambda M: M.lax.rem, [f32(3, 4) * 3, f32(3, 4, pos=True)]),
-    Row("pow", lambda M: M.lax.pow, [f32(3, 4, pos=True), f32(3, 4)]),
+    Row("pow", lambda M: M.lax.pow, [f32(3, 4, pos=True), f32(3, 4)], order=6),
     Row("max", lambda M: M.lax.max, [X, Y]), Row("min", lambda M: M.lax.min, [X, Y]),
     Row("max ties", lambda M: lambda x, y: M.lax.max(M.np.round(x) * x, M.np.round(y) * x),
         [np.array([[0.2, 1.6], [-0.3, 2.0]], np.float32), np.array([[0.4, 1.7], [0.1, 2.2]], np.float32)],
@@ -221,8 +265,58 @@ CONTROL = [
         [f32(3, 3), f32(2, 3)]),
 ]
 
+# library functions whose derivatives JAX defines at kinks, ties and edges (custom rules or
+# formulas): each row at random inputs and at its tie_args, some at explicit edges too
+EDGES = np.array([[0, -0.0, 1, -1, 3, -3], [6, 7, 2, 0.5, np.inf, -np.inf]], np.float32)
+POWERS = np.resize(np.int32([0, 0, 1, 2, -1, 3, 0]), (3, 4))  # (0 ** 0 at the tie input)
+ACTIVATIONS = ("relu", "relu6", "leaky_relu", "hard_tanh", "hard_sigmoid", "hard_silu", "elu", "celu",
+               "selu", "gelu", "silu", "softplus", "log_sigmoid", "soft_sign", "squareplus",
+               "sparse_plus", "sparse_sigmoid", "mish")
+# (forward mode only where the function is a composition of primitives whose transposes the
+# other tables check; reverse mode too where it has its own rule: logaddexp, relu, xlogy, ...)
+LIBRARY = [
+    Row("logaddexp/logaddexp2", lambda M: lambda x, y: (M.np.logaddexp(x, y), M.np.logaddexp2(x, y)),
+        [X, Y], fd=False),
+    Row("logaddexp infinities", lambda M: lambda x: (M.np.logaddexp(x, x[::-1]), M.np.logaddexp2(x, -x)),
+        [EDGES], fd=False, vjp=False),
+    Row("xlogy/xlog1py/logit", lambda M: lambda x, y: (M.sp.xlogy(x, y), M.sp.xlog1py(x, y - 1),
+                                                       M.sp.logit(y / 4)), [X, f32(3, 4, pos=True)], fd=False),
+    Row("relu/relu6", lambda M: lambda x: (M.nn.relu(x), M.nn.relu6(x * 4)), [X], fd=False),
+    Row("activations", lambda M: lambda x: [getattr(M.nn, n)(x) for n in ACTIVATIONS]
+        + [M.nn.gelu(x, approximate=False)], [f32(3, 4, scale=3)], fd=False, vjp=False),
+    Row("activations at kinks and edges", lambda M: lambda x: [getattr(M.nn, n)(x) for n in (
+        "relu", "hard_tanh", "sparse_plus", "sparse_sigmoid", "softplus", "log_sigmoid")]
+        + [M.nn.relu6(x * 2), M.nn.hard_sigmoid(x), M.nn.hard_silu(-x), M.sp.logit(x / 2)], [EDGES],
+        fd=False, vjp=False, ties=False),
+    Row("logsumexp/softmax", lambda M: lambda x: (
+        M.nn.logsumexp(x, axis=1), M.nn.logsumexp(x[:2] * 0 - np.inf, axis=0), M.sp.logsumexp(x, b=x > 0),
+        M.nn.softmax(x), M.nn.log_softmax(x, axis=0), M.nn.softmax(x, where=x > -1)), [X], fd=False,
+        vjp=False),
+    Row("clip/abs/sign/maximum(x, x)", lambda M: lambda x, lo: (
+        M.np.clip(x, -1.0, 2.0), M.np.clip(x, lo, 1.0), M.np.clip(x, max=lo), M.np.abs(x),
+        M.np.sign(x) * x, M.np.maximum(x, x), M.np.minimum(x, 0.0)), [X, Y], fd=False, vjp=False),
+    Row("norms/median/quantile", lambda M: lambda x: (
+        M.np.linalg.norm(x), M.np.linalg.norm(x[0], ord=1), M.np.linalg.norm(x[0], ord=np.inf),
+        M.np.linalg.norm(x, ord=1), M.np.linalg.norm(x, ord=-np.inf), M.np.linalg.norm(x * 0),
+        M.np.linalg.norm(x[0] * 0, ord=3), M.np.median(x, axis=1), M.np.quantile(x, 0.3)), [X],
+        fd=False, vjp=False),
+    Row("var/std of no elements", lambda M: lambda x: (M.np.var(x[:, :0], axis=1), M.np.std(x[:, :0], axis=1),
+                                                       M.np.var(x[:, :1], axis=1, ddof=1)), [X], fd=False),
+    # (x ** n, n a traced int: JAX's pow of an integer power, derivative 0 at n = 0 also at x = 0)
+    Row("power at 0", lambda M: lambda x, y, n: (
+        x ** 0, x ** 1.0, x ** 2, 0.0 ** y, x ** y, M.lax.pow(x, 0.0), M.np.sqrt(x * x), M.np.cbrt(x),
+        x ** n), [X, Y, POWERS], fd=False, vjp=False),
+    Row("x ** n", lambda M: lambda x, n: x ** n, [X, POWERS], fd=False, order=3),
+]
+
+# tables whose rows also run at tie/edge inputs, and the highest order of the nested jvps
+# per table (a row's ``order`` overrides)
+TIE_TABLES = {"elementwise", "reductions", "library"}
+ORDER = {"elementwise": 4, "reductions": 4, "shape": 2, "indexing": 2}
+
 TABLES = {"elementwise": ELEMENTWISE, "shape": SHAPE, "reductions": REDUCTIONS,
-          "indexing": INDEXING, "linalg": LINALG, "control": CONTROL}
+          "indexing": INDEXING, "linalg": LINALG, "control": CONTROL,
+          "library": LIBRARY}
 
 
 def _diff(args):
@@ -241,45 +335,87 @@ def _directions(rows, arg_lists, dtype):
     return out
 
 
-def _program(rows, M, eps=None):
-    """One function computing, for every row, its output, jvp and vjp (and with ``eps`` the
-    outputs at args +- eps * tangent, for finite differences)."""
+def _derivatives(M, g, dargs, ts, order):
+    """The directional derivatives of g along ts of orders 0 .. order, by nested jvps (the
+    function of the first k is jvp'ed for the first k + 1; its tangent's last entry is the
+    new one)."""
+    def up(h):
+        def h2(*d):
+            p, t = M.jvp(h, d, tuple(ts))
+            return (*p, t[-1])
+        return h2
+    h = lambda *d: (g(*d),)  # noqa: E731
+    for _ in range(order):
+        h = up(h)
+    return h(*dargs)
+
+
+def _row_results(M, row, args, ts, ct, order, eps):
+    """A row's output, jvp and vjp, the jvps of the jvp up to its order (and with ``eps``
+    the outputs at args +- eps * tangent, for finite differences)."""
+    f, diff = row.fn(M), _diff(row.args)
+
+    def g(*d):
+        full = list(args)
+        for i, x in zip(diff, d):
+            full[i] = x
+        return f(*full)
+
+    dargs = tuple(args[i] for i in diff)
+    r = {}
+    if row.jvp:
+        r["out"], r["jvp"] = M.jvp(g, dargs, tuple(ts))
+        n = order if row.order is None else row.order
+        if n > 1 and eps is None:
+            r["jvp2.."] = _derivatives(M, g, dargs, ts, n)[2:]
+    if row.vjp:
+        r["out"], pull = M.vjp(g, *dargs)
+        r["vjp"] = pull(ct)
+    if eps is not None:
+        r["plus"] = g(*[a + eps * t for a, t in zip(dargs, ts)])
+        r["minus"] = g(*[a - eps * t for a, t in zip(dargs, ts)])
+    return r
+
+
+def _program(rows, M, eps=None, order=1, ties=False):
+    """One function computing every row's _row_results; with ``ties`` (args from with_ties),
+    those of a row with ``ties`` at each of its stacked args, by lax.map."""
     def prog(inputs):
         res = {}
         for row, (args, ts, ct) in zip(rows, inputs):
-            f, diff = row.fn(M), _diff(row.args)
-
-            def g(*d, f=f, args=args, diff=diff):
-                full = list(args)
-                for i, x in zip(diff, d):
-                    full[i] = x
-                return f(*full)
-
-            dargs = tuple(args[i] for i in diff)
-            r = {}
-            if row.jvp:
-                r["out"], r["jvp"] = M.jvp(g, dargs, tuple(ts))
-            if row.vjp:
-                r["out"], pull = M.vjp(g, *dargs)
-                r["vjp"] = pull(ct)
-            if eps is not None:
-                r["plus"] = g(*[a + eps * t for a, t in zip(dargs, ts)])
-                r["minus"] = g(*[a - eps * t for a, t in zip(dargs, ts)])
-            res[row.name] = r
+            if ties and row.ties:
+                res[row.name] = M.lax.map(
+                    lambda a, row=row, ts=ts, ct=ct: _row_results(M, row, list(a), ts, ct, order, eps),
+                    tuple(args))
+            else:
+                res[row.name] = _row_results(M, row, args, ts, ct, order, eps)
         return res
     return prog
+
+
+def run_table(table, rows, tie_tables=None, orders=None):
+    """Ours and JAX's programs of the table's rows (at their tie inputs too, in a table of
+    ``tie_tables``; nested jvps to the ``orders`` of the table): the results."""
+    tie_tables = TIE_TABLES if tie_tables is None else tie_tables
+    orders = ORDER if orders is None else orders
+    ties = table in tie_tables
+    dirs = _directions(rows, [r.args for r in rows], np.float32)
+    inputs = [(args, ts, ct) for args, (ts, ct) in zip(with_ties(rows) if ties else
+                                                      [r.args for r in rows], dirs)]
+    kw = dict(order=orders.get(table, 1), ties=ties)
+    theirs = jax.jit(_program(rows, JAX, **kw))(inputs)
+    ours = fe.jit(_program(rows, OURS, **kw))(inputs)
+    return ours, theirs
 
 
 @pytest.mark.parametrize("table", list(TABLES))
 def test_jvp_and_vjp_equal_jax(table):
     rows = TABLES[table]
-    dirs = _directions(rows, [r.args for r in rows], np.float32)
-    inputs = [(row.args, ts, ct) for row, (ts, ct) in zip(rows, dirs)]
-    theirs = jax.jit(_program(rows, JAX))(inputs)
-    ours = fe.jit(_program(rows, OURS))(inputs)
+    ours, theirs = run_table(table, rows)
+    at = " (at [random, tie] inputs)" if table in TIE_TABLES else ""
     for row in rows:
         for k in theirs[row.name]:
-            assert_same(ours[row.name][k], theirs[row.name][k], f"{table} {row.name} {k}")
+            assert_same(ours[row.name][k], theirs[row.name][k], f"{table} {row.name} {k}{at}")
 
 
 def check_finite_differences(table, rows, adjoint_rtol=1e-9):

@@ -44,6 +44,9 @@ LAYERS = [
 ]
 # module -> (layer, why its folder's layer does not fit)
 EXCEPTIONS = {
+    "frontend.transforms.custom_derivatives": (
+        "primitives", "lax, numpy, nn and scipy define JAX's custom derivatives with custom_jvp "
+        "(logaddexp, relu, xlogy: values at ties and edges as JAX's)"),
     "frontend.core.arguments": (
         "device", "abstractify reads an Array's aval; foreign arrays are adopted as Arrays"),
     "frontend.device.fusion": (

@@ -14,7 +14,8 @@ from ..primitives import reductions as red
 from ..primitives import windows as win
 from ._conv import padtype_to_pads
 from ._convert import as_operand, convert
-from ._ops import abs, add, exp, log1p, max, min, neg, select, sub  # noqa: A004
+from ._ops import add, max, min  # noqa: A004
+from ._other import logaddexp
 from ._reduce import flat_operands, reduction_graph
 
 # computation -> (window primitive, its monoid's identity, the monoid's binary primitive)
@@ -87,13 +88,6 @@ def _monoid_window(x, init_value, computation, params):
     return combine.bind(out, init)
 
 
-def _logaddexp(a, b):
-    # log(exp(a) + exp(b)); where a - b is NaN (NaNs, or infinities of one sign) a + b
-    delta = sub(a, b)
-    return select(ew.ne_p.bind(delta, delta), add(a, b),
-                  add(max(a, b), log1p(exp(neg(abs(delta))))))
-
-
 def cumlogsumexp(operand, axis: int = 0, reverse: bool = False):
     """lax.cumlogsumexp: ``log(cumsum(exp(x)))`` along ``axis``, computed stably (a
     log-depth scan of logaddexp over built-in primitives, so it batches and differentiates
@@ -110,4 +104,4 @@ def cumlogsumexp(operand, axis: int = 0, reverse: bool = False):
     if not -a.ndim <= int(axis) < a.ndim:
         raise ValueError(f"axis {axis} is out of bounds for array of shape {a.shape}")
     axis = int(axis) % a.ndim
-    return red.associative_scan(_logaddexp, x, axis, reverse)
+    return red.associative_scan(logaddexp, x, axis, reverse)

@@ -17,6 +17,7 @@ from ..lax._ops import rsqrt as _rsqrt
 from ..numpy._core import canonical_axes, check_arraylike, promote_dtypes_inexact
 from ..primitives.shape import iota_p
 from ..scipy.special import logsumexp
+from ..transforms.custom_derivatives import custom_jvp
 
 
 def _inexact(name, x):
@@ -35,18 +36,35 @@ def identity(x):
     return fnp.asarray(x)
 
 
+@custom_jvp
+def _relu(x):
+    return fnp.maximum(x, 0)
+
+
+# (JAX's rule: the derivative at the kink is 0, not max's 1/2)
+_relu.defjvps(lambda g, ans, x: lax.select(x > 0, g, fnp.zeros_like(g)))
+
+
 @_activation
 def relu(x):
-    """max(x, 0)."""
+    """max(x, 0); its derivative is 1 where x > 0, else 0 (also at 0, as JAX's)."""
     check_arraylike("relu", x)
-    return fnp.maximum(x, 0)
+    return _relu(fnp.asarray(x))
+
+
+@custom_jvp
+def _relu6(x):
+    return fnp.minimum(fnp.maximum(x, 0), 6.0)
+
+
+_relu6.defjvps(lambda g, ans, x: lax.select((x > 0) & (x < 6), g, fnp.zeros_like(g)))
 
 
 @_activation
 def relu6(x):
-    """min(max(x, 0), 6)."""
+    """min(max(x, 0), 6); its derivative is 1 where 0 < x < 6, else 0 (as JAX's)."""
     check_arraylike("relu6", x)
-    return fnp.minimum(fnp.maximum(x, 0), 6.0)
+    return _relu6(fnp.asarray(x))
 
 
 @_activation

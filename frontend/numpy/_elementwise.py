@@ -7,10 +7,12 @@ import numpy as np
 from ..core import dtypes
 from ..core.ir import aval_of
 from ..device.fusion import eager_fused
+from ..lax import _other
 from ..lax._convert import convert
 from ..lax._numeric import integer_pow
 from ..primitives import elementwise as ew
 from ..primitives import numeric as nm
+from ..transforms.custom_derivatives import custom_jvp as _custom_jvp
 from ._core import asarray, broadcast_shapes, broadcast_to_shape, promote_args, promote_dtypes_inexact
 
 
@@ -256,6 +258,12 @@ def power(x, y, /):
         if dtypes.is_bool(ax.dtype):
             x = convert(x, dtypes.default_int(), ax.weak_type)
         return integer_pow(x, int(y))
+    ax, ay = aval_of(asarray(x)), aval_of(asarray(y))
+    if dtypes.is_inexact(ax.dtype) and dtypes._kind(ay.dtype) in "iu":
+        # an inexact base, a traced integer power: JAX's pow of an integer exponent, whose
+        # derivative in x is 0 where y == 0 (also at x = 0, where y * x ** (y - 1) is NaN)
+        x, y = promote_args("power", x, y)
+        return _pow_int_power(x, y)
     x, y = promote_args("power", x, y)
     d = aval_of(x).dtype
     if dtypes.is_inexact(d):
@@ -272,6 +280,22 @@ def power(x, y, /):
         base = ew.mul_p.bind(base, base)
         e = ew.div_p.bind(e, convert(2, d, False))
     return acc
+
+
+@_custom_jvp
+def _pow_int_power(x, y):
+    # (y: an integer power, promoted to x's dtype)
+    return ew.pow_p.bind(x, y)
+
+
+@_pow_int_power.defjvp
+def _(primals, tangents):
+    x, y = primals
+    one, zero = convert(1, aval_of(y).dtype), convert(0, aval_of(y).dtype)
+    is0 = ew.eq_p.bind(y, zero)
+    jac = ew.select_p.bind(is0, zero, ew.mul_p.bind(ew.select_p.bind(is0, one, y),
+                                                    ew.pow_p.bind(x, ew.sub_p.bind(y, one))))
+    return _pow_int_power(x, y), ew.mul_p.bind(tangents[0], jac)
 
 
 def square(x, /):
@@ -446,26 +470,18 @@ deg2rad = radians = _scale("deg2rad", np.pi / 180)
 rad2deg = degrees = _scale("rad2deg", 180 / np.pi)
 
 
-@eager_fused(2)
-def logaddexp(x1, x2, /):
-    """log(exp(x1) + exp(x2)) without overflow."""
-    x1, x2 = promote_dtypes_inexact("logaddexp", x1, x2)
-    amax = ew.max_p.bind(x1, x2)
-    d = aval_of(x1).dtype
-    if dtypes.is_complex(d):
-        # (JAX's) amax + log1p(exp(x1 + x2 - 2 amax)), its imaginary part wrapped into
-        # [-pi, pi) (amax: the lexicographic maximum)
-        delta = ew.sub_p.bind(ew.add_p.bind(x1, x2), ew.mul_p.bind(amax, convert(2, d)))
-        out = ew.add_p.bind(amax, ew.log1p_p.bind(ew.exp_p.bind(delta)))
-        im = nm.imag_p.bind(out)
-        rd = aval_of(im).dtype
-        pi, two_pi = convert(np.pi, rd), convert(2 * np.pi, rd)
-        rem = ew.rem_p.bind(ew.add_p.bind(im, pi), two_pi)
-        rem = ew.select_p.bind(ew.lt_p.bind(rem, convert(0, rd)), ew.add_p.bind(rem, two_pi), rem)
-        return nm.complex_p.bind(nm.real_p.bind(out), ew.sub_p.bind(rem, pi))
-    delta = ew.sub_p.bind(x1, x2)
-    soft = ew.add_p.bind(amax, ew.log1p_p.bind(ew.exp_p.bind(ew.neg_p.bind(ew.abs_p.bind(delta)))))
-    return ew.select_p.bind(ew.ne_p.bind(delta, delta), ew.add_p.bind(x1, x2), soft)
+def _log_add_exp(name, fn):
+    def public(x1, x2, /):
+        x1, x2 = promote_dtypes_inexact(name, x1, x2)
+        return fn(x1, x2)
+
+    public.__name__ = public.__qualname__ = name
+    public.__doc__ = fn.__doc__
+    return eager_fused(2)(public)
+
+
+logaddexp = _log_add_exp("logaddexp", _other.logaddexp)
+logaddexp2 = _log_add_exp("logaddexp2", _other.logaddexp2)
 
 
 @eager_fused(2)

@@ -321,8 +321,8 @@ def var(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=Non
     if isinstance(n, int):
         k = n - correction
         r = ew.div_p.bind(r, literal(k, comp, False))
-        if k <= 0:
-            r = ew.mul_p.bind(r, literal(np.nan, comp, False))
+        if k <= 0:  # NaN, with a zero derivative (JAX's where(count > 0, r, nan)), not r * nan
+            r = ew.select_p.bind(literal(False, dtypes.bool_, False), r, literal(np.nan, comp, False))
     else:
         k = ew.sub_p.bind(n, literal(correction, comp, False))
         r = ew.div_p.bind(r, k)

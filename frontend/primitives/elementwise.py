@@ -382,8 +382,7 @@ mul_p = nary("mul", NUMBER)
 mul_p.def_jvp(jvp_by_operand(mul_p, lambda g, x, y: _mul(g, y), lambda g, x, y: _mul(x, g)))
 mul_p.def_transpose(_mul_transpose)
 div_p = nary("div", NUMBER)
-div_p.def_jvp(jvp_by_operand(div_p, lambda g, x, y: _div(g, y),
-                             lambda g, x, y: _div(_mul(_neg(g), x), _mul(y, y))))
+# (div_p's jvp rule is in numeric.py: it takes integer_pow(y, -2))
 div_p.def_transpose(_div_transpose)
 rem_p = nary("rem", REAL)
 rem_p.def_jvp(jvp_by_operand(

@@ -16,7 +16,7 @@ import numpy as np
 
 from ..core import dtypes
 from ..core.ir import Aval, Primitive, aval_of
-from ..interpreters.ad_util import is_undefined_primal
+from ..interpreters.ad_util import Zero, is_undefined_primal, tangent_aval
 from .elementwise import (
     FLOAT,
     INEXACT,
@@ -33,6 +33,7 @@ from .elementwise import (
     broadcast_shapes_nary,
     check_dtype,
     convert_element_type_p,
+    div_p,
     ge_p,
     jvp_by_operand,
     nary,
@@ -157,7 +158,7 @@ def _one_minus_sq(x):
     return _sub(_c(x, 1), _mul(x, x))
 
 
-exp2_p.def_jvp(jvp_by_operand(exp2_p, lambda g, ans, x: _mul(g, _mul(ans, _c(x, np.log(2)))),
+exp2_p.def_jvp(jvp_by_operand(exp2_p, lambda g, ans, x: _mul(_c(x, np.log(2)), _mul(g, ans)),
                               with_result=True))
 cbrt_p.def_jvp(jvp_by_operand(
     cbrt_p, lambda g, ans, x: _mul(g, _mul(_c(x, 1 / 3), integer_pow_p.bind(ans, y=-2))),
@@ -168,8 +169,7 @@ atan_p.def_jvp(jvp_by_operand(atan_p, lambda g, x: _div(g, _add(_c(x, 1), _mul(x
 sinh_p.def_jvp(jvp_by_operand(sinh_p, lambda g, x: _mul(g, cosh_p.bind(x))))
 cosh_p.def_jvp(jvp_by_operand(cosh_p, lambda g, x: _mul(g, sinh_p.bind(x))))
 asinh_p.def_jvp(jvp_by_operand(asinh_p, lambda g, x: _mul(g, rsqrt_p.bind(_add(_mul(x, x), _c(x, 1))))))
-acosh_p.def_jvp(jvp_by_operand(
-    acosh_p, lambda g, x: _mul(g, rsqrt_p.bind(_mul(_sub(x, _c(x, 1)), _add(x, _c(x, 1)))))))
+acosh_p.def_jvp(jvp_by_operand(acosh_p, lambda g, x: _mul(g, rsqrt_p.bind(_sub(_mul(x, x), _c(x, 1))))))
 atanh_p.def_jvp(jvp_by_operand(
     atanh_p, lambda g, x: _mul(_div(_c(x, 1), _add(_c(x, 1), x)), _div(g, _sub(_c(x, 1), x)))))
 square_p.def_jvp(jvp_by_operand(square_p, lambda g, x: _mul(g, _mul(_c(x, 2), x))))
@@ -183,10 +183,17 @@ nextafter_p.def_jvp(jvp_by_operand(nextafter_p, lambda g, x, y: g, None))
 def _integer_pow_jvp(primals, tangents, *, y):
     (x,), (g,) = primals, tangents
     out = integer_pow_p.bind(x, y=y)
-    if y == 0:
-        return out, _mul(g, _c(x, 0))
-    return out, _mul(g, _mul(_c(x, y), integer_pow_p.bind(x, y=y - 1)))
+    if y == 0:  # (JAX's: zeros, not g * 0, which is NaN where g is infinite)
+        return out, Zero(tangent_aval(aval_of(out)))
+    if y == 1:
+        return out, g
+    return out, _mul(g, _mul(_c(x, y), x if y == 2 else integer_pow_p.bind(x, y=y - 1)))
 
+
+# d(x / y) = g / y - g x y**-2: integer_pow, not y * y, whose jvps square the denominator
+# again at each order (the 6th derivative of 1 / x at 4 overflowed float32 to NaN)
+div_p.def_jvp(jvp_by_operand(div_p, lambda g, x, y: _div(g, y),
+                             lambda g, x, y: _mul(_mul(_neg(g), x), integer_pow_p.bind(y, y=-2))))
 
 reduce_precision_p.def_jvp(linear_jvp(reduce_precision_p))
 reduce_precision_p.def_transpose(lambda ct, x, **params: [reduce_precision_p.bind(ct, **params)])

@@ -32,6 +32,7 @@ from ..numpy._shape import expand_dims
 from ..numpy._sorting import where as _where
 from ..primitives import elementwise as ew
 from ..primitives import special as sp
+from ..transforms.custom_derivatives import custom_jvp
 
 __all__ = ["erf", "erfc", "erfinv", "gammaln", "digamma", "polygamma", "zeta", "gammainc",
            "gammaincc", "betainc", "i0e", "i1e", "i0", "i1", "logsumexp", "expit", "logit",
@@ -85,24 +86,48 @@ def i1(x):
     return multiply(exp(absolute(convert(x, aval_of(e).dtype))), e)
 
 
-def logit(x):
-    """log(x / (1 - x)), the inverse of expit."""
-    (x,) = promote_dtypes_inexact("logit", x)
+@custom_jvp
+def _logit(x):
     return log(true_divide(x, subtract(convert(1, aval_of(x).dtype, aval_of(x).weak_type), x)))
 
 
-def xlogy(x, y):
-    """x * log(y), 0 where x is 0."""
-    x, y = promote_dtypes_inexact("xlogy", x, y)
-    return _where(ew.ne_p.bind(x, convert(0, aval_of(x).dtype)), multiply(x, log(y)),
-                 convert(0, aval_of(x).dtype))
+_logit.defjvps(lambda g, ans, x: true_divide(g, multiply(x, subtract(1, x))))
 
 
-def xlog1py(x, y):
-    """x * log1p(y), 0 where x is 0."""
-    x, y = promote_dtypes_inexact("xlog1py", x, y)
-    return _where(ew.ne_p.bind(x, convert(0, aval_of(x).dtype)), multiply(x, log1p(y)),
-                 convert(0, aval_of(x).dtype))
+def logit(x):
+    """log(x / (1 - x)), the inverse of expit (JAX's derivative: g / (x (1 - x)))."""
+    (x,) = promote_dtypes_inexact("logit", x)
+    return _logit(x)
+
+
+def _x_log(name, log_fn, shift):
+    """x * log_fn(y), 0 where x is 0 (unless y is NaN), with JAX's custom derivative
+    ``tx log_fn(y) + ty x / (y + shift)``, so both are defined where x = 0 (NaN or inf at
+    the edge y + shift = 0, as JAX's)."""
+
+    @custom_jvp
+    def fn(x, y):
+        zero = convert(0, aval_of(x).dtype)
+        ok = ew.or_p.bind(ew.ne_p.bind(x, zero), ew.ne_p.bind(y, y))
+        return _where(ok, multiply(x, log_fn(y)), zero)
+
+    @fn.defjvp
+    def _(primals, tangents):
+        (x, y), (tx, ty) = primals, tangents
+        d = y if shift == 0 else add(y, convert(shift, aval_of(y).dtype))
+        return fn(x, y), add(multiply(tx, log_fn(y)), true_divide(multiply(ty, x), d))
+
+    def public(x, y):
+        x, y = promote_dtypes_inexact(name, x, y)
+        return fn(x, y)
+
+    public.__name__ = public.__qualname__ = name
+    public.__doc__ = f"x * {log_fn.__name__}(y), 0 where x is 0 (unless y is NaN)."
+    return public
+
+
+xlogy = _x_log("xlogy", log, 0)
+xlog1py = _x_log("xlog1py", log1p, 1)
 
 
 def logsumexp(a, axis=None, b=None, keepdims: bool = False, return_sign: bool = False,

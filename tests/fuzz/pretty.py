@@ -1,6 +1,8 @@
 """A fuzz program as readable, runnable Python (what a failure prints)."""
 from __future__ import annotations
 
+from .gen import TIE_VALUES
+
 
 def _shapes(prog):
     from .run import batched_shapes
@@ -27,7 +29,8 @@ def pretty(prog) -> str:
     if prog.jit:
         lines.append("g = jit(g)")
     for inp, shape in zip(prog.inputs, _shapes(prog)):
-        rng = f", values in [{inp.lo}, {inp.hi}]" if inp.dtype == "int32" else ""
+        rng = f", values in [{inp.lo}, {inp.hi}]" if inp.dtype == "int32" else (
+            "" if inp.values == "normal" else f", {inp.values} values from {TIE_VALUES}")
         lines.append(f"# {inp.name}: {inp.dtype}{list(shape)} (per example {list(inp.shape)}{rng})")
     lines.append(f"g({', '.join(i.name for i in prog.inputs)})")
     lines.append(f"# replay: tests.fuzz.run.check_program({prog!r})")

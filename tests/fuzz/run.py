@@ -6,7 +6,7 @@ import traceback
 
 import numpy as np
 
-from .gen import BF16, BOOL, INT, _np_dtype
+from .gen import BF16, BOOL, INT, TIE_VALUES, _np_dtype
 from .pretty import pretty
 
 
@@ -35,6 +35,10 @@ def make_args(prog) -> list:
             x = rng.integers(0, 2, size=shape).astype(bool)
         elif inp.dtype == INT:
             x = rng.integers(inp.lo, inp.hi + 1, size=shape).astype(np.int32)
+        elif inp.values == "ties":
+            x = rng.choice(np.array(TIE_VALUES), size=shape).astype(_np_dtype(inp.dtype))
+        elif inp.values == "equal":
+            x = np.full(shape, rng.choice(np.array(TIE_VALUES)), _np_dtype(inp.dtype))
         else:
             x = (rng.normal(size=shape) * 1.5).astype(_np_dtype(inp.dtype))
         out.append(x)
