@@ -67,7 +67,9 @@ def stop_gradient(x):
     """x, with a zero derivative: differentiation treats it as a constant (every inexact leaf
     of a pytree; integer and boolean leaves have no derivative anyway).
 
-    >>> grad(lambda x: x * stop_gradient(x))(3.0)
+    >>> import frontend as fe
+    >>> from frontend import lax
+    >>> fe.grad(lambda x: x * lax.stop_gradient(x))(3.0)
     Array(3., dtype=float32, weak_type=True)
     """
     def stop(v):
