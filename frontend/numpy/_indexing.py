@@ -325,7 +325,7 @@ def take(a, indices, axis=None, out=None, mode=None, unique_indices=False,
     for floats), 'clip' (clamp) or 'wrap' (modulo). Negative indices count from the end.
 
     >>> import frontend.numpy as fnp
-    >>> take(fnp.arange(5.0), fnp.array([4, 0, 7]))
+    >>> fnp.take(fnp.arange(5.0), fnp.array([4, 0, 7]))
     Array([ 4.,  0., nan], dtype=float32)
     """
     if out is not None:
@@ -376,7 +376,7 @@ def take_along_axis(arr, indices, axis, mode=None, fill_value=None):
     dims broadcast). One gather whose other dims are batching dims.
 
     >>> import frontend.numpy as fnp
-    >>> take_along_axis(fnp.array([[10, 20], [30, 40]]), fnp.array([[1], [0]]), axis=1)
+    >>> fnp.take_along_axis(fnp.array([[10, 20], [30, 40]]), fnp.array([[1], [0]]), axis=1)
     Array([[20],
            [30]], dtype=int32)
     """
