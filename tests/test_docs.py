@@ -5,14 +5,15 @@ the code. The rules, by the block's language:
   a reader pasting them one after the other), in a temporary directory, so nothing is written
   into the repository. ``XLA_FLAGS`` gives that interpreter 8 CPU devices (the sharding
   examples use meshes of 4 and say so).
-- ``python file=NAME``: a script the following blocks use (``vmaplab dump model.py:f``),
-  written to NAME in that directory, not run by itself.
-- ``bash``: one command a line (``\\`` continues it, ``&&`` chains commands). ``vmaplab ...``
-  runs (as ``python -m lowering.cli``, this checkout's code) in the same directory, where
-  ``examples/`` is linked, and must exit 0. Commands matching ``SKIPPED`` are not run, for the
-  reason given there; any other command fails the test, so a new kind gets a rule here.
-- ``text`` (output, diagrams, layouts) and ``cpp`` (sketches of C++ handlers; the real ones
-  are built by CMake and called in test_ffi.py) are not run. A fence without a language fails.
+- ``python file=NAME``, ``cpp file=NAME``: a file the following blocks use (``vmaplab dump
+  model.py:f``, a C++ handler to compile), written to NAME in that directory, not run itself.
+- ``bash``: one command a line (``\\`` continues it, ``&&`` chains commands), run in the same
+  directory (where ``examples/`` is linked) and must exit 0: ``vmaplab ...`` as ``python -m
+  lowering.cli ...`` (this checkout's code), ``g++ ...`` through bash (it compiles a ``cpp
+  file=`` block, a second or two). Commands matching ``SKIPPED`` are not run, for the reason
+  given there; any other command fails the test, so a new kind gets a rule here.
+- ``text`` (output, diagrams, layouts) and ``cpp`` without ``file=`` (a C++ sketch) are not
+  run. A fence without a language fails.
 """
 import json
 import os
@@ -55,15 +56,13 @@ def code_blocks(text):
 
 
 def bash_commands(code):
-    """The commands of a bash block: continuation lines joined, comments dropped, split at
-    ``&&``."""
+    """The commands of a bash block: continuation lines joined, split at ``&&``, comments
+    and blank commands dropped."""
     cmds = []
     for line in code.replace("\\\n", " ").split("\n"):
-        words = shlex.split(line, comments=True)
-        while words:
-            k = words.index("&&") if "&&" in words else len(words)
-            cmds.append(words[:k])
-            words = words[k + 1:]
+        for cmd in line.split("&&"):
+            if shlex.split(cmd, comments=True):
+                cmds.append(cmd.strip())
     return cmds
 
 
@@ -122,7 +121,7 @@ def run_markdown(text, name, cwd):
     for line, info, code in code_blocks(text):
         lang, *opts = info.split() if info else ("",)
         where = f"{name}:{line}"
-        if lang == "python" and opts:
+        if lang in ("python", "cpp") and opts:
             assert len(opts) == 1 and opts[0].startswith("file="), f"{where}: unknown option {opts}"
             with open(os.path.join(cwd, opts[0][5:]), "w") as f:
                 f.write(code)
@@ -131,15 +130,19 @@ def run_markdown(text, name, cwd):
             py.run(where, code)
         elif lang == "bash":
             for cmd in bash_commands(code):
-                text_cmd = " ".join(cmd)
-                reason = next((why for pat, why in SKIPPED if re.match(pat, text_cmd)), None)
+                reason = next((why for pat, why in SKIPPED if re.match(pat, cmd)), None)
                 if reason:
-                    skipped.append((where, text_cmd, reason))
+                    skipped.append((where, cmd, reason))
                     continue
-                assert cmd[0] == "vmaplab", f"{where}: no rule for the command {text_cmd!r}"
-                r = subprocess.run([sys.executable, "-m", "lowering.cli", *cmd[1:]], cwd=cwd,
-                                   env=env, capture_output=True, text=True, timeout=300)
-                assert r.returncode == 0, f"{where}: {text_cmd} exited {r.returncode}:\n{r.stderr[-3000:]}"
+                words = shlex.split(cmd, comments=True)
+                if words[0] == "vmaplab":
+                    args = [sys.executable, "-m", "lowering.cli", *words[1:]]
+                elif words[0] == "g++":
+                    args = ["bash", "-c", cmd]
+                else:
+                    raise AssertionError(f"{where}: no rule for the command {cmd!r}")
+                r = subprocess.run(args, cwd=cwd, env=env, capture_output=True, text=True, timeout=300)
+                assert r.returncode == 0, f"{where}: {cmd} exited {r.returncode}:\n{r.stderr[-3000:]}"
         else:
             assert lang in NOT_RUN, f"{where}: a code block without a known language ({info!r})"
     if py:
@@ -158,8 +161,8 @@ def test_the_rules(tmp_path):
           "```text\nnot run\n```\n```bash\npip install -e . && python -m pytest -q\n```\n")
     skipped = run_markdown(md, "t.md", str(tmp_path))
     assert [s[1] for s in skipped] == ["pip install -e .", "python -m pytest -q"]
-    assert bash_commands("vmaplab dump a.py:f \\\n  --arg f32[3]   # note\n") == \
-        [["vmaplab", "dump", "a.py:f", "--arg", "f32[3]"]]
+    assert bash_commands("vmaplab dump a.py:f \\\n  --arg f32[3]   # note\n# only a comment\n") == \
+        ["vmaplab dump a.py:f    --arg f32[3]   # note"]
     for bad, message in [("```python\nassert 1 == 2\n```\n", "block at t.md:1 failed"),
                          ("```bash\nrm -rf build\n```\n", "no rule for the command"),
                          ("```\nx\n```\n", "without a known language")]:
