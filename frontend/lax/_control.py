@@ -161,9 +161,11 @@ def cond(pred, true_fun, false_fun, *operands, operand=_NO):
     (both functions are traced; only one runs). Under vmap with a batched ``pred`` both run
     and each lane selects its result.
 
+    >>> import numpy as np
     >>> from frontend import lax
-    >>> lax.cond(-2.0 > 0, lambda x: x, lambda x: -x, -2.0)
-    Array(2., dtype=float32, weak_type=True)
+    >>> x = np.float32(-2.0)
+    >>> lax.cond(x > 0, lambda x: x, lambda x: -x, x)
+    Array(2., dtype=float32)
     """
     if not (callable(true_fun) and callable(false_fun)):
         raise TypeError("lax.cond: true_fun and false_fun arguments should be callable.")
