@@ -1,6 +1,9 @@
 """Custom batching rules for functions, as ``jax.custom_batching``: ``custom_vmap`` with
 ``.def_vmap(rule)``, and ``sequential_vmap``.
 
+    >>> import frontend as fe
+    >>> import frontend.numpy as fnp
+    >>> from frontend.custom_batching import custom_vmap
     >>> @custom_vmap
     ... def f(x):
     ...     return fnp.sin(x)

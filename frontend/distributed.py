@@ -3,9 +3,10 @@ distributed runtime. Every process calls ``initialize`` first, before any comput
 ``frontend.devices()`` lists the devices of all processes, ``frontend.local_devices()`` this
 one's, and a program over a mesh that spans processes runs in all of them at once (each
 process passes the same program and arguments; CPU collectives between processes go over
-gloo).
+gloo). In process 0 of two (process 1 passes ``process_id=1``)::
 
->>> frontend.distributed.initialize("10.0.0.1:1234", num_processes=2, process_id=0)
+    import frontend
+    frontend.distributed.initialize("10.0.0.1:1234", num_processes=2, process_id=0)
 """
 from __future__ import annotations
 

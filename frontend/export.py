@@ -185,7 +185,10 @@ def export(fun_jit, *, platforms=None):
     arguments (arrays, ``frontend.ShapedArray``-like objects are not needed: examples with the
     right shapes and dtypes are). Static arguments are baked in and left out of the call.
 
-    >>> exp = export(jit(lambda x: x * 2))(np.ones(3, np.float32))
+    >>> import numpy as np
+    >>> import frontend as fe
+    >>> from frontend.export import deserialize, export
+    >>> exp = export(fe.jit(lambda x: x * 2))(np.ones(3, np.float32))
     >>> deserialize(exp.serialize()).call(np.arange(3, dtype=np.float32))
     Array([0., 2., 4.], dtype=float32)
     """

@@ -4,16 +4,30 @@ counterpart of ``jax.extend.core`` and the batching/lowering registries).
 A primitive is one object; its rules (abstract evaluation, batching, lowering, jvp and, for
 linear primitives, transpose) are set with ``def_*`` methods and live on it:
 
-    >>> from frontend.extend import Primitive, ShapedArray
-    >>> logaddexp_p = Primitive("logaddexp")
-    >>> logaddexp_p.def_abstract_eval(lambda x, y: ShapedArray(x.shape, x.dtype))
-    >>> logaddexp_p.def_batching(vectorized_batching(logaddexp_p))
+    >>> import numpy as np
+    >>> import frontend as fe
+    >>> import frontend.numpy as fnp
+    >>> from frontend.extend import Primitive, ShapedArray, jvp_by_operand, vectorized_batching
+    >>> logaddexp_p = Primitive("logaddexp")      # operands of one shape and dtype
+    >>> @logaddexp_p.def_abstract_eval
+    ... def _(x, y):
+    ...     return ShapedArray(x.shape, x.dtype)
+    >>> _ = logaddexp_p.def_batching(vectorized_batching(logaddexp_p))
     >>> @logaddexp_p.def_lowering
-    ... def _(ctx, x, y):
-    ...     ...   # ctx.op("stablehlo.maximum ...") etc.; returns [result SSA names]
-    >>> logaddexp_p.def_jvp(jvp_by_operand(            # d/dx = exp(x - out), d/dy likewise
+    ... def _(ctx, x, y):                           # max(x, y) + log1p(exp(-|x - y|))
+    ...     t = ctx.type(ctx.avals_out[0])
+    ...     m = ctx.op(f"stablehlo.maximum {x}, {y} : {t}")
+    ...     d = ctx.op(f"stablehlo.subtract {x}, {y} : {t}")
+    ...     a = ctx.op(f"stablehlo.abs {d} : {t}")
+    ...     e = ctx.op(f"stablehlo.exponential {ctx.op(f'stablehlo.negate {a} : {t}')} : {t}")
+    ...     return [ctx.op(f"stablehlo.add {m}, {ctx.op(f'stablehlo.log_plus_one {e} : {t}')} : {t}")]
+    >>> _ = logaddexp_p.def_jvp(jvp_by_operand(        # d/dx = exp(x - out), d/dy likewise
     ...     logaddexp_p, lambda t, out, x, y: t * fnp.exp(x - out),
     ...     lambda t, out, x, y: t * fnp.exp(y - out), with_result=True))
+    >>> fe.vmap(logaddexp_p.bind)(np.zeros(3, np.float32), np.arange(3, dtype=np.float32))
+    Array([0.6931472, 1.3132617, 2.126928 ], dtype=float32)
+    >>> fe.grad(logaddexp_p.bind)(np.float32(0), np.float32(0))
+    Array(0.5, dtype=float32)
 
 Built-in primitives are declared with exactly this API (frontend/primitives/), so they are
 the examples to copy. See docs/extending.md for a walk-through.

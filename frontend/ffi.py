@@ -1,12 +1,18 @@
 """Foreign function calls: C++ kernels (XLA FFI handlers) inside traced programs, shaped like
-``jax.ffi``: ``ffi_call``, ``register_ffi_target``, ``pycapsule``, ``include_dir``.
+``jax.ffi``: ``ffi_call``, ``register_ffi_target``, ``pycapsule``, ``include_dir``. With a
+handler ``MyScale`` compiled into ``libmykernels.so`` (see docs/extending.md)::
 
-    >>> lib = ctypes.CDLL("libmykernels.so")
-    >>> register_ffi_target("my_scale", pycapsule(lib.MyScale), platform="cpu",
-    ...                     signature=Signature([Operand("x", ("float32",), ndim=1)],
-    ...                                         {"factor": "float32"}, batch="equal"))
-    >>> scale = ffi_call("my_scale", ShapedArray((3,), np.float32), vmap_method="expand_dims")
-    >>> scale(x, factor=np.float32(2.0))
+    import ctypes
+    import numpy as np
+    from frontend.extend import ShapedArray
+    from frontend.ffi import Operand, Signature, ffi_call, pycapsule, register_ffi_target
+
+    lib = ctypes.CDLL("./libmykernels.so")
+    register_ffi_target("my_scale", pycapsule(lib.MyScale), platform="cpu",
+                        signature=Signature([Operand("x", ("float32",), ndim=1)],
+                                            {"factor": "float32"}, batch="equal"))
+    scale = ffi_call("my_scale", ShapedArray((3,), np.float32), vmap_method="expand_dims")
+    scale(np.ones(3, np.float32), factor=np.float32(2.0))
 
 A call is one ``ffi_call`` equation lowered to ``stablehlo.custom_call`` with
 ``api_version = 4`` and the keyword arguments as typed attributes in ``backend_config``
@@ -283,8 +289,15 @@ def ffi_call(target_name: str, result_shape_dtypes, *, has_side_effect: bool = F
     'sequential' (a loop calling the kernel per example), 'sequential_unrolled' (the same,
     unrolled); None makes vmap an error.
 
+    >>> import numpy as np
+    >>> import frontend.kernels   # declares vmaplab's own targets, vmaplab_rms_norm among them
+    >>> from frontend.extend import ShapedArray
+    >>> from frontend.ffi import ffi_call
+    >>> x = np.ones((2, 3), np.float32)
     >>> ffi_call("vmaplab_rms_norm", ShapedArray(x.shape, x.dtype),
     ...          vmap_method="expand_dims")(x, eps=1e-6)
+    Array([[0.9999995, 0.9999995, 0.9999995],
+           [0.9999995, 0.9999995, 0.9999995]], dtype=float32)
     """
     if vmap_method not in (*VMAP_METHODS, None):
         raise ValueError(f"vmap_method must be on of the allowed methods "

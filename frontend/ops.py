@@ -4,6 +4,7 @@ Ids outside [0, num_segments) are dropped (negative ones too, as in JAX); an emp
 holds the reduction's identity.
 
 >>> import frontend.numpy as fnp
+>>> from frontend.ops import segment_sum
 >>> segment_sum(fnp.arange(5.0), fnp.array([0, 0, 1, 1, 1]), num_segments=2)
 Array([1., 9.], dtype=float32)
 """

@@ -5,9 +5,12 @@ partitioner (Shardy) does the partitioning of programs that carry them (``jit`` 
 ``in_shardings``/``out_shardings``, ``lax.with_sharding_constraint``, ``shard_map``), and
 ``device_put(x, sharding)`` lays an array out over the devices.
 
->>> mesh = make_mesh((2,), ("data",))
->>> NamedSharding(mesh, P("data", None)).shard_shape((8, 3))
-(4, 3)
+>>> import frontend as fe
+>>> from frontend.sharding import NamedSharding, PartitionSpec as P
+>>> n = len(fe.devices())
+>>> mesh = fe.make_mesh((n,), ("data",))          # every device along one axis
+>>> NamedSharding(mesh, P("data", None)).shard_shape((8 * n, 3))
+(8, 3)
 
 Mesh axes are JAX's ``AxisType.Auto`` axes (sharding as a hint to the partitioner); sharding
 in types (``Explicit`` axes) is not supported.
@@ -52,6 +55,7 @@ class PartitionSpec(tuple):
     """One entry per leading array dimension: None (not split), a mesh axis name, or a tuple
     of names (split over their product, the first major). Missing trailing entries are None.
 
+    >>> from frontend.sharding import PartitionSpec as P
     >>> P("data", None)
     P('data', None)
     """
@@ -104,9 +108,12 @@ class Mesh:
     """An n-dimensional array of devices with a name per axis (JAX's ``Mesh``). ``with
     mesh:`` makes it the context mesh, for shardings given as a bare ``PartitionSpec``.
 
-    >>> mesh = Mesh(np.array(fe.devices()[:2]), ("data",))
+    >>> import numpy as np
+    >>> import frontend as fe
+    >>> from frontend.sharding import Mesh
+    >>> mesh = Mesh(np.array(fe.devices()[:1]), ("data",))
     >>> mesh.shape
-    {'data': 2}
+    {'data': 1}
     """
 
     def __init__(self, devices, axis_names, axis_types=None):
@@ -201,8 +208,9 @@ def make_mesh(axis_shapes, axis_names, axis_types=None, *, devices=None) -> Mesh
     """A mesh of the first ``prod(axis_shapes)`` devices (default: ``frontend.devices()``) in
     that shape (JAX's ``make_mesh``; the axes are ``AxisType.Auto``).
 
-    >>> make_mesh((2,), ("data",))
-    Mesh('data': 2, axis_types=(Auto,))
+    >>> from frontend.sharding import make_mesh
+    >>> make_mesh((1,), ("data",))
+    Mesh('data': 1, axis_types=(Auto,))
     """
     if devices is None:
         devices = _backend.get().devices()
@@ -295,9 +303,10 @@ class SingleDeviceSharding(Sharding):
 class NamedSharding(Sharding):
     """An array split over the axes of ``mesh`` as ``spec`` says (JAX's ``NamedSharding``).
 
-    >>> s = NamedSharding(make_mesh((2,), ("data",)), P("data"))
+    >>> from frontend.sharding import NamedSharding, PartitionSpec as P, make_mesh
+    >>> s = NamedSharding(make_mesh((1,), ("data",)), P("data"))
     >>> s.spec, s.num_devices
-    (P('data',), 2)
+    (P('data',), 1)
     """
 
     def __init__(self, mesh: Mesh, spec: PartitionSpec = PartitionSpec()):

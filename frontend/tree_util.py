@@ -99,6 +99,7 @@ class Partial(functools.partial):
     """A ``functools.partial`` that is a pytree: the bound arguments are its children (arrays
     pass through jit and vmap), the function is static.
 
+    >>> from frontend.tree_util import Partial, tree_leaves
     >>> add = Partial(lambda x, y: x + y, 1.0)
     >>> tree_leaves(add)
     [1.0]

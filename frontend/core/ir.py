@@ -435,10 +435,17 @@ class Primitive:
     primitives may share a name. Arrays are positional, static params keyword-only and
     hashable (tuples, not lists).
 
+    >>> import numpy as np
+    >>> import frontend as fe
+    >>> from frontend.extend import Primitive
     >>> rms_norm_p = Primitive("rms_norm")
     >>> @rms_norm_p.def_abstract_eval
     ... def _rms_norm_abstract_eval(x, *, eps):
     ...     return x                     # same shape and dtype as the operand
+    >>> print(fe.make_graph(lambda x: rms_norm_p.bind(x, eps=1e-6))(np.ones(3, np.float32)))
+    { lambda ; a:f32[3]. let
+        b:f32[3] = rms_norm[eps=1e-06] a
+      in (b,) }
     """
 
     def __init__(self, name: str, *, multiple_results: bool = False):

@@ -292,8 +292,11 @@ def device_put(x, device=None, *, weak_type=None, may_alias=None) -> Array:
     copied on CPU): writing to ``x`` afterwards can change it. ``may_alias=False`` (JAX's
     keyword) always copies.
 
-    >>> mesh = make_mesh((2,), ("data",))
-    >>> device_put(np.arange(4.0), NamedSharding(mesh, P("data"))).sharding.spec
+    >>> import numpy as np
+    >>> import frontend as fe
+    >>> from frontend.sharding import NamedSharding, PartitionSpec as P
+    >>> mesh = fe.make_mesh((len(fe.devices()),), ("data",))
+    >>> fe.device_put(np.arange(4.0), NamedSharding(mesh, P("data"))).sharding.spec
     P('data',)
     """
     check_device(device, "device_put")

@@ -1,6 +1,7 @@
 """frontend.lax: a subset compatible with JAX's lax. Thin wrappers that bind one primitive
 each (operands must already agree in dtype, as in JAX's lax), plus control flow.
 
+>>> import numpy as np
 >>> from frontend import lax
 >>> lax.add(np.float32(1), 2.0)
 Array(3., dtype=float32)

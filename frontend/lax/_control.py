@@ -232,7 +232,11 @@ def cond(pred, true_fun, false_fun, *operands, operand=_NO):
     (both functions are traced; only one runs). Under vmap with a batched ``pred`` both run
     and each lane selects its result.
 
-    >>> cond(x > 0, lambda x: x, lambda x: -x, x)
+    >>> import numpy as np
+    >>> from frontend import lax
+    >>> x = np.float32(-2.0)
+    >>> lax.cond(x > 0, lambda x: x, lambda x: -x, x)
+    Array(2., dtype=float32)
     """
     if not (callable(true_fun) and callable(false_fun)):
         raise TypeError("lax.cond: true_fun and false_fun arguments should be callable.")
@@ -312,7 +316,9 @@ def while_loop(cond_fun, body_fun, init_val):
     """``while cond_fun(val): val = body_fun(val)``, as one stablehlo.while. Under vmap a
     batched condition runs until every lane is done, freezing finished lanes.
 
-    >>> while_loop(lambda x: x < 10, lambda x: x * 2, 1)
+    >>> from frontend import lax
+    >>> lax.while_loop(lambda x: x < 10, lambda x: x * 2, 1)
+    Array(16, dtype=int32, weak_type=True)
     """
     if not (callable(body_fun) and callable(cond_fun)):
         raise TypeError("lax.while_loop: body_fun and cond_fun arguments should be callable.")
@@ -374,7 +380,10 @@ def scan(f, init, xs=None, length=None, reverse=False, unroll=1):
     """Loop ``f(carry, x) -> (carry, y)`` over the leading axis of ``xs``; returns the final
     carry and the ys stacked (JAX's lax.scan). One stablehlo.while.
 
-    >>> scan(lambda c, x: (c + x, c), 0.0, fnp.arange(3.0))
+    >>> import frontend.numpy as fnp
+    >>> from frontend import lax
+    >>> lax.scan(lambda c, x: (c + x, c), 0.0, fnp.arange(3.0))
+    (Array(3., dtype=float32), Array([0., 0., 1.], dtype=float32, weak_type=True))
     """
     if not callable(f):
         raise TypeError("lax.scan: f argument should be a callable.")
@@ -468,7 +477,9 @@ def fori_loop(lower, upper, body_fun, init_val, *, unroll=None):
     (trip count known), traced bounds a while_loop. The index ``i`` is never batched by vmap
     unless a bound is, so ``x[i]`` stays a dynamic_slice.
 
-    >>> fori_loop(0, 3, lambda i, x: x + i, 0.0)
+    >>> from frontend import lax
+    >>> lax.fori_loop(0, 3, lambda i, x: x + i, 0.0)
+    Array(3., dtype=float32, weak_type=True)
     """
     if not callable(body_fun):
         raise TypeError("lax.fori_loop: body_fun argument should be callable.")
@@ -539,7 +550,10 @@ def map(f, xs, *, batch_size=None):  # noqa: A001  (lax.map)
     the leading axis; with ``batch_size=k`` the loop runs over chunks of k examples, vmapped
     inside each chunk (a remainder chunk is vmapped after the loop).
 
-    >>> map(lambda x: x * 2, fnp.arange(3.0))
+    >>> import frontend.numpy as fnp
+    >>> from frontend import lax
+    >>> lax.map(lambda x: x * 2, fnp.arange(3.0))
+    Array([0., 2., 4.], dtype=float32)
     """
     if batch_size is not None:
         return chunked_map(f, xs, batch_size)

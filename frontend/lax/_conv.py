@@ -101,9 +101,11 @@ def conv_general_dilated(lhs, rhs, window_strides, padding, lhs_dilation=None,
                          batch_group_count=1, precision=None, preferred_element_type=None):
     """General dilated convolution (``stablehlo.convolution``).
 
+    >>> import numpy as np
+    >>> from frontend import lax
     >>> x = np.ones((1, 3, 8, 8), np.float32)      # NCHW
     >>> w = np.ones((4, 3, 3, 3), np.float32)      # OIHW
-    >>> conv_general_dilated(x, w, (1, 1), "SAME").shape
+    >>> lax.conv_general_dilated(x, w, (1, 1), "SAME").shape
     (1, 4, 8, 8)
     """
     lhs, rhs = as_operand(lhs), as_operand(rhs)

@@ -15,7 +15,9 @@ def fft(x, fft_type, fft_lengths):
     """FFT over the trailing ``len(fft_lengths)`` axes: ``fft_type`` FftType (or 'fft',
     'ifft', 'rfft', 'irfft'); the operand is converted to complex (real for RFFT).
 
-    >>> fft(np.ones(4, np.complex64), FftType.FFT, (4,))
+    >>> import numpy as np
+    >>> from frontend import lax
+    >>> lax.fft(np.ones(4, np.complex64), lax.FftType.FFT, (4,))
     Array([4.+0.j, 0.+0.j, 0.+0.j, 0.+0.j], dtype=complex64)
     """
     if isinstance(fft_type, str):

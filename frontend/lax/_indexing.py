@@ -65,7 +65,9 @@ def dynamic_slice(operand, start_indices, slice_sizes):
     """``operand[start : start + size]`` per dim, starts traced or static; a negative start
     counts from the end, then starts are clamped so the slice fits.
 
-    >>> dynamic_slice(np.arange(5), (3,), (2,))
+    >>> import numpy as np
+    >>> from frontend import lax
+    >>> lax.dynamic_slice(np.arange(5), (3,), (2,))
     Array([3, 4], dtype=int32)
     """
     operand = as_operand(operand)
@@ -279,8 +281,10 @@ def scatter_apply(operand, scatter_indices, func, dimension_numbers, *, update_s
     replaced by ``func(element)``, once per window covering it (one stablehlo.scatter whose
     update region is ``func``).
 
-    >>> scatter_apply(np.zeros(3), np.array([[1], [1]]), lambda v: v + 1,
-    ...               ScatterDimensionNumbers((), (0,), (0,)), update_shape=(2,))
+    >>> import numpy as np
+    >>> from frontend import lax
+    >>> lax.scatter_apply(np.zeros(3), np.array([[1], [1]]), lambda v: v + 1,
+    ...                   lax.ScatterDimensionNumbers((), (0,), (0,)), update_shape=(2,))
     Array([0., 2., 0.], dtype=float32)
     """
     operand = as_operand(operand)

@@ -63,7 +63,10 @@ def dot_general(lhs, rhs, dimension_numbers, precision=None, preferred_element_t
     ``dimension_numbers = ((lhs_contracting, rhs_contracting), (lhs_batch, rhs_batch))``.
     Result dims: batch dims, then lhs free dims, then rhs free dims.
 
-    >>> dot_general(ones((2, 3, 4)), ones((2, 4, 5)), (((2,), (1,)), ((0,), (0,)))).shape
+    >>> import numpy as np
+    >>> from frontend import lax
+    >>> x, y = np.ones((2, 3, 4), np.float32), np.ones((2, 4, 5), np.float32)
+    >>> lax.dot_general(x, y, (((2,), (1,)), ((0,), (0,)))).shape
     (2, 3, 5)
     """
     try:

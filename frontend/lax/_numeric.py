@@ -32,7 +32,9 @@ is_finite = _wrap(nm.is_finite_p, "is_finite")
 def integer_pow(x, y: int):
     """lax.integer_pow: ``x ** y`` for a static int ``y`` (by repeated squaring).
 
-    >>> integer_pow(np.float32(3), 2)
+    >>> import numpy as np
+    >>> from frontend import lax
+    >>> lax.integer_pow(np.float32(3), 2)
     Array(9., dtype=float32)
     """
     return nm.integer_pow_p.bind(as_operand(x), y=operator.index(y))

@@ -50,7 +50,9 @@ def pow(x, y):  # noqa: A001
     """lax.pow: ``x ** y`` elementwise; ``y`` has ``x``'s dtype, or (as in JAX) any integer
     dtype with an inexact ``x`` (converted to ``x``'s dtype, as JAX's lowering does).
 
-    >>> pow(np.float32(2), np.int32(3))
+    >>> import numpy as np
+    >>> from frontend import lax
+    >>> lax.pow(np.float32(2), np.int32(3))
     Array(8., dtype=float32)
     """
     (xd, _), (yd, yw) = dtypes.dtype_and_weak(x), dtypes.dtype_and_weak(y)
@@ -83,7 +85,9 @@ def stop_gradient(x):
     """x, with a zero derivative: differentiation treats it as a constant (every inexact leaf
     of a pytree; integer and boolean leaves have no derivative anyway).
 
-    >>> grad(lambda x: x * stop_gradient(x))(3.0)
+    >>> import frontend as fe
+    >>> from frontend import lax
+    >>> fe.grad(lambda x: x * lax.stop_gradient(x))(3.0)
     Array(3., dtype=float32, weak_type=True)
     """
     def stop(v):

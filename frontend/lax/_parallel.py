@@ -1,7 +1,10 @@
 """Collectives over named axes (JAX's lax.psum and friends): ``vmap(f, axis_name='i')``
 names its axis, and inside ``f`` a collective works across the lanes of that axis.
 
->>> vmap(lambda x: x - lax.pmean(x, "i"), axis_name="i")(np.arange(3.0, dtype=np.float32))
+>>> import numpy as np
+>>> import frontend as fe
+>>> from frontend import lax
+>>> fe.vmap(lambda x: x - lax.pmean(x, "i"), axis_name="i")(np.arange(3.0, dtype=np.float32))
 Array([-1.,  0.,  1.], dtype=float32)
 
 ``axis_name`` may be a tuple of names (the combined axis, the first name major). Each

@@ -41,7 +41,9 @@ def reduce(operands, init_values, computation, dimensions):  # noqa: A001
     """lax.reduce: ``computation(accumulators, elements) -> accumulators`` folded over
     ``dimensions`` of the operands, from ``init_values`` (same pytree structure, scalars).
 
-    >>> reduce(np.arange(6.).reshape(2, 3), 0., lax.add, (1,))
+    >>> import numpy as np
+    >>> from frontend import lax
+    >>> lax.reduce(np.arange(6.).reshape(2, 3), 0., lax.add, (1,))
     Array([ 3., 12.], dtype=float32)
     """
     ops, inits, op_td = flat_operands(operands, init_values)

@@ -25,8 +25,11 @@ def _reduce_wrapper(prim):
     def fn(operand, axes):
         return prim.bind(operand, axes=tuple(int(a) for a in axes))
     fn.__name__ = prim.name
+    dt = "bool" if prim.name in ("reduce_and", "reduce_or", "reduce_xor") else "np.float32"
     fn.__doc__ = (f"lax.{prim.name}: reduce ``operand`` over ``axes`` (non-negative, distinct).\n\n"
-                  f"    >>> {prim.name}(x, (1,))  # x: f32[2,3] -> f32[2]")
+                  f"    >>> import numpy as np\n    >>> from frontend import lax\n"
+                  f"    >>> y = lax.{prim.name}(np.ones((2, 3), {dt}), (1,))\n"
+                  f"    >>> y.shape, y.dtype == {dt}\n    ((2,), True)\n")
     return fn
 
 
@@ -42,7 +45,10 @@ reduce_xor = _reduce_wrapper(reduce_xor_p)
 def argmax(operand, axis: int, index_dtype):
     """lax.argmax: index of the largest element along ``axis`` (first on ties; NaN wins).
 
-    >>> argmax(x, 1, np.int32)  # x: f32[2,3] -> i32[2]
+    >>> import numpy as np
+    >>> from frontend import lax
+    >>> lax.argmax(np.array([[1., 3., 2.], [4., 0., 4.]], np.float32), 1, np.int32)
+    Array([1, 0], dtype=int32)
     """
     return argmax_p.bind(operand, axes=(int(axis),), index_dtype=dtypes.canonicalize(np.dtype(index_dtype)))
 
@@ -57,7 +63,8 @@ def _cum_wrapper(prim):
         return prim.bind(operand, axis=int(axis), reverse=bool(reverse))
     fn.__name__ = prim.name
     fn.__doc__ = (f"lax.{prim.name}: inclusive scan along ``axis`` (from the end if ``reverse``)."
-                  f"\n\n    >>> {prim.name}(x, axis=1)  # same shape and dtype as x")
+                  f"\n\n    >>> import numpy as np\n    >>> from frontend import lax\n"
+                  f"    >>> lax.{prim.name}(np.ones((2, 3), np.float32), axis=1).shape\n    (2, 3)\n")
     return fn
 
 

@@ -20,7 +20,9 @@ def sort(operand, dimension: int = -1, is_stable: bool = True, num_keys: int = 1
     together by the lexicographic order of the first ``num_keys``) along ``dimension``.
     NaNs sort last.
 
-    >>> sort(np.array([3., 1., 2.]))
+    >>> import numpy as np
+    >>> from frontend import lax
+    >>> lax.sort(np.array([3., 1., 2.]))
     Array([1., 2., 3.], dtype=float32)
     """
     single = not isinstance(operand, Sequence)
@@ -44,7 +46,9 @@ def top_k(operand, k: int, *, axis: int = -1):
     """lax.top_k: the ``k`` largest entries along ``axis`` (in descending order) and their
     int32 indices.
 
-    >>> top_k(np.array([1., 4., 2.]), 2)
+    >>> import numpy as np
+    >>> from frontend import lax
+    >>> lax.top_k(np.array([1., 4., 2.]), 2)
     (Array([4., 2.], dtype=float32), Array([1, 2], dtype=int32))
     """
     x = as_operand(operand)

@@ -14,7 +14,9 @@ from ._shape import broadcast_in_dim, reshape, slice_in_dim
 def split(operand, sizes, axis: int = 0):
     """lax.split: consecutive chunks of ``sizes`` along ``axis`` (the sizes add up to it).
 
-    >>> [c.shape for c in split(np.zeros((5, 2)), (2, 3))]
+    >>> import numpy as np
+    >>> from frontend import lax
+    >>> [c.shape for c in lax.split(np.zeros((5, 2)), (2, 3))]
     [(2, 2), (3, 2)]
     """
     x = as_operand(operand)
@@ -40,7 +42,9 @@ def split(operand, sizes, axis: int = 0):
 def tile(operand, reps):
     """lax.tile: ``operand`` repeated ``reps[i]`` times along each axis i.
 
-    >>> tile(np.array([[1, 2]]), (2, 2))
+    >>> import numpy as np
+    >>> from frontend import lax
+    >>> lax.tile(np.array([[1, 2]]), (2, 2))
     Array([[1, 2, 1, 2],
            [1, 2, 1, 2]], dtype=int32)
     """

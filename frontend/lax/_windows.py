@@ -40,7 +40,9 @@ def reduce_window(operand, init_value, computation, window_dimensions, window_st
     operand with ``lax.add``, ``lax.max`` or ``lax.min`` is a monoid window reduction;
     anything else one stablehlo.reduce_window with the traced computation as its body.
 
-    >>> reduce_window(np.arange(6.), 0., lax.add, (3,), (1,), "VALID")
+    >>> import numpy as np
+    >>> from frontend import lax
+    >>> lax.reduce_window(np.arange(6.), 0., lax.add, (3,), (1,), "VALID")
     Array([ 3.,  6.,  9., 12.], dtype=float32)
     """
     flat_ops, flat_inits, op_td = flat_operands(operand, init_value)
@@ -93,7 +95,9 @@ def cumlogsumexp(operand, axis: int = 0, reverse: bool = False):
     log-depth scan of logaddexp over built-in primitives, so it batches and differentiates
     as they do).
 
-    >>> cumlogsumexp(np.zeros(3, np.float32))
+    >>> import numpy as np
+    >>> from frontend import lax
+    >>> lax.cumlogsumexp(np.zeros(3, np.float32))
     Array([0.       , 0.6931472, 1.0986123], dtype=float32)
     """
     x = as_operand(operand)

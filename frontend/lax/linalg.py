@@ -2,8 +2,11 @@
 (leading axes are a batch): cholesky, lu, lu_pivots_to_permutation, qr, eigh, svd,
 triangular_solve, geqrf, householder_product.
 
+>>> import numpy as np
 >>> from frontend.lax import linalg
 >>> q, r = linalg.qr(np.eye(3, dtype=np.float32))
+>>> q.shape, r.dtype
+((3, 3), dtype('float32'))
 """
 from __future__ import annotations
 
@@ -49,7 +52,9 @@ def lu_pivots_to_permutation(pivots, permutation_size: int):
     order) make of ``range(permutation_size)``, without a loop: up to 64 swaps applied one
     after the other (unrolled), more composed pairwise in a tree of log2(k) gathers.
 
-    >>> lu_pivots_to_permutation(np.array([2, 2, 2], np.int32), 4)
+    >>> import numpy as np
+    >>> from frontend.lax import linalg
+    >>> linalg.lu_pivots_to_permutation(np.array([2, 2, 2], np.int32), 4)
     Array([2, 0, 1, 3], dtype=int32)
     """
     pivots = as_operand(pivots)

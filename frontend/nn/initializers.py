@@ -2,7 +2,10 @@
 Each returns ``init(key, shape, dtype=None)``.
 
 >>> from frontend import random
+>>> from frontend.nn.initializers import glorot_uniform
 >>> w = glorot_uniform()(random.PRNGKey(0), (3, 2))
+>>> w.shape, w.dtype
+((3, 2), dtype('float32'))
 """
 from __future__ import annotations
 

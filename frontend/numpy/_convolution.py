@@ -53,6 +53,7 @@ def convolve(a, v, mode="full", *, precision=None, preferred_element_type=None):
     """The discrete linear convolution of two 1-D arrays (numpy.convolve; ``mode`` 'full',
     'same' or 'valid'), as one ``conv_general_dilated``.
 
+    >>> import frontend.numpy as fnp
     >>> fnp.convolve(fnp.array([1., 2., 3.]), fnp.array([0., 1.]))
     Array([0., 1., 2., 3.], dtype=float32)
     """

@@ -324,7 +324,8 @@ def take(a, indices, axis=None, out=None, mode=None, unique_indices=False,
     ``mode``: 'fill' (default, as JAX's numpy: out-of-bounds indices give ``fill_value``, NaN
     for floats), 'clip' (clamp) or 'wrap' (modulo). Negative indices count from the end.
 
-    >>> take(fnp.arange(5.0), fnp.array([4, 0, 7]))
+    >>> import frontend.numpy as fnp
+    >>> fnp.take(fnp.arange(5.0), fnp.array([4, 0, 7]))
     Array([ 4.,  0., nan], dtype=float32)
     """
     if out is not None:
@@ -374,7 +375,8 @@ def take_along_axis(arr, indices, axis, mode=None, fill_value=None):
     """``out[..., j, ...] = arr[..., indices[..., j, ...], ...]`` along ``axis`` (the other
     dims broadcast). One gather whose other dims are batching dims.
 
-    >>> take_along_axis(fnp.array([[10, 20], [30, 40]]), fnp.array([[1], [0]]), axis=1)
+    >>> import frontend.numpy as fnp
+    >>> fnp.take_along_axis(fnp.array([[10, 20], [30, 40]]), fnp.array([[1], [0]]), axis=1)
     Array([[20],
            [30]], dtype=int32)
     """
@@ -536,6 +538,7 @@ class _IndexUpdateHelper:
     """``x.at``: ``x.at[idx].set(v)``, ``.add``, ``.multiply``, ``.min``, ``.max``, ``.get``.
     Functional updates (a new array); out-of-bounds updates are dropped.
 
+    >>> import frontend.numpy as fnp
     >>> fnp.zeros(3).at[1].set(5.0)
     Array([0., 5., 0.], dtype=float32)
     """

@@ -68,7 +68,8 @@ def dot(a, b, *, precision=None, preferred_element_type=None):
     """numpy.dot: scalar operands multiply; otherwise the last axis of ``a`` contracts with
     the only axis of a 1-D ``b`` or the second-to-last axis of ``b`` (batch axes stacked).
 
-    >>> dot(ones((2, 3)), ones(3)).shape
+    >>> import frontend.numpy as fnp
+    >>> fnp.dot(fnp.ones((2, 3)), fnp.ones(3)).shape
     (2,)
     """
     (a, b), pref = _prepare("dot", (a, b), preferred_element_type)
@@ -88,7 +89,8 @@ def matmul(a, b, *, precision=None, preferred_element_type=None):
     batching dims; an axis of size 1 against a larger one is squeezed from its operand and the
     other operand's axis becomes a free dim (nothing is broadcast).
 
-    >>> matmul(ones((4, 2, 3)), ones((3, 5))).shape
+    >>> import frontend.numpy as fnp
+    >>> fnp.matmul(fnp.ones((4, 2, 3)), fnp.ones((3, 5))).shape
     (4, 2, 5)
     """
     orig = (a, b)
@@ -329,7 +331,8 @@ def einsum(subscripts, /, *operands, out=None, optimize="auto", precision=None,
     greedily choosing the pair with the smallest intermediate result (``optimize=False``:
     left to right); indices used by no other operand are summed first.
 
-    >>> einsum('ij,jk->ik', ones((2, 3)), ones((3, 4))).shape
+    >>> import frontend.numpy as fnp
+    >>> fnp.einsum("ij,jk->ik", fnp.ones((2, 3)), fnp.ones((3, 4))).shape
     (2, 4)
     """
     if out is not None:

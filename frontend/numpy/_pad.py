@@ -41,6 +41,7 @@ def pad(array, pad_width, mode="constant", **kwargs):
     """Pads an array, as numpy's and JAX's ``pad`` (modes constant, empty, edge, wrap,
     reflect, symmetric, linear_ramp, maximum, minimum, mean).
 
+    >>> import frontend.numpy as fnp
     >>> fnp.pad(fnp.arange(3), 2, mode="reflect")
     Array([2, 1, 0, 1, 2, 1, 0], dtype=int32)
     """

@@ -175,6 +175,7 @@ def sum(a, axis=None, dtype=None, out=None, keepdims=False, initial=None, where=
         promote_integers=True):
     """Sum of elements over ``axis`` (frontend.numpy.sum).
 
+    >>> import frontend.numpy as fnp
     >>> fnp.sum(fnp.array([[1, 2], [3, 4]]), axis=0)
     Array([4, 6], dtype=int32)
     """
@@ -188,6 +189,7 @@ def prod(a, axis=None, dtype=None, out=None, keepdims=False, initial=None, where
          promote_integers=True):
     """Product of elements over ``axis`` (frontend.numpy.prod).
 
+    >>> import frontend.numpy as fnp
     >>> fnp.prod(fnp.array([1., 2., 3.]))
     Array(6., dtype=float32)
     """
@@ -200,6 +202,7 @@ def prod(a, axis=None, dtype=None, out=None, keepdims=False, initial=None, where
 def max(a, axis=None, out=None, keepdims=False, initial=None, where=None):  # noqa: A001
     """Maximum over ``axis`` (frontend.numpy.max); NaN propagates.
 
+    >>> import frontend.numpy as fnp
     >>> fnp.max(fnp.array([[1, 5], [3, 4]]), axis=1)
     Array([5, 4], dtype=int32)
     """
@@ -211,6 +214,7 @@ def max(a, axis=None, out=None, keepdims=False, initial=None, where=None):  # no
 def min(a, axis=None, out=None, keepdims=False, initial=None, where=None):  # noqa: A001
     """Minimum over ``axis`` (frontend.numpy.min); NaN propagates.
 
+    >>> import frontend.numpy as fnp
     >>> fnp.min(fnp.array([[1, 5], [3, 4]]), axis=1)
     Array([1, 3], dtype=int32)
     """
@@ -226,6 +230,7 @@ amin = min
 def all(a, axis=None, out=None, keepdims=False, *, where=None):  # noqa: A001
     """True where every element over ``axis`` is nonzero (frontend.numpy.all).
 
+    >>> import frontend.numpy as fnp
     >>> fnp.all(fnp.array([[1, 0], [2, 3]]), axis=1)
     Array([False,  True], dtype=bool)
     """
@@ -237,6 +242,7 @@ def all(a, axis=None, out=None, keepdims=False, *, where=None):  # noqa: A001
 def any(a, axis=None, out=None, keepdims=False, *, where=None):  # noqa: A001
     """True where some element over ``axis`` is nonzero (frontend.numpy.any).
 
+    >>> import frontend.numpy as fnp
     >>> fnp.any(fnp.array([[1, 0], [0, 0]]), axis=1)
     Array([ True, False], dtype=bool)
     """
@@ -256,6 +262,7 @@ def _count(a, axes, keepdims, where, dtype):
 def mean(a, axis=None, dtype=None, out=None, keepdims=False, *, where=None):
     """Arithmetic mean over ``axis`` (frontend.numpy.mean); integers give the default float.
 
+    >>> import frontend.numpy as fnp
     >>> fnp.mean(fnp.array([1, 2, 3, 4]))
     Array(2.5, dtype=float32)
     """
@@ -294,8 +301,9 @@ def var(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=Non
     """Variance over ``axis`` with ``ddof`` (or ``correction``) degrees of freedom removed
     (frontend.numpy.var). NaN where the count minus ddof is not positive.
 
+    >>> import frontend.numpy as fnp
     >>> fnp.var(fnp.array([1., 2., 3., 4.]), ddof=1)
-    Array(1.6666666, dtype=float32)
+    Array(1.666666..., dtype=float32)
     """
     _check_out("var", out)
     if correction is None:
@@ -339,6 +347,7 @@ def std(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=Non
         correction=None):
     """Standard deviation over ``axis`` (frontend.numpy.std): the square root of ``var``.
 
+    >>> import frontend.numpy as fnp
     >>> fnp.std(fnp.array([1., 3.]))
     Array(1., dtype=float32)
     """
@@ -359,6 +368,7 @@ def ptp(a, axis=None, out=None, keepdims=False):
 def count_nonzero(a, axis=None, keepdims=False):
     """Number of nonzero elements over ``axis`` (default int).
 
+    >>> import frontend.numpy as fnp
     >>> fnp.count_nonzero(fnp.array([0, 1, 2]))
     Array(2, dtype=int32)
     """
@@ -393,6 +403,7 @@ def argmax(a, axis=None, out=None, keepdims=None):
     """Index of the largest element over ``axis`` (flattened when None); the first one on
     ties, the first NaN if any (frontend.numpy.argmax).
 
+    >>> import frontend.numpy as fnp
     >>> fnp.argmax(fnp.array([1, 3, 3]))
     Array(1, dtype=int32)
     """
@@ -403,6 +414,7 @@ def argmin(a, axis=None, out=None, keepdims=None):
     """Index of the smallest element over ``axis`` (flattened when None); the first one on
     ties, the first NaN if any (frontend.numpy.argmin).
 
+    >>> import frontend.numpy as fnp
     >>> fnp.argmin(fnp.array([3, 1, 1]))
     Array(1, dtype=int32)
     """
@@ -438,6 +450,7 @@ def _cumulative(name, prim, a, axis, dtype, out):
 def cumsum(a, axis=None, dtype=None, out=None):
     """Inclusive cumulative sum along ``axis`` (flattened when None) (frontend.numpy.cumsum).
 
+    >>> import frontend.numpy as fnp
     >>> fnp.cumsum(fnp.array([1, 2, 3]))
     Array([1, 3, 6], dtype=int32)
     """
@@ -447,6 +460,7 @@ def cumsum(a, axis=None, dtype=None, out=None):
 def cumprod(a, axis=None, dtype=None, out=None):
     """Inclusive cumulative product along ``axis`` (flattened when None) (frontend.numpy.cumprod).
 
+    >>> import frontend.numpy as fnp
     >>> fnp.cumprod(fnp.array([1, 2, 3]))
     Array([1, 2, 6], dtype=int32)
     """

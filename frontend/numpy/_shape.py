@@ -66,6 +66,7 @@ def _resolve_shape(in_shape: tuple, shape: tuple) -> tuple:
 def reshape(a, shape=None, order="C", *, newshape=None, copy=None):
     """Gives a new shape to an array (one -1 entry is inferred); order 'C' or 'F'.
 
+    >>> import frontend.numpy as fnp
     >>> fnp.reshape(fnp.arange(6), (2, -1)).shape
     (2, 3)
     """
@@ -101,6 +102,7 @@ def flatten(a, order="C"):
 def transpose(a, axes=None):
     """Permutes the axes (reverses them when ``axes`` is None).
 
+    >>> import frontend.numpy as fnp
     >>> fnp.transpose(fnp.zeros((2, 3))).shape
     (3, 2)
     """
@@ -166,6 +168,7 @@ def expand_dims(a, axis):
 def squeeze(a, axis=None):
     """Removes size-1 axes (all of them when ``axis`` is None).
 
+    >>> import frontend.numpy as fnp
     >>> fnp.squeeze(fnp.zeros((1, 3, 1))).shape
     (3,)
     """
@@ -235,6 +238,7 @@ def _as_list(arrays, what):
 def concatenate(arrays, axis=0, dtype=None):
     """Joins arrays along an existing axis (``axis=None``: of the flattened arrays).
 
+    >>> import frontend.numpy as fnp
     >>> fnp.concatenate([fnp.zeros((2, 3)), fnp.ones((1, 3))]).shape
     (3, 3)
     """
@@ -275,6 +279,7 @@ def stack(arrays, axis=0, out=None, dtype=None):
     """Joins same-shape arrays along a new axis (negative ``axis`` counts from the end of
     the result).
 
+    >>> import frontend.numpy as fnp
     >>> fnp.stack([fnp.zeros(3), fnp.ones(3)], axis=-1).shape
     (3, 2)
     """
@@ -371,6 +376,7 @@ def atleast_3d(*arys):
 def meshgrid(*xi, copy=True, sparse=False, indexing="xy"):
     """Coordinate grids from 1-D arrays ('xy': the first two output axes swapped).
 
+    >>> import frontend.numpy as fnp
     >>> [g.shape for g in fnp.meshgrid(fnp.arange(3), fnp.arange(2))]
     [(2, 3), (2, 3)]
     """

@@ -62,6 +62,7 @@ def sort(a, axis=-1, *, kind=None, order=None, stable=True, descending=False):
     """A sorted copy of ``a`` along ``axis`` (flattened when None); NaNs last (first when
     ``descending``).
 
+    >>> import frontend.numpy as fnp
     >>> fnp.sort(fnp.array([3, 1, 2]))
     Array([1, 2, 3], dtype=int32)
     """
@@ -76,6 +77,7 @@ def argsort(a, axis=-1, *, kind=None, order=None, stable=True, descending=False,
     """The indices that sort ``a`` along ``axis`` (stable by default: equal elements keep
     their order, also when ``descending``).
 
+    >>> import frontend.numpy as fnp
     >>> fnp.argsort(fnp.array([3, 1, 2]))
     Array([1, 2, 0], dtype=int32)
     """
@@ -101,6 +103,7 @@ def _index_dtype(n: int, default: bool = False) -> np.dtype:
 def lexsort(keys, axis=-1):
     """Indices sorting by several keys, the last key the primary one (numpy.lexsort).
 
+    >>> import frontend.numpy as fnp
     >>> fnp.lexsort([fnp.array([1, 0, 1]), fnp.array([0, 0, 1])])
     Array([1, 0, 2], dtype=int32)
     """
@@ -146,6 +149,7 @@ def searchsorted(a, v, side="left", sorter=None, *, method="scan"):
     sorted: a binary search, ``ceil(log2(len(a) + 1))`` vectorized steps (every ``method``
     gives the same indices). NaNs count as larger than every number.
 
+    >>> import frontend.numpy as fnp
     >>> fnp.searchsorted(fnp.array([1., 2., 3.]), fnp.array([2., 2.5]))
     Array([1, 2], dtype=int32)
     """
@@ -198,6 +202,7 @@ def nonzero(a, *, size=None, fill_value=None):
     """The indices of the nonzero elements, one int array per dimension. ``size`` fixes
     their length (padded with index 0, or ``fill_value``; truncated when there are more).
 
+    >>> import frontend.numpy as fnp
     >>> fnp.nonzero(fnp.array([0, 3, 0, 5]), size=3)
     (Array([1, 3, 0], dtype=int32),)
     """
@@ -239,6 +244,7 @@ def flatnonzero(a, *, size=None, fill_value=None):
 def argwhere(a, *, size=None, fill_value=None):
     """The indices of the nonzero elements as rows of an (N, ndim) array.
 
+    >>> import frontend.numpy as fnp
     >>> fnp.argwhere(fnp.array([[0, 1], [2, 0]]))
     Array([[0, 1],
            [1, 0]], dtype=int32)
@@ -258,8 +264,9 @@ def where(condition, x=None, y=None, /, *, size=None, fill_value=None):
     """``x`` where ``condition`` else ``y`` (numpy broadcasting and promotion); with only a
     condition, its nonzero indices (``size``/``fill_value`` as in nonzero).
 
+    >>> import frontend.numpy as fnp
     >>> fnp.where(fnp.array([True, False]), 1.0, 2.0)
-    Array([1., 2.], dtype=float32)
+    Array([1., 2.], dtype=float32, weak_type=True)
     """
     if x is None and y is None:
         c = _arg("where", condition)
@@ -292,6 +299,7 @@ def unique(ar, return_index=False, return_inverse=False, return_counts=False, ax
     with the first index of each, the inverse indices and the counts. ``size`` fixes the
     number of results (padded with the smallest element, or ``fill_value``).
 
+    >>> import frontend.numpy as fnp
     >>> fnp.unique(fnp.array([3, 1, 3, 2]))
     Array([1, 2, 3], dtype=int32)
     """

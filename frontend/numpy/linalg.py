@@ -270,6 +270,7 @@ def solve(a, b):
     """Solve a x = b for x (LU decomposition with partial pivoting). b is (..., m) — a
     vector — when it is 1-D, else (..., m, k); batch axes broadcast.
 
+    >>> import frontend.numpy as fnp
     >>> fnp.linalg.solve(fnp.eye(2) * 2, fnp.ones(2))
     Array([0.5, 0.5], dtype=float32)
     """
@@ -468,6 +469,7 @@ def norm(x, ord=None, axis=None, keepdims: bool = False):  # noqa: A002
     """Vector norms (one axis) and matrix norms (two axes: None/'fro', 'nuc', 1, -1, 2,
     -2, inf, -inf), as numpy.linalg.norm.
 
+    >>> import frontend.numpy as fnp
     >>> fnp.linalg.norm(fnp.array([3., 4.]))
     Array(5., dtype=float32)
     """

@@ -8,9 +8,23 @@ Built-in passes: ``dce``, ``cse``, ``fold_constants`` (evaluated by XLA), ``simp
 dimension numbers). ``rewrite_pass(*rules)`` makes a pass from local rules, the way
 ``simplify`` is made; ``to_dot(graph)`` draws a graph for Graphviz.
 
+>>> import numpy as np
+>>> import frontend as fe
+>>> import frontend.numpy as fnp
 >>> from frontend.passes import Pipeline
->>> res = Pipeline(["cse", "simplify", "dce"]).run(fe.make_graph(f, passes=())(x))
->>> print(res.report())
+>>> def f(x):
+...     return fnp.sin(x) * fnp.sin(x) + x * 1.0
+>>> res = Pipeline(["cse", "simplify", "dce"]).run(fe.make_graph(f, passes=())(np.ones(3, np.float32)))
+>>> print(res.report())                           # equations before -> after, time per pass
+cse                         5 -> 4      eqns ... ms
+simplify                    4 -> 3      eqns ... ms
+dce                         3 -> 3      eqns ... ms
+>>> print(res.graph)
+{ lambda ; a:f32[3]. let
+    b:f32[3] = sin a
+    c:f32[3] = mul b b
+    d:f32[3] = add c a
+  in (d,) }
 """
 from .cse import cse
 from .dot import to_dot

@@ -22,7 +22,22 @@ def to_dot(g: Graph, name: str = "graph") -> str:
     """Graphviz DOT of ``g``: arguments and constants as boxes, equations as ellipses
     (primitive and params), edges labelled with the value's type, results at the bottom.
 
-    >>> open("g.dot", "w").write(to_dot(fe.make_graph(f)(x)))   # then: dot -Tpng g.dot
+    >>> import numpy as np
+    >>> import frontend as fe
+    >>> import frontend.numpy as fnp
+    >>> from frontend.passes import to_dot
+    >>> dot = to_dot(fe.make_graph(fnp.sin)(np.ones(3, np.float32)))
+    >>> print(dot, end="")                        # saved as g.dot: dot -Tpng g.dot -o g.png
+    digraph "graph" {
+      rankdir=TB;
+      node [fontname="monospace"];
+      edge [fontname="monospace", fontsize=10];
+      in0 [shape=box, style=filled, fillcolor="#dde8f5", label="arg 0: f32[3]"];
+      e0 [shape=ellipse, label="sin"];
+      in0 -> e0 [label="f32[3]"];
+      out0 [shape=box, style=filled, fillcolor="#e3f2d9", label="result 0: f32[3]"];
+      e0 -> out0 [label="f32[3]"];
+    }
     """
     lines = [f'digraph "{_esc(name)}" {{', "  rankdir=TB;", '  node [fontname="monospace"];',
              '  edge [fontname="monospace", fontsize=10];']

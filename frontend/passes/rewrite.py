@@ -167,10 +167,18 @@ def rewrite(g: Graph, rules, recurse: bool = True) -> Graph:
 def rewrite_pass(*rules, name: str | None = None, doc: str | None = None):
     """A graph pass (Graph -> Graph) that runs the local ``rules`` (see ``rewrite``).
 
+    >>> import numpy as np
+    >>> import frontend as fe
+    >>> from frontend.passes import forward, rewrite_pass
+    >>> from frontend.primitives.elementwise import neg_p
     >>> def double_neg(e, rw):
     ...     inner = rw.producer(e.inputs[0]) if e.prim is neg_p else None
     ...     return forward(e, inner.inputs[0]) if inner and inner.prim is neg_p else None
     >>> no_double_neg = rewrite_pass(double_neg, name="no_double_neg")
+    >>> print(no_double_neg(fe.make_graph(lambda x: -(-x) * 2, passes=())(np.ones(2, np.float32))))
+    { lambda ; a:f32[2]. let
+        b:f32[2] = mul a 2.0:f32[]
+      in (b,) }
     """
     def run(g: Graph) -> Graph:
         return rewrite(g, rules)

@@ -106,7 +106,8 @@ def PRNGKey(seed) -> Array:
     """A raw key (uint32 array of shape (2,)) from an integer seed, as JAX's ``PRNGKey``:
     a 64-bit seed's high and low words (32-bit seeds: high word 0).
 
-    >>> PRNGKey(0)
+    >>> from frontend import random
+    >>> random.PRNGKey(0)
     Array([0, 0], dtype=uint32)
     """
     return _seed("PRNGKey", seed)

@@ -2,6 +2,7 @@
 decomposition primitives: solve_triangular, cho_factor, cho_solve, cholesky, lu,
 lu_factor, lu_solve, solve, inv, det.
 
+>>> import numpy as np
 >>> from frontend.scipy import linalg
 >>> linalg.solve_triangular(np.eye(2, dtype=np.float32) * 2, np.ones(2, np.float32))
 Array([0.5, 0.5], dtype=float32)

@@ -3,6 +3,7 @@ special-function primitives: erf, erfc, erfinv, gammaln, digamma, polygamma, zet
 gammainc, gammaincc, betainc, i0e, i1e, i0, i1, logsumexp, expit, logit, xlogy, xlog1py.
 Operands are promoted to an inexact dtype and broadcast together.
 
+>>> import numpy as np
 >>> from frontend.scipy import special
 >>> special.erf(np.float32(0.5))
 Array(0.5204999, dtype=float32)

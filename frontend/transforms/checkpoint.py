@@ -67,7 +67,11 @@ def checkpoint(fun, *, prevent_cse=True, policy=None, static_argnums=()):
     """``fun``, differentiated by recomputing its intermediate values on the backward pass
     instead of storing them (``jax.checkpoint``; ``policy`` must be None: nothing is saved).
 
-    >>> fe.grad(lambda x: fnp.sum(fe.checkpoint(lambda y: fnp.sin(fnp.sin(y)))(x)))(x)
+    >>> import frontend as fe
+    >>> import frontend.numpy as fnp
+    >>> g = fe.checkpoint(lambda y: fnp.sin(fnp.sin(y)))
+    >>> fe.grad(lambda x: fnp.sum(g(x)))(fnp.zeros(2))
+    Array([1., 1.], dtype=float32)
     """
     if policy is not None:
         raise NotImplementedError("checkpoint policies are not supported: policy must be None "

@@ -1,12 +1,17 @@
 """Custom differentiation rules for functions, as ``jax.custom_jvp`` / ``jax.custom_vjp``.
 
->>> @custom_jvp
+>>> import frontend as fe
+>>> import frontend.numpy as fnp
+>>> from frontend import lax
+>>> @fe.custom_jvp
 ... def log1pexp(x):
 ...     return fnp.log1p(fnp.exp(x))
 >>> @log1pexp.defjvp
 ... def _(primals, tangents):
 ...     (x,), (t,) = primals, tangents
 ...     return log1pexp(x), t * lax.logistic(x)
+>>> fe.grad(log1pexp)(100.0)        # without the rule: exp(100) / (1 + exp(100)) is nan
+Array(1., dtype=float32, weak_type=True)
 
 The function is traced into a sub-graph held by a call primitive (``custom_jvp_call``,
 ``custom_vjp_call``) whose params also hold the rules, so a rule is found wherever the call

@@ -7,8 +7,19 @@ half is recorded as a linear graph whose constants are the residuals) and transp
 graph (frontend.interpreters.transpose.backward_pass). Everything runs under the current trace, so the
 transformations compose with vmap and jit in any order:
 
->>> fe.vmap(fe.grad(loss), in_axes=(None, 0, 0))(params, xs, ys)   # per-example gradients
->>> fe.jit(fe.hessian(f))(x)
+>>> import numpy as np
+>>> import frontend as fe
+>>> import frontend.numpy as fnp
+>>> def loss(w, x, y):
+...     return (fnp.dot(x, w) - y) ** 2
+>>> w, xs, ys = np.ones(2, np.float32), np.ones((3, 2), np.float32), np.arange(3.0, dtype=np.float32)
+>>> fe.vmap(fe.grad(loss), in_axes=(None, 0, 0))(w, xs, ys)   # per-example gradients
+Array([[4., 4.],
+       [2., 2.],
+       [0., 0.]], dtype=float32)
+>>> fe.jit(fe.hessian(lambda x: fnp.sum(x ** 3)))(np.ones(2, np.float32))
+Array([[6., 0.],
+       [0., 6.]], dtype=float32)
 """
 from __future__ import annotations
 
@@ -87,7 +98,9 @@ def jvp(fun, primals, tangents, has_aux=False):
     lists of pytrees of the same structure): ``(fun(*primals), tangent_out)``, plus the aux
     output with ``has_aux``. Integer and boolean primals take float0 tangents.
 
-    >>> jvp(fnp.sin, (0.5,), (1.0,))
+    >>> import frontend as fe
+    >>> import frontend.numpy as fnp
+    >>> fe.jvp(fnp.sin, (0.5,), (1.0,))
     (Array(0.47942555, dtype=float32, weak_type=True), Array(0.87758255, dtype=float32, weak_type=True))
     """
     _check_callable(fun)
@@ -175,7 +188,8 @@ def vjp(fun, *primals, has_aux=False):
     (a pytree like it) back to a tuple of cotangents of the primals (plus the aux output with
     ``has_aux``).
 
-    >>> y, f_vjp = vjp(lambda x: x * x, 3.0)
+    >>> import frontend as fe
+    >>> y, f_vjp = fe.vjp(lambda x: x * x, 3.0)
     >>> f_vjp(1.0)
     (Array(6., dtype=float32, weak_type=True),)
     """
@@ -324,7 +338,9 @@ def grad(fun, argnums=0, has_aux=False, holomorphic=False, allow_int=False, redu
     """The gradient of ``fun`` (a real scalar function) with respect to its ``argnums``
     arguments, with the structure of those arguments (``(grad, aux)`` with ``has_aux``).
 
-    >>> grad(lambda x: fnp.sum(x ** 2))(fnp.arange(3.0))
+    >>> import frontend as fe
+    >>> import frontend.numpy as fnp
+    >>> fe.grad(lambda x: fnp.sum(x ** 2))(fnp.arange(3.0))
     Array([0., 2., 4.], dtype=float32)
     """
     vg = value_and_grad(fun, argnums, has_aux, holomorphic, allow_int, reduce_axes)

@@ -402,7 +402,9 @@ def jit(fun=None, *, static_argnums=(), static_argnames=(), device=None, passes=
     A program with shardings is compiled for the devices of their mesh by XLA's SPMD
     partitioner (Shardy) and runs one partition per device.
 
-    >>> f = jit(lambda x: x * 2 + 1)
+    >>> import numpy as np
+    >>> import frontend as fe
+    >>> f = fe.jit(lambda x: x * 2 + 1)
     >>> f(np.arange(3.0, dtype=np.float32))
     Array([1., 3., 5.], dtype=float32)
     """
@@ -417,7 +419,9 @@ def jit(fun=None, *, static_argnums=(), static_argnames=(), device=None, passes=
 def make_graph(fun, static_argnums=(), *, passes=None):
     """``make_graph(f)(*args)``: the traced Graph of f, printed like a jaxpr.
 
-    >>> print(make_graph(lambda x: x * 2.0)(np.ones(3, np.float32)))
+    >>> import numpy as np
+    >>> import frontend as fe
+    >>> print(fe.make_graph(lambda x: x * 2.0)(np.ones(3, np.float32)))
     { lambda ; a:f32[3]. let
         b:f32[3] = mul a 2.0:f32[]
       in (b,) }
@@ -436,7 +440,9 @@ def eval_shape(fun, *args, **kwargs):
     found by tracing without running anything; arguments may be arrays or anything with
     ``shape`` and ``dtype`` (ShapeDtypeStruct).
 
-    >>> eval_shape(lambda x: x.sum(0), ShapeDtypeStruct((3, 4), np.float32))
+    >>> import numpy as np
+    >>> import frontend as fe
+    >>> fe.eval_shape(lambda x: x.sum(0), fe.ShapeDtypeStruct((3, 4), np.float32))
     ShapeDtypeStruct(shape=(4,), dtype=float32)
     """
     leaves, td = tree_flatten((args, kwargs))

@@ -29,9 +29,13 @@ def shard_map(f=None, /, *, out_specs, in_specs=None, mesh=None, axis_names=froz
     ``out_specs`` says. Inside ``f``, ``lax.psum(x, "data")`` and the other collectives work
     across the devices along mesh axis "data".
 
-    >>> mesh = fe.make_mesh((2,), ("data",))
-    >>> f = shard_map(lambda x: lax.psum(x.sum(), "data"), mesh=mesh, in_specs=P("data"),
-    ...               out_specs=P())
+    >>> import numpy as np
+    >>> import frontend as fe
+    >>> from frontend import lax
+    >>> from frontend.sharding import PartitionSpec as P
+    >>> mesh = fe.make_mesh((len(fe.devices()),), ("data",))
+    >>> f = fe.shard_map(lambda x: lax.psum(x.sum(), "data"), mesh=mesh, in_specs=P("data"),
+    ...                  out_specs=P())
     >>> f(np.arange(8.0, dtype=np.float32))
     Array(28., dtype=float32)
     """

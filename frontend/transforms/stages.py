@@ -56,7 +56,7 @@ class Lowered:
         """A new Lowered whose module is this one rewritten by Python rewrite patterns with
         MLIR's greedy driver: ``patterns`` is a list of ``(root, fn)``, ``root`` an op name
         such as "stablehlo.multiply", ``fn(op, rewriter) -> bool`` (True when it rewrote
-        ``op``; see examples/mlir_rewrite.py)."""
+        ``op``; see docs/testbed.md, section 4)."""
         text = _backend.get().apply_patterns(self._text, patterns)
         return Lowered(self.graph, text, self.out_tree, self.device, self.in_tree,
                        self.pass_stats, foreign=True, shardings=self._shardings)
@@ -148,7 +148,9 @@ def compile_stablehlo(module, device=None) -> Compiled:
     it on the reference interpreter). The result takes ``@main``'s arguments (arrays of
     exactly its types, Python scalars) and returns Arrays: one, or a tuple for several.
 
-    >>> f = compile_stablehlo(\'\'\'func.func @main(%x: tensor<3xf32>) -> tensor<3xf32> {
+    >>> import numpy as np
+    >>> import frontend as fe
+    >>> f = fe.compile_stablehlo(\'\'\'func.func @main(%x: tensor<3xf32>) -> tensor<3xf32> {
     ...   %0 = stablehlo.add %x, %x : tensor<3xf32>
     ...   return %0 : tensor<3xf32>
     ... }\'\'\')

@@ -38,9 +38,12 @@ def vmap(fun, in_axes=0, out_axes=0, axis_name=None, axis_size=None, spmd_axis_n
     batch axis is sharded over those mesh axes (as JAX's).
     ``batch_size=k`` (beyond JAX) computes k lanes at a time in a loop, for bounded memory.
 
-    >>> vmap(lambda x, y: x @ y)(np.ones((3, 5), np.float32), np.ones((3, 5), np.float32))
+    >>> import numpy as np
+    >>> import frontend as fe
+    >>> from frontend import lax
+    >>> fe.vmap(lambda x, y: x @ y)(np.ones((3, 5), np.float32), np.ones((3, 5), np.float32))
     Array([5., 5., 5.], dtype=float32)
-    >>> vmap(lambda x: x - lax.pmean(x, "i"), axis_name="i")(np.arange(3.0, dtype=np.float32))
+    >>> fe.vmap(lambda x: x - lax.pmean(x, "i"), axis_name="i")(np.arange(3.0, dtype=np.float32))
     Array([-1.,  0.,  1.], dtype=float32)
     """
     if not callable(fun):
