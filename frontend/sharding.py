@@ -90,10 +90,6 @@ class PartitionSpec(tuple):
 P = PartitionSpec
 
 
-def _names_repr(names) -> str:
-    return "{" + ", ".join(map(str, names)) + "}"
-
-
 # ----------------------------------------------------------------------------- Mesh
 
 _context_mesh: contextvars.ContextVar = contextvars.ContextVar("vmaplab_mesh", default=None)
@@ -179,10 +175,6 @@ class Mesh:
         tokens = _mesh_tokens.get()
         _mesh_tokens.set(tokens[:-1])
         _context_mesh.reset(tokens[-1])
-
-    def position(self) -> dict:
-        """device id -> its index tuple in the mesh."""
-        return {d.id: idx for idx, d in np.ndenumerate(self.devices)}
 
 
 def _nested(devices):
@@ -388,19 +380,6 @@ class NamedSharding(Sharding):
                     k = k * sizes[n] + at[n]
                 idx.append(slice(k * m, (k + 1) * m))
             out[dev] = tuple(idx)
-        return out
-
-    def replica_ids(self) -> dict:
-        """device -> its replica number among the devices holding the same shard."""
-        used = {n for e in self.spec._normal() for n in e}
-        free = [k for k, n in enumerate(self.mesh.axis_names) if n not in used]
-        shp = self.mesh.devices.shape
-        out = {}
-        for pos, dev in np.ndenumerate(self.mesh.devices):
-            r = 0
-            for k in free:
-                r = r * shp[k] + pos[k]
-            out[dev] = r
         return out
 
     def with_spec(self, spec) -> "NamedSharding":

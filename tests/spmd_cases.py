@@ -72,13 +72,6 @@ def test_mesh_device_put_shards_and_gather():
     np.testing.assert_allclose(c, np.sin(x) * 2 + 1, rtol=1e-6, atol=1e-6)
 
 
-def _mlp(w1, w2):
-    def f(x):
-        h = fnp.tanh(x @ w1)
-        return (h @ w2).sum()
-    return f
-
-
 def test_jit_over_1d_and_2d_meshes_vs_one_device_and_jax():
     """Batch-sharded and replicated operands, a reduction over the sharded batch axis: equal to
     one device and to JAX with the same shardings; XLA's partitioned HLO holds the all-reduce

@@ -124,9 +124,6 @@ class TreeDef:
         _up_to(self, x, out, "")
         return out
 
-    def children_treedefs(self) -> list:
-        return list(self.children)
-
 
 LEAF = TreeDef("leaf", None, ())
 NONE = TreeDef("none", None, ())
@@ -212,13 +209,6 @@ def tree_map(f, tree, *rest, is_leaf=None):
     leaves, td = tree_flatten(tree, is_leaf)
     others = [td.flatten_up_to(r) for r in rest]
     return td.unflatten([f(*xs) for xs in zip(leaves, *others)])
-
-
-def td_flatten_as(td: TreeDef, x):
-    leaves, td2 = tree_flatten(x)
-    if td2 != td:
-        raise ValueError(f"pytree structure {td2} does not match {td}")
-    return leaves
 
 
 def tree_reduce(function, tree, initializer=None, is_leaf=None):

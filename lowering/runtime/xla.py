@@ -72,10 +72,6 @@ def compile_text(text: str, device=None, n_out: int = 1) -> Executable:
     return Executable(loaded, device, text, n_out)
 
 
-def execute(exe: Executable, bufs: list) -> list:
-    return exe.loaded.execute(bufs)
-
-
 @functools.lru_cache(maxsize=4096)
 def _placement(shape, dtype, device):
     from jax._src import core as _core
