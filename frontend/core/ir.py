@@ -322,7 +322,7 @@ def _names():
         yield s
 
 
-def _fmt_param(v, names, indent) -> str:
+def _fmt_param(v, indent) -> str:
     if isinstance(v, Graph):
         return "\n" + pp_graph(v, indent + 4)
     if isinstance(v, np.dtype):
@@ -356,7 +356,7 @@ def pp_graph(g: Graph, indent: int = 0) -> str:
         outs = " ".join(decl(v) for v in e.outs)
         params = ""
         if e.params:
-            params = "[" + " ".join(f"{k}={_fmt_param(v, names, indent)}"
+            params = "[" + " ".join(f"{k}={_fmt_param(v, indent)}"
                                     for k, v in sorted(e.params.items())) + "]"
         ins = " ".join(name(v) for v in e.inputs)
         lines.append(f"{pad}    {outs} = {e.prim.name}{params} {ins}".rstrip())

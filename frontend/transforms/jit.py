@@ -398,7 +398,7 @@ class Jitted:
         leaves, td = tree_flatten((tuple(dyn), kw))
         dyn, kw = tree_unflatten(td, [as_operand(x) for x in adopt_foreign(leaves)])
         if self.in_shardings is not None:
-            dyn = with_sharding_constraint(tuple(dyn), _as_tree(self.in_shardings, len(dyn)))
+            dyn = with_sharding_constraint(tuple(dyn), _as_tree(self.in_shardings))
         a, kw = _with_static(dyn, kw, static)
         out = self.fun(*a, **kw)
         if self.out_shardings is not None:
@@ -637,6 +637,6 @@ def _is_spec(p) -> bool:
     return isinstance(p, fs.PartitionSpec)
 
 
-def _as_tree(shardings, n: int):
-    """in_shardings as a prefix of the tuple of n positional arguments."""
+def _as_tree(shardings):
+    """in_shardings as a prefix of the tuple of positional arguments."""
     return tuple(shardings) if isinstance(shardings, list) else shardings

@@ -368,7 +368,7 @@ class ModuleCtx:
 
 
 def lower_graph(g: Graph, name: str = "main", const_args: tuple = (), in_shardings=None,
-                out_shardings=None, mesh=None, const_shardings=None) -> str:
+                out_shardings=None, const_shardings=None) -> str:
     """The StableHLO module of a graph: ``func.func public @main``. Constants are written as
     ``stablehlo.constant``, except those whose indices are in ``const_args``: they lead the
     arguments of @main (in that order) and the caller passes them at run time.
