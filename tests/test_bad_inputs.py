@@ -343,7 +343,11 @@ SHARDING_CASES = [
      r"in_specs"),
     ("shard-map-grad-inside-with-check-vma", lambda: _smap(
         lambda a: fe.grad(lambda v: (v * a).sum())(a[0])), NotImplementedError,
-     r"inside the body of a shard_map with check_vma=True .* Pass check_vma=False"),
+     r"inside the body of a shard_map with check_vma=True .* which vmaplab does not do\. "
+     r"Pass check_vma=False"),
+    ("shard-map-axis-index-groups", lambda: _smap(
+        lambda a: lax.psum(a, "x", axis_index_groups=[[0]])), NotImplementedError,
+     r"^psum: axis_index_groups is not supported in vmap or shard_map collectives$"),
 ]
 
 # dtypes XLA has no type for: a TypeError naming the dtype at every door (JAX raises

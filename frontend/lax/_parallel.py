@@ -5,7 +5,8 @@ names its axis, and inside ``f`` a collective works across the lanes of that axi
 Array([-1.,  0.,  1.], dtype=float32)
 
 ``axis_name`` may be a tuple of names (the combined axis, the first name major). Each
-function maps over a pytree ``x``. A name no enclosing vmap binds is a NameError.
+function maps over a pytree ``x``. A name that no enclosing vmap or shard_map binds is a
+NameError.
 """
 from __future__ import annotations
 
@@ -35,7 +36,8 @@ def _size(names, api: str) -> int:
 
 def _no_groups(axis_index_groups, api: str):
     if axis_index_groups is not None:
-        raise NotImplementedError(f"{api}: axis_index_groups is not supported under vmap")
+        raise NotImplementedError(f"{api}: axis_index_groups is not supported in vmap or "
+                                  "shard_map collectives")
 
 
 def _shape(x) -> tuple:

@@ -1,5 +1,6 @@
-"""What the graph passes share: dead-code elimination, applying a pass to the sub-graphs of
-control-flow equations, and the forward rewriter that runs local rules.
+"""What the graph passes share: dead-code elimination and applying a pass to the sub-graphs
+of control-flow equations (both from frontend.core.tracing, re-exported), and the forward
+rewriter that runs local rules.
 
 A local rule is ``rule(eqn, rw) -> None | Eqn | [atoms]``: None when it does not apply, a new
 equation (same output Vars) to stand for ``eqn``, or one atom per output of ``eqn`` that the

@@ -170,7 +170,7 @@ class Lowered:
         """A new Lowered whose module is this one rewritten by Python rewrite patterns with
         MLIR's greedy driver: ``patterns`` is a list of ``(root, fn)``, ``root`` an op name
         such as "stablehlo.multiply", ``fn(op, rewriter) -> bool`` (True when it rewrote
-        ``op``; see examples/mlir_rewrite.py)."""
+        ``op``; see docs/testbed.md, section 4)."""
         text = _backend.get().apply_patterns(self._text, patterns)
         return Lowered(self.graph, text, self.out_tree, self.device, self.in_tree,
                        self.pass_stats, foreign=True, shardings=self._shardings)
