@@ -308,7 +308,7 @@ def ffi_call(target_name: str, result_shape_dtypes, *, has_side_effect: bool = F
             if not 0 <= o < len(result_avals):
                 raise ValueError(f"input_output_aliases contains the mapping '{i}:{o}' with "
                                  f"output index {o} outside the range [0, {len(result_avals)}).")
-        for i, a in enumerate(args):
+        for a in args:
             leaf_aval(a)  # a TypeError for a non-array, before anything is recorded
         attrs = tuple(sorted((k, _attr_value(target_name, k, v)) for k, v in kwargs.items()))
         outs = ffi_call_p.bind(*args, target_name=target_name, result_avals=result_avals,

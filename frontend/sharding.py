@@ -266,7 +266,7 @@ class SingleDeviceSharding(Sharding):
     def _device_list(self):
         return [self._device]
 
-    is_fully_replicated = property(lambda self: True)
+    is_fully_replicated = property(lambda _: True)
 
     def shard_shape(self, global_shape) -> tuple:
         return tuple(global_shape)
@@ -382,7 +382,7 @@ class NamedSharding(Sharding):
             out[dev] = tuple(idx)
         return out
 
-    def with_spec(self, spec) -> "NamedSharding":
+    def with_spec(self, spec) -> NamedSharding:
         return NamedSharding(self.mesh, spec if isinstance(spec, PartitionSpec)
                              else PartitionSpec(*spec))
 

@@ -359,7 +359,7 @@ def _summary(doc) -> str:
     return " ".join((doc or "").split("\n\n")[0].split())
 
 
-def cmd_passes(args) -> int:
+def cmd_passes(_args) -> int:
     from frontend import passes as P
     from lowering import backend
     _print("graph passes (jit(f, passes=[...]), --passes a,b):")

@@ -221,7 +221,7 @@ def _fuzz(tmp_path, seeds, count):
                               cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                               text=True) for s in seeds]
     outcomes: dict = {}
-    for s, p in zip(seeds, procs):
+    for p in procs:
         out, err = p.communicate(timeout=1800)
         lines = out.splitlines()
         tries = [ln[4:] for ln in lines if ln.startswith("TRY ")]

@@ -373,7 +373,7 @@ def test_family_vmap(family):
     family's per-example program (ours, and JAX's) run on each example."""
     rows, examples = FAMILIES[family], _examples(family)
     cases = []  # (row index, position, in_axes)
-    for i, (row, ex) in enumerate(zip(rows, examples)):
+    for i, ex in enumerate(examples):
         valid = [(p, ax) for p in POSITIONS if (ax := _axes(p, ex[0])) is not None]
         cases += [(i, *valid[i % len(valid)])] if family in ROTATE else [(i, *v) for v in valid]
 
@@ -390,7 +390,7 @@ def test_family_vmap(family):
     for pos in {p for _, p, _ in cases}:
         for k in range(SIZE):
             args = []
-            for i, ex in enumerate(examples):
+            for ex in examples:
                 axes = _axes(pos, ex[0]) or [None] * len(ex[0])
                 args.append([ex[k][j] if ax is not None else ex[0][j] for j, ax in enumerate(axes)])
             per_k[pos, k] = (_program(family, OURS)(args), _program(family, JAX)(args))

@@ -38,7 +38,7 @@ def _is_foreign(a) -> bool:
     return any(hasattr(a, m) for m in ("__jax_array__", "__dlpack__", "__array__"))
 
 
-def asarray(a, dtype=None, copy=None) -> "Array | Tracer":
+def asarray(a, dtype=None, copy=None) -> Array | Tracer:
     """frontend.numpy.asarray: arrays pass through (converted when ``dtype`` differs); Python
     scalars, lists and numpy arrays become device Arrays (Python scalars weakly typed).
 

@@ -116,7 +116,7 @@ def _apply(f, mesh, in_specs, out_specs, check_vma, args):
         for p in key_paths(atd):
             params[f"args[{k}]{p}"] = names[k] + p
     avals, in_dims = [], []
-    for i, (x, spec, path) in enumerate(zip(leaves, specs, paths)):
+    for x, spec, path in zip(leaves, specs, paths):
         a = abstractify(x, path, f)
         bound = f"{path} is bound to {_fun_name(f)}'s parameter {params.get(path, path)!r}"
         if len(spec) > a.ndim:

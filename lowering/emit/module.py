@@ -88,7 +88,7 @@ def dense_attr(value: np.ndarray, aval: Aval) -> str:
 class FuncCtx:
     """Emission state of one function body."""
 
-    def __init__(self, module: "ModuleCtx"):
+    def __init__(self, module: ModuleCtx):
         self.module = module
         self.lines: list = []
         self.n = 0
@@ -240,7 +240,7 @@ class RuleCtx:
 
     type = staticmethod(tensor_type)
 
-    def __init__(self, fn: "FuncCtx", eqn):
+    def __init__(self, fn: FuncCtx, eqn):
         self.fn = fn
         self.eqn = eqn
         self.avals_in = tuple([a.aval for a in eqn.inputs])

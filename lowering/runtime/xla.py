@@ -15,7 +15,7 @@ _lock = threading.Lock()
 _ArrayImpl = None
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def backend(platform: str | None = None):
     """The XLA client of ``platform`` ('cpu', 'gpu', 'tpu'; None: the default one)."""
     try:
@@ -28,7 +28,7 @@ def devices(platform: str | None = None) -> list:
     return list(backend(platform).devices())
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def default_device():
     """The first device of this process (with several processes, devices() lists them all)."""
     return backend().local_devices()[0]

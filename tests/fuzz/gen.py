@@ -495,7 +495,7 @@ class Gen:
             return None
         sh = self.shape_of(a)
         parts = []
-        for i, d in enumerate(sh):
+        for d in sh:
             c = self.ch.int(0, 5)
             if c == 0:
                 parts.append(":")
