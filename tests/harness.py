@@ -165,7 +165,7 @@ def batch_inputs(args, in_axes, size=3, rng=RNG, makers=None):
             out.append(a)
             continue
         a = np.asarray(a)
-        mk = makers[k] if makers else (lambda: rand(a.shape, a.dtype, rng))
+        mk = makers[k] if makers else (lambda: rand(a.shape, a.dtype, rng))  # noqa: B023
         stack = np.stack([a] + [mk() for _ in range(size - 1)], axis=0)
         out.append(np.moveaxis(stack, 0, ax % (a.ndim + 1)))
     return out

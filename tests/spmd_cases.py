@@ -110,7 +110,7 @@ def test_jit_over_1d_and_2d_meshes_vs_one_device_and_jax():
         calls = []
         jitted = g._jitted
         orig = jitted._cache_miss
-        jitted._cache_miss = lambda *a, **k: calls.append(1) or orig(*a, **k)
+        jitted._cache_miss = lambda *a, **k: calls.append(1) or orig(*a, **k)  # noqa: B023
         g = jitted.public()  # a new C++ callable, whose misses are counted
         for _ in range(3):
             assert_same(g(xs, w), single, "fast path")
@@ -235,10 +235,10 @@ def test_shard_map_two_mesh_axes_and_tuples_of_names():
         sel = ["psum", "pmean", "pmax", "all_gather", "all_gather_tiled", "psum_scatter",
                "all_to_all", "ppermute_ring", "axis_index", "centered"]
         fs = [(n, f, r) for n, f, r in cases(S) if n in sel]
-        body = lambda x: _expand({n: f(lax, x, MN) for n, f, _ in fs}, 2)  # noqa: E731
+        body = lambda x: _expand({n: f(lax, x, MN) for n, f, _ in fs}, 2)  # noqa: E731, B023
         got = fe.jit(fe.shard_map(body, mesh=m, in_specs=P("x", "y"), out_specs=P("x", "y"),
                                   check_vma=False))(glob)
-        jbody = lambda x: {n: f(jlax, x, MN)[None, None] for n, f, _ in fs}  # noqa: E731
+        jbody = lambda x: {n: f(jlax, x, MN)[None, None] for n, f, _ in fs}  # noqa: E731, B023
         theirs = jax.jit(jax.shard_map(jbody, mesh=jm, in_specs=JP("x", "y"),
                                        out_specs=JP("x", "y"), check_vma=False))(glob)
         for name, _, ref in fs:

@@ -71,7 +71,7 @@ def test_numpy_vs_jax(case):
 def test_vmap(case):
     name, mk = case
     args = mk((2, 3))
-    makers = [(lambda a=a: mk((2, 3))[i]) for i, a in enumerate(args)]
+    makers = [(lambda i=i: mk((2, 3))[i]) for i in range(len(args))]
     check_vmap(getattr(fnp, name), args, f_jax=getattr(jnp, name), makers=makers)
 
 
@@ -101,8 +101,8 @@ def test_select_and_convert_primitives():
     check_vmap(lax.select, [p, x, y], f_jax=jlax.select)
     check_vmap(lax.select, [np.bool_(True), x, y], variants=[(None, 0, 0), (None, 1, None)], nested=False)
     for d in (np.int32, np.bool_, ml_dtypes.bfloat16, np.float16, np.uint8):
-        check_vs_jax(lambda a: lax.convert_element_type(a, d), lambda a: jlax.convert_element_type(a, d), x * 3)
-        check_vs_jax(lambda a: a.astype(d), lambda a: a.astype(d), x * 3)
+        check_vs_jax(lambda a: lax.convert_element_type(a, d), lambda a: jlax.convert_element_type(a, d), x * 3)  # noqa: B023
+        check_vs_jax(lambda a: a.astype(d), lambda a: a.astype(d), x * 3)  # noqa: B023
     check_vmap(lambda a: a.astype(np.int32), [x * 3], f_jax=lambda a: a.astype(np.int32))
 
 

@@ -90,18 +90,21 @@ def _flat_apply(computation, xs, ys):
     return res
 
 
+def _rows(x, lo, hi):
+    """Rows lo..hi of x (its leading axis)."""
+    shp = aval_of(x).shape
+    return slice_p.bind(x, start_indices=(lo,) + (0,) * (len(shp) - 1),
+                        limit_indices=(hi,) + shp[1:], strides=None)
+
+
 def _reduce_tree(computation, inits, xs):
     """xs (reduced axis first, flattened) halved until one row is left."""
     while aval_of(xs[0]).shape[0] > 1:
         shp = aval_of(xs[0]).shape
         n = shp[0]
         n1 = (n + 1) // 2
-
-        def rows(x, lo, hi):
-            return slice_p.bind(x, start_indices=(lo,) + (0,) * (len(shp) - 1),
-                                limit_indices=(hi,) + shp[1:], strides=None)
-        first = [rows(x, 0, n1) for x in xs]
-        second = [rows(x, n1, n) for x in xs]
+        first = [_rows(x, 0, n1) for x in xs]
+        second = [_rows(x, n1, n) for x in xs]
         if n - n1 != n1:  # odd: the second half gets the init values as its last row
             cfg = ((0, 1, 0),) + ((0, 0, 0),) * (len(shp) - 1)
             second = [pad_p.bind(x, i, padding_config=cfg) for x, i in zip(second, inits)]

@@ -182,8 +182,7 @@ def _apply(f, mesh, in_specs, out_specs, check_vma, args):
             allowed = axes_of(dims)
             extra = v - allowed
             if extra:
-                order = [n for n in mesh.axis_names]
-                fmt = lambda s: "{" + ", ".join(n for n in order if n in s) + "}"  # noqa: E731
+                fmt = lambda s: "{" + ", ".join(n for n in mesh.axis_names if n in s) + "}"  # noqa: E731
                 raise ValueError(
                     f"shard_map applied to the function {_fun_name(f)!r} was given out_specs "
                     "which require replication which can't be statically inferred given the "
