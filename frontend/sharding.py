@@ -138,7 +138,7 @@ class Mesh:
         self._key = (tuple(ids), arr.shape, axis_names)
         self._hash = hash(self._key)
 
-    shape = property(lambda self: dict(zip(self.axis_names, self.devices.shape)))
+    shape = property(lambda self: dict(zip(self.axis_names, self.devices.shape, strict=True)))
     axis_sizes = property(lambda self: self.devices.shape)
     size = property(lambda self: self.devices.size)
     axis_types = property(lambda self: (AxisType.Auto,) * len(self.axis_names))
@@ -163,7 +163,7 @@ class Mesh:
         return self._hash
 
     def __repr__(self):
-        axes = ", ".join(f"{n!r}: {s}" for n, s in zip(self.axis_names, self.devices.shape))
+        axes = ", ".join(f"{n!r}: {s}" for n, s in zip(self.axis_names, self.devices.shape, strict=True))
         types = ", ".join("Auto" for _ in self.axis_names)
         return f"Mesh({axes}, axis_types=({types}{',' if len(self.axis_names) == 1 else ''}))"
 
@@ -349,7 +349,7 @@ class NamedSharding(Sharding):
     def check_divisible(self, shape) -> None:
         """JAX's IndivisibleError for a dimension its mesh axes do not split evenly."""
         t = self.tiling(len(shape))
-        for k, (n, m) in enumerate(zip(shape, t)):
+        for k, (n, m) in enumerate(zip(shape, t, strict=True)):
             if n % m:
                 raise IndivisibleError(
                     f"Sharding {self!r} implies that array axis {k} is partitioned {m} times, "
@@ -358,7 +358,7 @@ class NamedSharding(Sharding):
 
     def shard_shape(self, global_shape) -> tuple:
         self.check_divisible(global_shape)
-        return tuple(n // m for n, m in zip(global_shape, self.tiling(len(global_shape))))
+        return tuple(n // m for n, m in zip(global_shape, self.tiling(len(global_shape)), strict=True))
 
     def devices_indices_map(self, global_shape) -> dict:
         """device -> the index (a tuple of slices) of the shard it holds."""
@@ -369,9 +369,9 @@ class NamedSharding(Sharding):
         dims = self.dims(len(shape))
         out = {}
         for pos, dev in np.ndenumerate(self.mesh.devices):
-            at = dict(zip(self.mesh.axis_names, pos))
+            at = dict(zip(self.mesh.axis_names, pos, strict=True))
             idx = []
-            for names, m, n in zip(dims, local, shape):
+            for names, m, n in zip(dims, local, shape, strict=True):
                 if m == n:  # not split (JAX's index: the whole dimension)
                     idx.append(slice(None))
                     continue

@@ -199,12 +199,12 @@ def test_shard_map_collectives_equal_vmap_and_jax():
     jm = JMesh(np.array(jax.devices()[:S]), ("x",))
     X = RNG.normal(size=(S, S, 2 * S)).astype(np.float32)  # lanes of shape (S, 2S)
     names = [n for n, _, _ in cases(S)]
-    body = lambda x: _expand({n: v for n, v in zip(names, _all(lax, x, S))}, 1)  # noqa: E731
+    body = lambda x: _expand({n: v for n, v in zip(names, _all(lax, x, S), strict=True)}, 1)  # noqa: E731
     sm = fe.jit(fe.shard_map(body, mesh=m, in_specs=P("x"), out_specs=P("x"), check_vma=False))
     got = sm(X.reshape(S * S, 2 * S))
-    under_vmap = fe.jit(fe.vmap(lambda x: dict(zip(names, _all(lax, x, S))), axis_name="x"))(X)
+    under_vmap = fe.jit(fe.vmap(lambda x: dict(zip(names, _all(lax, x, S), strict=True)), axis_name="x"))(X)
     jnames = [n for n in names if n not in JAX_LACKS]
-    jbody = lambda x: {n: v[None] for n, v in zip(names, _all(jlax, x, S)) if n in jnames}  # noqa: E731
+    jbody = lambda x: {n: v[None] for n, v in zip(names, _all(jlax, x, S), strict=True) if n in jnames}  # noqa: E731
     theirs = jax.jit(jax.shard_map(jbody, mesh=jm, in_specs=JP("x"), out_specs=JP("x"),
                                    check_vma=False))(X.reshape(S * S, 2 * S))
     for name, _, ref in cases(S):

@@ -233,7 +233,7 @@ def _directions(rows, arg_lists, dtype):
     """Per row: the tangents of the float args and a cotangent of the output(s) (shaped by
     JAX's shape evaluation), drawn once."""
     out = []
-    for row, args in zip(rows, arg_lists):
+    for row, args in zip(rows, arg_lists, strict=True):
         ts = [RNG.normal(size=np.shape(args[i])).astype(dtype) for i in _diff(args)]
         shapes = jax.eval_shape(row.fn(JAX), *args)
         ct = jax.tree_util.tree_map(lambda s: RNG.normal(size=s.shape).astype(dtype), shapes)
@@ -246,12 +246,12 @@ def _program(rows, M, eps=None):
     outputs at args +- eps * tangent, for finite differences)."""
     def prog(inputs):
         res = {}
-        for row, (args, ts, ct) in zip(rows, inputs):
+        for row, (args, ts, ct) in zip(rows, inputs, strict=True):
             f, diff = row.fn(M), _diff(row.args)
 
             def g(*d, f=f, args=args, diff=diff):
                 full = list(args)
-                for i, x in zip(diff, d):
+                for i, x in zip(diff, d, strict=True):
                     full[i] = x
                 return f(*full)
 
@@ -263,8 +263,8 @@ def _program(rows, M, eps=None):
                 r["out"], pull = M.vjp(g, *dargs)
                 r["vjp"] = pull(ct)
             if eps is not None:
-                r["plus"] = g(*[a + eps * t for a, t in zip(dargs, ts)])
-                r["minus"] = g(*[a - eps * t for a, t in zip(dargs, ts)])
+                r["plus"] = g(*[a + eps * t for a, t in zip(dargs, ts, strict=True)])
+                r["minus"] = g(*[a - eps * t for a, t in zip(dargs, ts, strict=True)])
             res[row.name] = r
         return res
     return prog
@@ -274,7 +274,7 @@ def _program(rows, M, eps=None):
 def test_jvp_and_vjp_equal_jax(table):
     rows = TABLES[table]
     dirs = _directions(rows, [r.args for r in rows], np.float32)
-    inputs = [(row.args, ts, ct) for row, (ts, ct) in zip(rows, dirs)]
+    inputs = [(row.args, ts, ct) for row, (ts, ct) in zip(rows, dirs, strict=True)]
     theirs = jax.jit(_program(rows, JAX))(inputs)
     ours = fe.jit(_program(rows, OURS))(inputs)
     for row in rows:
@@ -289,21 +289,21 @@ def check_finite_differences(table, rows, adjoint_rtol=1e-9):
     args = [[np.asarray(a, np.float64) if np.asarray(a).dtype.kind == "f" else a
              for a in row.args] for row in rows]
     dirs = _directions(rows, args, np.float64)
-    inputs = [(a, ts, ct) for a, (ts, ct) in zip(args, dirs)]
+    inputs = [(a, ts, ct) for a, (ts, ct) in zip(args, dirs, strict=True)]
     eps = 1e-6
     ours = fe.jit(_program(rows, OURS, eps))(inputs)
     leaves = jax.tree_util.tree_leaves
-    for row, (ts, ct) in zip(rows, dirs):
+    for row, (ts, ct) in zip(rows, dirs, strict=True):
         r = ours[row.name]
         tans, cts = [np.asarray(t) for t in leaves(r["jvp"])], leaves(ct)
-        for tan, p, m in zip(tans, leaves(r["plus"]), leaves(r["minus"])):
+        for tan, p, m in zip(tans, leaves(r["plus"]), leaves(r["minus"]), strict=True):
             fd = (np.asarray(p) - np.asarray(m)) / (2 * eps)
             scale = max(1.0, float(np.max(np.abs(fd), initial=0)))
             np.testing.assert_allclose(tan, fd, rtol=1e-5, atol=1e-6 * scale,
                                        err_msg=f"{table} {row.name}: jvp vs finite differences")
         if row.vjp:
-            lhs = sum(float(np.sum(c * t)) for c, t in zip(cts, tans))
-            rhs = sum(float(np.sum(np.asarray(v) * t)) for v, t in zip(r["vjp"], ts))
+            lhs = sum(float(np.sum(c * t)) for c, t in zip(cts, tans, strict=True))
+            rhs = sum(float(np.sum(np.asarray(v) * t)) for v, t in zip(r["vjp"], ts, strict=True))
             assert abs(lhs - rhs) <= adjoint_rtol * max(1.0, abs(lhs)), \
                 f"{table} {row.name}: <ct, J t> = {lhs} but <J^T ct, t> = {rhs}"
 

@@ -175,7 +175,7 @@ def test_size_one_broadcasting_in_every_binary_lax_op():
 
     ours = fe.jit(program(lax, fe.vmap))(*args)
     theirs = jax.jit(program(jlax, jax.vmap))(*args)
-    for k, (o, t) in enumerate(zip(ours, theirs)):
+    for k, (o, t) in enumerate(zip(ours, theirs, strict=True)):
         assert_same(o, t, f"{BROADCAST[k // 3][0]} case {k % 3}")
     text = stablehlo(lambda a, b: lax.add(a, b), np.ones((3, 4), np.float32), np.ones((3, 1), np.float32))
     assert "stablehlo.broadcast_in_dim %arg1, dims = [0, 1] : (tensor<3x1xf32>) -> tensor<3x4xf32>" in text

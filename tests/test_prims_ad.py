@@ -150,7 +150,7 @@ TOL = {"elementwise": dict(rtol=1e-5, atol=1e-5), "special": dict(rtol=1e-4, ato
 def test_jvp_and_vjp_equal_jax(table):
     rows = TABLES[table]
     dirs = ad._directions(rows, [r.args for r in rows], np.float32)
-    inputs = [(row.args, ts, ct) for row, (ts, ct) in zip(rows, dirs)]
+    inputs = [(row.args, ts, ct) for row, (ts, ct) in zip(rows, dirs, strict=True)]
     theirs = jax.jit(ad._program(rows, ad.JAX))(inputs)
     ours = fe.jit(ad._program(rows, ad.OURS))(inputs)
     for row in rows:

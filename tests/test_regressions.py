@@ -150,7 +150,7 @@ def test_empty_constants_with_dims_after_the_zero():
     consts = [np.zeros((2, 0, 3), np.float32), np.zeros((0, 2), np.bool_),
               np.zeros((1, 0), np.complex64), np.zeros((0,), np.int32)]
     outs = fe.jit(lambda: [c for c in consts])()
-    for o, c in zip(outs, consts):
+    for o, c in zip(outs, consts, strict=True):
         assert o.shape == c.shape and o.dtype == c.dtype
 
 

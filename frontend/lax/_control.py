@@ -69,7 +69,7 @@ def _tree_diffs(t1: TreeDef, t2: TreeDef, path=""):
     elif len(t1.children) != len(t2.children):
         yield path, _describe(t1), _describe(t2), "the lengths do not match"
     else:
-        for k, c1, c2 in zip(child_keys(t1), t1.children, t2.children):
+        for k, c1, c2 in zip(child_keys(t1), t1.children, t2.children, strict=True):
             yield from _tree_diffs(c1, c2, f"{path}{k}")
 
 
@@ -95,7 +95,7 @@ def _check_branch_outputs(api, name1, name2, f1, f2, td1, avals1, td2, avals2):
             f"Revise {name1} and/or {name2} so that they have the same pytree structure.")
     diffs = [f"the output of {name1}{comp(p)} has type {_long(a)} but the corresponding output "
              f"of {name2} has type {_long(b)}{_mismatch(a, b)}"
-             for p, a, b in zip(paths, avals1, avals2) if not typematch(a, b)]
+             for p, a, b in zip(paths, avals1, avals2, strict=True) if not typematch(a, b)]
     if diffs:
         raise TypeError(
             f"{api} branches must have equal output types but they differ.\n\n"
@@ -129,7 +129,7 @@ def _check_carry(name, fun, in_td, in_avals, out_td, out_avals):
             "carry input.")
     diffs = [f"{comp(p)} has type {_long(a)} but the corresponding output carry component has "
              f"type {_long(b)}{_mismatch(a, b)}"
-             for p, a, b in zip(key_paths(in_td), in_avals, out_avals) if not typematch(a, b)]
+             for p, a, b in zip(key_paths(in_td), in_avals, out_avals, strict=True) if not typematch(a, b)]
     if diffs:
         raise TypeError(
             f"{name} function carry input and carry output must have equal types, but they "
@@ -141,7 +141,7 @@ def _promote_weak(vals, in_avals, out_avals):
     """A weakly typed initial carry whose type the body changes is converted to the promoted
     type (as JAX does); returns (vals, changed)."""
     new, changed = [], False
-    for v, a, o in zip(vals, in_avals, out_avals):
+    for v, a, o in zip(vals, in_avals, out_avals, strict=True):
         if a.weak_type and not typematch(a, o):
             d, _ = dtypes.promote((a.dtype, True), (o.dtype, o.weak_type))
             if d != a.dtype:
@@ -290,7 +290,7 @@ def scan(f, init, xs=None, length=None, reverse=False, unroll=1):
         raise TypeError("scan: f argument should be a callable.")
     xs_leaves, xs_td = tree_flatten(xs)
     x_avals = [leaf_aval(x) for x in xs_leaves]
-    for x, a in zip(xs_leaves, x_avals):
+    for x, a in zip(xs_leaves, x_avals, strict=True):
         if a.ndim == 0:
             raise ValueError(f"scan got value with no leading axis to scan over: {x}.")
     lengths = [a.shape[0] for a in x_avals]

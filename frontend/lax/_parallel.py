@@ -129,7 +129,7 @@ def all_gather(x, axis_name, *, axis_index_groups=None, axis=0, tiled=False):
         nd = len(_shape(v))
         (a,) = _normalize_axes((axis,), nd if tiled else nd + 1)
         sizes = [axis_size_of(n, "all_gather") for n in names]
-        for name, size in zip(reversed(names), reversed(sizes)):  # the first name ends major
+        for name, size in zip(reversed(names), reversed(sizes), strict=True):  # the first name ends major
             v = co.all_gather_p.bind(v, all_gather_dimension=a, axis_name=(name,),
                                      axis_size=size, tiled=tiled)
         if not tiled and len(names) > 1:
@@ -165,7 +165,7 @@ def psum_scatter(x, axis_name, *, scatter_dimension=0, axis_index_groups=None, t
                     raise ValueError(f"reduce_scatter operand scatter dimension size {shp[sd]} "
                                      f"must match shard count {total}")
                 v = _reshape(v, shp[:sd] + tuple(sizes) + shp[sd + 1:])
-        for name, size in zip(names, sizes):
+        for name, size in zip(names, sizes, strict=True):
             v = co.reduce_scatter_p.bind(v, scatter_dimension=sd, axis_name=(name,),
                                          axis_size=size, tiled=tiled)
         return v
@@ -264,4 +264,4 @@ def pshuffle(x, axis_name, perm):
     """Lane ``i`` gets lane ``perm[i]``'s ``x`` (``perm`` a permutation of the lanes)."""
     if set(perm) != set(range(len(perm))):
         raise ValueError(f"`perm` does not represent a permutation: {perm}")
-    return ppermute(x, axis_name, list(zip(perm, range(len(perm)))))
+    return ppermute(x, axis_name, list(zip(perm, range(len(perm)), strict=True)))

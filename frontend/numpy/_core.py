@@ -122,7 +122,7 @@ def broadcast_to_shape(x, shape: tuple):
         return x
     nd = len(shape)
     lead = nd - a.ndim
-    if lead < 0 or any(s not in (1, t) for s, t in zip(a.shape, shape[lead:])):
+    if lead < 0 or any(s not in (1, t) for s, t in zip(a.shape, shape[lead:], strict=True)):
         raise ValueError(f"Incompatible shapes for broadcasting: {a.shape} and requested shape "
                          f"{tuple(shape)}")
     # size-1 dims stretch in the same broadcast_in_dim

@@ -291,7 +291,7 @@ def _gather_index(x, entries, mode=None, fill_value=None):
                             mode="clip" if mode == "clip" else "promise_in_bounds")
     if mode == "fill":
         mask = None
-        for (d, _), c in zip(adv, cols):
+        for (d, _), c in zip(adv, cols, strict=True):
             c = c if not isinstance(c, np.ndarray) else asarray(c)
             ok = ew.and_p.bind(ew.ge_p.bind(c, literal(0, _INT)),
                                 ew.lt_p.bind(c, literal(int(shp[d]), _INT)))
@@ -491,7 +491,7 @@ def _scatter_index(x, idx, values, prim, mode, indices_are_sorted=False, unique_
     grid = tuple(res_shape[p] for p in grid_pos)
     comps, sdod = [], []
     adv_grid = [grid_pos.index(p) for p, lab in enumerate(labels) if lab.kind == "adv"]
-    for e, c in zip(advs, cols):
+    for e, c in zip(advs, cols, strict=True):
         c = _bcast_index(c, bshape)
         sdod.append(e.dim)
         comps.append(c if len(bshape) == len(grid) else _grid(c, grid, adv_grid))
@@ -511,7 +511,7 @@ def _scatter_index(x, idx, values, prim, mode, indices_are_sorted=False, unique_
         comps.append(np.zeros(grid, _INT))
     if mode == "clip":
         win_sizes = {lab.entry.dim: lab.entry.size for lab in labels if lab.kind == "win"}
-        comps = [_clip(c, shp[d] - win_sizes.get(d, 1)) for c, d in zip(comps, sdod)]
+        comps = [_clip(c, shp[d] - win_sizes.get(d, 1)) for c, d in zip(comps, sdod, strict=True)]
     indices = _stack_columns(comps, grid) \
         if len(comps) > 1 else comps[0]
     ivd = len(grid)

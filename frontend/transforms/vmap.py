@@ -83,7 +83,7 @@ def vmap(fun, in_axes=0, out_axes=0, axis_name=None, axis_size=None, spmd_axis_n
         otd = box[0]
         oaxes = broadcast_prefix(out_axes, otd, "vmap out_axes")
         res = []
-        for val, d, ax, p in zip(vals, dims, oaxes, key_paths(otd)):
+        for val, d, ax, p in zip(vals, dims, oaxes, key_paths(otd), strict=True):
             if ax is None:
                 if d is not None:
                     raise ValueError(
@@ -135,7 +135,7 @@ def _mapped_leaves(fun, in_axes, axis_size, args, kwargs):
     spec = in_axes if isinstance(in_axes, tuple) else (in_axes,) * len(args)
     axes = broadcast_prefix((spec, {k: 0 for k in kwargs}), td, "vmap in_axes")
     sizes = []
-    for i, (x, ax) in enumerate(zip(leaves, axes)):
+    for i, (x, ax) in enumerate(zip(leaves, axes, strict=True)):
         if ax is None:
             continue
         try:
@@ -215,7 +215,7 @@ def _map_chunked(flat_fun, mapped, size, k):
           for y in ys]
     if rem:
         tail = inner(*[_rows(x, n_full * k, size) for x in mapped])
-        ys = [concatenate_p.bind(y, t, dimension=0) for y, t in zip(ys, tail)]
+        ys = [concatenate_p.bind(y, t, dimension=0) for y, t in zip(ys, tail, strict=True)]
     return ys
 
 
@@ -233,7 +233,7 @@ def chunked_vmap(fun, in_axes, out_axes, size, batch_size, args, kwargs):
 
     def flat_fun(*xs):
         full = list(leaves)
-        for i, x in zip(mapped_idx, xs):
+        for i, x in zip(mapped_idx, xs, strict=True):
             full[i] = x
         a, kw = tree_unflatten(td, full)
         outs, otd = tree_flatten(fun(*a, **kw))
@@ -252,7 +252,7 @@ def chunked_vmap(fun, in_axes, out_axes, size, batch_size, args, kwargs):
 
         trace_graph(check, [abstractify(x, "?", fun) for x in leaves])
     res = []
-    for y, ax in zip(ys, oaxes):
+    for y, ax in zip(ys, oaxes, strict=True):
         if ax is None:
             res.append(_first_row(y))
         else:
@@ -306,7 +306,7 @@ def sequential_batch(prim, vals, dims, params):
 
     def body(*lane):
         full = list(vals)
-        for i, x in zip(idx, lane):
+        for i, x in zip(idx, lane, strict=True):
             full[i] = x
         out = prim.bind(*full, **params)
         return list(out) if prim.multiple_results else [out]

@@ -140,7 +140,7 @@ class FuncCtx:
         SSA names of its outputs."""
         env: dict = {}  # Var -> SSA name
         if const_names is None:
-            const_names = [self.constant(c, v.aval) for v, c in zip(g.constvars, g.consts)]
+            const_names = [self.constant(c, v.aval) for v, c in zip(g.constvars, g.consts, strict=True)]
         env.update(zip(g.constvars, const_names, strict=True))
         env.update(zip(g.invars, in_names, strict=True))
 
@@ -165,7 +165,7 @@ class FuncCtx:
             if len(vs) == 1:
                 env[vs[0]] = outs[0]
             else:
-                env.update(zip(vs, outs))
+                env.update(zip(vs, outs, strict=True))
         return [read(v) for v in g.outvars]
 
     def scoped(self, body, arg_avals=(), isolated: bool = False):
@@ -194,7 +194,7 @@ class FuncCtx:
         lines = ["{"]
         if arg_avals:
             lines.append("    ^bb0(" + ", ".join(f"{n}: {tensor_type(a)}"
-                                               for n, a in zip(args, arg_avals)) + "):")
+                                               for n, a in zip(args, arg_avals, strict=True)) + "):")
         lines += ["  " + ln for ln in "\n".join(inner).split("\n")]
         lines.append("    }")
         return "\n".join(lines)
@@ -386,7 +386,7 @@ def lower_graph(g: Graph, name: str = "main", const_args: tuple = (), in_shardin
     outs_sh = list(out_shardings or [None] * len(g.outvars))
     args = ", ".join(f"{n}: {tensor_type(v.aval)}{_sdy_attr(mod, s, v.aval)}"
                      for n, v, s in zip(arg_names, params, ins, strict=True))
-    const_names = dict(zip(const_args, arg_names))
+    const_names = dict(zip(const_args, arg_names[:k], strict=True))
     for i, (v, c) in enumerate(zip(g.constvars, g.consts, strict=True)):
         if i not in const_names:
             const_names[i] = f.constant(c, v.aval)

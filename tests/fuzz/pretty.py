@@ -26,7 +26,7 @@ def pretty(prog) -> str:
     ]
     if prog.jit:
         lines.append("g = jit(g)")
-    for inp, shape in zip(prog.inputs, _shapes(prog)):
+    for inp, shape in zip(prog.inputs, _shapes(prog), strict=True):
         rng = f", values in [{inp.lo}, {inp.hi}]" if inp.dtype == "int32" else ""
         lines.append(f"# {inp.name}: {inp.dtype}{list(shape)} (per example {list(inp.shape)}{rng})")
     lines.append(f"g({', '.join(i.name for i in prog.inputs)})")
