@@ -82,7 +82,8 @@ def register_dataclass(nodetype, data_fields=None, meta_fields=None, drop_fields
         return [getattr(x, f) for f in data_fields], tuple(getattr(x, f) for f in meta_fields)
 
     def unflatten(aux, children):
-        return nodetype(**dict(zip(data_fields, children, strict=True)), **dict(zip(meta_fields, aux, strict=True)))
+        return nodetype(**dict(zip(data_fields, children, strict=True)),
+                        **dict(zip(meta_fields, aux, strict=True)))
 
     register_node(nodetype, flatten, unflatten, names=data_fields)
     return nodetype

@@ -209,6 +209,7 @@ def zero_batch_variants(f, example_args, graph=None):
                                     for k in range(n)] if n > 1 else [])
     out = []
     for axes in variants:
-        zargs = [np.zeros((0,) + a.shape, a.dtype) if ax == 0 else a for a, ax in zip(args, axes, strict=True)]
+        zargs = [np.zeros((0,) + a.shape, a.dtype) if ax == 0 else a
+                 for a, ax in zip(args, axes, strict=True)]
         out.append((fe.vmap(f, in_axes=axes), zargs, expect))
     return out

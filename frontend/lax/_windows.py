@@ -57,7 +57,8 @@ def reduce_window(operand, init_value, computation, window_dimensions, window_st
     strides = tuple(window_strides) if window_strides is not None else (1,) * nd
     if isinstance(padding, str):
         wd = window_dilation if window_dilation is not None else (1,) * nd
-        dilated = tuple(0 if w == 0 else 1 + d * (w - 1) for w, d in zip(window_dimensions, wd, strict=True))
+        dilated = tuple(0 if w == 0 else 1 + d * (w - 1)
+                        for w, d in zip(window_dimensions, wd, strict=True))
         padding = padtype_to_pads(a.shape, dilated, strides, padding)
     params = win.window_params(nd, window_dimensions, strides, padding, base_dilation,
                                window_dilation)

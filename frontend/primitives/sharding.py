@@ -277,7 +277,8 @@ def _shard_map_jvp(primals, tangents, *, body, mesh, in_specs, out_specs):
 
     avals = [aval_of(c) for c in lc] + [
         a.update(shape=local_shape(a.shape, s, mesh)) for a, s in
-        zip(map(aval_of, res + ts), res_specs + [s for s, z in zip(in_specs, nz, strict=True) if z], strict=True)]
+        zip(map(aval_of, res + ts), res_specs + [s for s, z in zip(in_specs, nz, strict=True) if z],
+            strict=True)]
     tg, tg_consts = closure_convert(trace_graph(linear, avals, mesh.shape))
     touts = shard_map_p.bind(
         *tg_consts, *lc, *res, *ts, body=tg, mesh=mesh,
@@ -321,5 +322,6 @@ def _shard_map_transpose(cts, *args, body, mesh, in_specs, out_specs):
         tuple(s for s, is_lin in zip(in_specs, lin, strict=True) if not is_lin) + tuple(ct_specs)
     outs = iter(shard_map_p.bind(*consts, *known, *ct_in, body=intern_graph(tg), mesh=mesh,
                                  in_specs=specs,
-                                 out_specs=tuple(s for s, is_lin in zip(in_specs, lin, strict=True) if is_lin)))
+                                 out_specs=tuple(s for s, is_lin in zip(in_specs, lin, strict=True)
+                                                 if is_lin)))
     return [next(outs) if is_lin else None for is_lin in lin]

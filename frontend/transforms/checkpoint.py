@@ -47,7 +47,8 @@ def _checkpoint_jvp(primals, tangents, *, call, prevent_cse):
     tg = intern_graph(dce(Graph(jg.invars, (), (), jg.eqns, jg.outvars[n:])))
     ts = [t for t in tangents if type(t) is not Zero]
     touts = iter(checkpoint_p.bind(*consts, *primals, *ts, call=tg, prevent_cse=prevent_cse))
-    return out, [next(touts) if z else Zero(tangent_aval(aval_of(o))) for o, z in zip(out, out_nz, strict=True)]
+    return out, [next(touts) if z else Zero(tangent_aval(aval_of(o)))
+                 for o, z in zip(out, out_nz, strict=True)]
 
 
 @checkpoint_p.def_transpose

@@ -177,7 +177,8 @@ def _batched_rules(params, names, size, arg_dims, n_out) -> dict:
                 return list(o) + list(r)
             vals, ds = batching.batch_fun(f, size, list(primals), arg_dims)
             box[:] = [None if d is None else 0 for d in ds[n_out:]]
-            res = [v if d is None else moveaxis(v, d, 0) for v, d in zip(vals[n_out:], ds[n_out:], strict=True)]
+            res = [v if d is None else moveaxis(v, d, 0)
+                   for v, d in zip(vals[n_out:], ds[n_out:], strict=True)]
             return [_to_dim(v, d, size, True) for v, d in zip(vals[:n_out], ds[:n_out], strict=True)], res
 
         def bwd_b(res, cts):

@@ -161,7 +161,8 @@ def linearize(fun, *primals, has_aux=False):
         it = iter(eval_graph(lin.graph, lin.graph.consts, ins))
         touts = [next(it) if nz else Zero(a)
                  for nz, a in zip(lin.out_nonzero, lin.out_tangent_avals, strict=True)][:n]
-        return tree_unflatten(out_td, [_cast(t, a) for t, a in zip(touts, lin.out_tangent_avals, strict=True)])
+        return tree_unflatten(out_td, [_cast(t, a) for t, a in zip(touts, lin.out_tangent_avals,
+                                                                     strict=True)])
 
     return (out, f_jvp, aux) if has_aux else (out, f_jvp)
 

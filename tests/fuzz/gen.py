@@ -460,7 +460,8 @@ class Gen:
         cands = [v for v in self.vars() if v != a and (
             self.shape_of(v) == sa if ax is None else
             len(self.shape_of(v)) == len(sa) and all(
-                x == y for i, (x, y) in enumerate(zip(self.shape_of(v), sa, strict=True)) if i != ax % len(sa)))]
+                x == y for i, (x, y) in enumerate(zip(self.shape_of(v), sa, strict=True))
+                if i != ax % len(sa)))]
         if cands and self.ch.flip(0.6):
             return self.ch.pick(cands)
         shape = list(sa)
