@@ -35,7 +35,7 @@ def mlp_loss(np_mod):
 
 def mlp_params(rng, sizes):
     return [(rng.normal(size=(m, n)).astype(np.float32) / np.sqrt(m),
-             np.zeros(n, np.float32)) for m, n in zip(sizes[:-1], sizes[1:])]
+             np.zeros(n, np.float32)) for m, n in zip(sizes[:-1], sizes[1:], strict=True)]
 
 
 def main():
@@ -51,7 +51,7 @@ def main():
         p_j = [(jax.device_put(w), jax.device_put(b)) for w, b in params]
         x_o, y_o, x_j, y_j = fe.device_put(xs), fe.device_put(ys), jax.device_put(xs), jax.device_put(ys)
         got, want = ours(p_o, x_o, y_o), theirs(p_j, x_j, y_j)
-        for (gw, gb), (jw, jb) in zip(got, want):
+        for (gw, gb), (jw, jb) in zip(got, want, strict=True):
             np.testing.assert_allclose(np.asarray(gw), np.asarray(jw), rtol=1e-4, atol=1e-5)
             np.testing.assert_allclose(np.asarray(gb), np.asarray(jb), rtol=1e-4, atol=1e-5)
         r = paired(lambda: ours(p_o, x_o, y_o)[0][0].block_until_ready(),

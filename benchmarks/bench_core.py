@@ -31,7 +31,7 @@ WIDTH = 16
 def chain(np_mod, n_ops: int = 1000):
     """n_ops elementwise operations (a mix of unary and binary)."""
     def f(x, y):
-        for i in range(n_ops // 4):
+        for _ in range(n_ops // 4):
             x = np_mod.sin(x) * y + 0.5
             x = np_mod.tanh(x)
         return x

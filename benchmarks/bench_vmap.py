@@ -44,7 +44,7 @@ def mlp(np_mod, width=256):
     bs = [r.normal(size=w.shape[0]).astype(np.float32) for w in Ws]
 
     def f(x):
-        for W, b in zip(Ws[:-1], bs[:-1]):
+        for W, b in zip(Ws[:-1], bs[:-1], strict=True):
             x = np_mod.tanh(W @ x + b)
         return Ws[-1] @ x + bs[-1]
     return f, (64,)

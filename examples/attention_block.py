@@ -101,7 +101,7 @@ def main():
     j_init, j_block = make_model(jax.numpy, jax.nn, jax.random, jax.tree_util)
     jk_init, jk_data, jk_drop = jax.random.split(jax.random.PRNGKey(0), 3)
     jparams = jax.jit(j_init)(jk_init)
-    for ours, theirs in zip(tree_util.tree_leaves(params), jax.tree_util.tree_leaves(jparams)):
+    for ours, theirs in zip(tree_util.tree_leaves(params), jax.tree_util.tree_leaves(jparams), strict=True):
         np.testing.assert_array_equal(np.asarray(ours), np.asarray(theirs))
     jys = jax.jit(jax.vmap(j_block, in_axes=(None, 0, 0)))(
         jparams, jax.random.normal(jk_data, (BATCH, SEQ, D)), jax.random.split(jk_drop, BATCH))
@@ -109,7 +109,7 @@ def main():
     jgrads = jax.jit(jax.grad(lambda p, x, k: jax.numpy.mean(
         jax.vmap(j_block, in_axes=(None, 0, 0))(p, x, k) ** 2)))(
         jparams, jax.random.normal(jk_data, (BATCH, SEQ, D)), jax.random.split(jk_drop, BATCH))
-    for ours, theirs in zip(tree_util.tree_leaves(grads), jax.tree_util.tree_leaves(jgrads)):
+    for ours, theirs in zip(tree_util.tree_leaves(grads), jax.tree_util.tree_leaves(jgrads), strict=True):
         np.testing.assert_allclose(np.asarray(ours), np.asarray(theirs), rtol=1e-4, atol=1e-5)
     print("same parameters, outputs and gradients as the JAX program:", True)
 

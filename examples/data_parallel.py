@@ -106,13 +106,13 @@ def main():
           [op for op in ("all-reduce(", "all-gather(", "all-to-all(") if op in pe_hlo] or "none")
     grad_one = fe.jit(fe.grad(loss))
     for i in (0, batch - 1):  # the first and the last device's examples, one at a time
-        for g, r in zip(grads, grad_one(params, x[i], y[i])):
+        for g, r in zip(grads, grad_one(params, x[i], y[i]), strict=True):
             np.testing.assert_allclose(np.asarray(g)[i], r, rtol=1e-4, atol=1e-6)
     # their mean is the gradient of the mean loss, where XLA sums the devices' parts
     mean_grad = fe.jit(fe.grad(lambda p, x, y: step(p, x, y)[1]), out_shardings=replicated)
     g_mean = mean_grad(ps, xs, ys)
     assert "all-reduce(" in mean_grad.lower(ps, xs, ys).compile().as_text()
-    for g, m in zip(grads, g_mean):
+    for g, m in zip(grads, g_mean, strict=True):
         np.testing.assert_allclose(np.asarray(g).mean(0), m, rtol=1e-4, atol=1e-6)
     print("per-example gradients match grad one example at a time; their mean equals the "
           "gradient of the mean loss (an all-reduce over the devices):", True)

@@ -21,7 +21,7 @@ y = rng.random((num_batches, num_entries), dtype=np.float32)
 
 
 def f_loop(x, y):
-    return fnp.stack([f(xi, yi) for xi, yi in zip(x, y)])
+    return fnp.stack([f(xi, yi) for xi, yi in zip(x, y, strict=True)])
 
 
 f_vmap = fe.vmap(f)

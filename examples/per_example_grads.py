@@ -34,7 +34,7 @@ print("per-example gradients:", {k: v.shape for k, v in grads.items()})
 
 # the same, one example at a time
 grad_one = fe.jit(fe.grad(loss))
-loop = [grad_one(params, v, y) for v, y in zip(vs, ys)]
+loop = [grad_one(params, v, y) for v, y in zip(vs, ys, strict=True)]
 for k in params:
     np.testing.assert_allclose(np.asarray(grads[k]), np.stack([np.asarray(g[k]) for g in loop]),
                                rtol=1e-5, atol=1e-6)
@@ -64,7 +64,7 @@ def best_of(fn, repeat=5):
 
 
 t_vmap = best_of(lambda: per_example(params, vs, ys)["M"].block_until_ready())
-t_loop = best_of(lambda: [grad_one(params, v, y)["M"] for v, y in zip(vs, ys)][-1]
+t_loop = best_of(lambda: [grad_one(params, v, y)["M"] for v, y in zip(vs, ys, strict=True)][-1]
                  .block_until_ready(), repeat=2)
 print(f"\n{B} per-example gradients: vmap {t_vmap * 1e3:.2f} ms, loop of grad "
       f"{t_loop * 1e3:.1f} ms: {t_loop / t_vmap:.0f}x faster")

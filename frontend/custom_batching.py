@@ -51,7 +51,7 @@ def _custom_vmap_call_batch(args, dims, *, call, num_consts, rule, in_tree, out_
         raise ValueError("a custom_vmap function closes over a value that an enclosing vmap "
                          "batches; pass that value as an argument of the function instead")
     xdims = dims[num_consts:]
-    xs = [x if d is None else moveaxis(x, d, 0) for x, d in zip(xs, xdims)]
+    xs = [x if d is None else moveaxis(x, d, 0) for x, d in zip(xs, xdims, strict=True)]
     in_batched = tree_unflatten(in_tree, [d is not None for d in xdims])
     res = rule(size, list(in_batched), *tree_unflatten(in_tree, xs))
     if not isinstance(res, (tuple, list)) or len(res) != 2:
@@ -66,7 +66,7 @@ def _custom_vmap_call_batch(args, dims, *, call, num_consts, rule, in_tree, out_
     if ftd != out_tree or not all(isinstance(f, bool) for f in flags):
         raise TypeError("the custom_vmap rule's out_batched must be a pytree of bools with the "
                         f"structure of the outputs ({out_tree}), got {out_batched!r}")
-    for o, b, want in zip(outs, flags, call.out_avals):
+    for o, b, want in zip(outs, flags, call.out_avals, strict=True):
         a = leaf_aval(o)
         expect = ((size,) if b else ()) + want.shape
         if a.shape != expect or a.dtype != want.dtype:
@@ -135,7 +135,7 @@ def sequential_vmap(f):
 
         def one(xs):
             full = list(leaves)
-            for i, x in zip(idx, xs):
+            for i, x in zip(idx, xs, strict=True):
                 full[i] = x
             return f.fun(*tree_unflatten(td, full))
 

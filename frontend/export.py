@@ -60,11 +60,11 @@ def _call_exported_jvp(primals, tangents, *, exported):
     # JAX's custom_vjp error, reverse mode at its transpose with JAX's "No VJP is available"
     outs = call_exported_p.bind(*primals, exported=exported)
     lin = tuple(tangent_aval(aval_of(x)).dtype != dtypes.float0 for x in primals)
-    ts = [instantiate_zeros(t) for t, keep in zip(tangents, lin) if keep]
+    ts = [instantiate_zeros(t) for t, keep in zip(tangents, lin, strict=True) if keep]
     touts = custom_lin_p.bind(*ts, num_res=0, bwd=_no_vjp, out_avals=tuple(exported.out_avals),
                               arg_avals=tuple(aval_of(x) for x in primals), linear=lin)
     return outs, [Zero(tangent_aval(a)) if tangent_aval(a).dtype == dtypes.float0 else t
-                  for t, a in zip(touts, exported.out_avals)]
+                  for t, a in zip(touts, exported.out_avals, strict=True)]
 
 
 def _no_vjp(res, cts):
@@ -113,7 +113,7 @@ class Exported:
 
     def _check_avals(self, got, want) -> None:
         bad = [f"argument {i}: exported for {w.str_short()}, called with {g.str_short()}"
-               for i, (g, w) in enumerate(zip(got, want))
+               for i, (g, w) in enumerate(zip(got, want, strict=True))
                if g.shape != w.shape or g.dtype != w.dtype]
         if len(got) != len(want) or bad:
             raise TypeError(f"Function {self.fun_name} was exported for argument types "
@@ -382,7 +382,7 @@ def _tree_to_json(td):
             if not isinstance(key, str):
                 raise ValueError(f"cannot serialize a pytree with the dict key {key!r}: only str "
                                  "keys are supported")
-        return {"dict": [[key, c] for key, c in zip(td.meta, kids)]}
+        return {"dict": [[key, c] for key, c in zip(td.meta, kids, strict=True)]}
     name = _NAMEDTUPLE_NAMES.get(td.meta)
     if name is None:
         raise ValueError(f"cannot serialize a pytree holding the namedtuple "

@@ -139,7 +139,7 @@ class Signature:
             raise TypeError(f"{where} takes {len(ops)} operands ({', '.join(o.name for o in ops)}), "
                             f"got {len(avals)}")
         leads = []
-        for o, a in zip(ops, avals):
+        for o, a in zip(ops, avals, strict=True):
             if a.dtype not in o.dtypes:
                 raise TypeError(f"{where}: operand {o.name} must have dtype "
                                 f"{' or '.join(d.name for d in o.dtypes)}, got {a.str_short()}")
@@ -175,11 +175,11 @@ def _check_leading(where, batch, ops, leads):
     ranks = {len(lead) for lead in leads}
     ok = len(ranks) == 1
     if ok:
-        for axis in zip(*leads):
+        for axis in zip(*leads, strict=True):
             sizes = set(axis) - ({1} if batch == "broadcast" else set())
             ok = ok and len(sizes) <= 1
     if not ok:
-        desc = ", ".join(f"{o.name} {lead}" for o, lead in zip(ops, leads))
+        desc = ", ".join(f"{o.name} {lead}" for o, lead in zip(ops, leads, strict=True))
         hint = (" (size-1 axes allowed)" if batch == "broadcast" else
                 "; the target does not broadcast size-1 axes: vmap it with "
                 "vmap_method='broadcast_all'")
@@ -235,7 +235,7 @@ def _ffi_call_batch(args, dims, *, vmap_method, result_avals, **params):
     batched_avals = tuple(a.update(shape=(size,) + a.shape) for a in result_avals)
     if vmap_method in ("expand_dims", "broadcast_all"):
         lead = size if vmap_method == "broadcast_all" else 1
-        xs = [bdim_at(x, d, lead if d is None else size, 0) for x, d in zip(args, dims)]
+        xs = [bdim_at(x, d, lead if d is None else size, 0) for x, d in zip(args, dims, strict=True)]
         outs = ffi_call_p.bind(*xs, vmap_method=vmap_method, result_avals=batched_avals, **params)
         return outs, [0] * len(outs)
     if vmap_method not in ("sequential", "sequential_unrolled"):
@@ -250,7 +250,7 @@ def _ffi_call_batch(args, dims, *, vmap_method, result_avals, **params):
 
     def one(*lanes):
         full = list(args)
-        for i, x in zip(idx, lanes):
+        for i, x in zip(idx, lanes, strict=True):
             full[i] = x
         return ffi_call_p.bind(*full, vmap_method=vmap_method, result_avals=result_avals, **params)
 
@@ -321,7 +321,7 @@ def ffi_call(target_name: str, result_shape_dtypes, *, has_side_effect: bool = F
             if not 0 <= o < len(result_avals):
                 raise ValueError(f"input_output_aliases contains the mapping '{i}:{o}' with "
                                  f"output index {o} outside the range [0, {len(result_avals)}).")
-        for i, a in enumerate(args):
+        for a in args:
             leaf_aval(a)  # a TypeError for a non-array, before anything is recorded
         attrs = tuple(sorted((k, _attr_value(target_name, k, v)) for k, v in kwargs.items()))
         outs = ffi_call_p.bind(*args, target_name=target_name, result_avals=result_avals,

@@ -66,7 +66,7 @@ def tridiagonal_solve(dl, d, du, b, *, vmap_method: str = "expand_dims"):
     bl = avals[3]
     if bl.ndim < 2:
         raise ValueError(f"tridiagonal_solve: b must have rank >= 2 ([..., m, n]), got shape {bl.shape}")
-    for name, a in zip(("dl", "d", "du"), avals[:3]):
+    for name, a in zip(("dl", "d", "du"), avals[:3], strict=True):
         if a.shape != bl.shape[:-1]:
             raise ValueError(f"tridiagonal_solve: {name} must have shape b.shape[:-1] = "
                              f"{bl.shape[:-1]}, got {a.shape}")

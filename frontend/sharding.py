@@ -94,10 +94,6 @@ class PartitionSpec(tuple):
 P = PartitionSpec
 
 
-def _names_repr(names) -> str:
-    return "{" + ", ".join(map(str, names)) + "}"
-
-
 # ----------------------------------------------------------------------------- Mesh
 
 _context_mesh: contextvars.ContextVar = contextvars.ContextVar("vmaplab_mesh", default=None)
@@ -149,7 +145,7 @@ class Mesh:
         self._key = (tuple(ids), arr.shape, axis_names)
         self._hash = hash(self._key)
 
-    shape = property(lambda self: dict(zip(self.axis_names, self.devices.shape)))
+    shape = property(lambda self: dict(zip(self.axis_names, self.devices.shape, strict=True)))
     axis_sizes = property(lambda self: self.devices.shape)
     size = property(lambda self: self.devices.size)
     axis_types = property(lambda self: (AxisType.Auto,) * len(self.axis_names))
@@ -174,7 +170,7 @@ class Mesh:
         return self._hash
 
     def __repr__(self):
-        axes = ", ".join(f"{n!r}: {s}" for n, s in zip(self.axis_names, self.devices.shape))
+        axes = ", ".join(f"{n!r}: {s}" for n, s in zip(self.axis_names, self.devices.shape, strict=True))
         types = ", ".join("Auto" for _ in self.axis_names)
         return f"Mesh({axes}, axis_types=({types}{',' if len(self.axis_names) == 1 else ''}))"
 
@@ -186,10 +182,6 @@ class Mesh:
         tokens = _mesh_tokens.get()
         _mesh_tokens.set(tokens[:-1])
         _context_mesh.reset(tokens[-1])
-
-    def position(self) -> dict:
-        """device id -> its index tuple in the mesh."""
-        return {d.id: idx for idx, d in np.ndenumerate(self.devices)}
 
 
 def _nested(devices):
@@ -282,7 +274,7 @@ class SingleDeviceSharding(Sharding):
     def _device_list(self):
         return [self._device]
 
-    is_fully_replicated = property(lambda self: True)
+    is_fully_replicated = property(lambda _: True)
 
     def shard_shape(self, global_shape) -> tuple:
         return tuple(global_shape)
@@ -366,7 +358,7 @@ class NamedSharding(Sharding):
     def check_divisible(self, shape) -> None:
         """JAX's IndivisibleError for a dimension its mesh axes do not split evenly."""
         t = self.tiling(len(shape))
-        for k, (n, m) in enumerate(zip(shape, t)):
+        for k, (n, m) in enumerate(zip(shape, t, strict=True)):
             if n % m:
                 raise IndivisibleError(
                     f"Sharding {self!r} implies that array axis {k} is partitioned {m} times, "
@@ -375,7 +367,7 @@ class NamedSharding(Sharding):
 
     def shard_shape(self, global_shape) -> tuple:
         self.check_divisible(global_shape)
-        return tuple(n // m for n, m in zip(global_shape, self.tiling(len(global_shape))))
+        return tuple(n // m for n, m in zip(global_shape, self.tiling(len(global_shape)), strict=True))
 
     def devices_indices_map(self, global_shape) -> dict:
         """device -> the index (a tuple of slices) of the shard it holds."""
@@ -386,9 +378,9 @@ class NamedSharding(Sharding):
         dims = self.dims(len(shape))
         out = {}
         for pos, dev in np.ndenumerate(self.mesh.devices):
-            at = dict(zip(self.mesh.axis_names, pos))
+            at = dict(zip(self.mesh.axis_names, pos, strict=True))
             idx = []
-            for names, m, n in zip(dims, local, shape):
+            for names, m, n in zip(dims, local, shape, strict=True):
                 if m == n:  # not split (JAX's index: the whole dimension)
                     idx.append(slice(None))
                     continue
@@ -399,20 +391,7 @@ class NamedSharding(Sharding):
             out[dev] = tuple(idx)
         return out
 
-    def replica_ids(self) -> dict:
-        """device -> its replica number among the devices holding the same shard."""
-        used = {n for e in self.spec._normal() for n in e}
-        free = [k for k, n in enumerate(self.mesh.axis_names) if n not in used]
-        shp = self.mesh.devices.shape
-        out = {}
-        for pos, dev in np.ndenumerate(self.mesh.devices):
-            r = 0
-            for k in free:
-                r = r * shp[k] + pos[k]
-            out[dev] = r
-        return out
-
-    def with_spec(self, spec) -> "NamedSharding":
+    def with_spec(self, spec) -> NamedSharding:
         return NamedSharding(self.mesh, spec if isinstance(spec, PartitionSpec)
                              else PartitionSpec(*spec))
 

@@ -82,7 +82,8 @@ def register_dataclass(nodetype, data_fields=None, meta_fields=None, drop_fields
         return [getattr(x, f) for f in data_fields], tuple(getattr(x, f) for f in meta_fields)
 
     def unflatten(aux, children):
-        return nodetype(**dict(zip(data_fields, children)), **dict(zip(meta_fields, aux)))
+        return nodetype(**dict(zip(data_fields, children, strict=True)),
+                        **dict(zip(meta_fields, aux, strict=True)))
 
     register_node(nodetype, flatten, unflatten, names=data_fields)
     return nodetype
@@ -135,7 +136,7 @@ def tree_transpose(outer_treedef: TreeDef, inner_treedef: TreeDef | None, pytree
     if td.num_leaves != n_in * n_out:
         raise TypeError(f"Mismatch\n{td}\n != \n{outer_treedef} composed with {inner_treedef}")
     rows = [inner_treedef.flatten_up_to(t) for t in outer_treedef.flatten_up_to(pytree_to_transpose)]
-    return inner_treedef.unflatten([outer_treedef.unflatten(list(col)) for col in zip(*rows)])
+    return inner_treedef.unflatten([outer_treedef.unflatten(list(col)) for col in zip(*rows, strict=True)])
 
 
 __all__ = [

@@ -97,7 +97,7 @@ def lower(graph: Graph, in_shardings=None, out_shardings=None) -> str:
     idx = const_args(graph)
     meshes, consts, ins, outs, _ = placement(graph, idx, in_shardings, out_shardings, None)
     return lower_graph(graph, const_args=idx, in_shardings=ins, out_shardings=outs,
-                       mesh=meshes[0] if meshes else None, const_shardings=consts)
+                       const_shardings=consts)
 
 
 def lower_self_contained(graph: Graph) -> str:
@@ -117,7 +117,7 @@ def compile_graph(graph: Graph, device=None, text: str | None = None, in_shardin
                                                   device)
     if text is None:
         text = lower_graph(graph, const_args=idx, in_shardings=ins, out_shardings=outs,
-                           mesh=meshes[0] if meshes else None, const_shardings=consts)
+                           const_shardings=consts)
     if meshes is not None:
         return ShardedCompiled(graph, text, meshes, idx, consts + (ins or (None,) * len(
             graph.invars)), outs)

@@ -333,7 +333,7 @@ def cmd_check(args) -> int:
     except Exception as e:  # an op the interpreter lacks, say: no verdict, an error
         raise CLIError(f"the reference interpreter failed: {_one_line(e)}") from e
     ok = True
-    for i, (a, b) in enumerate(zip(xla, ref)):
+    for i, (a, b) in enumerate(zip(xla, ref, strict=True)):
         a, b = np.asarray(a), np.asarray(b)
         loose = a.dtype.name in ("bfloat16", "float16")
         rtol = args.rtol if args.rtol is not None else (2e-2 if loose else 1e-5)
@@ -359,7 +359,7 @@ def _summary(doc) -> str:
     return " ".join((doc or "").split("\n\n")[0].split())
 
 
-def cmd_passes(args) -> int:
+def cmd_passes(_args) -> int:
     from frontend import passes as P
     from lowering import backend
     _print("graph passes (jit(f, passes=[...]), --passes a,b):")

@@ -29,7 +29,7 @@ class _ConstArgs:
         if self._bufs is None:
             self._bufs = [c._buf if isinstance(c, Array) and c.device == p
                           else to_device(np.asarray(c), p)
-                          for c, p in zip(self.values, self.places)]
+                          for c, p in zip(self.values, self.places, strict=True)]
         return self._bufs
 
 

@@ -76,7 +76,7 @@ def assert_same(ours, theirs, what=""):
     ol, otd = fe.tree_util.tree_flatten(ours) if hasattr(fe, "tree_util") else _flat(ours)
     tl, ttd = jax.tree_util.tree_flatten(theirs)
     assert len(ol) == len(tl), f"{what}: {len(ol)} outputs vs JAX {len(tl)}"
-    for o, t in zip(ol, tl):
+    for o, t in zip(ol, tl, strict=True):
         o_np = np.asarray(o)
         t_np = np.asarray(t)
         assert o_np.shape == t_np.shape, f"{what}: shape {o_np.shape} vs JAX {t_np.shape}"
@@ -121,10 +121,10 @@ def _take(x, i, axis):
 
 def loop_reference(f, args, in_axes, out_axis=0):
     """The per-example Python loop: f on each slice, results stacked with fnp.stack."""
-    size = next(np.shape(a)[ax] for a, ax in zip(args, in_axes) if ax is not None)
+    size = next(np.shape(a)[ax] for a, ax in zip(args, in_axes, strict=True) if ax is not None)
     outs = []
     for i in range(size):
-        outs.append(f(*[a if ax is None else _take(a, i, ax) for a, ax in zip(args, in_axes)]))
+        outs.append(f(*[a if ax is None else _take(a, i, ax) for a, ax in zip(args, in_axes, strict=True)]))
     leaves = [_flat(o)[0] for o in outs]
     td = _flat(outs[0])[1]
     stacked = [fnp.stack([l[k] for l in leaves], axis=out_axis) for k in range(len(leaves[0]))]
@@ -160,12 +160,12 @@ def full_end(nd):
 def batch_inputs(args, in_axes, size=3, rng=RNG, makers=None):
     """Stack ``size`` random variants of each mapped example argument along its axis."""
     out = []
-    for k, (a, ax) in enumerate(zip(args, in_axes)):
+    for k, (a, ax) in enumerate(zip(args, in_axes, strict=True)):
         if ax is None:
             out.append(a)
             continue
         a = np.asarray(a)
-        mk = makers[k] if makers else (lambda: rand(a.shape, a.dtype, rng))
+        mk = makers[k] if makers else (lambda: rand(a.shape, a.dtype, rng))  # noqa: B023
         stack = np.stack([a] + [mk() for _ in range(size - 1)], axis=0)
         out.append(np.moveaxis(stack, 0, ax % (a.ndim + 1)))
     return out
@@ -209,6 +209,7 @@ def zero_batch_variants(f, example_args, graph=None):
                                     for k in range(n)] if n > 1 else [])
     out = []
     for axes in variants:
-        zargs = [np.zeros((0,) + a.shape, a.dtype) if ax == 0 else a for a, ax in zip(args, axes)]
+        zargs = [np.zeros((0,) + a.shape, a.dtype) if ax == 0 else a
+                 for a, ax in zip(args, axes, strict=True)]
         out.append((fe.vmap(f, in_axes=axes), zargs, expect))
     return out

@@ -72,13 +72,6 @@ def test_mesh_device_put_shards_and_gather():
     np.testing.assert_allclose(c, np.sin(x) * 2 + 1, rtol=1e-6, atol=1e-6)
 
 
-def _mlp(w1, w2):
-    def f(x):
-        h = fnp.tanh(x @ w1)
-        return (h @ w2).sum()
-    return f
-
-
 def test_jit_over_1d_and_2d_meshes_vs_one_device_and_jax():
     """Batch-sharded and replicated operands, a reduction over the sharded batch axis: equal to
     one device and to JAX with the same shardings; XLA's partitioned HLO holds the all-reduce
@@ -117,7 +110,7 @@ def test_jit_over_1d_and_2d_meshes_vs_one_device_and_jax():
         calls = []
         jitted = g._jitted
         orig = jitted._cache_miss
-        jitted._cache_miss = lambda *a, **k: calls.append(1) or orig(*a, **k)
+        jitted._cache_miss = lambda *a, **k: calls.append(1) or orig(*a, **k)  # noqa: B023
         g = jitted.public()  # a new C++ callable, whose misses are counted
         for _ in range(3):
             assert_same(g(xs, w), single, "fast path")
@@ -206,12 +199,12 @@ def test_shard_map_collectives_equal_vmap_and_jax():
     jm = JMesh(np.array(jax.devices()[:S]), ("x",))
     X = RNG.normal(size=(S, S, 2 * S)).astype(np.float32)  # lanes of shape (S, 2S)
     names = [n for n, _, _ in cases(S)]
-    body = lambda x: _expand({n: v for n, v in zip(names, _all(lax, x, S))}, 1)  # noqa: E731
+    body = lambda x: _expand({n: v for n, v in zip(names, _all(lax, x, S), strict=True)}, 1)  # noqa: E731
     sm = fe.jit(fe.shard_map(body, mesh=m, in_specs=P("x"), out_specs=P("x"), check_vma=False))
     got = sm(X.reshape(S * S, 2 * S))
-    under_vmap = fe.jit(fe.vmap(lambda x: dict(zip(names, _all(lax, x, S))), axis_name="x"))(X)
+    under_vmap = fe.jit(fe.vmap(lambda x: dict(zip(names, _all(lax, x, S), strict=True)), axis_name="x"))(X)
     jnames = [n for n in names if n not in JAX_LACKS]
-    jbody = lambda x: {n: v[None] for n, v in zip(names, _all(jlax, x, S)) if n in jnames}  # noqa: E731
+    jbody = lambda x: {n: v[None] for n, v in zip(names, _all(jlax, x, S), strict=True) if n in jnames}  # noqa: E731
     theirs = jax.jit(jax.shard_map(jbody, mesh=jm, in_specs=JP("x"), out_specs=JP("x"),
                                    check_vma=False))(X.reshape(S * S, 2 * S))
     for name, _, ref in cases(S):
@@ -242,10 +235,10 @@ def test_shard_map_two_mesh_axes_and_tuples_of_names():
         sel = ["psum", "pmean", "pmax", "all_gather", "all_gather_tiled", "psum_scatter",
                "all_to_all", "ppermute_ring", "axis_index", "centered"]
         fs = [(n, f, r) for n, f, r in cases(S) if n in sel]
-        body = lambda x: _expand({n: f(lax, x, MN) for n, f, _ in fs}, 2)  # noqa: E731
+        body = lambda x: _expand({n: f(lax, x, MN) for n, f, _ in fs}, 2)  # noqa: E731, B023
         got = fe.jit(fe.shard_map(body, mesh=m, in_specs=P("x", "y"), out_specs=P("x", "y"),
                                   check_vma=False))(glob)
-        jbody = lambda x: {n: f(jlax, x, MN)[None, None] for n, f, _ in fs}  # noqa: E731
+        jbody = lambda x: {n: f(jlax, x, MN)[None, None] for n, f, _ in fs}  # noqa: E731, B023
         theirs = jax.jit(jax.shard_map(jbody, mesh=jm, in_specs=JP("x", "y"),
                                        out_specs=JP("x", "y"), check_vma=False))(glob)
         for name, _, ref in fs:

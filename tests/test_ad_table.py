@@ -83,7 +83,7 @@ def with_ties(rows):
     """Per row: its args, or for a row with ``ties`` its args and its tie_args stacked along
     a new leading axis (the row's program then runs at both, in one lax.map: one more loop
     trip, not one more copy of the row to compile)."""
-    return [[np.stack([np.asarray(a), t]) for a, t in zip(r.args, tie_args(r.args))]
+    return [[np.stack([np.asarray(a), t]) for a, t in zip(r.args, tie_args(r.args), strict=True)]
             if r.ties else r.args for r in rows]
 
 
@@ -327,7 +327,7 @@ def _directions(rows, arg_lists, dtype):
     """Per row: the tangents of the float args and a cotangent of the output(s) (shaped by
     JAX's shape evaluation), drawn once."""
     out = []
-    for row, args in zip(rows, arg_lists):
+    for row, args in zip(rows, arg_lists, strict=True):
         ts = [RNG.normal(size=np.shape(args[i])).astype(dtype) for i in _diff(args)]
         shapes = jax.eval_shape(row.fn(JAX), *args)
         ct = jax.tree_util.tree_map(lambda s: RNG.normal(size=s.shape).astype(dtype), shapes)
@@ -357,7 +357,7 @@ def _row_results(M, row, args, ts, ct, order, eps):
 
     def g(*d):
         full = list(args)
-        for i, x in zip(diff, d):
+        for i, x in zip(diff, d, strict=True):
             full[i] = x
         return f(*full)
 
@@ -372,8 +372,8 @@ def _row_results(M, row, args, ts, ct, order, eps):
         r["out"], pull = M.vjp(g, *dargs)
         r["vjp"] = pull(ct)
     if eps is not None:
-        r["plus"] = g(*[a + eps * t for a, t in zip(dargs, ts)])
-        r["minus"] = g(*[a - eps * t for a, t in zip(dargs, ts)])
+        r["plus"] = g(*[a + eps * t for a, t in zip(dargs, ts, strict=True)])
+        r["minus"] = g(*[a - eps * t for a, t in zip(dargs, ts, strict=True)])
     return r
 
 
@@ -382,7 +382,7 @@ def _program(rows, M, eps=None, order=1, ties=False):
     those of a row with ``ties`` at each of its stacked args, by lax.map."""
     def prog(inputs):
         res = {}
-        for row, (args, ts, ct) in zip(rows, inputs):
+        for row, (args, ts, ct) in zip(rows, inputs, strict=True):
             if ties and row.ties:
                 res[row.name] = M.lax.map(
                     lambda a, row=row, ts=ts, ct=ct: _row_results(M, row, list(a), ts, ct, order, eps),
@@ -401,7 +401,7 @@ def run_table(table, rows, tie_tables=None, orders=None):
     ties = table in tie_tables
     dirs = _directions(rows, [r.args for r in rows], np.float32)
     inputs = [(args, ts, ct) for args, (ts, ct) in zip(with_ties(rows) if ties else
-                                                      [r.args for r in rows], dirs)]
+                                                      [r.args for r in rows], dirs, strict=True)]
     kw = dict(order=orders.get(table, 1), ties=ties)
     theirs = jax.jit(_program(rows, JAX, **kw))(inputs)
     ours = fe.jit(_program(rows, OURS, **kw))(inputs)
@@ -425,21 +425,21 @@ def check_finite_differences(table, rows, adjoint_rtol=1e-9):
     args = [[np.asarray(a, np.float64) if np.asarray(a).dtype.kind == "f" else a
              for a in row.args] for row in rows]
     dirs = _directions(rows, args, np.float64)
-    inputs = [(a, ts, ct) for a, (ts, ct) in zip(args, dirs)]
+    inputs = [(a, ts, ct) for a, (ts, ct) in zip(args, dirs, strict=True)]
     eps = 1e-6
     ours = fe.jit(_program(rows, OURS, eps))(inputs)
     leaves = jax.tree_util.tree_leaves
-    for row, (ts, ct) in zip(rows, dirs):
+    for row, (ts, ct) in zip(rows, dirs, strict=True):
         r = ours[row.name]
         tans, cts = [np.asarray(t) for t in leaves(r["jvp"])], leaves(ct)
-        for tan, p, m in zip(tans, leaves(r["plus"]), leaves(r["minus"])):
+        for tan, p, m in zip(tans, leaves(r["plus"]), leaves(r["minus"]), strict=True):
             fd = (np.asarray(p) - np.asarray(m)) / (2 * eps)
             scale = max(1.0, float(np.max(np.abs(fd), initial=0)))
             np.testing.assert_allclose(tan, fd, rtol=1e-5, atol=1e-6 * scale,
                                        err_msg=f"{table} {row.name}: jvp vs finite differences")
         if row.vjp:
-            lhs = sum(float(np.sum(c * t)) for c, t in zip(cts, tans))
-            rhs = sum(float(np.sum(np.asarray(v) * t)) for v, t in zip(r["vjp"], ts))
+            lhs = sum(float(np.sum(c * t)) for c, t in zip(cts, tans, strict=True))
+            rhs = sum(float(np.sum(np.asarray(v) * t)) for v, t in zip(r["vjp"], ts, strict=True))
             assert abs(lhs - rhs) <= adjoint_rtol * max(1.0, abs(lhs)), \
                 f"{table} {row.name}: <ct, J t> = {lhs} but <J^T ct, t> = {rhs}"
 

@@ -141,7 +141,7 @@ def test_per_example_gradients_vmap_of_grad():
     f = fe.vmap(fe.grad(loss), in_axes=(None, 0, 0))
     got = fe.jit(f)(PARAMS, XS, YS)
     assert_same(got, jax.jit(jax.vmap(jax.grad(lossj), in_axes=(None, 0, 0)))(PARAMS, XS, YS))
-    loop = [fe.jit(fe.grad(loss))(PARAMS, x, y) for x, y in zip(XS, YS)]
+    loop = [fe.jit(fe.grad(loss))(PARAMS, x, y) for x, y in zip(XS, YS, strict=True)]
     for k in PARAMS:
         np.testing.assert_allclose(np.asarray(got[k]), np.stack([np.asarray(g[k]) for g in loop]),
                                    rtol=1e-5, atol=1e-6)

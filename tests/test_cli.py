@@ -146,7 +146,7 @@ def test_printed_stages_passes_and_errors_needing_the_script():
                  "fold_dot_transposes", "default pipeline: fold_transposes, dce",
                  "stablehlo-legalize-to-linalg", "canonicalize", "sdy-"]:
         assert name in listing, name
-    for (rc, _, err), (_, message) in zip(bad, errors):
+    for (rc, _, err), (_, message) in zip(bad, errors, strict=True):
         assert rc == 2 and err.startswith("vmaplab: error:") and message in err, err
 
 

@@ -107,12 +107,12 @@ def test_nested_vmaps_two_names_and_tuples():
 
     def program(*xs):
         return [fe.vmap(fe.vmap(lambda x, N=N, S=S: _all(lax, x, N, S), axis_name="j"),
-                        axis_name="i")(x) for (N, S), x in zip(NESTED.items(), xs)]
+                        axis_name="i")(x) for (N, S), x in zip(NESTED.items(), xs, strict=True)]
 
     # on the reference interpreter: the resolved programs are ordinary ops (XLA runs the
     # same rules in the tests above; compiling this large module would take seconds)
     outs = fe.jit(program, device="interpreter")(*inputs.values())
-    for (N, S), got in zip(NESTED.items(), outs):
+    for (N, S), got in zip(NESTED.items(), outs, strict=True):
         for name, _, ref in cases(S):
             np.testing.assert_allclose(got[name], _nested_ref(ref, inputs[N], N), rtol=1e-5,
                                        atol=1e-5, err_msg=f"{name} over {N}")
@@ -134,7 +134,7 @@ def test_outer_name_with_the_inner_batch_axis_last():
     want = (np.stack([lanes.sum(0)[:, i] for i in range(3)]),
             np.broadcast_to(np.moveaxis(lanes, 0, 2)[None], (3, 2, 3, 3, 5)),
             np.stack([np.stack([lanes[:, j, i].T for j in range(2)]) for i in range(3)]))
-    for k, (o, w) in enumerate(zip(got, want)):
+    for k, (o, w) in enumerate(zip(got, want, strict=True)):
         np.testing.assert_allclose(o, w, rtol=1e-5, atol=1e-5, err_msg=str(k))
 
 
@@ -160,7 +160,7 @@ def test_collectives_in_loops_branches_and_jit():
         jlax.while_loop(lambda c: jlax.psum(c, "i") < 40, lambda c: c + 1 + jlax.axis_index("i"), 0),
         x - jlax.pmean(x, "i")), axis_name="i")(X)
     want = (*want[0], *want[1:])
-    for k, (o, t) in enumerate(zip(got, want)):
+    for k, (o, t) in enumerate(zip(got, want, strict=True)):
         np.testing.assert_allclose(np.asarray(o), np.asarray(t), rtol=1e-5, atol=1e-5, err_msg=str(k))
     # eagerly too (no jit): the same resolution on the eager trace
     np.testing.assert_allclose(fe.vmap(lambda x: x - lax.pmean(x, "i"), axis_name="i")(X),

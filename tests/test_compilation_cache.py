@@ -143,7 +143,7 @@ def cache_config(tmp_path):
         yield tmp_path / "cache"
     finally:
         for k, v in zip(("compilation_cache_dir", "compilation_cache_max_size",
-                         "persistent_cache_min_compile_time_secs"), saved):
+                         "persistent_cache_min_compile_time_secs"), saved, strict=True):
             fe.config.update(k, v)
 
 

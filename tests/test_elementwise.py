@@ -71,7 +71,7 @@ def test_numpy_vs_jax(case):
 def test_vmap(case):
     name, mk = case
     args = mk((2, 3))
-    makers = [(lambda a=a: mk((2, 3))[i]) for i, a in enumerate(args)]
+    makers = [(lambda i=i: mk((2, 3))[i]) for i in range(len(args))]
     check_vmap(getattr(fnp, name), args, f_jax=getattr(jnp, name), makers=makers)
 
 
@@ -101,8 +101,8 @@ def test_select_and_convert_primitives():
     check_vmap(lax.select, [p, x, y], f_jax=jlax.select)
     check_vmap(lax.select, [np.bool_(True), x, y], variants=[(None, 0, 0), (None, 1, None)], nested=False)
     for d in (np.int32, np.bool_, ml_dtypes.bfloat16, np.float16, np.uint8):
-        check_vs_jax(lambda a: lax.convert_element_type(a, d), lambda a: jlax.convert_element_type(a, d), x * 3)
-        check_vs_jax(lambda a: a.astype(d), lambda a: a.astype(d), x * 3)
+        check_vs_jax(lambda a: lax.convert_element_type(a, d), lambda a: jlax.convert_element_type(a, d), x * 3)  # noqa: B023
+        check_vs_jax(lambda a: a.astype(d), lambda a: a.astype(d), x * 3)  # noqa: B023
     check_vmap(lambda a: a.astype(np.int32), [x * 3], f_jax=lambda a: a.astype(np.int32))
 
 
@@ -175,7 +175,7 @@ def test_size_one_broadcasting_in_every_binary_lax_op():
 
     ours = fe.jit(program(lax, fe.vmap))(*args)
     theirs = jax.jit(program(jlax, jax.vmap))(*args)
-    for k, (o, t) in enumerate(zip(ours, theirs)):
+    for k, (o, t) in enumerate(zip(ours, theirs, strict=True)):
         assert_same(o, t, f"{BROADCAST[k // 3][0]} case {k % 3}")
     text = stablehlo(lambda a, b: lax.add(a, b), np.ones((3, 4), np.float32), np.ones((3, 1), np.float32))
     assert "stablehlo.broadcast_in_dim %arg1, dims = [0, 1] : (tensor<3x1xf32>) -> tensor<3x4xf32>" in text

@@ -254,7 +254,7 @@ def _run_program(fns, argl, expect, what, device):
 
     def program(*flat):
         outs, k = [], 0
-        for fn, n in zip(fns, sizes):
+        for fn, n in zip(fns, sizes, strict=True):
             res = fn(*flat[k:k + n])
             outs.append(list(res) if isinstance(res, (tuple, list)) else [res])
             k += n
@@ -266,13 +266,13 @@ def _run_program(fns, argl, expect, what, device):
         got = fe.jit(program, device=device)(*flat)
     except Exception:  # name the culprits: each entry compiled alone
         raise AssertionError("\n".join(_culprits(fns, argl, what, device))) from None
-    for w, res, exp in zip(what, got, expect):
+    for w, res, exp in zip(what, got, expect, strict=True):
         assert [(np.shape(r), np.asarray(r).dtype) for r in res] == exp, w
 
 
 def _culprits(fns, argl, what, device) -> list:
     bad = []
-    for fn, args, w in zip(fns, argl, what):
+    for fn, args, w in zip(fns, argl, what, strict=True):
         try:
             verify(fe.jit(fn).lower(*args).as_text())
             fe.jit(fn, device=device)(*args)

@@ -190,7 +190,7 @@ def test_reading_a_jax_export_artifact():
     assert ours.fun_name == "jf" and str(ours.in_tree) == "((*, {'w': *}), {})"
     got = ours.call(X, {"w": W})
     want = jf(X, {"w": W})
-    for a, b in zip(got, want):
+    for a, b in zip(got, want, strict=True):
         np.testing.assert_allclose(a, b, rtol=1e-6)
     # and under our vmap
     xs = np.stack([X, -X])

@@ -86,7 +86,7 @@ def test_user_primitive_everywhere():
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         got = fe.vmap(scanned)(xb, yb)
-    _close(got, np.stack([np.asarray(fe.jit(scanned)(a, b)) for a, b in zip(xb, yb)]))
+    _close(got, np.stack([np.asarray(fe.jit(scanned)(a, b)) for a, b in zip(xb, yb, strict=True)]))
     cond = fe.vmap(lambda s, a, b: lax.cond(s > 0, p.bind, lambda u, v: u - v, a, b))
     s = np.array([1.0, -1.0, 2.0, -3.0], np.float32)
     _close(cond(s, x, y), np.where(s[:, None] > 0, _ref(x, y), x - y))

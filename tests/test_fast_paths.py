@@ -30,7 +30,7 @@ def test_size_one_dims_broadcast_in_elementwise_primitives():
     def theirs(a, b):
         return [f(a, b) for _, _, f in _OPS]
 
-    for got, want in zip(fe.jit(ours)(A, B), theirs(A, B)):
+    for got, want in zip(fe.jit(ours)(A, B), theirs(A, B), strict=True):
         assert got.shape == want.shape == (3, 4) and got.dtype == want.dtype
         np.testing.assert_allclose(np.asarray(got), want, rtol=1e-6)
     # vmap (batched operand with size-1 dims, unbatched one broadcast) against a loop

@@ -56,7 +56,7 @@ def test_kernels_equal_numpy_and_jax(dtype, request):
             segment_sum_reference(data, ids, 5))
     oracles = (refs[0], jax.lax.linalg.tridiagonal_solve(dl, d, du, b),
                jax.ops.segment_sum(data, ids, 5))
-    for o, r, j in zip(outs, refs, oracles):
+    for o, r, j in zip(outs, refs, oracles, strict=True):
         assert o.dtype == dtype and o.shape == r.shape
         np.testing.assert_allclose(o, r, **_tol(dtype))
         np.testing.assert_allclose(o, np.asarray(j), **_tol(dtype))
@@ -86,8 +86,8 @@ def test_vmap_methods_equal_the_loop(method):
     loop = [np.stack(r) for r in zip(*[(rms_norm_reference(xs[i], 1e-6),
                                          tridiagonal_solve_reference(dl, d, du, bs[i]),
                                          segment_sum_reference(datas[i], ids, 4))
-                                        for i in range(B)])]
-    for o, r in zip(outs, loop):
+                                        for i in range(B)], strict=True)]
+    for o, r in zip(outs, loop, strict=True):
         np.testing.assert_allclose(o, r, rtol=2e-5, atol=2e-5)
     calls = text.count("stablehlo.custom_call")
     if method in ("expand_dims", "broadcast_all"):

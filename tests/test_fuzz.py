@@ -147,7 +147,7 @@ def test_pretty_printer_prints_runnable_python():
     exec(code, ns)
     got = ns["g"](*make_args(prog))
     ref = run_jax(prog, make_args(prog))
-    for a, b in zip(got, ref):
+    for a, b in zip(got, ref, strict=True):
         np.testing.assert_allclose(np.asarray(a), np.asarray(b), rtol=1e-5, atol=1e-5)
     assert check_program(prog) == "ok"
 
@@ -197,7 +197,7 @@ def test_autodiff_programs_cover_every_mode_and_print_runnable():
         exec(code, ns)
         got = ns["g"](*make_args(prog))
         ref = run_jax(prog, make_args(prog))
-        for a, b in zip(jax_leaves(got), jax_leaves(ref)):
+        for a, b in zip(jax_leaves(got), jax_leaves(ref), strict=True):
             np.testing.assert_allclose(np.asarray(a, np.float64), np.asarray(b, np.float64),
                                        rtol=2e-2, atol=2e-2)
 

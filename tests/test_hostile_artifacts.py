@@ -141,7 +141,7 @@ def test_custom_calls_vmaplab_emits_pass_the_check():
                           fnp.linalg.solve(a, a)))
     exp = fx.export(f)(A)
     back = fx.deserialize(exp.serialize())
-    for got, want in zip(back.call(A), f(A)):
+    for got, want in zip(back.call(A), f(A), strict=True):
         np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-5)
     good = GETRF.format(out="4x4", piv="4", alias=ALIAS)
     np.testing.assert_allclose(fe.compile_stablehlo(good)(np.eye(4, dtype=np.float32)), np.eye(4))
@@ -221,7 +221,7 @@ def _fuzz(tmp_path, seeds, count):
                               cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                               text=True) for s in seeds]
     outcomes: dict = {}
-    for s, p in zip(seeds, procs):
+    for p in procs:
         out, err = p.communicate(timeout=1800)
         lines = out.splitlines()
         tries = [ln[4:] for ln in lines if ln.startswith("TRY ")]

@@ -158,9 +158,9 @@ def overflow_problems() -> list:
 
 def test_huge_shapes_are_value_errors_not_aborts():
     here = os.path.dirname(__file__)
-    code = ("import sys; sys.path[:0] = [%r, %r]\n"
+    code = (f"import sys; sys.path[:0] = [{here!r}, {os.path.dirname(here)!r}]\n"
             "import test_hostile_inputs as t\n"
-            "print('PROBLEMS', t.overflow_problems())\n") % (here, os.path.dirname(here))
+            "print('PROBLEMS', t.overflow_problems())\n")
     p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
     assert p.returncode == 0, f"the process died ({p.returncode}): {p.stderr[-1500:]}"
     assert "PROBLEMS []" in p.stdout, p.stdout[-3000:]
@@ -192,8 +192,8 @@ def test_unsupported_dtypes_are_type_errors_in_jax_too():
     """The oracle of the catalogue's dtype rows: JAX raises TypeError at every door."""
     import test_bad_inputs as t
     assert set(JAX_DOORS) == {d for d, _ in t.UNSUPPORTED_DTYPE_DOORS}
-    for vn, v, _ in t.UNSUPPORTED_DTYPE_VALUES:
-        for dn, door in JAX_DOORS.items():
+    for _, v, _ in t.UNSUPPORTED_DTYPE_VALUES:
+        for door in JAX_DOORS.values():
             with pytest.raises(TypeError):
                 door(v)
 

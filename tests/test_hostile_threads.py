@@ -103,7 +103,7 @@ def _run_concurrently(iters: int, seed: int, fresh_jits: bool) -> None:
             try:
                 got = _leaves(programs[k](fe.device_put(x), fe.device_put(y)))
                 assert len(got) == len(serial[k]), "number of results"
-                for g, w in zip(got, serial[k]):
+                for g, w in zip(got, serial[k], strict=True):
                     np.testing.assert_array_equal(g, w)
             except Exception as e:  # noqa: BLE001 (every failure is reported below)
                 with lock:

@@ -296,7 +296,7 @@ def test_getitem_traced_indices():
                lambda i: (Ellipsis, i)]:
         for i in [i32(-2), i32(9), np.array([[2, -1], [7, -8]], np.int32)]:
             # out-of-range traced scalars clamp (a static int would raise: eager sees a static int)
-            check_vs_jax(lambda x, i: fnp.asarray(x)[ix(i)], lambda x, i: jnp.asarray(x)[ix(i)], x, i,
+            check_vs_jax(lambda x, i: fnp.asarray(x)[ix(i)], lambda x, i: jnp.asarray(x)[ix(i)], x, i,  # noqa: B023
                          eager=np.ndim(i) > 0 or -3 <= int(i) < 3)
 
 
@@ -451,8 +451,8 @@ def test_at_modes():
     for mode in ["clip", "drop", "promise_in_bounds"]:
         if mode == "promise_in_bounds":
             i = np.array([1, 2, -1], np.int32)
-        check_vs_jax(lambda x, i: fnp.asarray(x).at[i].add(1.0, mode=mode),
-                     lambda x, i: jnp.asarray(x).at[i].add(1.0, mode=mode), x, i)
+        check_vs_jax(lambda x, i: fnp.asarray(x).at[i].add(1.0, mode=mode),  # noqa: B023
+                     lambda x, i: jnp.asarray(x).at[i].add(1.0, mode=mode), x, i)  # noqa: B023
     check_vs_jax(lambda x, i: fnp.asarray(x).at[i].get(mode="fill", fill_value=-1.0),
                  lambda x, i: jnp.asarray(x).at[i].get(mode="fill", fill_value=-1.0), x,
                  np.array([1, 7, -9], np.int32))

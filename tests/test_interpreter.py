@@ -283,7 +283,7 @@ def test_interpreter_agrees_with_xla_under_vmap(name):
     if all(a is None for a in axes):
         axes = (0,) + axes[1:]
     batched = [np.stack([a, a * 2 if np.asarray(a).dtype != bool else ~a, a]) if ax == 0 else a
-               for a, ax in zip(args, axes)]
+               for a, ax in zip(args, axes, strict=True)]
     if name in ("dynamic_slice",):
         axes, batched = (0, 0), [np.stack([args[0]] * 3), np.array([0, 1, 9], np.int32)]
     g = fe.vmap(fn, in_axes=axes)

@@ -74,10 +74,10 @@ def test_sort_and_top_k_jvp_of_empty_arrays(shape):
     e = np.zeros(shape, np.float32)
     for (L, N, F), (JL, JN, JF) in [(OURS, JAX)]:
         assert_same(F.jvp(L.sort, (e,), (e,)), JF.jvp(JL.sort, (e,), (e,)), "sort jvp")
-        assert_same(F.grad(lambda a: N.sort(a).sum())(e), JF.grad(lambda a: JN.sort(a).sum())(e))
+        assert_same(F.grad(lambda a: N.sort(a).sum())(e), JF.grad(lambda a: JN.sort(a).sum())(e))  # noqa: B023 (called in the same iteration)
         k = min(shape[-1], 2)
-        assert_same(F.jvp(lambda a: L.top_k(a, k)[0], (e,), (e,)),
-                    JF.jvp(lambda a: JL.top_k(a, k)[0], (e,), (e,)), "top_k jvp")
+        assert_same(F.jvp(lambda a: L.top_k(a, k)[0], (e,), (e,)),  # noqa: B023 (called in the same iteration)
+                    JF.jvp(lambda a: JL.top_k(a, k)[0], (e,), (e,)), "top_k jvp")  # noqa: B023 (called in the same iteration)
 
 
 def test_pow_with_an_integer_exponent():
@@ -244,17 +244,17 @@ def test_control_flow_functions_traced_once_per_signature(kind):
         n = [0]
 
         def body(c):
-            n[0] += 1
+            n[0] += 1  # noqa: B023 (called in the same iteration)
             return c + 1
 
         def body_i(i, c):
-            n[0] += 1
+            n[0] += 1  # noqa: B023 (called in the same iteration)
             return (c + i, i) if kind == "scan" else c + 1
         run = _calls(L, kind, body, body_i)
         for _ in range(3):
             if kind != "fori_loop traced":
                 run(np.float32(1), 3)
-            F.jit(lambda x, n: run(x, n))(np.float32(1), 3)  # each a new jit trace
+            F.jit(lambda x, n: run(x, n))(np.float32(1), 3)  # each a new jit trace  # noqa: B023 (called in the same iteration)
         counts.append(n[0])
     assert counts[0] == counts[1] == 1
 

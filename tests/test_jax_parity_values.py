@@ -28,7 +28,7 @@ def _float_pairs(dtype):
     """Every (x, y) of dividends and divisors at zero, signed zero, infinity and nan."""
     xs = [-2.0, -1.0, -0.0, 0.0, 1.0, 2.0, 5.5, np.inf, -np.inf, np.nan]
     ys = [0.0, -0.0, 2.0, -2.0, 1.5, -1.5, np.inf, -np.inf, np.nan]
-    x, y = zip(*itertools.product(xs, ys))
+    x, y = zip(*itertools.product(xs, ys), strict=True)
     return np.array(x, dtype), np.array(y, dtype)
 
 
@@ -36,14 +36,14 @@ def _int_pairs(dtype):
     lo = 0 if np.dtype(dtype).kind == "u" else -7
     xs = [v for v in (-7, -2, -1, 0, 1, 2, 7, np.iinfo(dtype).max) if v >= lo]
     ys = [v for v in (0, 1, -1, 2, -2, 3, -3) if v >= lo]
-    x, y = zip(*itertools.product(xs, ys))
+    x, y = zip(*itertools.product(xs, ys), strict=True)
     return np.array(x, dtype), np.array(y, dtype)
 
 
 def _same_with_zero_signs(ours, theirs, what):
     """assert_same, and signed zeros (and the nan positions) in the same places."""
     assert_same(ours, theirs, what)
-    for o, t in zip(jax.tree_util.tree_leaves(ours), jax.tree_util.tree_leaves(theirs)):
+    for o, t in zip(jax.tree_util.tree_leaves(ours), jax.tree_util.tree_leaves(theirs), strict=True):
         o, t = np.asarray(o), np.asarray(t)
         if o.dtype.kind in "fV" or o.dtype == ml_dtypes.bfloat16:
             o64, t64 = o.astype(np.float64), t.astype(np.float64)
@@ -184,7 +184,7 @@ def test_array_dtype_inference_vs_jax(fn):
     for item in _ARRAY_ITEMS:
         expected = _typed(theirs(item))
         assert _typed(ours(item)) == expected, f"{fn}({item!r})"
-        assert _typed(fe.jit(lambda: ours(item))()) == expected, f"jit: {fn}({item!r})"
+        assert _typed(fe.jit(lambda: ours(item))()) == expected, f"jit: {fn}({item!r})"  # noqa: B023 (called in the same iteration)
     # an Array (of ours or JAX's) among the items counts as strong
     for item in ([fnp.asarray(np.int8(1)), 2], [jnp.asarray(np.int8(1)), 2],
                  [fnp.asarray(np.float16(1)), np.array(2.0)], [fnp.asarray(1.5), 2]):
@@ -228,7 +228,7 @@ def _cond_grads(np_, lax_, api):
         return lax_.switch(i, [lambda v: np_.sqrt(-v), lambda v: v * c, lambda v: np_.log(v)], x)
 
     def grads(xs, c):
-        return [api.grad(lambda xs, c: api.vmap(f, in_axes=(0, None))(xs, c).sum(), argnums=(0, 1))(xs, c)
+        return [api.grad(lambda xs, c: api.vmap(f, in_axes=(0, None))(xs, c).sum(), argnums=(0, 1))(xs, c)  # noqa: B023 (called in the same iteration)
                 for f in (one, two, three)]
     return grads
 

@@ -136,8 +136,8 @@ def test_preferred_element_type_and_precision():
     a, b = rand((2, 3), np.int8), rand((3, 4), np.int8)
     for fo, fj in [(fnp.matmul, jnp.matmul), (fnp.dot, jnp.dot), (fnp.tensordot, jnp.tensordot)]:
         kw = dict(axes=1) if fo is fnp.tensordot else {}
-        check_vs_jax(lambda x, y: fo(x, y, preferred_element_type=np.float32, **kw),
-                     lambda x, y: fj(x, y, preferred_element_type=np.float32, **kw), a, b)
+        check_vs_jax(lambda x, y: fo(x, y, preferred_element_type=np.float32, **kw),  # noqa: B023
+                     lambda x, y: fj(x, y, preferred_element_type=np.float32, **kw), a, b)  # noqa: B023
     check_vs_jax(lambda x, y: fnp.einsum("ij,jk", x, y, preferred_element_type=np.int32),
                  lambda x, y: jnp.einsum("ij,jk", x, y, preferred_element_type=np.int32), a, b)
     x, y = rand((2, 3)), rand((3, 4))
@@ -163,8 +163,8 @@ def test_lax_dot_general_vmap_more_dims():
              ((((), ()), ((), ())), [(), (2, 3)]),
              ((((2,), (1,)), ((0,), (0,))), [(2, 3, 4), (2, 4)])]
     for dn, shapes in cases:
-        check_vmap(lambda a, b: lax.dot_general(a, b, dn), [rand(s) for s in shapes],
-                   f_jax=lambda a, b: jlax.dot_general(a, b, dn), nested=False,
+        check_vmap(lambda a, b: lax.dot_general(a, b, dn), [rand(s) for s in shapes],  # noqa: B023
+                   f_jax=lambda a, b: jlax.dot_general(a, b, dn), nested=False,  # noqa: B023
                    variants=[(0, 0), (-1, -1), (0, None), (None, 0), (None, -1)])
 
 

@@ -55,7 +55,7 @@ def test_apply_passes_gives_modules_that_verify_and_run(lowered, expected, pipel
     if absent:
         assert re.search(absent, lowered.as_text(), re.S) and not re.search(absent, text, re.S)
     got = lo.compile()(X, W)
-    for a, b in zip(got, expected):
+    for a, b in zip(got, expected, strict=True):
         np.testing.assert_allclose(a, b, rtol=1e-6)
 
 
@@ -134,7 +134,7 @@ def test_compile_stablehlo_runs_a_hand_written_module():
 def test_compile_stablehlo_of_an_edited_module(lowered, expected):
     """compiler_ir -> compile_stablehlo, and an edit of the text (tanh -> sine)."""
     m = lowered.compiler_ir()
-    for a, b in zip(fe.compile_stablehlo(m)(X, W), expected):
+    for a, b in zip(fe.compile_stablehlo(m)(X, W), expected, strict=True):
         np.testing.assert_allclose(a, b, rtol=1e-6)
     edited = str(m).replace("stablehlo.tanh", "stablehlo.sine")
     y, s = fe.compile_stablehlo(edited)(X, W)

@@ -100,7 +100,7 @@ def test_simplify_identities():
     assert prims(g2) == ["mul", "add"]  # x * 0.0 and x + 1.0 stay (0 * inf is nan)
     assert g2.outvars[0] is g2.invars[0] and g2.outvars[1] is g2.invars[1]
     got = run_graph(g2, [X, np.int32(3)])
-    for a, b in zip(got, fe.jit(f, passes=())(X, np.int32(3))):
+    for a, b in zip(got, fe.jit(f, passes=())(X, np.int32(3)), strict=True):
         np.testing.assert_array_equal(a, b)
 
 
@@ -122,7 +122,7 @@ def test_simplify_shape_and_convert_chains():
     assert names.count("broadcast_in_dim") == 1
     bc = next(e for e in g2.eqns if e.prim.name == "broadcast_in_dim")
     assert bc.params["broadcast_dimensions"] == (2,) and bc.inputs[0] is g2.invars[1]
-    for a, r in zip(run_graph(g2, [X, b]), fe.jit(f, passes=())(X, b)):
+    for a, r in zip(run_graph(g2, [X, b]), fe.jit(f, passes=())(X, b), strict=True):
         np.testing.assert_array_equal(a, r)
 
 
@@ -160,7 +160,7 @@ def test_fold_transposes_and_dot_transposes():
     assert len(dots) == 1 and dots[0].inputs == (g3.invars[1], g3.invars[0])
     assert dots[0].params["dimension_numbers"] == (((0,), (1,)), ((), ()))
     assert prims(g3).count("transpose") == 2  # those around the multiplication
-    for a, r in zip(run_graph(g3, [X, W]), fe.jit(f)(X, W)):
+    for a, r in zip(run_graph(g3, [X, W]), fe.jit(f)(X, W), strict=True):
         np.testing.assert_allclose(a, r, rtol=1e-6)
     # a transpose that reorders the free dims stays (the result would come out transposed)
     A = np.ones((2, 3, 4), F32)
@@ -344,7 +344,7 @@ def _check_passes_on(seed: int) -> dict:
     variants = [(P.pass_name(p), p(g0)) for p in EACH + [ALL]]
     variants = [(name, g) for name, g in variants if g is not g0]
     ref, *got = run_graphs([g0] + [g for _, g in variants], args)
-    for (name, _), res in zip(variants, got):
+    for (name, _), res in zip(variants, got, strict=True):
         compare(res, ref, f"seed {seed}: {name} on vs off", weak=True)
     consts = [np.asarray(a) for a in args]
     gc = fe.make_graph(lambda: fn(*consts), passes=())()

@@ -312,7 +312,7 @@ def _program(family, M):
     if key not in _PROGRAMS:
         rows = FAMILIES[family]
         _PROGRAMS[key] = M.jit(lambda all_args: {row.name: row.fn(M)(*args)
-                                                for row, args in zip(rows, all_args)})
+                                                for row, args in zip(rows, all_args, strict=True)})
     return _PROGRAMS[key]
 
 
@@ -334,7 +334,7 @@ def test_family_vs_jax(family):
     theirs = _program(family, JAX)(args)
     ours = _program(family, OURS)(args)
     verify(_program(family, OURS).lower(args).as_text())
-    for row, a in zip(rows, args):
+    for row, a in zip(rows, args, strict=True):
         _same(ours[row.name], theirs[row.name], f"{family} {row.name} jit", tol)
         if row.eager:
             _same(row.fn(OURS)(*a), theirs[row.name], f"{family} {row.name} eager", tol)
@@ -373,29 +373,29 @@ def test_family_vmap(family):
     family's per-example program (ours, and JAX's) run on each example."""
     rows, examples = FAMILIES[family], _examples(family)
     cases = []  # (row index, position, in_axes)
-    for i, (row, ex) in enumerate(zip(rows, examples)):
+    for i, ex in enumerate(examples):
         valid = [(p, ax) for p in POSITIONS if (ax := _axes(p, ex[0])) is not None]
         cases += [(i, *valid[i % len(valid)])] if family in ROTATE else [(i, *v) for v in valid]
 
     def batched(i, axes):
-        cols = zip(*examples[i])  # per argument, its SIZE examples
+        cols = zip(*examples[i], strict=True)  # per argument, its SIZE examples
         return [ex[0] if ax is None else np.moveaxis(np.stack(ex), 0, ax)
-                for ex, ax in zip(cols, axes)]
+                for ex, ax in zip(cols, axes, strict=True)]
 
     bargs = [batched(i, axes) for i, _, axes in cases]
     ours = fe.jit(lambda bargs: [fe.vmap(rows[i].fn(OURS), in_axes=tuple(axes))(*b)
-                                 for (i, _, axes), b in zip(cases, bargs)])(bargs)
+                                 for (i, _, axes), b in zip(cases, bargs, strict=True)])(bargs)
     # the loop: example k of every row at every position, through the per-example programs
     per_k = {}
     for pos in {p for _, p, _ in cases}:
         for k in range(SIZE):
             args = []
-            for i, ex in enumerate(examples):
+            for ex in examples:
                 axes = _axes(pos, ex[0]) or [None] * len(ex[0])
                 args.append([ex[k][j] if ax is not None else ex[0][j] for j, ax in enumerate(axes)])
             per_k[pos, k] = (_program(family, OURS)(args), _program(family, JAX)(args))
     tol = _TOL.get(family)
-    for (i, pos, axes), got in zip(cases, ours):
+    for (i, pos, axes), got in zip(cases, ours, strict=True):
         name = rows[i].name
         for side in (0, 1):
             ref = jax.tree_util.tree_map(lambda *xs: np.stack([np.asarray(x) for x in xs]),

@@ -158,7 +158,7 @@ def test_table_vs_jax_jit_and_vmap(name, ours, theirs):
     got = fe.jit(fe.vmap(ours, in_axes=(0, 0, None)))(bx, bxn, I)
     for k in range(2):
         want = jitted(bx[k], bxn[k], I)
-        assert_same(jax.tree_util.tree_map(lambda v: v[k], got), want, f"{name} vmap lane {k}")
+        assert_same(jax.tree_util.tree_map(lambda v: v[k], got), want, f"{name} vmap lane {k}")  # noqa: B023
 
 
 def test_eager_samples():

@@ -26,8 +26,8 @@ def test_power_bool_array_python_int_exponent_is_strong_int():
     x = np.array([True, False])
     for args in [(x, 2), (np.array([2], np.int8), 2), (np.float32(2), 3), (x, 2.0)]:
         assert_same(fnp.power(*args), jnp.power(*args), str(args))
-        assert_same(fe.jit(lambda x: fnp.power(x, args[1]))(args[0]),
-                    jax.jit(lambda x: jnp.power(x, args[1]))(args[0]), str(args))
+        assert_same(fe.jit(lambda x: fnp.power(x, args[1]))(args[0]),  # noqa: B023
+                    jax.jit(lambda x: jnp.power(x, args[1]))(args[0]), str(args))  # noqa: B023
 
 
 def test_comparison_of_weak_operands_is_weak():
@@ -106,8 +106,8 @@ def test_floor_divide_and_remainder_keep_weak_types():
     x = np.array([True, False])
     for op in ("floor_divide", "remainder"):
         for c in (2, 2.5):
-            ours = fe.vmap(lambda v: getattr(fnp, op)(fnp.add(c, v), 2))(x)
-            theirs = jax.vmap(lambda v: getattr(jnp, op)(jnp.add(c, v), 2))(x)
+            ours = fe.vmap(lambda v: getattr(fnp, op)(fnp.add(c, v), 2))(x)  # noqa: B023
+            theirs = jax.vmap(lambda v: getattr(jnp, op)(jnp.add(c, v), 2))(x)  # noqa: B023
             assert_same(ours, theirs, f"{op} {c}")
 
 
@@ -150,7 +150,7 @@ def test_empty_constants_with_dims_after_the_zero():
     consts = [np.zeros((2, 0, 3), np.float32), np.zeros((0, 2), np.bool_),
               np.zeros((1, 0), np.complex64), np.zeros((0,), np.int32)]
     outs = fe.jit(lambda: [c for c in consts])()
-    for o, c in zip(outs, consts):
+    for o, c in zip(outs, consts, strict=True):
         assert o.shape == c.shape and o.dtype == c.dtype
 
 

@@ -25,15 +25,15 @@ def arg_names(fun, n_args: int) -> list:
     return [ps[i] if i < len(ps) else f"args[{i}]" for i in range(n_args)]
 
 
-def leaf_paths(fun, args, kwargs, td) -> list:
+def leaf_paths(fun, args, td) -> list:
     """Readable names of the flattened leaves of (args, kwargs): ``x``, ``params['w']``."""
     names = arg_names(fun, len(args))
     paths = []
     arg_tds = td.children[0].children
-    for name, atd in zip(names, arg_tds):
+    for name, atd in zip(names, arg_tds, strict=True):
         paths += [name + p for p in key_paths(atd)]
     kw_td = td.children[1]
-    for k, ktd in zip(kw_td.meta or (), kw_td.children):
+    for k, ktd in zip(kw_td.meta or (), kw_td.children, strict=True):
         paths += [k + p for p in key_paths(ktd)]
     return paths
 

@@ -27,7 +27,7 @@ def map_subgraphs(e: Eqn, fn) -> Eqn:
         if not gs:
             continue
         ngs = tuple([fn(x) for x in gs])
-        if all(a is b for a, b in zip(ngs, gs)):
+        if all(a is b for a, b in zip(ngs, gs, strict=True)):
             continue
         ngs = tuple([_intern_unless_consts(x) for x in ngs])
         if new is None:
@@ -63,5 +63,5 @@ def dce(g: Graph) -> Graph:
     if not changed and len(kept) == len(g.eqns) and live.issuperset(g.constvars):
         return g
     kept.reverse()
-    cv = [(v, c) for v, c in zip(g.constvars, g.consts) if v in live]
+    cv = [(v, c) for v, c in zip(g.constvars, g.consts, strict=True) if v in live]
     return Graph(g.invars, tuple(v for v, _ in cv), tuple(c for _, c in cv), tuple(kept), g.outvars)

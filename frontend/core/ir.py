@@ -10,8 +10,8 @@ import contextvars
 import functools
 import itertools
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable
 
 import numpy as np
 
@@ -113,12 +113,12 @@ class Aval:
     def size(self) -> int:
         return math.prod(self.shape)
 
-    def update(self, shape=None, dtype=None, weak_type=None) -> "Aval":
+    def update(self, shape=None, dtype=None, weak_type=None) -> Aval:
         return Aval(self.shape if shape is None else shape,
                     self.dtype if dtype is None else dtype,
                     self.weak_type if weak_type is None else weak_type)
 
-    def strip_weak(self) -> "Aval":
+    def strip_weak(self) -> Aval:
         return self if not self.weak_type else Aval(self.shape, self.dtype, False)
 
     # (equality and hash: object identity, see _AVALS)
@@ -147,7 +147,7 @@ class ShapeDtypeStruct:
     size = property(lambda self: math.prod(self.shape))
 
     @property
-    def aval(self) -> "Aval":
+    def aval(self) -> Aval:
         return Aval(self.shape, dtypes.canonicalize(self.dtype), self.weak_type)
 
     def __eq__(self, other):
@@ -252,7 +252,7 @@ class Eqn:
 
     __slots__ = ("prim", "inputs", "params", "outs")
 
-    def __init__(self, prim: "Primitive", inputs: tuple, params: dict, outs: tuple):
+    def __init__(self, prim: Primitive, inputs: tuple, params: dict, outs: tuple):
         self.prim = prim
         self.inputs = inputs  # of Var | Literal
         self.params = params
@@ -317,7 +317,7 @@ class Graph:
 
     __repr__ = __str__
 
-    def typecheck(self) -> "Graph":
+    def typecheck(self) -> Graph:
         """Re-run abstract evaluation on every equation; raise TypeError on a mismatch."""
         typecheck(self)
         return self
@@ -333,7 +333,7 @@ def _names():
         yield s
 
 
-def _fmt_param(v, names, indent) -> str:
+def _fmt_param(v, indent) -> str:
     gs = param_graphs(v)
     if gs:
         text = ", ".join("\n" + pp_graph(g, indent + 4) for g in gs)
@@ -367,7 +367,7 @@ def pp_graph(g: Graph, indent: int = 0) -> str:
         outs = " ".join(decl(v) for v in e.outs)
         params = ""
         if e.params:
-            params = "[" + " ".join(f"{k}={_fmt_param(v, names, indent)}"
+            params = "[" + " ".join(f"{k}={_fmt_param(v, indent)}"
                                     for k, v in sorted(e.params.items())) + "]"
         ins = " ".join(name(v) for v in e.inputs)
         lines.append(f"{pad}    {outs} = {e.prim.name}{params} {ins}".rstrip())
@@ -543,7 +543,7 @@ class Trace:
 
     _batch_rule = None  # the child BatchTrace whose batching rule computes with this trace
 
-    def __init__(self, parent: "Trace | None"):
+    def __init__(self, parent: Trace | None):
         self.parent = parent
         self.depth = 0 if parent is None else parent.depth + 1
         self._tokens: list = []
@@ -566,7 +566,7 @@ class Trace:
     def __exit__(self, *exc):
         reset_current(self._tokens.pop())
 
-    def is_ancestor_of(self, other: "Trace") -> bool:
+    def is_ancestor_of(self, other: Trace) -> bool:
         t = other
         while t is not None:
             if t is self:

@@ -84,7 +84,7 @@ class TreeDef:
             return "None"
         inner = ", ".join([repr(c) for c in self.children])
         if self.kind == "dict":
-            inner = ", ".join([f"{k!r}: {c!r}" for k, c in zip(self.meta, self.children)])
+            inner = ", ".join([f"{k!r}: {c!r}" for k, c in zip(self.meta, self.children, strict=True)])
             return "{" + inner + "}"
         if self.kind == "list":
             return "[" + inner + "]"
@@ -112,7 +112,7 @@ class TreeDef:
         if k == "list":
             return kids
         if k == "dict":
-            return dict(zip(self.meta, kids))
+            return dict(zip(self.meta, kids, strict=True))
         if k == "custom":
             return _REGISTRY[self.meta.cls].unflatten(self.meta.aux, kids)
         return self.meta(*kids)
@@ -123,9 +123,6 @@ class TreeDef:
         out: list = []
         _up_to(self, x, out, "")
         return out
-
-    def children_treedefs(self) -> list:
-        return list(self.children)
 
 
 LEAF = TreeDef("leaf", None, ())
@@ -185,7 +182,7 @@ def _up_to(td, x, out, path):
             or len(n[2]) != len(td.children):
         raise ValueError(f"Tuple arity mismatch or structure mismatch at {path or 'the top'}: "
                          f"expected {td}, got {x!r}")
-    for i, (c, k) in enumerate(zip(td.children, n[2])):
+    for i, (c, k) in enumerate(zip(td.children, n[2], strict=True)):
         _up_to(c, k, out, f"{path}[{i}]")
 
 
@@ -211,14 +208,7 @@ def tree_map(f, tree, *rest, is_leaf=None):
     (which have ``tree``'s structure, or it as a prefix)."""
     leaves, td = tree_flatten(tree, is_leaf)
     others = [td.flatten_up_to(r) for r in rest]
-    return td.unflatten([f(*xs) for xs in zip(leaves, *others)])
-
-
-def td_flatten_as(td: TreeDef, x):
-    leaves, td2 = tree_flatten(x)
-    if td2 != td:
-        raise ValueError(f"pytree structure {td2} does not match {td}")
-    return leaves
+    return td.unflatten([f(*xs) for xs in zip(leaves, *others, strict=True)])
 
 
 def tree_reduce(function, tree, initializer=None, is_leaf=None):
@@ -333,7 +323,7 @@ def leaf_key_paths(td: TreeDef, prefix=()) -> list:
     if td.kind == "leaf":
         return [prefix]
     out = []
-    for k, c in zip(child_keys(td), td.children):
+    for k, c in zip(child_keys(td), td.children, strict=True):
         out += leaf_key_paths(c, prefix + (k,))
     return out
 
@@ -349,7 +339,7 @@ def key_paths(td: TreeDef, prefix: str = ""):
 
 def tree_flatten_with_path(tree, is_leaf=None):
     leaves, td = tree_flatten(tree, is_leaf)
-    return list(zip(leaf_key_paths(td), leaves)), td
+    return list(zip(leaf_key_paths(td), leaves, strict=True)), td
 
 
 def tree_leaves_with_path(tree, is_leaf=None):
@@ -360,7 +350,7 @@ def tree_map_with_path(f, tree, *rest, is_leaf=None):
     leaves, td = tree_flatten(tree, is_leaf)
     others = [td.flatten_up_to(r) for r in rest]
     paths = leaf_key_paths(td)
-    return td.unflatten([f(p, *xs) for p, *xs in zip(paths, leaves, *others)])
+    return td.unflatten([f(p, *xs) for p, *xs in zip(paths, leaves, *others, strict=True)])
 
 
 # ----------------------------------------------------------------------------- prefixes
@@ -389,7 +379,7 @@ def broadcast_prefix(prefix, full_td: TreeDef, name: str, is_leaf=None):
             if kind != "dict" or set(meta) != set(td.meta):
                 raise ValueError(f"{name} specification {prefix!r} does not match the argument "
                                  f"structure {td} at {path or 'the top'}")
-            for k, c in zip(td.meta, td.children):
+            for k, c in zip(td.meta, td.children, strict=True):
                 go(p[k], c, f"{path}[{k!r}]")
             return
         if kind == "custom" or td.kind == "custom":
@@ -403,7 +393,7 @@ def broadcast_prefix(prefix, full_td: TreeDef, name: str, is_leaf=None):
                              f"structure {td} at {path or 'the top'}: expected "
                              f"{len(td.children)} entries, got "
                              f"{len(kids) if kind != 'dict' else 'a dict'}")
-        for i, (q, c) in enumerate(zip(kids, td.children)):
+        for i, (q, c) in enumerate(zip(kids, td.children, strict=True)):
             go(q, c, f"{path}[{i}]")
 
     go(prefix, full_td, "")

@@ -186,7 +186,7 @@ def results_from_buffers(aux, bufs):
         a = _new(Array)
         a._buf, a.aval, a._host = bufs[0], avals[0], None
         return a
-    return td.unflatten([Array(b, v) for b, v in zip(bufs, avals)])
+    return td.unflatten([Array(b, v) for b, v in zip(bufs, avals, strict=True)])
 
 
 def from_foreign(x, device=None, *, copy: bool = False):
@@ -401,7 +401,7 @@ def eager_fn(name: str, key, build, multiple_results: bool = False):
             g = build(avals)
             hit = _eager_cache[k] = (be.compile_graph(g, in_shardings=shs), g.out_avals)
         compiled, out_avals = hit
-        outs = [Array(b, av) for b, av in zip(compiled([a._buf for a in arrays]), out_avals)]
+        outs = [Array(b, av) for b, av in zip(compiled([a._buf for a in arrays]), out_avals, strict=True)]
         out = outs if multiple_results else outs[0]
         return out, be.fastpath_data(compiled, len(arrays), out, out_avals), False
 

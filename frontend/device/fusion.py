@@ -73,7 +73,7 @@ def _run_fused(fun, args, kwargs, idx):
 
     def call(*xs):
         full = [None] * n
-        for i, x in zip(idx, xs):
+        for i, x in zip(idx, xs, strict=True):
             full[i] = x
         for i, a in static:
             full[i] = a

@@ -45,10 +45,6 @@ def is_undefined_primal(x) -> bool:
     return type(x) is UndefinedPrimal
 
 
-def is_zero(x) -> bool:
-    return type(x) is Zero
-
-
 _TANGENT_AVALS: dict = {}
 
 
@@ -73,4 +69,4 @@ def float0_zeros(shape) -> np.ndarray:
 
 
 __all__ = ["Zero", "UndefinedPrimal", "float0", "float0_zeros", "is_undefined_primal",
-           "is_zero", "tangent_aval", "zero_of"]
+           "tangent_aval", "zero_of"]

@@ -15,7 +15,7 @@ axis is sharded over (``BatchTrace.spmd_axis_name``), read by the sharding primi
 from __future__ import annotations
 
 import contextvars
-from typing import Callable
+from collections.abc import Callable
 
 import numpy as np
 
@@ -172,7 +172,7 @@ def batch_fun(fun, axis_size: int, args, in_dims, axis_name=None, spmd_axis_name
     outputs, values of the enclosing trace; an output that does not depend on a batched input
     (nor on the axis through a collective) has dim None."""
     with new_trace(BatchTrace, axis_size, axis_name, spmd_axis_name) as tr:
-        tracers = [BatchTracer(tr, a, d) if d is not None else a for a, d in zip(args, in_dims)]
+        tracers = [BatchTracer(tr, a, d) if d is not None else a for a, d in zip(args, in_dims, strict=True)]
         outs = fun(*tracers)
     vals, dims = [], []
     for o in outs:
@@ -202,7 +202,7 @@ def shape(x) -> tuple:
 def axis_size(args, dims) -> int:
     """The size of the batch axis, read off the first batched argument (or, when none is,
     off the vmap whose rule is running: a collective or a loop over its named axis)."""
-    for a, d in zip(args, dims):
+    for a, d in zip(args, dims, strict=True):
         if d is not None:
             return shape(a)[d]
     t = rule_axis()

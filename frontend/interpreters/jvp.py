@@ -76,7 +76,7 @@ def jvp_fun(fun, primals, tangents) -> tuple:
             "Differentiating inside the body of a shard_map with check_vma=True is not "
             "supported: there JAX types values by the mesh axes they vary over and sums the "
             "gradient of a value replicated over some of them across those devices, which "
-            "frontend does not do. Pass check_vma=False to shard_map (derivatives inside are "
+            "vmaplab does not do. Pass check_vma=False to shard_map (derivatives inside are "
             "then each device's own, as JAX's with check_vma=False), or differentiate the "
             "whole shard_map from outside.")
     with new_trace(JVPTrace) as tr:

@@ -117,7 +117,7 @@ class CollectivePrimitive(Primitive):
         return super().bind(*args, **params)
 
 
-_GRAPH_NAMES: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
+_GRAPH_NAMES: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
 
 def names_in_params(params) -> frozenset:

@@ -53,15 +53,15 @@ def linearize_fun(fun, primals, nonzero, instantiate=False, zeros=None) -> tuple
     (a bool or one per output) gives an output with a zero tangent an explicit zero tangent
     ``zeros(aval)`` (a value the enclosing trace computes, hence a residual)."""
     with new_trace(LinearizeTrace) as lin:
-        t_in = [lin.new_arg(tangent_aval(aval_of(p))) for p, nz in zip(primals, nonzero) if nz]
+        t_in = [lin.new_arg(tangent_aval(aval_of(p))) for p, nz in zip(primals, nonzero, strict=True) if nz]
         it = iter(t_in)
         tangents = [next(it) if nz else Zero(tangent_aval(aval_of(p)))
-                    for p, nz in zip(primals, nonzero)]
+                    for p, nz in zip(primals, nonzero, strict=True)]
         p_out, t_out = jvp_fun(fun, primals, tangents)
         if not isinstance(instantiate, (list, tuple)):
             instantiate = [instantiate] * len(t_out)
-        out_nz = tuple(type(t) is not Zero or bool(i) for t, i in zip(t_out, instantiate))
-        t_out = [zeros(t.aval) if type(t) is Zero and nz else t for t, nz in zip(t_out, out_nz)]
-    graph = lin.to_graph(t_in, [t for t, nz in zip(t_out, out_nz) if nz])
+        out_nz = tuple(type(t) is not Zero or bool(i) for t, i in zip(t_out, instantiate, strict=True))
+        t_out = [zeros(t.aval) if type(t) is Zero and nz else t for t, nz in zip(t_out, out_nz, strict=True)]
+    graph = lin.to_graph(t_in, [t for t, nz in zip(t_out, out_nz, strict=True) if nz])
     return p_out, Linearized(graph, tuple(bool(n) for n in nonzero), out_nz,
                              tuple(tangent_aval(aval_of(o)) for o in p_out))

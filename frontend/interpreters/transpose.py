@@ -75,7 +75,7 @@ def backward_pass(g: Graph, consts, args, cts) -> list:
             outs = [ct_env.pop(id(o), None) for o in e.outs]
             if all(c is None for c in outs):
                 continue
-            outs = [Zero(tangent_aval(o.aval)) if c is None else c for o, c in zip(e.outs, outs)]
+            outs = [Zero(tangent_aval(o.aval)) if c is None else c for o, c in zip(e.outs, outs, strict=True)]
         else:
             outs = ct_env.pop(id(e.outs[0]), None)
             if outs is None:
@@ -116,14 +116,14 @@ def jvp_graph(g: Graph, nonzero, instantiate, mesh_axes=None) -> tuple:
         n = len(g.invars)
         it = iter(args[n:])
         tangents = [next(it) if nz else Zero(tangent_aval(v.aval))
-                    for v, nz in zip(g.invars, nonzero)]
+                    for v, nz in zip(g.invars, nonzero, strict=True)]
         outs, touts = jvp_fun(lambda *a: inline_graph(g, a), list(args[:n]), tangents)
-        out_nz = [type(t) is not Zero or bool(i) for t, i in zip(touts, instantiate)]
+        out_nz = [type(t) is not Zero or bool(i) for t, i in zip(touts, instantiate, strict=True)]
         box.append(out_nz)
-        return list(outs) + [instantiate_zeros(t) for t, nz in zip(touts, out_nz) if nz]
+        return list(outs) + [instantiate_zeros(t) for t, nz in zip(touts, out_nz, strict=True) if nz]
 
     in_avals = [v.aval for v in g.invars] + [tangent_aval(v.aval)
-                                             for v, nz in zip(g.invars, nonzero) if nz]
+                                             for v, nz in zip(g.invars, nonzero, strict=True) if nz]
     jg, consts = _closed(trace_graph(fn, in_avals, mesh_axes))
     return jg, box[0], consts
 
@@ -186,15 +186,15 @@ def transpose_graph(g: Graph, linear, mesh_axes=None, post=None) -> tuple:
     [consts..., g's other inputs..., cotangents of g's outputs...] -> [cotangents of the
     linear inputs...] (zeros where none reaches them). ``mesh_axes``: ``g`` is a shard_map
     body; ``post(i, ct)``, when given, maps the cotangent of linear input i in the graph."""
-    nl_avals = [v.aval for v, lin in zip(g.invars, linear) if not lin]
+    nl_avals = [v.aval for v, lin in zip(g.invars, linear, strict=True) if not lin]
     ct_avals = [tangent_aval(aval_of(v)) for v in g.outvars]
 
     def fn(*args):
         it = iter(args[:len(nl_avals)])
-        ins = [UndefinedPrimal(v.aval) if lin else next(it) for v, lin in zip(g.invars, linear)]
+        ins = [UndefinedPrimal(v.aval) if lin else next(it) for v, lin in zip(g.invars, linear, strict=True)]
         cts = backward_pass(g, g.consts, ins, list(args[len(nl_avals):]))
         cts = [instantiate_zeros(c) if type(c) is Zero else c for c in cts]
-        return [c if post is None else post(i, c) for i, (c, lin) in enumerate(zip(cts, linear))
+        return [c if post is None else post(i, c) for i, (c, lin) in enumerate(zip(cts, linear, strict=True))
                 if lin]
 
     return _closed(trace_graph(fn, nl_avals + ct_avals, mesh_axes))

@@ -104,7 +104,7 @@ def _tree_diffs(t1: TreeDef, t2: TreeDef, leaf: str, path=""):
         yield (path, f"{name1} with pytree metadata {m1}", f"{name2} with pytree metadata {m2}",
                "the pytree node metadata does not match")
         return
-    for k, c1, c2 in zip(k1, t1.children, t2.children):
+    for k, c1, c2 in zip(k1, t1.children, t2.children, strict=True):
         yield from _tree_diffs(c1, c2, leaf, f"{path}{k}")
 
 
@@ -130,7 +130,7 @@ def _check_branch_outputs(api, name1, name2, f1, f2, td1, avals1, td2, avals2):
             f"Revise {name1} and/or {name2} so that they have the same pytree structure.")
     diffs = [f"the output of {name1}{comp(p)} has type {_long(a)} but the corresponding output "
              f"of {name2} has type {_long(b)}{_mismatch(a, b)}"
-             for p, a, b in zip(paths, avals1, avals2) if not typematch(a, b)]
+             for p, a, b in zip(paths, avals1, avals2, strict=True) if not typematch(a, b)]
     if diffs:
         raise TypeError(
             f"{api} branches must have equal output types but they differ.\n\n"
@@ -164,7 +164,7 @@ def _check_carry(name, fun, in_td, in_avals, out_td, out_avals):
             "carry input.")
     diffs = [f"{comp(p)} has type {_long(a)} but the corresponding output carry component has "
              f"type {_long(b)}{_mismatch(a, b)}"
-             for p, a, b in zip(key_paths(in_td), in_avals, out_avals) if not typematch(a, b)]
+             for p, a, b in zip(key_paths(in_td), in_avals, out_avals, strict=True) if not typematch(a, b)]
     if diffs:
         raise TypeError(
             f"{name} function carry input and carry output must have equal types, but they "
@@ -176,7 +176,7 @@ def _promote_weak(vals, in_avals, out_avals):
     """A weakly typed initial carry whose type the body changes is converted to the promoted
     type (as JAX does); returns (vals, changed)."""
     new, changed = [], False
-    for v, a, o in zip(vals, in_avals, out_avals):
+    for v, a, o in zip(vals, in_avals, out_avals, strict=True):
         if a.weak_type and not typematch(a, o):
             d, _ = dtypes.promote((a.dtype, True), (o.dtype, o.weak_type))
             if d != a.dtype:
@@ -194,7 +194,7 @@ def _index_dtype(x):
 # ----------------------------------------------------------------------------- trace cache
 
 # fun -> {signature: (graph, out info)}: weakly keyed, an entry goes with its function
-_TRACED: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
+_TRACED: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
 
 def _memo_trace(fun, signature, trace):
@@ -305,7 +305,7 @@ def switch(index, branches, *operands, operand=_NO):
     index = min_p.bind(max_p.bind(index, literal(0, _I32)), literal(len(branches) - 1, _I32))
     leaves, in_td = tree_flatten(operands)
     avals = [leaf_aval(x) for x in leaves]
-    graphs, tds = zip(*[_trace_flat(br, in_td, avals) for br in branches])
+    graphs, tds = zip(*[_trace_flat(br, in_td, avals) for br in branches], strict=True)
     for k in range(1, len(graphs)):
         _check_branch_outputs("switch", "branch 0", f"branch{k}", branches[0], branches[k],
                               tds[0], graphs[0].out_avals, tds[k], graphs[k].out_avals)
@@ -347,11 +347,11 @@ def while_loop(cond_fun, body_fun, init_val):
     cg, cconsts = closure_convert(cg)
     bg, bconsts = closure_convert(bg)
     cg, bg, moved = _read_only_carries(cg, bg, len(cconsts), len(bconsts))
-    fixed = [x for x, m in zip(leaves, moved) if m]
-    outs = iter(while_p.bind(*cconsts, *fixed, *bconsts, *[x for x, m in zip(leaves, moved) if not m],
+    fixed = [x for x, m in zip(leaves, moved, strict=True) if m]
+    outs = iter(while_p.bind(*cconsts, *fixed, *bconsts, *[x for x, m in zip(leaves, moved, strict=True) if not m],
                              cond_graph=cg, body_graph=bg, cond_nconsts=len(cconsts),
                              body_nconsts=len(fixed) + len(bconsts)))
-    return tree_unflatten(td, [x if m else next(outs) for x, m in zip(leaves, moved)])
+    return tree_unflatten(td, [x if m else next(outs) for x, m in zip(leaves, moved, strict=True)])
 
 
 def _read_only_carries(cond_g, body_g, nc: int, nb: int):
@@ -362,16 +362,16 @@ def _read_only_carries(cond_g, body_g, nc: int, nb: int):
     read = {v for e in cond_g.eqns for v in e.inputs} | set(cond_g.outvars)
     carry_in = body_g.invars[nb:]
     moved = [o is i and c not in read
-             for o, i, c in zip(body_g.outvars, carry_in, cond_g.invars[nc:])]
+             for o, i, c in zip(body_g.outvars, carry_in, cond_g.invars[nc:], strict=True)]
     if not any(moved):
         return cond_g, body_g, moved
     keep = [not m for m in moved]
     body_g = intern_graph(Graph(
-        tuple(v for v, m in zip(carry_in, moved) if m) + tuple(body_g.invars[:nb])
-        + tuple(v for v, k in zip(carry_in, keep) if k), (), (), body_g.eqns,
-        tuple(v for v, k in zip(body_g.outvars, keep) if k)))
+        tuple(v for v, m in zip(carry_in, moved, strict=True) if m) + tuple(body_g.invars[:nb])
+        + tuple(v for v, k in zip(carry_in, keep, strict=True) if k), (), (), body_g.eqns,
+        tuple(v for v, k in zip(body_g.outvars, keep, strict=True) if k)))
     cond_g = intern_graph(Graph(
-        tuple(cond_g.invars[:nc]) + tuple(v for v, k in zip(cond_g.invars[nc:], keep) if k),
+        tuple(cond_g.invars[:nc]) + tuple(v for v, k in zip(cond_g.invars[nc:], keep, strict=True) if k),
         (), (), cond_g.eqns, cond_g.outvars))
     return cond_g, body_g, moved
 
@@ -389,7 +389,7 @@ def scan(f, init, xs=None, length=None, reverse=False, unroll=1):
         raise TypeError("lax.scan: f argument should be a callable.")
     xs_leaves, xs_td = tree_flatten(xs)
     x_avals = [leaf_aval(x) for x in xs_leaves]
-    for x, a in zip(xs_leaves, x_avals):
+    for x, a in zip(xs_leaves, x_avals, strict=True):
         if a.ndim == 0:
             raise ValueError(f"scan got value with no leading axis to scan over: {x}.")
     lengths = [a.shape[0] for a in x_avals]
@@ -519,7 +519,7 @@ def _fori_cond(loop_carry):
 
 # (body_fun, as scan) -> the loop body calling it: one function per body_fun (so that the
 # trace cache knows it again), holding body_fun weakly (so that the entry can go with it)
-_FORI_BODIES: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
+_FORI_BODIES: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
 
 def _fori_body(body_fun, as_scan: bool):

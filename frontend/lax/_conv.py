@@ -121,7 +121,7 @@ def conv_general_dilated(lhs, rhs, window_strides, padding, lhs_dilation=None,
                              "using this op. Please either exactly specify the required "
                              "padding or use conv_transpose.")
         window = [1 + d * (ra.shape[a] - 1) if ra.shape[a] else 0
-                  for a, d in zip(dn.rhs_spec[2:], rhs_dil)]
+                  for a, d in zip(dn.rhs_spec[2:], rhs_dil, strict=True)]
         pads = padtype_to_pads([la.shape[a] for a in dn.lhs_spec[2:]], window, strides, padding)
     else:
         try:

@@ -47,7 +47,7 @@ def _index_operands(name, operand, start_indices):
     dt = np.dtype(np.result_type(*strong)) if strong else dtypes.canonicalize(np.dtype(np.int32))
     dt = dtypes.canonicalize(dt)
     out = []
-    for s, n in zip(start_indices, aval_of(operand).shape):
+    for s, n in zip(start_indices, aval_of(operand).shape, strict=True):
         if isinstance(s, (int, np.integer)):
             s = int(s)
             out.append(literal(s + n if s < 0 else s, dt))
@@ -236,7 +236,7 @@ def _scatter(prim, operand, scatter_indices, updates, dimension_numbers, *,
         removed = set(dn.inserted_window_dims) | set(dn.operand_batching_dims)
         wdims = [j for j in range(oa.ndim) if j not in removed]
         win = {j: 1 for j in removed}
-        win.update({j: ua.shape[p] for j, p in zip(wdims, dn.update_window_dims)})
+        win.update({j: ua.shape[p] for j, p in zip(wdims, dn.update_window_dims, strict=True)})
         scatter_indices = clamp_indices(scatter_indices, ivd, [
             oa.shape[d] - win[d] for d in dn.scatter_dims_to_operand_dims])
     return prim.bind(operand, scatter_indices, updates, update_window_dims=dn.update_window_dims,

@@ -8,7 +8,8 @@ names its axis, and inside ``f`` a collective works across the lanes of that axi
 Array([-1.,  0.,  1.], dtype=float32)
 
 ``axis_name`` may be a tuple of names (the combined axis, the first name major). Each
-function maps over a pytree ``x``. A name no enclosing vmap binds is a NameError.
+function maps over a pytree ``x``. A name that no enclosing vmap or shard_map binds is a
+NameError.
 """
 from __future__ import annotations
 
@@ -38,7 +39,8 @@ def _size(names, api: str) -> int:
 
 def _no_groups(axis_index_groups, api: str):
     if axis_index_groups is not None:
-        raise NotImplementedError(f"{api}: axis_index_groups is not supported under vmap")
+        raise NotImplementedError(f"{api}: axis_index_groups is not supported in vmap or "
+                                  "shard_map collectives")
 
 
 def _shape(x) -> tuple:
@@ -130,7 +132,7 @@ def all_gather(x, axis_name, *, axis_index_groups=None, axis=0, tiled=False):
         nd = len(_shape(v))
         (a,) = _normalize_axes((axis,), nd if tiled else nd + 1)
         sizes = [axis_size_of(n, "all_gather") for n in names]
-        for name, size in zip(reversed(names), reversed(sizes)):  # the first name ends major
+        for name, size in zip(reversed(names), reversed(sizes), strict=True):  # the first name ends major
             v = co.all_gather_p.bind(v, all_gather_dimension=a, axis_name=(name,),
                                      axis_size=size, tiled=tiled)
         if not tiled and len(names) > 1:
@@ -166,7 +168,7 @@ def psum_scatter(x, axis_name, *, scatter_dimension=0, axis_index_groups=None, t
                     raise ValueError(f"reduce_scatter operand scatter dimension size {shp[sd]} "
                                      f"must match shard count {total}")
                 v = _reshape(v, shp[:sd] + tuple(sizes) + shp[sd + 1:])
-        for name, size in zip(names, sizes):
+        for name, size in zip(names, sizes, strict=True):
             v = co.reduce_scatter_p.bind(v, scatter_dimension=sd, axis_name=(name,),
                                          axis_size=size, tiled=tiled)
         return v
@@ -265,4 +267,4 @@ def pshuffle(x, axis_name, perm):
     """Lane ``i`` gets lane ``perm[i]``'s ``x`` (``perm`` a permutation of the lanes)."""
     if set(perm) != set(range(len(perm))):
         raise ValueError(f"`perm` does not represent a permutation: {perm}")
-    return ppermute(x, axis_name, list(zip(perm, range(len(perm)))))
+    return ppermute(x, axis_name, list(zip(perm, range(len(perm)), strict=True)))

@@ -58,11 +58,11 @@ def reduce(operands, init_values, computation, dimensions):  # noqa: A001
             return tree_unflatten(op_td, [prim.bind(xs[0], axes=dims)])
     init_ops = [as_operand(i) for i in inits]
     if any(aval_of(i).dtype != aval_of(x).dtype and not aval_of(i).weak_type
-           for i, x in zip(init_ops, xs)):
+           for i, x in zip(init_ops, xs, strict=True)):
         raise TypeError("reduce operand dtypes should match corresponding initial value dtypes, "
                         f"got operands={[aval_of(x).str_short() for x in xs]} and "
                         f"initial_values={[aval_of(i).str_short() for i in init_ops]}")
-    init_ops = [_as_dtype(i, aval_of(x).dtype) for i, x in zip(init_ops, xs)]
+    init_ops = [_as_dtype(i, aval_of(x).dtype) for i, x in zip(init_ops, xs, strict=True)]
     g = reduction_graph("reduce", computation, op_td, [aval_of(x).dtype for x in xs])
     outs = reduce_p.bind(*xs, *init_ops, computation=g, dimensions=dims)
     return tree_unflatten(op_td, outs)

@@ -31,7 +31,7 @@ def with_sharding_constraint(x, shardings):
     shs = broadcast_prefix(shardings, td, "with_sharding_constraint shardings",
                            is_leaf=lambda p: isinstance(p, PartitionSpec))
     out = []
-    for v, s in zip(leaves, shs):
+    for v, s in zip(leaves, shs, strict=True):
         s = resolve(s, "with_sharding_constraint")
         if s is None or isinstance(s, SingleDeviceSharding):
             out.append(v)

@@ -57,9 +57,9 @@ def tile(operand, reps):
     if any(r < 0 for r in reps):
         raise ValueError(f"reps must be nonnegative, got {reps}")
     # (r0, n0, r1, n1, ...) by broadcasting, then merged pairwise
-    wide = tuple(d for r, n in zip(reps, shape) for d in (r, n))
+    wide = tuple(d for r, n in zip(reps, shape, strict=True) for d in (r, n))
     y = broadcast_in_dim(x, wide, tuple(2 * i + 1 for i in range(len(shape))))
-    return reshape(y, tuple(r * n for r, n in zip(reps, shape)))
+    return reshape(y, tuple(r * n for r, n in zip(reps, shape, strict=True)))
 
 
 def optimization_barrier(operand, /):

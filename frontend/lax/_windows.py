@@ -60,7 +60,8 @@ def reduce_window(operand, init_value, computation, window_dimensions, window_st
     strides = tuple(window_strides) if window_strides is not None else (1,) * nd
     if isinstance(padding, str):
         wd = window_dilation if window_dilation is not None else (1,) * nd
-        dilated = tuple(0 if w == 0 else 1 + d * (w - 1) for w, d in zip(window_dimensions, wd))
+        dilated = tuple(0 if w == 0 else 1 + d * (w - 1)
+                        for w, d in zip(window_dimensions, wd, strict=True))
         padding = padtype_to_pads(a.shape, dilated, strides, padding)
     params = win.window_params(nd, window_dimensions, strides, padding, base_dilation,
                                window_dilation)
@@ -69,7 +70,7 @@ def reduce_window(operand, init_value, computation, window_dimensions, window_st
     inits = [as_operand(i) for i in flat_inits]
     dts = [aval_of(x).dtype for x in xs]
     inits = [i if aval_of(i).dtype == d or not aval_of(i).weak_type else convert(i, d)
-             for i, d in zip(inits, dts)]
+             for i, d in zip(inits, dts, strict=True)]
     g = reduction_graph("reduce_window", computation, op_td, dts)
     outs = win.reduce_window_p.bind(*xs, *inits, computation=g, **params)
     return tree_unflatten(op_td, outs)

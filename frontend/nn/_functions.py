@@ -42,7 +42,7 @@ def _relu(x):
 
 
 # (JAX's rule: the derivative at the kink is 0, not max's 1/2)
-_relu.defjvps(lambda g, ans, x: lax.select(x > 0, g, fnp.zeros_like(g)))
+_relu.defjvps(lambda g, _ans, x: lax.select(x > 0, g, fnp.zeros_like(g)))
 
 
 @_activation
@@ -57,7 +57,7 @@ def _relu6(x):
     return fnp.minimum(fnp.maximum(x, 0), 6.0)
 
 
-_relu6.defjvps(lambda g, ans, x: lax.select((x > 0) & (x < 6), g, fnp.zeros_like(g)))
+_relu6.defjvps(lambda g, _ans, x: lax.select((x > 0) & (x < 6), g, fnp.zeros_like(g)))
 
 
 @_activation

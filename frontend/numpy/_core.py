@@ -38,7 +38,7 @@ def _is_foreign(a) -> bool:
     return any(hasattr(a, m) for m in ("__jax_array__", "__dlpack__", "__array__"))
 
 
-def asarray(a, dtype=None, copy=None) -> "Array | Tracer":
+def asarray(a, dtype=None, copy=None) -> Array | Tracer:
     """frontend.numpy.asarray: arrays pass through (converted when ``dtype`` differs); Python
     scalars, lists and numpy arrays become device Arrays (Python scalars weakly typed).
 
@@ -139,7 +139,7 @@ def broadcast_to_shape(x, shape: tuple):
         return x
     nd = len(shape)
     lead = nd - a.ndim
-    if lead < 0 or any(s not in (1, t) for s, t in zip(a.shape, shape[lead:])):
+    if lead < 0 or any(s not in (1, t) for s, t in zip(a.shape, shape[lead:], strict=True)):
         raise ValueError(f"Incompatible shapes for broadcasting: {a.shape} and requested shape "
                          f"{tuple(shape)}")
     # size-1 dims stretch in the same broadcast_in_dim

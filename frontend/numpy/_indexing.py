@@ -8,6 +8,8 @@ then clamped); integer arrays one ``gather`` (negative indices wrapped, then cla
 """
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 
 from ..core import dtypes
@@ -40,12 +42,31 @@ _INT = np.dtype(np.int32)
 
 
 # ----------------------------------------------------------------------------- index parsing
-# An index becomes a list of entries, one per index element after Ellipsis expansion:
-#   ("none",)                      newaxis
-#   ("slice", dim, start, m, step) static slice: m elements from start by step
-#   ("int", dim, v)                static int (wrapped, bounds-checked)
-#   ("dyn", dim, t)                traced scalar integer
-#   ("adv", dim, a)                integer array (numpy or traced), any rank
+
+
+class _Entry(NamedTuple):
+    """One index element after Ellipsis expansion, by ``kind``:
+    "none" newaxis; "slice" a static slice of operand dim ``dim``: ``size`` elements from
+    ``start`` by ``step``; "int" a static int ``index`` (wrapped, bounds-checked); "dyn" a
+    traced scalar integer ``index``; "adv" an integer array ``index`` (numpy or traced), any
+    rank."""
+
+    kind: str
+    dim: int = -1
+    start: int = 0
+    size: int = 1
+    step: int = 1
+    index: object = None
+
+
+class _Label(NamedTuple):
+    """One dim of an indexing result (no None dims): "adv" the ``adv_dim``-th dim of the
+    broadcast index arrays; "win" (step-1 or size <= 1) or "strided" the dims of a slice
+    ``entry``."""
+
+    kind: str
+    adv_dim: int = 0
+    entry: _Entry | None = None
 
 
 def _float_index_error(dt):
@@ -125,27 +146,27 @@ def _parse(shape, idx):
     dim = 0
     for e in raw:
         if e is None:
-            entries.append(("none",))
+            entries.append(_Entry("none"))
         elif e is Ellipsis:
             for _ in range(nd - used):
-                entries.append(("slice", dim, 0, shape[dim], 1))
+                entries.append(_Entry("slice", dim, 0, shape[dim], 1))
                 dim += 1
         elif isinstance(e, slice):
             s = slice(_static_int(e.start, e), _static_int(e.stop, e), _static_int(e.step, e))
             start, stop, step = s.indices(shape[dim])
-            entries.append(("slice", dim, start, len(range(start, stop, step)), step))
+            entries.append(_Entry("slice", dim, start, len(range(start, stop, step)), step))
             dim += 1
         elif isinstance(e, int):
             n = shape[dim]
             if not -n <= e < n:
                 raise IndexError(f"index {e} is out of bounds for axis {dim} with size {n}")
-            entries.append(("int", dim, e % n))
+            entries.append(_Entry("int", dim, index=e % n))
             dim += 1
         elif isinstance(e, (Array, Tracer)) and e.ndim == 0:
-            entries.append(("dyn", dim, e))
+            entries.append(_Entry("dyn", dim, index=e))
             dim += 1
         else:
-            entries.append(("adv", dim, e))
+            entries.append(_Entry("adv", dim, index=e))
             dim += 1
     return entries
 
@@ -162,12 +183,12 @@ def _wrap_index(i, n):
 
 def _static_slicing(x, entries):
     """Apply the static slices (one ``slice``, one ``rev`` for negative steps); int entries are
-    sliced to size 1 when ``ints_too``. Returns the new x."""
+    sliced to size 1. Returns the new x."""
     shp = aval_of(x).shape
     st, lim, strides, rev = list(0 for _ in shp), list(shp), [1] * len(shp), []
     for e in entries:
-        if e[0] == "slice":
-            _, d, start, m, step = e
+        if e.kind == "slice":
+            d, start, m, step = e.dim, e.start, e.size, e.step
             if m == 0:
                 st[d], lim[d] = 0, 0
             elif step > 0:
@@ -179,9 +200,8 @@ def _static_slicing(x, entries):
                     rev.append(d)
             if m == 1:
                 strides[d] = 1
-        elif e[0] == "int":
-            _, d, v = e
-            st[d], lim[d] = v, v + 1
+        elif e.kind == "int":
+            st[e.dim], lim[e.dim] = e.index, e.index + 1
     if st != [0] * len(shp) or lim != list(shp) or strides != [1] * len(shp):
         x = pd.slice_p.bind(x, start_indices=tuple(st), limit_indices=tuple(lim),
                              strides=None if strides == [1] * len(shp) else tuple(strides))
@@ -210,7 +230,7 @@ def _bcast_index(i, shape):
 
 
 def _adv_positions(entries):
-    pos = [k for k, e in enumerate(entries) if e[0] in ("adv", "int", "dyn")]
+    pos = [k for k, e in enumerate(entries) if e.kind in ("adv", "int", "dyn")]
     return pos, bool(pos) and pos[-1] - pos[0] + 1 == len(pos)
 
 
@@ -223,10 +243,10 @@ def _result_layout(entries, bshape):
         out.extend(bshape)
     n_slices = 0
     for k, e in enumerate(entries):
-        if e[0] == "none":
+        if e.kind == "none":
             out.append(1)
-        elif e[0] == "slice":
-            out.append(e[3])
+        elif e.kind == "slice":
+            out.append(e.size)
             n_slices += 1
         elif contiguous and k == pos[0]:
             out.extend(bshape)
@@ -245,9 +265,9 @@ def _stack_columns(cols, bshape):
 
 def _gather_index(x, entries, mode=None, fill_value=None):
     """Integer-array indexing (ints and traced scalars join the advanced indices)."""
-    x = _static_slicing(x, [e for e in entries if e[0] == "slice"])
+    x = _static_slicing(x, [e for e in entries if e.kind == "slice"])
     shp = aval_of(x).shape
-    adv = [(e[1], e[2]) for e in entries if e[0] in ("adv", "int", "dyn")]
+    adv = [(e.dim, e.index) for e in entries if e.kind in ("adv", "int", "dyn")]
     cols = [_wrap_index(i, shp[d]) for d, i in adv]
     bshape = _broadcast_index_shapes(cols)
     cols = [_bcast_index(c, bshape) for c in cols]
@@ -271,7 +291,7 @@ def _gather_index(x, entries, mode=None, fill_value=None):
                             mode="clip" if mode == "clip" else "promise_in_bounds")
     if mode == "fill":
         mask = None
-        for (d, _), c in zip(adv, cols):
+        for (d, _), c in zip(adv, cols, strict=True):
             c = c if not isinstance(c, np.ndarray) else asarray(c)
             ok = ew.and_p.bind(ew.ge_p.bind(c, literal(0, _INT)),
                                 ew.lt_p.bind(c, literal(int(shp[d]), _INT)))
@@ -291,8 +311,8 @@ def _getitem(x, idx, mode=None, fill_value=None):
     if not is_array(x):
         x = asarray(x)
     entries = _parse(aval_of(x).shape, idx)
-    has_adv = any(e[0] == "adv" for e in entries)
-    has_dyn = any(e[0] == "dyn" for e in entries)
+    has_adv = any(e.kind == "adv" for e in entries)
+    has_dyn = any(e.kind == "dyn" for e in entries)
     if has_adv or (has_dyn and mode == "fill"):
         return _gather_index(x, entries, mode, fill_value)
     # basic indexing: slice (+ rev), dynamic_slice for traced scalars, reshape
@@ -301,16 +321,16 @@ def _getitem(x, idx, mode=None, fill_value=None):
         shp = aval_of(x).shape
         starts, sizes = [0] * len(shp), list(shp)
         for e in entries:
-            if e[0] == "dyn":
-                starts[e[1]] = convert(e[2], _INT, False)
-                sizes[e[1]] = 1
+            if e.kind == "dyn":
+                starts[e.dim] = convert(e.index, _INT, False)
+                sizes[e.dim] = 1
         x = lax_ix.dynamic_slice(x, starts, sizes)
     out_shape = []
     for e in entries:
-        if e[0] == "none":
+        if e.kind == "none":
             out_shape.append(1)
-        elif e[0] == "slice":
-            out_shape.append(e[3])
+        elif e.kind == "slice":
+            out_shape.append(e.size)
     return _reshape(x, out_shape)
 
 
@@ -443,19 +463,19 @@ def _scatter_index(x, idx, values, prim, mode, indices_are_sorted=False, unique_
         values, (bool, int, float, complex)) else values
     values = convert(values, xa.dtype, xa.weak_type)
     pos, contiguous = _adv_positions(entries)
-    advs = [e for e in entries if e[0] in ("adv", "int", "dyn")]
-    cols = [_wrap_index(e[2], shp[e[1]]) for e in advs]
+    advs = [e for e in entries if e.kind in ("adv", "int", "dyn")]
+    cols = [_wrap_index(e.index, shp[e.dim]) for e in advs]
     bshape = _broadcast_index_shapes(cols) if cols else ()
     # labels of the result (no None dims), in numpy's order
     labels = []
     if not contiguous and advs:
-        labels += [("adv", k) for k in range(len(bshape))]
+        labels += [_Label("adv", k) for k in range(len(bshape))]
     for k, e in enumerate(entries):
-        if e[0] == "slice":
-            labels.append(("win" if e[4] == 1 or e[3] <= 1 else "strided", e))
+        if e.kind == "slice":
+            labels.append(_Label("win" if e.step == 1 or e.size <= 1 else "strided", entry=e))
         elif contiguous and advs and k == pos[0]:
-            labels += [("adv", j) for j in range(len(bshape))]
-    res_shape = [bshape[lab[1]] if lab[0] == "adv" else lab[1][3] for lab in labels]
+            labels += [_Label("adv", j) for j in range(len(bshape))]
+    res_shape = [bshape[lab.adv_dim] if lab.kind == "adv" else lab.entry.size for lab in labels]
     full_shape, _ = _result_layout(entries, bshape)
     # values broadcast to the indexing result (with None dims), then None dims dropped
     va = aval_of(values)
@@ -469,20 +489,20 @@ def _scatter_index(x, idx, values, prim, mode, indices_are_sorted=False, unique_
     upd = broadcast_to_shape(values, tuple(full_shape))
     upd = _reshape(upd, res_shape)
     # the scatter grid: the non-window result dims, in order
-    grid_pos = [p for p, lab in enumerate(labels) if lab[0] != "win"]
+    grid_pos = [p for p, lab in enumerate(labels) if lab.kind != "win"]
     grid = tuple(res_shape[p] for p in grid_pos)
     comps, sdod = [], []
-    adv_grid = [grid_pos.index(p) for p, lab in enumerate(labels) if lab[0] == "adv"]
-    for e, c in zip(advs, cols):
+    adv_grid = [grid_pos.index(p) for p, lab in enumerate(labels) if lab.kind == "adv"]
+    for e, c in zip(advs, cols, strict=True):
         c = _bcast_index(c, bshape)
-        sdod.append(e[1])
+        sdod.append(e.dim)
         comps.append(c if len(bshape) == len(grid) else _grid(c, grid, adv_grid))
     for p, lab in enumerate(labels):
-        if lab[0] == "win" and lab[1][2] != 0:
-            sdod.append(lab[1][1])
-            comps.append(np.full(grid, lab[1][2], _INT))
-        elif lab[0] == "strided":
-            _, d, start, m, step = lab[1]
+        if lab.kind == "win" and lab.entry.start != 0:
+            sdod.append(lab.entry.dim)
+            comps.append(np.full(grid, lab.entry.start, _INT))
+        elif lab.kind == "strided":
+            d, start, m, step = lab.entry.dim, lab.entry.start, lab.entry.size, lab.entry.step
             sdod.append(d)
             comps.append(_grid(np.arange(start, start + m * step, step, dtype=_INT)[:m], grid,
                                [grid_pos.index(p)]))
@@ -492,14 +512,14 @@ def _scatter_index(x, idx, values, prim, mode, indices_are_sorted=False, unique_
         sdod.append(0)
         comps.append(np.zeros(grid, _INT))
     if mode == "clip":
-        win_sizes = {lab[1][1]: lab[1][3] for lab in labels if lab[0] == "win"}
-        comps = [_clip(c, shp[d] - win_sizes.get(d, 1)) for c, d in zip(comps, sdod)]
-    indices = _stack_columns([c if isinstance(c, np.ndarray) else c for c in comps], grid) \
+        win_sizes = {lab.entry.dim: lab.entry.size for lab in labels if lab.kind == "win"}
+        comps = [_clip(c, shp[d] - win_sizes.get(d, 1)) for c, d in zip(comps, sdod, strict=True)]
+    indices = _stack_columns(comps, grid) \
         if len(comps) > 1 else comps[0]
     ivd = len(grid)
-    win_dims = [lab[1][1] for lab in labels if lab[0] == "win"]
+    win_dims = [lab.entry.dim for lab in labels if lab.kind == "win"]
     inserted = tuple(sorted(d for d in range(len(shp)) if d not in win_dims))
-    uwd = tuple(p for p, lab in enumerate(labels) if lab[0] == "win")
+    uwd = tuple(p for p, lab in enumerate(labels) if lab.kind == "win")
     # window updates must cover the whole window dim of the operand in size: windows start at
     # the slice start (in sdod) or 0
     return prim.bind(x, indices, upd, update_window_dims=uwd, inserted_window_dims=inserted,

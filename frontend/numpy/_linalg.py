@@ -263,7 +263,7 @@ def _parse_einsum(subscripts: str, shapes):
     if len(specs) != len(shapes):
         raise ValueError(f"einsum got {len(shapes)} operands for {len(specs)} input subscripts "
                          f"'{ins}'.")
-    parsed = [_split_spec(sp, k, len(sh)) for k, (sp, sh) in enumerate(zip(specs, shapes))]
+    parsed = [_split_spec(sp, k, len(sh)) for k, (sp, sh) in enumerate(zip(specs, shapes, strict=True))]
     n_ell = max((p[2] for p in parsed), default=0)
     ell = [f".{j}" for j in range(n_ell)]
     labels = [h + ell[n_ell - ne:] + t for h, t, ne, _ in parsed]
@@ -347,8 +347,8 @@ def einsum(subscripts, /, *operands, out=None, optimize="auto", precision=None,
 
     # label sizes: named labels must agree; '...' labels broadcast (size 1 is squeezed away)
     size: dict = {}
-    for k, (ls, sh) in enumerate(zip(labels, shapes)):
-        for c, n in zip(ls, sh):
+    for k, (ls, sh) in enumerate(zip(labels, shapes, strict=True)):
+        for c, n in zip(ls, sh, strict=True):
             if c.startswith(".") and n == 1:
                 continue
             if size.setdefault(c, n) != n:
@@ -356,7 +356,7 @@ def einsum(subscripts, /, *operands, out=None, optimize="auto", precision=None,
                 raise ValueError(f"Size of label '{shown}' for operand {k} ({n}) does not match "
                                  f"previous terms ({size[c]}).")
     terms = []
-    for x, ls in zip(ops, labels):
+    for x, ls in zip(ops, labels, strict=True):
         sh = aval_of(x).shape
         drop = [i for i, c in enumerate(ls) if c.startswith(".") and sh[i] == 1 and size.get(c, 1) != 1]
         if drop:

@@ -177,7 +177,7 @@ def kron(a, b):
     nd = max(na, nb)
     a2 = expand_dims(a, tuple(range(1, 2 * nd, 2)))
     b2 = expand_dims(b, tuple(range(0, 2 * nd, 2)))
-    shape = tuple(int(x) * int(y) for x, y in zip(aval_of(a).shape, aval_of(b).shape))
+    shape = tuple(int(x) * int(y) for x, y in zip(aval_of(a).shape, aval_of(b).shape, strict=True))
     return reshape_p.bind(multiply(a2, b2), new_sizes=shape, dimensions=None)
 
 

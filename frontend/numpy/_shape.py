@@ -150,7 +150,7 @@ def moveaxis(a, source, destination):
     src = canonical_axes(src, nd, "source")
     dst = canonical_axes(dst, nd, "destination")
     perm = [i for i in range(nd) if i not in src]
-    for d, s in sorted(zip(dst, src)):
+    for d, s in sorted(zip(dst, src, strict=True)):
         perm.insert(d, s)
     return _ps.transpose(a, perm)
 
@@ -197,7 +197,7 @@ def broadcast_to(array, shape):
     if lead < 0:
         raise ValueError(f"Cannot broadcast to shape with fewer dimensions: arr_shape={av.shape} "
                          f"shape={shape}")
-    if any(s < 0 for s in shape) or any(s not in (1, t) for s, t in zip(av.shape, shape[lead:])):
+    if any(s < 0 for s in shape) or any(s not in (1, t) for s, t in zip(av.shape, shape[lead:], strict=True)):
         def ty(shp):
             return f"{av.dtype.name}[{','.join(map(str, shp))}]"
         raise ValueError(f"Incompatible types for broadcasting: input type={ty(av.shape)} and "
@@ -391,10 +391,10 @@ def meshgrid(*xi, copy=True, sparse=False, indexing="xy"):
     if indexing == "xy" and n >= 2:
         pos[0], pos[1] = 1, 0
     shape = [0] * n
-    for a, p in zip(arrs, pos):
+    for a, p in zip(arrs, pos, strict=True):
         shape[p] = a.shape[0]
     out = []
-    for a, p in zip(arrs, pos):
+    for a, p in zip(arrs, pos, strict=True):
         if sparse:
             s = [1] * n
             s[p] = a.shape[0]
@@ -455,7 +455,7 @@ def roll(a, shift, axis=None):
         axes = axes * len(shifts)
     if len(shifts) != len(axes):
         raise ValueError("shift and axis must have the same length")
-    for s, ax in zip(shifts, axes):
+    for s, ax in zip(shifts, axes, strict=True):
         ax = canonical_axis(int(ax), a.ndim)
         n = a.shape[ax]
         s = operator.index(s) % n if n else 0
@@ -478,11 +478,11 @@ def tile(A, reps):
     if all(r == 1 for r in reps):
         return _ps.reshape(a, shp)
     big = []
-    for r, s in zip(reps, shp):
+    for r, s in zip(reps, shp, strict=True):
         big += [r, s]
     dims = tuple(range(2 * nd - a.ndim * 2 + 1, 2 * nd, 2)) if a.ndim else ()
     b = _ps.broadcast_in_dim(a, big, dims)
-    return _ps.reshape(b, tuple(r * s for r, s in zip(reps, shp)))
+    return _ps.reshape(b, tuple(r * s for r, s in zip(reps, shp, strict=True)))
 
 
 def repeat(a, repeats, axis=None, *, total_repeat_length=None):
@@ -561,7 +561,7 @@ def split(ary, indices_or_sections, axis=0):
     a = _arr(ary)
     ax = canonical_axis(int(axis), a.ndim)
     pts = _split_points(a.shape[ax], indices_or_sections, even=True)
-    return [_ps.slice_in_dim(a, s, builtins.max(s, e), 1, ax) for s, e in zip(pts[:-1], pts[1:])]
+    return [_ps.slice_in_dim(a, s, builtins.max(s, e), 1, ax) for s, e in zip(pts[:-1], pts[1:], strict=True)]
 
 
 def array_split(ary, indices_or_sections, axis=0):
@@ -569,4 +569,4 @@ def array_split(ary, indices_or_sections, axis=0):
     a = _arr(ary)
     ax = canonical_axis(int(axis), a.ndim)
     pts = _split_points(a.shape[ax], indices_or_sections, even=False)
-    return [_ps.slice_in_dim(a, s, builtins.max(s, e), 1, ax) for s, e in zip(pts[:-1], pts[1:])]
+    return [_ps.slice_in_dim(a, s, builtins.max(s, e), 1, ax) for s, e in zip(pts[:-1], pts[1:], strict=True)]

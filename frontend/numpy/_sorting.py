@@ -224,7 +224,7 @@ def nonzero(a, *, size=None, fill_value=None):
         flat = cumsum_p.bind(hits, axis=0, reverse=False)
         strides = np.cumprod((1,) + shp[::-1][:-1])[::-1]
         out = [remainder(floor_divide(flat, literal(int(s), it)), literal(int(d), it))
-               for s, d in zip(strides, shp)]
+               for s, d in zip(strides, shp, strict=True)]
     if fill_value is not None:
         fills = fill_value if isinstance(fill_value, (tuple, list)) else (fill_value,) * len(shp)
         if len(fills) != len(shp):
@@ -232,7 +232,7 @@ def nonzero(a, *, size=None, fill_value=None):
                              f"got {fill_value}")
         total = reduce_sum_p.bind(convert(mask, it), axes=(0,))
         pad = ew.ge_p.bind(_iota(it, (size,), 0), total)
-        out = [_where3(pad, convert(f, it), o) for f, o in zip(fills, out)]
+        out = [_where3(pad, convert(f, it), o) for f, o in zip(fills, out, strict=True)]
     return tuple(out)
 
 

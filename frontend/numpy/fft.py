@@ -68,14 +68,14 @@ def _core(name, fft_type, a, s, axes, norm):
     shape = aval_of(arr).shape
     if s is not None:
         want = list(shape)
-        for ax, n in zip(inner, s):
+        for ax, n in zip(inner, s, strict=True):
             want[ax] = n
         if fft_type == FftType.IRFFT:
             want[-1] = want[-1] // 2 + 1
         if tuple(want) != shape:
-            cut = tuple(min(w, h) for w, h in zip(want, shape))
+            cut = tuple(min(w, h) for w, h in zip(want, shape, strict=True))
             arr = lax_slice(arr, (0,) * nd, cut)
-            arr = pad(arr, [(0, w - c) for w, c in zip(want, cut)])
+            arr = pad(arr, [(0, w - c) for w, c in zip(want, cut, strict=True)])
     else:
         if fft_type == FftType.IRFFT:
             s = [shape[ax] for ax in inner[:-1]]

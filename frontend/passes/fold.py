@@ -29,7 +29,7 @@ def fold_constants(g: Graph, *, max_elements: int = 1 << 16) -> Graph:
     the constant instead)."""
     eqns = [map_subgraphs(e, lambda s: fold_constants(s, max_elements=max_elements))
             for e in g.eqns]
-    sub_changed = any(a is not b for a, b in zip(eqns, g.eqns))
+    sub_changed = any(a is not b for a, b in zip(eqns, g.eqns, strict=True))
     base = Graph(g.invars, g.constvars, g.consts, tuple(eqns), g.outvars) if sub_changed else g
 
     known = {id(v) for v in g.constvars}
@@ -75,7 +75,7 @@ def fold_constants(g: Graph, *, max_elements: int = 1 << 16) -> Graph:
 
     subst: dict = {}
     new_cv, new_c = list(g.constvars), list(g.consts)
-    for v, b in zip(outs, bufs):
+    for v, b in zip(outs, bufs, strict=True):
         if v.aval.ndim == 0:
             subst[id(v)] = _as_literal(be.to_host(b), v.aval)
         else:
@@ -89,7 +89,7 @@ def fold_constants(g: Graph, *, max_elements: int = 1 << 16) -> Graph:
     for i in sorted(kept):
         e = eqns[i]
         ins = tuple(get(a) for a in e.inputs)
-        new_eqns.append(e if all(a is b for a, b in zip(ins, e.inputs))
+        new_eqns.append(e if all(a is b for a, b in zip(ins, e.inputs, strict=True))
                         else Eqn(e.prim, ins, e.params, e.outs))
     out = Graph(g.invars, tuple(new_cv), tuple(new_c), tuple(new_eqns),
                 tuple(get(v) for v in g.outvars))

@@ -1,5 +1,6 @@
-"""What the graph passes share: dead-code elimination, applying a pass to the sub-graphs of
-control-flow equations, and the forward rewriter that runs local rules.
+"""What the graph passes share: dead-code elimination and applying a pass to the sub-graphs
+of control-flow equations (both from frontend.core.tracing, re-exported), and the forward
+rewriter that runs local rules.
 
 A local rule is ``rule(eqn, rw) -> None | Eqn | [atoms]``: None when it does not apply, a new
 equation (same output Vars) to stand for ``eqn``, or one atom per output of ``eqn`` that the
@@ -40,7 +41,7 @@ class Rewriter:
 
     def __init__(self, g: Graph):
         self._producer: dict = {}
-        self._consts = {id(v): c for v, c in zip(g.constvars, g.consts)}
+        self._consts = {id(v): c for v, c in zip(g.constvars, g.consts, strict=True)}
         self.memo: dict = {}  # for rules that remember what they saw (e.g. cse)
 
     def producer(self, x):
@@ -126,7 +127,7 @@ def rewrite(g: Graph, rules, recurse: bool = True) -> Graph:
     for e in g.eqns:
         if subst:
             ins = tuple([get(a) for a in e.inputs])
-            if any(a is not b for a, b in zip(ins, e.inputs)):
+            if any(a is not b for a, b in zip(ins, e.inputs, strict=True)):
                 e = Eqn(e.prim, ins, e.params, e.outs)
                 changed = True
         if recurse and e.params:
@@ -149,7 +150,7 @@ def rewrite(g: Graph, rules, recurse: bool = True) -> Graph:
                 raise ValueError(f"rewrite rule {_rule_name(rule)} forwarded {r} for the "
                                  f"outputs {list(e.outs)} of a {e.prim.name}: one atom of the "
                                  "same type per output is needed")
-            for o, a in zip(e.outs, r):
+            for o, a in zip(e.outs, r, strict=True):
                 subst[id(o)] = a
             e = None
             changed = True

@@ -208,7 +208,7 @@ def literal_operands(e, rw):
         inner = rw.producer(a)
         if inner is not None and inner.prim is broadcast_in_dim_p and type(inner.inputs[0]) is Literal:
             new[i] = inner.inputs[0]
-    if all(a is b for a, b in zip(new, e.inputs)) or all(a.aval.ndim == 0 for a in new):
+    if all(a is b for a, b in zip(new, e.inputs, strict=True)) or all(a.aval.ndim == 0 for a in new):
         return None
     return Eqn(e.prim, tuple(new), e.params, e.outs)
 

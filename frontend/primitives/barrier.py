@@ -33,6 +33,6 @@ def _barrier_transpose(cts, *operands):
     live = [i for i, c in enumerate(cts) if type(c) is not Zero]
     outs = list(cts)
     if live:
-        for i, c in zip(live, optimization_barrier_p.bind(*[cts[i] for i in live])):
+        for i, c in zip(live, optimization_barrier_p.bind(*[cts[i] for i in live]), strict=True):
             outs[i] = c
     return outs

@@ -1,7 +1,7 @@
-"""Collectives over named vmap axes, as JAX's: psum, pmax, pmin (param ``axes``: a tuple of
-names), all_gather, reduce_scatter (lax.psum_scatter), all_to_all, ppermute (param
-``axis_name``: a tuple of one name; frontend.lax spreads tuples of names over them) and
-axis_index (``axis_name``: one name). The wrappers are in frontend.lax.
+"""Collectives over named axes (a named vmap's, or a shard_map's mesh axes), as JAX's: psum,
+pmax, pmin (param ``axes``: a tuple of names), all_gather, reduce_scatter (lax.psum_scatter),
+all_to_all, ppermute (param ``axis_name``: a tuple of one name; frontend.lax spreads tuples of
+names over them) and axis_index (``axis_name``: one name). The wrappers are in frontend.lax.
 
 Batching: a vmap trace named in the collective resolves it on its batch axis, with no loop
 (psum: a reduction over the batch axis; all_gather: the batch axis becomes a positional

@@ -68,7 +68,7 @@ def batch_graph(g: Graph, size: int, in_dims, force=None, mesh_axes=None):
     def fn(*args):
         vals, dims = batching.batch_fun(lambda *a: inline_graph(g, a), size, args, in_dims, name, spmd)
         res, flags = [], []
-        for i, (o, d) in enumerate(zip(vals, dims)):
+        for i, (o, d) in enumerate(zip(vals, dims, strict=True)):
             if d is not None:
                 res.append(moveaxis(o, d, 0))
                 flags.append(True)
@@ -101,13 +101,13 @@ def close_branches(graphs) -> tuple:
     branches of one cond must take the same operands."""
     consts, where = [], {}
     for g in graphs:
-        for v, c in zip(g.constvars, g.consts):
+        for v, c in zip(g.constvars, g.consts, strict=True):
             if id(c) not in where:
                 where[id(c)] = len(consts)
                 consts.append((c, v.aval))
     closed = []
     for g in graphs:
-        mine = {id(c): v for v, c in zip(g.constvars, g.consts)}
+        mine = {id(c): v for v, c in zip(g.constvars, g.consts, strict=True)}
         cv = tuple(mine.get(id(c)) or Var(a) for c, a in consts)
         closed.append(intern_graph(Graph(cv + tuple(g.invars), (), (), g.eqns, g.outvars)))
     return tuple(closed), [c for c, _ in consts]
@@ -120,7 +120,7 @@ def _nonzero(tangents) -> list:
 def _tangents_out(vals, nonzero, avals) -> list:
     """Tangent outputs: the values where ``nonzero``, symbolic zeros elsewhere."""
     it = iter(vals)
-    return [next(it) if nz else Zero(tangent_aval(a)) for nz, a in zip(nonzero, avals)]
+    return [next(it) if nz else Zero(tangent_aval(a)) for nz, a in zip(nonzero, avals, strict=True)]
 
 
 def _residual(r, computed, inputs):
@@ -145,7 +145,7 @@ def _cond_abstract_eval(index, *ops, branches):
         raise ValueError("Empty branch sequence")
     for k, g in enumerate(branches):
         if len(g.invars) != len(ops) or not all(
-                typematch(v.aval, a) for v, a in zip(g.invars, ops)):
+                typematch(v.aval, a) for v, a in zip(g.invars, ops, strict=True)):
             raise TypeError(f"cond branch {k} takes {[v.aval for v in g.invars]}, "
                             f"got operands {list(ops)}")
     outs0 = branches[0].out_avals
@@ -165,7 +165,7 @@ def _cond_batch(args, dims, *, branches):
     if idx_dim is None:
         out_b = [False] * len(branches[0].outvars)
         for g in branches:
-            out_b = [a or b for a, b in zip(out_b, batch_graph(g, axis_size, op_dims)[1])]
+            out_b = [a or b for a, b in zip(out_b, batch_graph(g, axis_size, op_dims)[1], strict=True)]
         new = tuple(batch_graph(g, axis_size, op_dims, out_b)[0] for g in branches)
         outs = cond_p.bind(index, *ops, branches=new)
         return outs, [0 if b else None for b in out_b]
@@ -175,8 +175,8 @@ def _cond_batch(args, dims, *, branches):
     n_out = len(branches[0].outvars)
     index = moveaxis(index, idx_dim, 0)
     given, given_dims = ops, op_dims
-    ops = [bdim_at(x, d, axis_size, 0) if _inexact(x) else x for x, d in zip(ops, op_dims)]
-    op_dims = [0 if _inexact(x) else d for x, d in zip(ops, op_dims)]
+    ops = [bdim_at(x, d, axis_size, 0) if _inexact(x) else x for x, d in zip(ops, op_dims, strict=True)]
+    op_dims = [0 if _inexact(x) else d for x, d in zip(ops, op_dims, strict=True)]
     results = []
     for k, g in enumerate(branches):
         hit = eq_p.bind(index, literal(k, _I32))
@@ -185,11 +185,11 @@ def _cond_batch(args, dims, *, branches):
     outs = list(results[-1])
     for k in range(len(branches) - 2, -1, -1):
         hit = eq_p.bind(index, literal(k, _I32))
-        outs = [_lane_select(hit, r, o) for r, o in zip(results[k], outs)]
+        outs = [_lane_select(hit, r, o) for r, o in zip(results[k], outs, strict=True)]
     # an operand every branch returns as it is needs no select: it is returned as given, with
     # its own batch axis (or none)
     fwd = _forwarded(branches)
-    return ([o if j is None else given[j] for o, j in zip(outs, fwd)],
+    return ([o if j is None else given[j] for o, j in zip(outs, fwd, strict=True)],
             [0 if j is None else given_dims[j] for j in fwd])
 
 
@@ -199,7 +199,7 @@ def _forwarded(branches) -> list:
     for g in branches:
         pos = {v: j for j, v in enumerate(g.invars)}
         per_branch.append([pos.get(o) if type(o) is Var else None for o in g.outvars])
-    return [js[0] if len(set(js)) == 1 else None for js in zip(*per_branch)]
+    return [js[0] if len(set(js)) == 1 else None for js in zip(*per_branch, strict=True)]
 
 
 @cond_p.def_jvp
@@ -211,7 +211,7 @@ def _cond_jvp(primals, tangents, *, branches):
     n_out = len(branches[0].outvars)
     out_nz = [False] * n_out
     for g in branches:
-        out_nz = [a or b for a, b in zip(out_nz, jvp_graph(g, nz, [False] * n_out)[1])]
+        out_nz = [a or b for a, b in zip(out_nz, jvp_graph(g, nz, [False] * n_out)[1], strict=True)]
     lins = [linearize_graph(g, nz, out_nz) for g in branches]
     slots = [(k, j, l.res_avals[i]) for k, l in enumerate(lins)
              for i, (kind, j) in enumerate(l.res) if kind == "out"]
@@ -236,7 +236,7 @@ def _cond_jvp(primals, tangents, *, branches):
 
         def fn(*a):
             xs, slot_vals, ts = a[:len(ops)], a[len(ops):len(ops) + len(slots)], a[len(ops) + len(slots):]
-            mine = [v for (kk, _, _), v in zip(slots, slot_vals) if kk == k]
+            mine = [v for (kk, _, _), v in zip(slots, slot_vals, strict=True) if kk == k]
             rs = [_residual(r, mine, xs) for r in lin.res]
             return eval_graph(lin.linear, (), list(lin.linear_consts) + rs + list(ts))
         return trace_graph(fn, op_avals + [a for _, _, a in slots] + [aval_of(t) for t in t_in])
@@ -258,7 +258,7 @@ def _cond_transpose(cts, index, *ops, branches):
     if is_undefined_primal(index):
         raise TypeError("cond is not linear in its branch index")
     lin = [is_undefined_primal(o) for o in ops]
-    known = [o for o, is_lin in zip(ops, lin) if not is_lin]
+    known = [o for o, is_lin in zip(ops, lin, strict=True) if not is_lin]
     cts = [instantiate_zeros(c) for c in cts]
     gs, consts = close_branches([_reopen(*transpose_graph(g, lin)) for g in branches])
     out = cond_p.bind(index, *consts, *known, *cts, branches=gs)
@@ -272,7 +272,7 @@ def _cond_transpose(cts, index, *ops, branches):
 def _passthrough(body: Graph, nconsts: int) -> list:
     """Carry entries the body returns unchanged (the output is the input variable)."""
     ins = body.invars[nconsts:]
-    return [o is i for o, i in zip(body.outvars, ins)]
+    return [o is i for o, i in zip(body.outvars, ins, strict=True)]
 
 
 # while(*cond_consts, *body_consts, *carry; cond_graph, body_graph, cond_nconsts,
@@ -287,7 +287,7 @@ def _while_abstract_eval(*avals, cond_graph, body_graph, cond_nconsts, body_ncon
     carry = avals[cond_nconsts + body_nconsts:]
     for what, g, ins in (("cond", cond_graph, cc + carry), ("body", body_graph, bc + carry)):
         if len(g.invars) != len(ins) or not all(
-                typematch(v.aval, a) for v, a in zip(g.invars, ins)):
+                typematch(v.aval, a) for v, a in zip(g.invars, ins, strict=True)):
             raise TypeError(f"while {what}_graph takes {[v.aval for v in g.invars]}, got "
                             f"{list(ins)}")
     po = cond_graph.out_avals
@@ -313,12 +313,12 @@ def _while_batch(args, dims, *, cond_graph, body_graph, cond_nconsts, body_ncons
         cd = [0 if b else None for b in carry_b]
         pred_b = batch_graph(cond_graph, axis_size, list(ccd) + cd)[1][0]
         out_b = batch_graph(body_graph, axis_size, list(bcd) + cd)[1]
-        new = [a or b or (pred_b and not p) for a, b, p in zip(carry_b, out_b, passthrough)]
+        new = [a or b or (pred_b and not p) for a, b, p in zip(carry_b, out_b, passthrough, strict=True)]
         if new == carry_b:
             break
         carry_b = new
     cd = [0 if b else None for b in carry_b]
-    init = [bdim_at(x, d, axis_size, 0) if b else x for x, d, b in zip(init, initd, carry_b)]
+    init = [bdim_at(x, d, axis_size, 0) if b else x for x, d, b in zip(init, initd, carry_b, strict=True)]
     out_dims = [0 if b else None for b in carry_b]
     body_b = batch_graph(body_graph, axis_size, list(bcd) + cd, carry_b)[0]
     if not pred_b:
@@ -341,7 +341,7 @@ def _while_batch(args, dims, *, cond_graph, body_graph, cond_nconsts, body_ncons
         (pred,) = inline_graph(cond_lanes, list(c_in) + list(carry))
         new = inline_graph(body_b, list(b_in) + list(carry))
         return [_lane_select(pred, n, o) if b else n
-                for n, o, b in zip(new, carry, carry_b)]
+                for n, o, b in zip(new, carry, carry_b, strict=True)]
 
     cond_g = intern_graph(trace_graph(any_active, cc_avals + carry_avals))
     body_g = intern_graph(trace_graph(step, cc_avals + bc_avals + carry_avals))
@@ -361,7 +361,7 @@ def _while_jvp(primals, tangents, *, cond_graph, body_graph, cond_nconsts, body_
     nk = len(init)
     while True:
         out_nz = jvp_graph(body_graph, nz_b + carry_nz, [False] * nk)[1]
-        new = [a or b for a, b in zip(carry_nz, out_nz)]
+        new = [a or b for a, b in zip(carry_nz, out_nz, strict=True)]
         if new == carry_nz:
             break
         carry_nz = new
@@ -375,7 +375,7 @@ def _while_jvp(primals, tangents, *, cond_graph, body_graph, cond_nconsts, body_
     ins = body.invars
     body = intern_graph(Graph(ins[:k] + ins[k + nk:k + nk + n_tb] + ins[k:k + nk] + ins[k + nk + n_tb:],
                               (), (), body.eqns, body.outvars))
-    t_init = [instantiate_zeros(t) for t, nz in zip(tangents[nc + nb:], carry_nz) if nz]
+    t_init = [instantiate_zeros(t) for t, nz in zip(tangents[nc + nb:], carry_nz, strict=True) if nz]
     cond = intern_graph(Graph(tuple(cond_graph.invars) + tuple(Var(aval_of(t)) for t in t_init),
                               (), (), cond_graph.eqns, cond_graph.outvars))
     t_bc = [t for t in tangents[nc:nc + nb] if type(t) is not Zero]
@@ -412,7 +412,7 @@ def _scan_abstract_eval(*avals, body, num_consts, num_carry, length, reverse):
             raise TypeError(f"scan xs must have leading axis {length}, got {x.str_short()}")
     ins = list(consts) + list(carry) + [Aval(x.shape[1:], x.dtype, x.weak_type) for x in xs]
     if len(body.invars) != len(ins) or not all(
-            typematch(v.aval, a) for v, a in zip(body.invars, ins)):
+            typematch(v.aval, a) for v, a in zip(body.invars, ins, strict=True)):
         raise TypeError(f"scan body takes {[v.aval for v in body.invars]}, got {ins}")
     outs = body.out_avals
     if len(outs) < num_carry or not all(builtins.map(typematch, outs[:num_carry], carry)):
@@ -436,7 +436,7 @@ def _scan_batch(args, dims, *, body, num_consts, num_carry, length, reverse):
     carry_b = [d is not None for d in initd]
     while True:
         out_b = batch_graph(body, axis_size, list(cd) + [0 if b else None for b in carry_b] + x_in)[1]
-        new = [a or b for a, b in zip(carry_b, out_b[:nk])]
+        new = [a or b for a, b in zip(carry_b, out_b[:nk], strict=True)]
         if new == carry_b:
             break
         carry_b = new
@@ -444,7 +444,7 @@ def _scan_batch(args, dims, *, body, num_consts, num_carry, length, reverse):
     body_b, out_b = batch_graph(body, axis_size,
                                  list(cd) + [0 if b else None for b in carry_b] + x_in,
                                  carry_b + [False] * ny)
-    init = [bdim_at(x, d, axis_size, 0) if b else x for x, d, b in zip(init, initd, carry_b)]
+    init = [bdim_at(x, d, axis_size, 0) if b else x for x, d, b in zip(init, initd, carry_b, strict=True)]
     outs = scan_p.bind(*consts, *init, *xs, body=body_b, num_consts=nc, num_carry=nk,
                      length=length, reverse=reverse)
     return outs, [0 if b else None for b in carry_b] + [1 if b else None for b in out_b[nk:]]
@@ -474,7 +474,7 @@ def _scan_jvp(primals, tangents, *, body, num_consts, num_carry, length, reverse
     ny = len(body.outvars) - nk
     while True:
         out_nz = jvp_graph(body, nz_c + carry_nz + nz_x, [False] * (nk + ny))[1]
-        new = [a or b for a, b in zip(carry_nz, out_nz[:nk])]
+        new = [a or b for a, b in zip(carry_nz, out_nz[:nk], strict=True)]
         if new == carry_nz:
             break
         carry_nz = new
@@ -493,14 +493,14 @@ def _scan_jvp(primals, tangents, *, body, num_consts, num_carry, length, reverse
     x_vals = [_residual(lin.res[i], stacked, inputs) for i in x_res]
     lc = list(lin.linear_consts)
     t_c = [t for t in tangents[:nc] if type(t) is not Zero]
-    t_init = [instantiate_zeros(t) for t, z in zip(tangents[nc:nc + nk], carry_nz) if z]
+    t_init = [instantiate_zeros(t) for t, z in zip(tangents[nc:nc + nk], carry_nz, strict=True) if z]
     t_x = [t for t in tangents[nc + nk:] if type(t) is not Zero]
     sizes = [len(g) for g in (lc, c_vals, t_c, t_init, x_vals, t_x)]
 
     def step(*a):
         lcs, cv, tc, tk, xv, tx = _split(a, sizes)
         rs = [None] * len(lin.res)
-        for i, v in zip(c_res + x_res, cv + xv):
+        for i, v in zip(c_res + x_res, cv + xv, strict=True):
             rs[i] = v
         return eval_graph(lin.linear, (), lcs + rs + tc + tk + tx)
 
@@ -523,9 +523,9 @@ def _scan_transpose(cts, *args, body, num_consts, num_carry, length, reverse):
     c_lin = [is_undefined_primal(c) for c in consts]
     x_lin = [is_undefined_primal(x) for x in xs]
     tb, tb_consts = transpose_graph(body, c_lin + [True] * nk + x_lin)
-    res_c = [c for c, lin in zip(consts, c_lin) if not lin]
-    res_x = [x for x, lin in zip(xs, x_lin) if not lin]
-    acc = [zeros_like_aval(tangent_aval(c.aval)) for c, lin in zip(consts, c_lin) if lin]
+    res_c = [c for c, lin in zip(consts, c_lin, strict=True) if not lin]
+    res_x = [x for x, lin in zip(xs, x_lin, strict=True) if not lin]
+    acc = [zeros_like_aval(tangent_aval(c.aval)) for c, lin in zip(consts, c_lin, strict=True) if lin]
     ct_carry = [instantiate_zeros(c) for c in cts[:nk]]
     ct_ys = [instantiate_zeros(c) for c in cts[nk:]]
     sizes = [len(tb_consts), len(res_c), len(acc), nk, len(res_x), len(ct_ys)]
@@ -534,7 +534,7 @@ def _scan_transpose(cts, *args, body, num_consts, num_carry, length, reverse):
         tbc, rc, ac, cc, rx, cy = _split(a, sizes)
         outs = eval_graph(tb, (), tbc + rc + rx + cc + cy)
         d_c, d_carry, d_x = outs[:len(ac)], outs[len(ac):len(ac) + nk], outs[len(ac) + nk:]
-        return [add_tangents(a, d) for a, d in zip(ac, d_c)] + d_carry + d_x
+        return [add_tangents(a, d) for a, d in zip(ac, d_c, strict=True)] + d_carry + d_x
 
     avals = ([aval_of(v) for v in list(tb_consts) + res_c + acc + ct_carry]
              + [_row(aval_of(v)) for v in res_x + ct_ys])
@@ -545,7 +545,7 @@ def _scan_transpose(cts, *args, body, num_consts, num_carry, length, reverse):
     ct_c, ct_init, ct_x = outs[:len(acc)], outs[len(acc):len(acc) + nk], outs[len(acc) + nk:]
     it_c, it_x = iter(ct_c), iter(ct_x)
     return ([next(it_c) if lin else None for lin in c_lin]
-            + [c if is_undefined_primal(x) else None for c, x in zip(ct_init, init)]
+            + [c if is_undefined_primal(x) else None for c, x in zip(ct_init, init, strict=True)]
             + [next(it_x) if lin else None for lin in x_lin])
 
 

@@ -172,7 +172,7 @@ def _conv_batch(args, dims, **params):
     size = batching.axis_size(args, dims)
     if size == 0:  # no examples: no groups to fold into; zeros of the per-example result
         per = [Aval(tuple(s for i, s in enumerate(batching.shape(x)) if i != d), aval_of(x).dtype)
-               if d is not None else aval_of(x) for x, d in zip(args, dims)]
+               if d is not None else aval_of(x) for x, d in zip(args, dims, strict=True)]
         out = _conv_abstract_eval(*per, **params)
         return zeros_like_aval(Aval((0,) + out.shape, out.dtype)), 0
     lspec, rspec, ospec = params["dimension_numbers"]
@@ -210,7 +210,7 @@ def _conv_batch(args, dims, **params):
 
 
 def _dilated(shape, dilation):
-    return tuple(_dilate(n, d) for n, d in zip(shape, dilation))
+    return tuple(_dilate(n, d) for n, d in zip(shape, dilation, strict=True))
 
 
 def conv_vjp_lhs_padding(in_shape, window_dimensions, window_strides, out_shape, padding,
@@ -219,9 +219,9 @@ def conv_vjp_lhs_padding(in_shape, window_dimensions, window_strides, out_shape,
     lhs_d = _dilated(in_shape, lhs_dilation)
     rhs_d = _dilated(window_dimensions, rhs_dilation)
     out_d = _dilated(out_shape, window_strides)
-    before = [k - lo - 1 for k, (lo, _) in zip(rhs_d, padding)]
-    after = [n + k - 1 - o - b for n, k, o, b in zip(lhs_d, rhs_d, out_d, before)]
-    return tuple(zip(before, after))
+    before = [k - lo - 1 for k, (lo, _) in zip(rhs_d, padding, strict=True)]
+    after = [n + k - 1 - o - b for n, k, o, b in zip(lhs_d, rhs_d, out_d, before, strict=True)]
+    return tuple(zip(before, after, strict=True))
 
 
 def _conv_vjp_rhs_padding(in_shape, window_dimensions, window_strides, out_shape, padding,
@@ -230,7 +230,7 @@ def _conv_vjp_rhs_padding(in_shape, window_dimensions, window_strides, out_shape
     rhs_d = _dilated(window_dimensions, rhs_dilation)
     out_d = _dilated(out_shape, window_strides)
     return tuple((lo, (o - n) + (k - lo - 1))
-                 for (lo, _), n, k, o in zip(padding, lhs_d, rhs_d, out_d))
+                 for (lo, _), n, k, o in zip(padding, lhs_d, rhs_d, out_d, strict=True))
 
 
 def _swap01(spec):

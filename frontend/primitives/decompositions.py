@@ -70,7 +70,7 @@ def _check(name: str, avals, ranks) -> tuple:
         if a.dtype not in LAPACK_DTYPES:
             raise TypeError(f"{name} does not accept dtype {a.dtype.name}. Accepted dtypes are "
                             "float32, float64, complex64, complex128.")
-    batch = [a.shape[:a.ndim - r] for a, r in zip(avals, ranks)]
+    batch = [a.shape[:a.ndim - r] for a, r in zip(avals, ranks, strict=True)]
     if len({len(b) for b in batch}) > 1:
         raise TypeError(f"All inputs to {name} must have the same number of batch dimensions, "
                         f"but got {[len(b) for b in batch]} batch dimensions for the inputs.")

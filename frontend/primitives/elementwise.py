@@ -71,7 +71,7 @@ def broadcast_shapes_nary(name, avals, size_one: bool = True) -> tuple:
     if len(ranks) > 1:
         raise TypeError(f"{name}: arrays must have the same number of dimensions, got {ranks}")
     out = []
-    for sizes in zip(*shapes):
+    for sizes in zip(*shapes, strict=True):
         big = {d for d in sizes if d != 1}
         if len(big) > 1:
             raise TypeError(f"{name} got incompatible shapes for broadcasting: "
@@ -97,19 +97,19 @@ def vectorized_batch(prim):
         size = batching.axis_size(args, dims)
         ranks = [ndim(a) - (d is not None) for a, d in zip(args, dims, strict=True)]
         r = max(ranks)
-        d0 = next((d for d, k in zip(dims, ranks) if d is not None and k == r), 0)
+        d0 = next((d for d, k in zip(dims, ranks, strict=True) if d is not None and k == r), 0)
         full = None
-        for a, d, k in zip(args, dims, ranks):
+        for a, d, k in zip(args, dims, ranks, strict=True):
             if d is not None and k == r:
                 full = moved_shape(batching.shape(a), d, d0)
                 break
         if full is None:  # only batched scalars: the batch shape comes from an unbatched array
-            ref = next((a for a, k in zip(args, ranks) if k == r), None)
+            ref = next((a for a, k in zip(args, ranks, strict=True) if k == r), None)
             s = list(batching.shape(ref)) if r else []
             s.insert(d0, size)
             full = tuple(s)
         new = []
-        for a, d, k in zip(args, dims, ranks):
+        for a, d, k in zip(args, dims, ranks, strict=True):
             if d is None:
                 new.append(a if k == 0 else bdim_at(a, None, size, d0))
             elif k == 0 and r > 0:
@@ -125,7 +125,7 @@ def _common_bdim(args, dims):
     """The batch axis when every batched operand has it there at one rank and every
     unbatched operand is rank 0 (the common case: arrays and scalar constants); else None."""
     d0 = n0 = None
-    for a, d in zip(args, dims):
+    for a, d in zip(args, dims, strict=True):
         n = ndim(a)
         if d is None:
             if n:

@@ -47,7 +47,7 @@ def _reduce_abstract_eval(*args, computation, dimensions):
     if any(o.shape != shape for o in ops):
         raise ValueError("reduce operands must have the same shape, got "
                          + ", ".join(str(o.shape) for o in ops))
-    for o, i in zip(ops, inits):
+    for o, i in zip(ops, inits, strict=True):
         if i.shape != () or i.dtype != o.dtype:
             raise TypeError(f"reduce init values must be scalars of the operands' dtypes, got "
                             f"{i.str_short()} for an operand of dtype {o.dtype.name}")
@@ -69,7 +69,7 @@ def _reduce_batch(args, dims, *, computation, dimensions):
                                   "JAX); batch the operands only")
     size = batching.axis_size(args, dims)
     d = next(b for b in dims[:n] if b is not None)
-    ops = [bdim_at(a, b, size, d) if b != d else a for a, b in zip(args[:n], dims[:n])]
+    ops = [bdim_at(a, b, size, d) if b != d else a for a, b in zip(args[:n], dims[:n], strict=True)]
     new_dims = tuple(x + (x >= d) for x in dimensions)
     outs = reduce_p.bind(*ops, *args[n:], computation=computation, dimensions=new_dims)
     return outs, [d - sum(1 for x in new_dims if x < d)] * n
@@ -83,11 +83,18 @@ def _flat_apply(computation, xs, ys):
     outs, dims = batching.batch_fun(lambda *a: inline_graph(computation, list(a)), size, flat,
                                     [0] * len(flat))
     res = []
-    for o, d in zip(outs, dims):
+    for o, d in zip(outs, dims, strict=True):
         if d is None:
             o = broadcast_in_dim_p.bind(o, shape=(size,), broadcast_dimensions=())
         res.append(reshape_p.bind(o, new_sizes=shape, dimensions=None))
     return res
+
+
+def _rows(x, lo, hi):
+    """Rows lo..hi of x (its leading axis)."""
+    shp = aval_of(x).shape
+    return slice_p.bind(x, start_indices=(lo,) + (0,) * (len(shp) - 1),
+                        limit_indices=(hi,) + shp[1:], strides=None)
 
 
 def _reduce_tree(computation, inits, xs):
@@ -96,15 +103,11 @@ def _reduce_tree(computation, inits, xs):
         shp = aval_of(xs[0]).shape
         n = shp[0]
         n1 = (n + 1) // 2
-
-        def rows(x, lo, hi):
-            return slice_p.bind(x, start_indices=(lo,) + (0,) * (len(shp) - 1),
-                                limit_indices=(hi,) + shp[1:], strides=None)
-        first = [rows(x, 0, n1) for x in xs]
-        second = [rows(x, n1, n) for x in xs]
+        first = [_rows(x, 0, n1) for x in xs]
+        second = [_rows(x, n1, n) for x in xs]
         if n - n1 != n1:  # odd: the second half gets the init values as its last row
             cfg = ((0, 1, 0),) + ((0, 0, 0),) * (len(shp) - 1)
-            second = [pad_p.bind(x, i, padding_config=cfg) for x, i in zip(second, inits)]
+            second = [pad_p.bind(x, i, padding_config=cfg) for x, i in zip(second, inits, strict=True)]
         xs = _flat_apply(computation, first, second)
     shp = aval_of(xs[0]).shape
     if shp[0] == 0:

@@ -138,7 +138,7 @@ def _dynamic_slice_abstract_eval(operand, *starts, slice_sizes):
     if len(starts) != len(slice_sizes):
         raise TypeError("dynamic_slice slice_sizes must have the same length as start_indices, "
                         f"got start_indices length {len(starts)} and slice_sizes {slice_sizes}.")
-    if any(s > d for s, d in zip(slice_sizes, operand.shape)):
+    if any(s > d for s, d in zip(slice_sizes, operand.shape, strict=True)):
         raise TypeError("slice slice_sizes must be less than or equal to operand shape, got "
                         f"slice_sizes {slice_sizes} for operand shape {operand.shape}.")
     if any(s < 0 for s in slice_sizes):
@@ -206,7 +206,7 @@ def _dynamic_update_slice_abstract_eval(operand, update, *starts):
         raise TypeError("dynamic_update_slice start_indices must have length equal to the rank "
                         f"of operand, got {len(starts)} indices for operand shape "
                         f"{operand.shape}.")
-    if any(u > d for u, d in zip(update.shape, operand.shape)):
+    if any(u > d for u, d in zip(update.shape, operand.shape, strict=True)):
         raise TypeError("dynamic_update_slice update shape must be smaller than operand shape, "
                         f"got update shape {update.shape} for operand shape {operand.shape}.")
     if operand.dtype != update.dtype:
@@ -308,7 +308,7 @@ def _gather_abstract_eval(operand, indices, *, offset_dims, collapsed_slice_dims
     if len(slice_sizes) != operand.ndim:
         raise TypeError("Gather op must have one slice size for every input dimension; got: "
                         f"len(slice_sizes)={len(slice_sizes)}, input_shape.rank={operand.ndim}")
-    for i, (s, d) in enumerate(zip(slice_sizes, operand.shape)):
+    for i, (s, d) in enumerate(zip(slice_sizes, operand.shape, strict=True)):
         if not 0 <= s <= d:
             raise TypeError(f"Slice size at index {i} in gather op is out of range, must be "
                             f"within [0, {d} + 1), got {s}.")
@@ -332,7 +332,7 @@ def _gather_abstract_eval(operand, indices, *, offset_dims, collapsed_slice_dims
         raise TypeError("gather operand_batching_dims and start_indices_batching_dims must have "
                         f"the same length; got {tuple(operand_batching_dims)} and "
                         f"{tuple(start_indices_batching_dims)}.")
-    for od, sd in zip(operand_batching_dims, start_indices_batching_dims):
+    for od, sd in zip(operand_batching_dims, start_indices_batching_dims, strict=True):
         if not 0 <= sd < indices.ndim or sd == ivd or operand.shape[od] != indices.shape[sd]:
             raise TypeError("gather operand_batching_dims and start_indices_batching_dims must "
                             f"have matching sizes; got operand dim {od} and indices dim {sd} "
@@ -496,13 +496,13 @@ def scatter_family(name: str, check_extra=None) -> Primitive:
                             f"{len(window_operand_dims)} window dims for operand shape "
                             f"{operand.shape} and indices shape {indices.shape}.")
         spos = [p for p in range(updates.ndim) if p not in uwd]
-        for p, s in zip(spos, scatter_shape):
+        for p, s in zip(spos, scatter_shape, strict=True):
             if updates.shape[p] != s:
                 raise TypeError(f"Bounds of the scatter dimensions of updates must be the same as "
                                 f"the bounds of the corresponding dimensions of scatter indices; "
                                 f"got updates shape {updates.shape} and indices shape "
                                 f"{indices.shape}.")
-        for p, j in zip(uwd, window_operand_dims):
+        for p, j in zip(uwd, window_operand_dims, strict=True):
             if updates.shape[p] > operand.shape[j]:
                 raise TypeError(f"Bounds of the window dimensions of updates must not exceed the "
                                 f"bounds of the corresponding dimensions of operand; got updates "
@@ -510,7 +510,7 @@ def scatter_family(name: str, check_extra=None) -> Primitive:
         if len(input_batching_dims) != len(scatter_indices_batching_dims):
             raise TypeError("scatter input_batching_dims and scatter_indices_batching_dims must have "
                             "the same length.")
-        for od, sd in zip(input_batching_dims, scatter_indices_batching_dims):
+        for od, sd in zip(input_batching_dims, scatter_indices_batching_dims, strict=True):
             if not 0 <= sd < indices.ndim or sd == ivd or operand.shape[od] != indices.shape[sd]:
                 raise TypeError("scatter input_batching_dims and scatter_indices_batching_dims "
                                 "must have matching sizes.")

@@ -65,7 +65,7 @@ def _dims_ok(lhs, rhs, lc, rc, lb, rb) -> bool:
     seen_r.update(rc)
     if len(seen_l) != len(lb) + len(lc) or len(seen_r) != len(rb) + len(rc):
         return False
-    for i, j in zip(lb + lc, rb + rc):
+    for i, j in zip(lb + lc, rb + rc, strict=True):
         if not (0 <= i < ln and 0 <= j < rn) or ls[i] != rs[j]:
             return False
     return True

@@ -26,13 +26,13 @@ def _slice_abstract_eval(x, *, start_indices, limit_indices, strides=None):
     if len(lim) != len(st):
         raise TypeError(f"slice limit_indices must have the same length as start_indices, "
                         f"got start_indices {st} and limit_indices {lim}.")
-    if any(l > s for l, s in zip(lim, x.shape)):
+    if any(l > s for l, s in zip(lim, x.shape, strict=True)):
         raise TypeError(f"slice limit_indices must be less than or equal to operand shape, "
                         f"got limit_indices {lim} for operand shape {x.shape}.")
     if any(s < 0 for s in st):
         raise TypeError(f"slice start_indices must have every element be nonnegative, got "
                         f"{st}.")
-    if any(l < s for l, s in zip(lim, st)):
+    if any(l < s for l, s in zip(lim, st, strict=True)):
         raise TypeError(f"slice limit_indices must be greater than or equal to "
                         f"start_indices, got start_indices {st} and limit_indices {lim}.")
     if strides is None:
@@ -44,7 +44,7 @@ def _slice_abstract_eval(x, *, start_indices, limit_indices, strides=None):
                         f"{x.shape}.")
     if any(s <= 0 for s in strides):
         raise TypeError(f"slice strides must be positive, got {strides}")
-    shape = tuple(-(-(l - s) // k) for s, l, k in zip(st, lim, strides))
+    shape = tuple(-(-(l - s) // k) for s, l, k in zip(st, lim, strides, strict=True))
     return Aval(shape, x.dtype, x.weak_type)
 
 
@@ -69,7 +69,7 @@ def _slice_transpose(ct, x, *, start_indices, limit_indices, strides=None):
     a = x.aval
     strides = (1,) * a.ndim if strides is None else strides
     cfg = []
-    for s, k, n, d in zip(start_indices, strides, aval_of(ct).shape, a.shape):
+    for s, k, n, d in zip(start_indices, strides, aval_of(ct).shape, a.shape, strict=True):
         cfg.append((s, d - s - (n - 1) * k - 1, k - 1) if n else (s, d - s, 0))
     zero = literal(0, a.dtype, aval_of(ct).weak_type)
     return [pad_p.bind(ct, zero, padding_config=tuple(cfg))]
@@ -167,7 +167,7 @@ def _pad_abstract_eval(x, pv, *, padding_config):
     if any(i < 0 for _, _, i in cfg):
         raise ValueError(f"interior padding in padding_config must be nonnegative, got "
                          f"padding_config {cfg}")
-    shape = tuple(lo + hi + (d + max(d - 1, 0) * i) for (lo, hi, i), d in zip(cfg, x.shape))
+    shape = tuple(lo + hi + (d + max(d - 1, 0) * i) for (lo, hi, i), d in zip(cfg, x.shape, strict=True))
     if any(s < 0 for s in shape):
         raise ValueError(f"Dimension size after padding is not at least 0, got result shape "
                          f"{shape}, for padding_config {cfg} and operand shape {x.shape}")

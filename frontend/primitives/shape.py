@@ -44,7 +44,7 @@ def linear_jvp(prim, linear=None):
 
     def rule(primals, tangents, **params):
         ts = [instantiate_zeros(t) if linear is None or i in linear else p
-              for i, (p, t) in enumerate(zip(primals, tangents))]
+              for i, (p, t) in enumerate(zip(primals, tangents, strict=True))]
         return prim.bind(*primals, **params), prim.bind(*ts, **params)
 
     return rule

@@ -171,11 +171,11 @@ def _shard_map_abstract_eval(*avals, body: Graph, mesh, in_specs, out_specs):
         raise TypeError(f"shard_map: {len(avals)} operands and {len(in_specs)} in_specs for a "
                         f"body of {len(body.invars)} inputs; {len(out_specs)} out_specs for "
                         f"{len(body.outvars)} outputs")
-    for k, (a, v, dims) in enumerate(zip(avals, body.invars, in_specs)):
+    for k, (a, v, dims) in enumerate(zip(avals, body.invars, in_specs, strict=True)):
         if len(dims) != a.ndim:
             raise TypeError(f"shard_map operand {k} of shape {a.shape} has an in_spec of "
                             f"{len(dims)} dimensions")
-        for n, t in zip(a.shape, tiling(mesh, dims)):
+        for n, t in zip(a.shape, tiling(mesh, dims), strict=True):
             if n % t:
                 raise ValueError(f"shard_map operand {k} of shape {a.shape}: the mesh axes "
                                  f"{dims} do not divide it evenly")
@@ -184,7 +184,7 @@ def _shard_map_abstract_eval(*avals, body: Graph, mesh, in_specs, out_specs):
                             f"type {v.aval.str_short()} in the body, expected the shape "
                             f"{local_shape(a.shape, dims, mesh)} and dtype {a.dtype}")
     outs = []
-    for v, dims in zip(body.outvars, out_specs):
+    for v, dims in zip(body.outvars, out_specs, strict=True):
         if len(dims) != v.aval.ndim:
             raise TypeError(f"shard_map result of type {v.aval.str_short()} has an out_spec of "
                             f"{len(dims)} dimensions")
@@ -212,7 +212,7 @@ def _shard_map_batch(args, dims, *, body, mesh, in_specs, out_specs):
             in_dims.append(0)
     g, batched = batch_graph(body, size // split, in_dims, mesh_axes=mesh.shape)
     outs = tuple(insert_axes(s, 0, names, "the shard_map out_specs entry") if b else s
-                 for s, b in zip(out_specs, batched))
+                 for s, b in zip(out_specs, batched, strict=True))
     res = shard_map_p.bind(*ops, body=g, mesh=mesh, in_specs=tuple(specs), out_specs=outs)
     return res, [0 if b else None for b in batched]
 
@@ -255,37 +255,38 @@ def _shard_map_jvp(primals, tangents, *, body, mesh, in_specs, out_specs):
     def primal(*a):
         outs = eval_graph(lin.primal, (), a)
         return outs[:n] + [_reshape(r, (1,) + aval_of(r).shape) if axes else r
-                           for r, axes in zip(outs[n:], over)]
+                           for r, axes in zip(outs[n:], over, strict=True)]
 
     pg, pg_consts = closure_convert(trace_graph(primal, [v.aval for v in lin.primal.invars],
                                                 mesh.shape))
     res_out_specs = tuple((axes,) + ((),) * (v.aval.ndim - 1) if axes else ((),) * v.aval.ndim
-                          for v, axes in zip(pg.outvars[n:], over))
+                          for v, axes in zip(pg.outvars[n:], over, strict=True))
     outs = shard_map_p.bind(*pg_consts, *pc, *primals, body=pg, mesh=mesh,
                             in_specs=tuple(_replicated(c) for c in pg_consts + pc) + in_specs,
                             out_specs=out_specs + res_out_specs)
     p_out, computed = outs[:n], outs[n:]
     res = [_residual(r, computed, primals) for r in lin.res]
     res_specs = [res_out_specs[r[1]] if r[0] == "out" else in_specs[r[1]] if r[0] == "in"
-                 else _replicated(v) for r, v in zip(lin.res, res)]
+                 else _replicated(v) for r, v in zip(lin.res, res, strict=True)]
     unstack = [r[0] == "out" and bool(over[r[1]]) for r in lin.res]
     lc = list(lin.linear_consts)
     ts = [t for t in tangents if type(t) is not Zero]
 
     def linear(*a):
         rs = [_reshape(v, aval_of(v).shape[1:]) if u else v
-              for u, v in zip(unstack, a[len(lc):len(lc) + len(res)])]
+              for u, v in zip(unstack, a[len(lc):len(lc) + len(res)], strict=True)]
         return eval_graph(lin.linear, (), list(a[:len(lc)]) + rs + list(a[len(lc) + len(res):]))
 
     avals = [aval_of(c) for c in lc] + [
         a.update(shape=local_shape(a.shape, s, mesh)) for a, s in
-        zip(map(aval_of, res + ts), res_specs + [s for s, z in zip(in_specs, nz) if z])]
+        zip(map(aval_of, res + ts), res_specs + [s for s, z in zip(in_specs, nz, strict=True) if z],
+            strict=True)]
     tg, tg_consts = closure_convert(trace_graph(linear, avals, mesh.shape))
     touts = shard_map_p.bind(
         *tg_consts, *lc, *res, *ts, body=tg, mesh=mesh,
         in_specs=tuple(_replicated(c) for c in tg_consts + lc) + tuple(res_specs) +
-        tuple(s for s, z in zip(in_specs, nz) if z),
-        out_specs=tuple(s for s, z in zip(out_specs, lin.out_nonzero) if z))
+        tuple(s for s, z in zip(in_specs, nz, strict=True) if z),
+        out_specs=tuple(s for s, z in zip(out_specs, lin.out_nonzero, strict=True) if z))
     return p_out, _tangents_out(touts, lin.out_nonzero, [aval_of(o) for o in p_out])
 
 
@@ -295,14 +296,14 @@ def _shard_map_transpose(cts, *args, body, mesh, in_specs, out_specs):
     # results without a tangent space (integers) have no cotangent: leave them out
     keep = [tangent_aval(v.aval).dtype != float0 for v in body.outvars]
     body = Graph(body.invars, body.constvars, body.consts, body.eqns,
-                 tuple(v for v, k in zip(body.outvars, keep) if k))
+                 tuple(v for v, k in zip(body.outvars, keep, strict=True) if k))
     # the mesh axes the program depends on: along any other, every device computes the same
     # (its share of a result's cotangent and the sum of the shares cancel: both are left out,
     # so a vmap with that axis as spmd_axis_name can batch over it)
     used = named_axes.graph_axis_names(body).union(*map(axes_of, in_specs + out_specs))
     axes = tuple(n for n in mesh.axis_names if n in used)
     ct_in, ct_specs = [], []
-    for c, dims, k in zip(cts, out_specs, keep):
+    for c, dims, k in zip(cts, out_specs, keep, strict=True):
         if not k:
             continue
         c = instantiate_zeros(c)
@@ -318,10 +319,11 @@ def _shard_map_transpose(cts, *args, body, mesh, in_specs, out_specs):
         return psum_p.bind(ct, axes=over) if over else ct
 
     tg, consts = transpose_graph(body, lin, mesh_axes=mesh.shape, post=summed)
-    known = [a for a, is_lin in zip(args, lin) if not is_lin]
+    known = [a for a, is_lin in zip(args, lin, strict=True) if not is_lin]
     specs = tuple(_replicated(c) for c in consts) + \
-        tuple(s for s, is_lin in zip(in_specs, lin) if not is_lin) + tuple(ct_specs)
+        tuple(s for s, is_lin in zip(in_specs, lin, strict=True) if not is_lin) + tuple(ct_specs)
     outs = iter(shard_map_p.bind(*consts, *known, *ct_in, body=intern_graph(tg), mesh=mesh,
                                  in_specs=specs,
-                                 out_specs=tuple(s for s, is_lin in zip(in_specs, lin) if is_lin)))
+                                 out_specs=tuple(s for s, is_lin in zip(in_specs, lin, strict=True)
+                                                 if is_lin)))
     return [next(outs) if is_lin else None for is_lin in lin]

@@ -123,7 +123,7 @@ def _window_sum_transpose(ct, x, *, window_dimensions, window_strides, padding, 
     shape = x.aval.shape
     pads = conv_vjp_lhs_padding(shape, window_dimensions, window_strides, aval_of(ct).shape,
                                 padding, base_dilation, window_dilation)
-    cfg = tuple((lo, hi, s - 1) for (lo, hi), s in zip(pads, window_strides))
+    cfg = tuple((lo, hi, s - 1) for (lo, hi), s in zip(pads, window_strides, strict=True))
     padded = pad_p.bind(ct, literal(0, aval_of(ct).dtype), padding_config=cfg)
     ones = (1,) * len(shape)
     return [reduce_window_sum_p.bind(padded, window_dimensions=window_dimensions,
@@ -140,12 +140,12 @@ def _windows(x, fill, window_dimensions, window_strides, padding, base_dilation,
              window_dilation, out_shape):
     """One strided slice of the padded, dilated x per window offset: each the size of the
     result, element k of every window."""
-    cfg = tuple((lo, hi, bd - 1) for (lo, hi), bd in zip(padding, base_dilation))
+    cfg = tuple((lo, hi, bd - 1) for (lo, hi), bd in zip(padding, base_dilation, strict=True))
     xp = pad_p.bind(x, fill, padding_config=cfg)
     for offset in itertools.product(*(range(w) for w in window_dimensions)):
-        start = tuple(k * wd for k, wd in zip(offset, window_dilation))
+        start = tuple(k * wd for k, wd in zip(offset, window_dilation, strict=True))
         limit = tuple(s + (n - 1) * st + 1 if n else s
-                      for s, n, st in zip(start, out_shape, window_strides))
+                      for s, n, st in zip(start, out_shape, window_strides, strict=True))
         yield slice_p.bind(xp, start_indices=start, limit_indices=limit,
                            strides=tuple(window_strides))
 
@@ -161,7 +161,7 @@ def _chooser_jvp(prim, fill):
         acc = zeros_like_aval(Aval(a.shape, a.dtype))
         xs = _windows(x, literal(fill(a.dtype), a.dtype), out_shape=a.shape, **params)
         ts = _windows(t, literal(0, a.dtype), out_shape=a.shape, **params)
-        for xk, tk in zip(xs, ts):
+        for xk, tk in zip(xs, ts, strict=True):
             hit = and_p.bind(eq_p.bind(xk, out), not_p.bind(found))
             acc = select_p.bind(hit, tk, acc)
             found = or_p.bind(found, hit)
@@ -192,7 +192,7 @@ def _reduce_window_abstract_eval(*args, computation, window_dimensions, window_s
     if not ops or len(args) != 2 * n:
         raise ValueError("reduce_window must have at least one operand, and as many init "
                          "values as operands")
-    if any(o.dtype != i.dtype for o, i in zip(ops, inits)):
+    if any(o.dtype != i.dtype for o, i in zip(ops, inits, strict=True)):
         raise TypeError("reduce_window got inconsistent dtypes for operands and init_values: "
                         f"got operand dtypes {[o.dtype for o in ops]} and init_value dtypes "
                         f"{[i.dtype for i in inits]}.")
@@ -217,7 +217,7 @@ def _reduce_window_batch(args, dims, *, computation, **params):
     if any(d is not None for d in dims[n:]):
         raise NotImplementedError("reduce_window batching is not implemented for initial values")
     size = batching.axis_size(args, dims)
-    ops = [bdim_at(a, d, size, 0) for a, d in zip(args[:n], dims[:n])]
+    ops = [bdim_at(a, d, size, 0) for a, d in zip(args[:n], dims[:n], strict=True)]
     front = {"window_dimensions": 1, "window_strides": 1, "padding": (0, 0), "base_dilation": 1,
              "window_dilation": 1}
     params = {k: (front[k],) + tuple(v) for k, v in params.items()}

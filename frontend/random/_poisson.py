@@ -20,7 +20,7 @@ F32 = np.dtype(np.float32)
 def poisson(key, lam, shape=None, dtype=None):
     """Poisson(lam) counts (integers)."""
     data, _ = check_key("poisson", key)
-    d = _dtype("poisson", dtype, dtypes.default_int, lambda d: True, "")
+    d = _dtype("poisson", dtype, dtypes.default_int, lambda _: True, "")
     if not dtypes.is_int(d):
         raise ValueError(f"Invalid integer data type {d.kind!r}.")
     shape = _shape_of(lam) if shape is None else canonical_shape(shape)

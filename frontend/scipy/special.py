@@ -92,7 +92,7 @@ def _logit(x):
     return log(true_divide(x, subtract(convert(1, aval_of(x).dtype, aval_of(x).weak_type), x)))
 
 
-_logit.defjvps(lambda g, ans, x: true_divide(g, multiply(x, subtract(1, x))))
+_logit.defjvps(lambda g, _ans, x: true_divide(g, multiply(x, subtract(1, x))))
 
 
 def logit(x):

@@ -35,7 +35,7 @@ checkpoint_p.def_abstract_eval(lambda *avals, call, prevent_cse: list(call.out_a
 def _checkpoint_batch(args, dims, *, call, prevent_cse):
     # batched outputs have the batch axis at 0
     size = batching.axis_size(args, dims)
-    args = [x if d is None else moveaxis(x, d, 0) for x, d in zip(args, dims)]
+    args = [x if d is None else moveaxis(x, d, 0) for x, d in zip(args, dims, strict=True)]
     g, out_b = batch_graph(call, size, [None if d is None else 0 for d in dims])
     out = checkpoint_p.bind(*args, call=g, prevent_cse=prevent_cse)
     return out, [0 if b else None for b in out_b]
@@ -50,14 +50,15 @@ def _checkpoint_jvp(primals, tangents, *, call, prevent_cse):
     tg = intern_graph(dce(Graph(jg.invars, (), (), jg.eqns, jg.outvars[n:])))
     ts = [t for t in tangents if type(t) is not Zero]
     touts = iter(checkpoint_p.bind(*consts, *primals, *ts, call=tg, prevent_cse=prevent_cse))
-    return out, [next(touts) if z else Zero(tangent_aval(aval_of(o))) for o, z in zip(out, out_nz)]
+    return out, [next(touts) if z else Zero(tangent_aval(aval_of(o)))
+                 for o, z in zip(out, out_nz, strict=True)]
 
 
 @checkpoint_p.def_transpose
 def _checkpoint_transpose(cts, *args, call, prevent_cse):
     lin = [is_undefined_primal(a) for a in args]
     tg, consts = transpose_graph(call, lin)
-    known = [a for a, is_lin in zip(args, lin) if not is_lin]
+    known = [a for a, is_lin in zip(args, lin, strict=True) if not is_lin]
     cts = [instantiate_zeros(c) for c in cts]
     out = iter(checkpoint_p.bind(*consts, *known, *cts, call=tg, prevent_cse=prevent_cse))
     return [next(out) if is_lin else None for is_lin in lin]

@@ -119,7 +119,7 @@ def _batch_call(prim, rule_names):
 
     def rule(args, dims, *, call, num_consts, **params):
         size = batching.axis_size(args, dims)
-        args = [x if d is None else moveaxis(x, d, 0) for x, d in zip(args, dims)]
+        args = [x if d is None else moveaxis(x, d, 0) for x, d in zip(args, dims, strict=True)]
         dims0 = [None if d is None else 0 for d in dims]
         if any(d is not None for d in dims0[:num_consts]):
             raise ValueError(f"a {prim.name.replace('_call', '')} function closes over a value "
@@ -148,7 +148,7 @@ def _to_dim(x, d, size, batched):
 def _dims_of(vals, dims) -> list:
     """Batch dims of rule arguments: float0 tangents (numpy, no data) are never batched."""
     return [None if isinstance(v, np.ndarray) and v.dtype == dtypes.float0 else d
-            for v, d in zip(vals, dims)]
+            for v, d in zip(vals, dims, strict=True)]
 
 
 def _batched_rules(params, names, size, arg_dims, n_out) -> dict:
@@ -165,7 +165,7 @@ def _batched_rules(params, names, size, arg_dims, n_out) -> dict:
                 return list(o) + list(t)
             ins = list(primals) + list(tangents)
             vals, ds = batching.batch_fun(f, size, ins, _dims_of(ins, arg_dims * 2))
-            res = [_to_dim(v, d, size, True) for v, d in zip(vals, ds)]
+            res = [_to_dim(v, d, size, True) for v, d in zip(vals, ds, strict=True)]
             return res[:n_out], res[n_out:]
         out["jvp"] = jvp_b
     if "fwd" in names:
@@ -177,14 +177,15 @@ def _batched_rules(params, names, size, arg_dims, n_out) -> dict:
                 return list(o) + list(r)
             vals, ds = batching.batch_fun(f, size, list(primals), arg_dims)
             box[:] = [None if d is None else 0 for d in ds[n_out:]]
-            res = [v if d is None else moveaxis(v, d, 0) for v, d in zip(vals[n_out:], ds[n_out:])]
-            return [_to_dim(v, d, size, True) for v, d in zip(vals[:n_out], ds[:n_out])], res
+            res = [v if d is None else moveaxis(v, d, 0)
+                   for v, d in zip(vals[n_out:], ds[n_out:], strict=True)]
+            return [_to_dim(v, d, size, True) for v, d in zip(vals[:n_out], ds[:n_out], strict=True)], res
 
         def bwd_b(res, cts):
             f = lambda *rc: bwd(list(rc[:len(res)]), list(rc[len(res):]))  # noqa: E731
             ins = list(res) + list(cts)
             vals, ds = batching.batch_fun(f, size, ins, _dims_of(ins, list(box) + [0] * len(cts)))
-            return [_to_dim(c, d, size, a is not None) for c, d, a in zip(vals, ds, arg_dims)]
+            return [_to_dim(c, d, size, a is not None) for c, d, a in zip(vals, ds, arg_dims, strict=True)]
         out.update(fwd=fwd_b, bwd=bwd_b)
     return out
 
@@ -204,10 +205,10 @@ def _custom_jvp_call_jvp(primals, tangents, *, call, num_consts, jvp, out_avals)
     if any(type(t) is not Zero for t in tangents[:num_consts]):
         raise _closure_error("custom_jvp")
     args = primals[num_consts:]
-    ts = [_tangent_value(t, aval_of(x)) for t, x in zip(tangents[num_consts:], args)]
+    ts = [_tangent_value(t, aval_of(x)) for t, x in zip(tangents[num_consts:], args, strict=True)]
     outs, touts = jvp(list(args), ts)
     return outs, [Zero(tangent_aval(a)) if tangent_aval(a).dtype == dtypes.float0 else t
-                  for t, a in zip(touts, out_avals)]
+                  for t, a in zip(touts, out_avals, strict=True)]
 
 
 class custom_jvp:
@@ -233,7 +234,7 @@ class custom_jvp:
         """One rule per argument, ``rule(tangent, primal_out, *primals)``; their tangents add."""
         def jvp(primals, tangents):
             out = self(*primals)
-            parts = [r(t, out, *primals) for r, t in zip(jvps, tangents) if r is not None]
+            parts = [r(t, out, *primals) for r, t in zip(jvps, tangents, strict=True) if r is not None]
             if not parts:
                 return out, _zeros_tree(out)
             total = parts[0]
@@ -264,7 +265,7 @@ class custom_jvp:
                 raise TypeError(f"Custom JVP rule {rname} for function {name} must produce primal "
                                 "and tangent outputs with equal container (pytree) structures, but "
                                 f"got PyTreeDef({po[1]}) and PyTreeDef({pt[1]}) respectively.")
-            for o, t in zip(po[0], pt[0]):
+            for o, t in zip(po[0], pt[0], strict=True):
                 oa, ta = leaf_aval(o), leaf_aval(t)
                 want = tangent_aval(oa)
                 if want.dtype != dtypes.float0 and (ta.shape != want.shape or ta.dtype != want.dtype):
@@ -288,7 +289,7 @@ def _zeros_tree(tree):
 def _add_trees(a, b):
     la, ta = tree_flatten(a)
     lb, _ = tree_flatten(b)
-    return tree_unflatten(ta, [x + y for x, y in zip(la, lb)])
+    return tree_unflatten(ta, [x + y for x, y in zip(la, lb, strict=True)])
 
 
 # ----------------------------------------------------------------------------- custom_vjp
@@ -311,11 +312,11 @@ def _custom_vjp_call_jvp(primals, tangents, *, call, num_consts, fwd, bwd, out_a
     args = primals[num_consts:]
     outs, res = fwd(list(args))
     lin = tuple(tangent_aval(aval_of(x)).dtype != dtypes.float0 for x in args)
-    ts = [instantiate_zeros(t) for t, keep in zip(tangents[num_consts:], lin) if keep]
+    ts = [instantiate_zeros(t) for t, keep in zip(tangents[num_consts:], lin, strict=True) if keep]
     touts = custom_lin_p.bind(*res, *ts, num_res=len(res), bwd=bwd, out_avals=out_avals,
                               arg_avals=tuple(aval_of(x) for x in args), linear=lin)
     return outs, [Zero(tangent_aval(a)) if tangent_aval(a).dtype == dtypes.float0 else t
-                  for t, a in zip(touts, out_avals)]
+                  for t, a in zip(touts, out_avals, strict=True)]
 
 
 # custom_lin(*residuals, *tangents; num_res, bwd, out_avals, arg_avals, linear): the
@@ -337,9 +338,9 @@ custom_lin_p.def_batching(_no_forward_mode)
 @custom_lin_p.def_transpose
 def _custom_lin_transpose(cts, *args, num_res, bwd, out_avals, arg_avals, linear):
     res = args[:num_res]
-    cts = [_tangent_value(c, a) for c, a in zip(cts, out_avals)]
+    cts = [_tangent_value(c, a) for c, a in zip(cts, out_avals, strict=True)]
     ct_args = bwd(list(res), cts)
-    return [None] * num_res + [c for c, keep in zip(ct_args, linear) if keep]
+    return [None] * num_res + [c for c, keep in zip(ct_args, linear, strict=True) if keep]
 
 
 class custom_vjp:
@@ -413,7 +414,7 @@ def _bwd_cotangents(out, leaves, in_tree) -> list:
                         "arguments to the primal function, but got bwd output structure "
                         f"PyTreeDef({got}) for primal input structure PyTreeDef({args_tree}).")
     flat = []
-    for k, (ct, sub) in enumerate(zip(out, args_tree.children)):
+    for k, (ct, sub) in enumerate(zip(out, args_tree.children, strict=True)):
         n = sub.num_leaves
         if ct is None:
             flat += [None] * n
@@ -426,7 +427,7 @@ def _bwd_cotangents(out, leaves, in_tree) -> list:
                             f"structure PyTreeDef({sub}).")
         flat += c_leaves
     cts = []
-    for k, (c, x) in enumerate(zip(flat, leaves)):
+    for k, (c, x) in enumerate(zip(flat, leaves, strict=True)):
         want = tangent_aval(leaf_aval(x))
         if c is None:
             cts.append(_tangent_value(Zero(want), leaf_aval(x)))

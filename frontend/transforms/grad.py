@@ -115,7 +115,7 @@ def jvp(fun, primals, tangents, has_aux=False):
                         f"tangents have tree structure {_pytree(t_td)}.")
     p_leaves = [_operand(p) for p in p_leaves]
     ts = []
-    for p, t in zip(p_leaves, t_leaves):
+    for p, t in zip(p_leaves, t_leaves, strict=True):
         pa, ta = p.aval, leaf_aval(t)
         if pa.shape != ta.shape:
             raise ValueError("jvp called with different primal and tangent shapes;Got primal "
@@ -132,7 +132,7 @@ def jvp(fun, primals, tangents, has_aux=False):
     p_out, t_out = jvp_fun(flat, p_leaves, ts)
     out_td = trees()[0]
     n = out_td.num_leaves
-    t_out = [_cast(t, tangent_aval(aval_of(p))) for p, t in zip(p_out[:n], t_out[:n])]
+    t_out = [_cast(t, tangent_aval(aval_of(p))) for p, t in zip(p_out[:n], t_out[:n], strict=True)]
     out, aux = _split_aux(p_out, trees())
     t_tree = tree_unflatten(out_td, t_out)
     return (out, t_tree, aux) if has_aux else (out, t_tree)
@@ -165,17 +165,18 @@ def linearize(fun, *primals, has_aux=False):
         if t_td != in_td:
             raise ValueError(f"linearized function called on tangents of structure {t_td}, "
                              f"expected the structure of the primals {in_td}")
-        for p, t in zip(leaves, t_leaves):
+        for p, t in zip(leaves, t_leaves, strict=True):
             ta, want = leaf_aval(t), tangent_aval(p.aval)
             if ta.shape != want.shape or ta.dtype != want.dtype:
                 raise ValueError(f"linearized function called on a tangent of type "
                                  f"{ta.str_short()} for a primal of type {p.aval.str_short()}")
         ins = [convert(_operand(t), p.aval.dtype, p.aval.weak_type)
-               for p, t, nz in zip(leaves, t_leaves, nonzero) if nz]
+               for p, t, nz in zip(leaves, t_leaves, nonzero, strict=True) if nz]
         it = iter(eval_graph(lin.graph, lin.graph.consts, ins))
         touts = [next(it) if nz else Zero(a)
-                 for nz, a in zip(lin.out_nonzero, lin.out_tangent_avals)][:n]
-        return tree_unflatten(out_td, [_cast(t, a) for t, a in zip(touts, lin.out_tangent_avals)])
+                 for nz, a in zip(lin.out_nonzero, lin.out_tangent_avals, strict=True)][:n]
+        return tree_unflatten(out_td, [_cast(t, a) for t, a in zip(touts, lin.out_tangent_avals,
+                                                                     strict=True)])
 
     return (out, f_jvp, aux) if has_aux else (out, f_jvp)
 
@@ -209,7 +210,7 @@ def vjp(fun, *primals, has_aux=False):
                 f"{name}.\n\nBut the tree structures differ: the output is a {_pytree(out_td)}, "
                 f"the cotangent a {_pytree(c_td)}.")
         cts = []
-        for c, oa, nz in zip(c_leaves, out_avals, lin.out_nonzero[:n]):
+        for c, oa, nz in zip(c_leaves, out_avals, lin.out_nonzero[:n], strict=True):
             ca, want = leaf_aval(c), tangent_aval(oa)
             if want.dtype == dtypes.float0 and ca.shape == want.shape:
                 if nz:  # any dtype stands for the float0 cotangent of an integer output (JAX)
@@ -223,12 +224,12 @@ def vjp(fun, *primals, has_aux=False):
                     f"{oa.str_short()}")
             if nz:
                 cts.append(convert(_operand(c), want.dtype, want.weak_type))
-        cts += [Zero(a) for a, nz in zip(lin.out_tangent_avals[n:], lin.out_nonzero[n:]) if nz]
+        cts += [Zero(a) for a, nz in zip(lin.out_tangent_avals[n:], lin.out_nonzero[n:], strict=True) if nz]
         g = lin.graph
         res = backward_pass(g, g.consts, [UndefinedPrimal(v.aval) for v in g.invars], cts)
         it = iter(res)
         ct_in = [_cast(next(it) if nz else None, tangent_aval(x.aval))
-                 for x, nz in zip(leaves, nonzero)]
+                 for x, nz in zip(leaves, nonzero, strict=True)]
         return tuple(tree_unflatten(in_td, ct_in))
 
     return (out, f_vjp, aux) if has_aux else (out, f_vjp)
@@ -261,7 +262,7 @@ def _argnums_partial(fun, argnums, args, kwargs, api="grad"):
 
     def f_partial(*dyn):
         full = list(args)
-        for i, x in zip(nums, dyn):
+        for i, x in zip(nums, dyn, strict=True):
             full[i] = x
         return fun(*full, **kwargs)
 
@@ -362,7 +363,7 @@ def _std_basis(leaves):
     n = sum(sizes)
     eye = np.eye(n)
     out, off = [], 0
-    for x, s in zip(leaves, sizes):
+    for x, s in zip(leaves, sizes, strict=True):
         a = aval_of(x)
         d = np.float32 if a.dtype == dtypes.float0 or not dtypes.is_inexact(a.dtype) else a.dtype
         out.append(np.asarray(eye[:, off:off + s].reshape((n,) + a.shape), d))
@@ -458,14 +459,14 @@ def jacrev(fun, argnums=0, has_aux=False, holomorphic=False, allow_int=False):
         for yl in y_leaves:
             _check_output("jacrev", holomorphic, yl)
         basis, n = _std_basis(y_leaves)
-        basis = [b.astype(aval_of(yl).dtype) for b, yl in zip(basis, y_leaves)]
+        basis = [b.astype(aval_of(yl).dtype) for b, yl in zip(basis, y_leaves, strict=True)]
         jac = vmap(lambda *c: pullback(tree_unflatten(y_td, list(c))))(*basis)
         j_leaves = tree_flatten(jac)[0]
         in_leaves = tree_flatten(dyn)[0]
         # per input leaf: (N_out,) + in.shape -> one block per output leaf
         per_in = [_split_rows(jl, y_leaves, 0) if aval_of(jl).dtype != dtypes.float0 else
                   [float0_zeros(aval_of(yl).shape + aval_of(xl).shape) for yl in y_leaves]
-                  for jl, xl in zip(j_leaves, in_leaves)]
+                  for jl, xl in zip(j_leaves, in_leaves, strict=True)]
         per_out = []
         for k in range(len(y_leaves)):
             tree = tree_unflatten(in_td, [blocks[k] for blocks in per_in])

@@ -183,7 +183,7 @@ class Jitted:
                 sig.append(None)  # reported with its path by _specialize
         return dyn, static, leaves, td, sig, kwargs
 
-    def _in_shardings(self, dyn, kwargs, leaves, td, sig):
+    def _in_shardings(self, dyn, leaves, td, sig):
         """One Sharding or None per leaf: ``in_shardings`` where given (checked against the
         argument, as JAX's), else the argument's own when it spans several devices; None
         when no argument has one."""
@@ -194,7 +194,7 @@ class Jitted:
         n_pos = td.children[0].num_leaves
         given = broadcast_prefix(self.in_shardings, td.children[0], "jit in_shardings",
                                  is_leaf=_is_spec)
-        paths = leaf_paths(self.fun, dyn, kwargs, td)
+        paths = leaf_paths(self.fun, dyn, td)
         out = []
         for i, a in enumerate(sig):
             s = fs.resolve(given[i], "jit in_shardings") if i < n_pos else None
@@ -216,7 +216,7 @@ class Jitted:
         given = broadcast_prefix(self.out_shardings, out_td, "jit out_shardings",
                                  is_leaf=_is_spec)
         out = []
-        for s, a, p in zip(given, out_avals, key_paths(out_td)):
+        for s, a, p in zip(given, out_avals, key_paths(out_td), strict=True):
             s = fs.resolve(s, "jit out_shardings")
             if isinstance(s, fs.NamedSharding):
                 s.check_rank(a.ndim, f"One of pjit outputs with pytree key path result{p}")
@@ -224,14 +224,14 @@ class Jitted:
             out.append(s)
         return tuple(out)
 
-    def _specialize(self, dyn, static, leaves, td, kwargs, record=False):
+    def _specialize(self, dyn, static, leaves, td, record=False):
         paths = None
         avals = []
         for i, x in enumerate(leaves):
             try:
                 avals.append(abstractify(x, "", self.fun))
             except TypeError:
-                paths = paths or leaf_paths(self.fun, dyn, kwargs, td)
+                paths = paths or leaf_paths(self.fun, dyn, td)
                 abstractify(x, paths[i] if i < len(paths) else f"leaf {i}", self.fun)
         graph, out_td = _trace_flat(self.fun, static, avals, td)
         if record:  # a PipelineResult: the graph and what each pass did
@@ -250,7 +250,7 @@ class Jitted:
         leaves, td = tree_flatten((tuple(dyn), kw))
         dyn, kw = tree_unflatten(td, [as_operand(x) for x in adopt_foreign(leaves)])
         if self.in_shardings is not None:
-            dyn = with_sharding_constraint(tuple(dyn), _as_tree(self.in_shardings, len(dyn)))
+            dyn = with_sharding_constraint(tuple(dyn), _as_tree(self.in_shardings))
         a, kw = _with_static(dyn, kw, static)
         out = self.fun(*a, **kw)
         if self.out_shardings is not None:
@@ -282,9 +282,9 @@ class Jitted:
             return self._inline(args, kwargs), None, False
         dyn, static, leaves, td, sig, kwargs = self._signature(args, kwargs)
         compiled, in_avals, out_avals, out_td, effects = \
-            self._entry(dyn, static, leaves, td, sig, kwargs)
+            self._entry(dyn, static, leaves, td, sig)
         bufs = compiled(arg_buffers(compiled, leaves, in_avals, self.device))
-        outs = tree_unflatten(out_td, [Array(b, a) for b, a in zip(bufs, out_avals)])
+        outs = tree_unflatten(out_td, [Array(b, a) for b, a in zip(bufs, out_avals, strict=True)])
         fast = None
         be = _backend.get()
         # The C++ path converts numpy and Python scalar arguments by JAX's x64 setting (ours
@@ -297,8 +297,8 @@ class Jitted:
             fast = be.fastpath_data(compiled, len(leaves), outs, out_avals)
         return outs, fast, False
 
-    def _entry(self, dyn, static, leaves, td, sig, kwargs):
-        ins = self._in_shardings(dyn, kwargs, leaves, td, sig)
+    def _entry(self, dyn, static, leaves, td, sig):
+        ins = self._in_shardings(dyn, leaves, td, sig)
         key = (config.enable_x64, td, tuple(sig), tuple(static.items()), ins,
                fs.get_mesh() if self.out_shardings is not None else None)
         entry = self._cache.get(key)
@@ -306,7 +306,7 @@ class Jitted:
             with self._lock:  # one trace and compile per signature, also across threads
                 entry = self._cache.get(key)
                 if entry is None:
-                    graph, out_td = self._specialize(dyn, static, leaves, td, kwargs)
+                    graph, out_td = self._specialize(dyn, static, leaves, td)
                     outs = self._out_shardings(out_td, graph.out_avals)
                     compiled = _backend.get().compile_graph(graph, self.device, None, ins, outs)
                     entry = self._cache[key] = (compiled, graph.in_avals, graph.out_avals,
@@ -315,25 +315,25 @@ class Jitted:
 
     def lower(self, *args, **kwargs) -> Lowered:
         dyn, static, leaves, td, sig, kwargs = self._signature(args, kwargs)
-        ins = self._in_shardings(dyn, kwargs, leaves, td, sig)
-        res, out_td = self._specialize(dyn, static, leaves, td, kwargs, record=True)
+        ins = self._in_shardings(dyn, leaves, td, sig)
+        res, out_td = self._specialize(dyn, static, leaves, td, record=True)
         outs = self._out_shardings(out_td, res.graph.out_avals)
         return Lowered(res.graph, _backend.get().lower(res.graph, ins, outs), out_td,
                        self.device, td, res.stats, shardings=(ins, outs))
 
     def make_graph(self, *args, **kwargs) -> Graph:
         dyn, static, leaves, td, _, kwargs = self._signature(args, kwargs)
-        return self._specialize(dyn, static, leaves, td, kwargs)[0]
+        return self._specialize(dyn, static, leaves, td)[0]
 
     def eval_shape(self, *args, **kwargs):
         """The shapes and dtypes of the result (a pytree of ShapeDtypeStruct), found by
         tracing; arguments may be ShapeDtypeStructs."""
         dyn, static, leaves, td, _, kwargs = self._signature(args, kwargs)
-        graph, out_td = self._specialize(dyn, static, leaves, td, kwargs)
+        graph, out_td = self._specialize(dyn, static, leaves, td)
         return tree_unflatten(out_td, [ShapeDtypeStruct(a.shape, a.dtype, weak_type=a.weak_type)
                                        for a in graph.out_avals])
 
-    def trace(self, *args, **kwargs):
+    def trace(self, *_args, **_kwargs):
         raise AttributeError("jit(f).trace is not provided: jit(f).make_graph(*args) gives the "
                              "traced Graph, jit(f).lower(*args) the lowered program")
 
@@ -451,7 +451,7 @@ def eval_shape(fun, *args, **kwargs):
         if not isinstance(x, (Array, Tracer, ShapeDtypeStruct)) and hasattr(x, "shape") \
                 and hasattr(x, "dtype") and not isinstance(x, (np.ndarray, np.generic)):
             x = ShapeDtypeStruct(x.shape, x.dtype, weak_type=getattr(x, "weak_type", False))
-        avals.append(abstractify(x, leaf_paths(fun, args, kwargs, td)[i], fun))
+        avals.append(abstractify(x, leaf_paths(fun, args, td)[i], fun))
     graph, out_td = _trace_flat(fun, {}, avals, td)
     return tree_unflatten(out_td, [ShapeDtypeStruct(a.shape, a.dtype, weak_type=a.weak_type)
                                    for a in graph.out_avals])
@@ -461,6 +461,6 @@ def _is_spec(p) -> bool:
     return isinstance(p, fs.PartitionSpec)
 
 
-def _as_tree(shardings, n: int):
-    """in_shardings as a prefix of the tuple of n positional arguments."""
+def _as_tree(shardings):
+    """in_shardings as a prefix of the tuple of positional arguments."""
     return tuple(shardings) if isinstance(shardings, list) else shardings

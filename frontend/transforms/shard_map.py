@@ -122,7 +122,7 @@ def _apply(f, mesh, in_specs, out_specs, check_vma, args):
         for p in key_paths(atd):
             params[f"args[{k}]{p}"] = names[k] + p
     avals, in_dims = [], []
-    for i, (x, spec, path) in enumerate(zip(leaves, specs, paths)):
+    for x, spec, path in zip(leaves, specs, paths, strict=True):
         a = abstractify(x, path, f)
         bound = f"{path} is bound to {_fun_name(f)}'s parameter {params.get(path, path)!r}"
         if len(spec) > a.ndim:
@@ -136,7 +136,7 @@ def _apply(f, mesh, in_specs, out_specs, check_vma, args):
                 "\n\nEither revise the spec to be shorter, or modify "
                 f"{_fun_name(f)!r} so that its inputs have sufficient rank.")
         dims = _dims(spec, a.ndim)
-        for ax, (n, t, axes) in enumerate(zip(a.shape, tiling(mesh, dims), dims)):
+        for ax, (n, t, axes) in enumerate(zip(a.shape, tiling(mesh, dims), dims, strict=True)):
             if n % t:
                 ax_desc = (f"mesh axis {axes[0]!r} (of size {t})" if len(axes) == 1 else
                            f"mesh axes {axes} (of total size {t})")
@@ -160,7 +160,7 @@ def _apply(f, mesh, in_specs, out_specs, check_vma, args):
     ospecs = [_check_spec(s, mesh, "out_specs") for s in
               broadcast_prefix(out_specs, otd, "shard_map out_specs", is_leaf=_is_spec)]
     out_dims = []
-    for spec, v, p in zip(ospecs, g.outvars, key_paths(otd)):
+    for spec, v, p in zip(ospecs, g.outvars, key_paths(otd), strict=True):
         if len(spec) > v.aval.ndim:
             raise ValueError(
                 f"shard_map applied to the function {_fun_name(f)!r} was given an out_specs "
@@ -176,12 +176,11 @@ def _apply(f, mesh, in_specs, out_specs, check_vma, args):
         vary = varying_axes(g, [frozenset()] * len(captured) +
                             [axes_of(dims) for dims in in_dims],
                             set(mesh.axis_names))
-        for v, spec, dims, p in zip(vary, ospecs, out_dims, key_paths(otd)):
+        for v, spec, dims, p in zip(vary, ospecs, out_dims, key_paths(otd), strict=True):
             allowed = axes_of(dims)
             extra = v - allowed
             if extra:
-                order = [n for n in mesh.axis_names]
-                fmt = lambda s: "{" + ", ".join(n for n in order if n in s) + "}"  # noqa: E731
+                fmt = lambda s: "{" + ", ".join(n for n in mesh.axis_names if n in s) + "}"  # noqa: E731
                 raise ValueError(
                     f"shard_map applied to the function {_fun_name(f)!r} was given out_specs "
                     "which require replication which can't be statically inferred given the "
@@ -204,7 +203,7 @@ def _lift_traced_consts(g: Graph):
     an enclosing trace are operands of the shard_map (replicated on every device); concrete
     constants stay in the body."""
     keep, lift = [], []
-    for v, c in zip(g.constvars, g.consts):
+    for v, c in zip(g.constvars, g.consts, strict=True):
         (lift if isinstance(c, Tracer) else keep).append((v, c))
     if not lift:
         return g, []

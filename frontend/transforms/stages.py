@@ -44,7 +44,7 @@ class Lowered:
         _check_dialect(dialect, "compiler_ir")
         return _backend.get().compiler_ir(self._text)
 
-    def apply_passes(self, pipeline: str) -> "Lowered":
+    def apply_passes(self, pipeline: str) -> Lowered:
         """A new Lowered whose module is this one after the MLIR pass pipeline ``pipeline``
         (e.g. ``"builtin.module(canonicalize,cse)"``; a bare ``"canonicalize,cse"`` is run on
         the module). The result compiles when the pipeline leaves StableHLO."""
@@ -52,7 +52,7 @@ class Lowered:
         return Lowered(self.graph, text, self.out_tree, self.device, self.in_tree,
                        self.pass_stats, foreign=True, shardings=self._shardings)
 
-    def apply_patterns(self, patterns) -> "Lowered":
+    def apply_patterns(self, patterns) -> Lowered:
         """A new Lowered whose module is this one rewritten by Python rewrite patterns with
         MLIR's greedy driver: ``patterns`` is a list of ``(root, fn)``, ``root`` an op name
         such as "stablehlo.multiply", ``fn(op, rewriter) -> bool`` (True when it rewrote
@@ -61,7 +61,7 @@ class Lowered:
         return Lowered(self.graph, text, self.out_tree, self.device, self.in_tree,
                        self.pass_stats, foreign=True, shardings=self._shardings)
 
-    def compile(self) -> "Compiled":
+    def compile(self) -> Compiled:
         be = _backend.get()
         if self._foreign:
             be.check_compilable(self._text)
@@ -100,7 +100,7 @@ class Compiled:
             raise TypeError(f"compiled function takes {len(self.in_avals)} arguments, got "
                             f"{len(leaves)}")
         bad = []
-        for i, (x, a) in enumerate(zip(leaves, self.in_avals)):
+        for i, (x, a) in enumerate(zip(leaves, self.in_avals, strict=True)):
             if isinstance(x, Tracer):
                 raise TypeError("a Compiled function takes arrays, not traced values: call "
                                 "the jitted function inside jit/vmap instead")
@@ -118,7 +118,7 @@ class Compiled:
             raise TypeError("Argument types differ from the types for which this computation "
                             "was compiled. The mismatches are:\n" + "\n".join(bad) + hint)
         bufs = self._c(arg_buffers(self._c, leaves, self.in_avals, self.device))
-        outs = [Array(b, a) for b, a in zip(bufs, self.out_avals)]
+        outs = [Array(b, a) for b, a in zip(bufs, self.out_avals, strict=True)]
         return tree_unflatten(self.out_tree, outs)
 
     def as_text(self) -> str:
@@ -134,8 +134,8 @@ def arg_buffers(compiled, leaves, avals, device) -> list:
     their placement (a device, or a program's argument shardings)."""
     places = getattr(compiled, "arg_shardings", None)
     if places is None:
-        return [to_buffer(x, a, device) for x, a in zip(leaves, avals)]
-    return [to_buffer(x, a, p) for x, a, p in zip(leaves, avals, places)]
+        return [to_buffer(x, a, device) for x, a in zip(leaves, avals, strict=True)]
+    return [to_buffer(x, a, p) for x, a, p in zip(leaves, avals, places, strict=True)]
 
 
 # a Python scalar (weakly typed) may be passed for an argument of these kinds

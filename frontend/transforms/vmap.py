@@ -81,7 +81,7 @@ def vmap(fun, in_axes=0, out_axes=0, axis_name=None, axis_size=None, spmd_axis_n
         otd = out_tree()
         oaxes = broadcast_prefix(out_axes, otd, "vmap out_axes")
         res = []
-        for val, d, ax, p in zip(vals, dims, oaxes, key_paths(otd)):
+        for val, d, ax, p in zip(vals, dims, oaxes, key_paths(otd), strict=True):
             if ax is None:
                 if d is not None:
                     raise ValueError(
@@ -133,16 +133,16 @@ def _mapped_leaves(fun, in_axes, axis_size, args, kwargs):
     spec = in_axes if isinstance(in_axes, tuple) else (in_axes,) * len(args)
     axes = broadcast_prefix((spec, {k: 0 for k in kwargs}), td, "vmap in_axes")
     sizes = []
-    for i, (x, ax) in enumerate(zip(leaves, axes)):
+    for i, (x, ax) in enumerate(zip(leaves, axes, strict=True)):
         if ax is None:
             continue
         try:
             a = aval_of(x, host=False) or abstractify(x, "?", fun)
         except TypeError:  # (again, naming the argument: its path is only worked out here)
-            abstractify(x, leaf_paths(fun, args, kwargs, td)[i], fun)
+            abstractify(x, leaf_paths(fun, args, td)[i], fun)
             raise
         if not -a.ndim <= ax < a.ndim:
-            path = leaf_paths(fun, args, kwargs, td)[i]
+            path = leaf_paths(fun, args, td)[i]
             raise ValueError(
                 f"vmap was requested to map its argument along axis {ax}, which implies "
                 f"that its rank should be at least {ax + 1 if ax >= 0 else -ax}, but is only "
@@ -154,7 +154,7 @@ def _mapped_leaves(fun, in_axes, axis_size, args, kwargs):
     if axis_size is not None:
         distinct.add(axis_size)
     if len(distinct) > 1:
-        paths = leaf_paths(fun, args, kwargs, td)
+        paths = leaf_paths(fun, args, td)
         lines = [f"  * one axis had size {s}: axis {ax} of argument {paths[i]} of type "
                  f"{_mapped_desc(leaves[i])}" for i, ax, s in sizes]
         if axis_size is not None:
@@ -213,7 +213,7 @@ def _map_chunked(flat_fun, mapped, size, k):
           for y in ys]
     if rem:
         tail = inner(*[_rows(x, n_full * k, size) for x in mapped])
-        ys = [concatenate_p.bind(y, t, dimension=0) for y, t in zip(ys, tail)]
+        ys = [concatenate_p.bind(y, t, dimension=0) for y, t in zip(ys, tail, strict=True)]
     return ys
 
 
@@ -231,7 +231,7 @@ def chunked_vmap(fun, in_axes, out_axes, size, batch_size, args, kwargs):
 
     def flat_fun(*xs):  # the mapped leaves in, the others as they are
         full = list(leaves)
-        for i, x in zip(mapped_idx, xs):
+        for i, x in zip(mapped_idx, xs, strict=True):
             full[i] = x
         return [_check_output(o) for o in flat(*full)]
 
@@ -244,7 +244,7 @@ def chunked_vmap(fun, in_axes, out_axes, size, batch_size, args, kwargs):
         trace_pytree(lambda a, kw: vmap(fun, in_axes, out_axes)(*a, **kw), td,
                      [abstractify(x, "?", fun) for x in leaves])
     res = []
-    for y, ax in zip(ys, oaxes):
+    for y, ax in zip(ys, oaxes, strict=True):
         if ax is None:
             res.append(_first_row(y))
         else:
@@ -292,7 +292,7 @@ def sequential_batch(prim, vals, dims, params):
 
     def body(*lane):
         full = list(vals)
-        for i, x in zip(idx, lane):
+        for i, x in zip(idx, lane, strict=True):
             full[i] = x
         out = prim.bind(*full, **params)
         return list(out) if prim.multiple_results else [out]

@@ -89,7 +89,7 @@ def dense_attr(value: np.ndarray, aval: Aval) -> str:
 class FuncCtx:
     """Emission state of one function body."""
 
-    def __init__(self, module: "ModuleCtx"):
+    def __init__(self, module: ModuleCtx):
         self.module = module
         self.lines: list = []
         self.n = 0
@@ -141,7 +141,7 @@ class FuncCtx:
         SSA names of its outputs."""
         env: dict = {}  # Var -> SSA name
         if const_names is None:
-            const_names = [self.constant(c, v.aval) for v, c in zip(g.constvars, g.consts)]
+            const_names = [self.constant(c, v.aval) for v, c in zip(g.constvars, g.consts, strict=True)]
         env.update(zip(g.constvars, const_names, strict=True))
         env.update(zip(g.invars, in_names, strict=True))
 
@@ -166,7 +166,7 @@ class FuncCtx:
             if len(vs) == 1:
                 env[vs[0]] = outs[0]
             else:
-                env.update(zip(vs, outs))
+                env.update(zip(vs, outs, strict=True))
         return [read(v) for v in g.outvars]
 
     def scoped(self, body, arg_avals=(), isolated: bool = False):
@@ -195,7 +195,7 @@ class FuncCtx:
         lines = ["{"]
         if arg_avals:
             lines.append("    ^bb0(" + ", ".join(f"{n}: {tensor_type(a)}"
-                                               for n, a in zip(args, arg_avals)) + "):")
+                                               for n, a in zip(args, arg_avals, strict=True)) + "):")
         lines += ["  " + ln for ln in "\n".join(inner).split("\n")]
         lines.append("    }")
         return "\n".join(lines)
@@ -241,7 +241,7 @@ class RuleCtx:
 
     type = staticmethod(tensor_type)
 
-    def __init__(self, fn: "FuncCtx", eqn):
+    def __init__(self, fn: FuncCtx, eqn):
         self.fn = fn
         self.eqn = eqn
         self.avals_in = tuple([a.aval for a in eqn.inputs])
@@ -369,7 +369,7 @@ class ModuleCtx:
 
 
 def lower_graph(g: Graph, name: str = "main", const_args: tuple = (), in_shardings=None,
-                out_shardings=None, mesh=None, const_shardings=None) -> str:
+                out_shardings=None, const_shardings=None) -> str:
     """The StableHLO module of a graph: ``func.func public @main``. Constants are written as
     ``stablehlo.constant``, except those whose indices are in ``const_args``: they lead the
     arguments of @main (in that order) and the caller passes them at run time.
@@ -387,7 +387,7 @@ def lower_graph(g: Graph, name: str = "main", const_args: tuple = (), in_shardin
     outs_sh = list(out_shardings or [None] * len(g.outvars))
     args = ", ".join(f"{n}: {tensor_type(v.aval)}{_sdy_attr(mod, s, v.aval)}"
                      for n, v, s in zip(arg_names, params, ins, strict=True))
-    const_names = dict(zip(const_args, arg_names))
+    const_names = dict(zip(const_args, arg_names[:k], strict=True))
     for i, (v, c) in enumerate(zip(g.constvars, g.consts, strict=True)):
         if i not in const_names:
             const_names[i] = f.constant(c, v.aval)

@@ -49,7 +49,7 @@ def _slice(ctx, x, *, start_indices, limit_indices, strides=None):
     a, out = _io(ctx)
     strides = strides or (1,) * a.ndim
     rng = ", ".join(f"{s}:{lim}" + (f":{k}" if k != 1 else "")
-                    for s, lim, k in zip(start_indices, limit_indices, strides))
+                    for s, lim, k in zip(start_indices, limit_indices, strides, strict=True))
     return [ctx.op(f"stablehlo.slice {x} [{rng}] : ({ctx.type(a)}) -> {ctx.type(out)}")]
 
 

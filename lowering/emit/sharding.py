@@ -29,7 +29,7 @@ def _shard_map(ctx, *xs, body, mesh, in_specs, out_specs):
                                           local_in, isolated=True)
     ins = ", ".join(shardy.tensor_sharding(ref, d) for d in in_specs)
     outs_sh = ", ".join(shardy.tensor_sharding(ref, d) for d in out_specs)
-    block_args = ", ".join(f"{n}: {ctx.type(a)}" for n, a in zip(args, local_in))
+    block_args = ", ".join(f"{n}: {ctx.type(a)}" for n, a in zip(args, local_in, strict=True))
     ret_types = ", ".join(ctx.type(a) for a in local_out)
     ret = f"sdy.return {', '.join(outs)} : {ret_types}" if outs else "sdy.return"
     in_types = ", ".join(ctx.type(a) for a in ctx.avals_in)

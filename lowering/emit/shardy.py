@@ -8,7 +8,7 @@ def mesh_decl(ref: str, mesh, partition_ids) -> str:
     """``sdy.mesh @mesh = <["x"=4, "y"=2]>``; ``partition_ids``: the partition number of each
     device of the mesh, written as ``device_ids`` unless they are 0, 1, ... in mesh order
     (the program's own mesh: partition k is ``mesh.devices.flat[k]``)."""
-    axes = ", ".join(f'"{n}"={s}' for n, s in zip(mesh.axis_names, mesh.devices.shape))
+    axes = ", ".join(f'"{n}"={s}' for n, s in zip(mesh.axis_names, mesh.devices.shape, strict=True))
     ids = [int(i) for i in partition_ids.ravel()]
     extra = "" if ids == list(range(len(ids))) else f", device_ids=[{', '.join(map(str, ids))}]"
     return f"sdy.mesh {ref} = <[{axes}]{extra}>"

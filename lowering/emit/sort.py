@@ -50,7 +50,7 @@ def less_than(ctx, lhs: list, rhs: list, scalars: list) -> str:
     bt = ctx.type(_BOOL)
     orders = []
     for a, b, s in zip(lhs, rhs, scalars, strict=True):
-        for (pa, ps), (pb, _) in zip(_key_parts(ctx, a, s), _key_parts(ctx, b, s)):
+        for (pa, ps), (pb, _) in zip(_key_parts(ctx, a, s), _key_parts(ctx, b, s), strict=True):
             orders.append(_order(ctx, pa, pb, ps))
     out = orders[-1][0]
     for lt, eq in reversed(orders[:-1]):

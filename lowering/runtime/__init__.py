@@ -21,7 +21,6 @@ from .xla import (  # noqa: F401
     compile_text,
     default_device,
     devices,
-    execute,
     from_dlpack,
     is_device,
     is_device_buffer,

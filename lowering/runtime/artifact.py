@@ -105,7 +105,7 @@ def callee(text: str) -> tuple:
         names = [op.attributes["sym_name"].value for op in ops]
         if "main" not in names:
             raise ValueError("the exported module has no function @main")
-        for op, old in zip(ops, names):
+        for op, old in zip(ops, names, strict=True):
             ir.SymbolTable.set_symbol_name(op, prefix + old)
             ir.SymbolTable.replace_all_symbol_uses(old, prefix + old, m.operation)
             op.attributes["sym_visibility"] = ir.StringAttr.get("private")

@@ -90,7 +90,7 @@ def _wrap(text: str, in_avals, out_avals) -> str:
         lines.append(f"    {res}:{n_out} = {call}")
         outs = [f"{res}#{j}" for j in range(n_out)]
     rets, ret_types = [], []
-    for o, a, t in zip(outs, out_avals, out_types):
+    for o, a, t in zip(outs, out_avals, out_types, strict=True):
         kind = _kind(a.dtype)
         if kind == "bf16":
             v = fresh()
@@ -179,7 +179,7 @@ class InterpretedExecutable:
                              f"got {len(arrays)}")
         with _context():
             attrs = []
-            for x, a in zip(arrays, self.in_avals):
+            for x, a in zip(arrays, self.in_avals, strict=True):
                 attrs += _to_attrs(x, a)
             try:
                 res = stablehlo.eval_module(self.module, attrs)

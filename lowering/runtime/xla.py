@@ -15,7 +15,7 @@ _lock = threading.Lock()
 _ArrayImpl = None
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def backend(platform: str | None = None):
     """The XLA client of ``platform`` ('cpu', 'gpu', 'tpu'; None: the default one)."""
     try:
@@ -28,7 +28,7 @@ def devices(platform: str | None = None) -> list:
     return list(backend(platform).devices())
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def default_device():
     """The first device of this process (with several processes, devices() lists them all)."""
     return backend().local_devices()[0]
@@ -70,10 +70,6 @@ def compile_text(text: str, device=None, n_out: int = 1) -> Executable:
         text, device, opts, lambda: device.client.compile_and_load(text, devs, opts),
         lambda blob: device.client.deserialize_executable(blob, devs, opts))
     return Executable(loaded, device, text, n_out)
-
-
-def execute(exe: Executable, bufs: list) -> list:
-    return exe.loaded.execute(bufs)
 
 
 @functools.lru_cache(maxsize=4096)

@@ -475,7 +475,8 @@ class Gen:
         cands = [v for v in self.vars() if v != a and (
             self.shape_of(v) == sa if ax is None else
             len(self.shape_of(v)) == len(sa) and all(
-                x == y for i, (x, y) in enumerate(zip(self.shape_of(v), sa)) if i != ax % len(sa)))]
+                x == y for i, (x, y) in enumerate(zip(self.shape_of(v), sa, strict=True))
+                if i != ax % len(sa)))]
         if cands and self.ch.flip(0.6):
             return self.ch.pick(cands)
         shape = list(sa)
@@ -510,7 +511,7 @@ class Gen:
             return None
         sh = self.shape_of(a)
         parts = []
-        for i, d in enumerate(sh):
+        for d in sh:
             c = self.ch.int(0, 5)
             if c == 0:
                 parts.append(":")
@@ -556,7 +557,7 @@ class Gen:
         sh = self.shape_of(a)
         starts, used = [], [a]
         sizes = tuple(self.ch.int(1, d) for d in sh)
-        for d, z in zip(sh, sizes):
+        for d, z in zip(sh, sizes, strict=True):
             if self.ch.flip(0.4):
                 # traced starts stay in range: XLA CPU miscompiles a clamped dynamic_slice
                 # followed by a gather (it affects JAX as well; see tests/test_interpreter.py)
@@ -606,9 +607,9 @@ class Gen:
         rpos = self.ch.shuffle(range(rnd))
         rb, rc, rf = rpos[:nb], rpos[nb:nb + nc], rpos[nb + nc:]
         shape = [0] * rnd
-        for l, r in zip(lb, rb):
+        for l, r in zip(lb, rb, strict=True):
             shape[r] = sa[l]
-        for l, r in zip(lc, rc):
+        for l, r in zip(lc, rc, strict=True):
             shape[r] = sa[l]
         for r in rf:
             shape[r] = self.ch.int(1, 3)
@@ -624,7 +625,7 @@ class Gen:
             return None
         sa = self.shape_of(a)
         letters = string.ascii_lowercase[: len(sa)]
-        sizes = dict(zip(letters, sa))
+        sizes = dict(zip(letters, sa, strict=True))
         shared = [x for x in letters if self.ch.flip(0.5)] or [letters[-1]]
         extra = [string.ascii_lowercase[10 + i] for i in range(self.ch.int(0, 1))]
         for e in extra:
@@ -747,7 +748,7 @@ def _np_dtype(d):
 
 
 def _broadcastable(a, b) -> bool:
-    for x, y in zip(a[::-1], b[::-1]):
+    for x, y in zip(a[::-1], b[::-1], strict=False):  # ranks may differ
         if x != y and x != 1 and y != 1:
             return False
     return True

@@ -28,7 +28,7 @@ def pretty(prog) -> str:
     ]
     if prog.jit:
         lines.append("g = jit(g)")
-    for inp, shape in zip(prog.inputs, _shapes(prog)):
+    for inp, shape in zip(prog.inputs, _shapes(prog), strict=True):
         rng = f", values in [{inp.lo}, {inp.hi}]" if inp.dtype == "int32" else (
             "" if inp.values == "normal" else f", {inp.values} values from {TIE_VALUES}")
         lines.append(f"# {inp.name}: {inp.dtype}{list(shape)} (per example {list(inp.shape)}{rng})")

@@ -30,7 +30,7 @@ def batched_shapes(prog) -> list:
 def make_args(prog) -> list:
     rng = np.random.default_rng(prog.seed)
     out = []
-    for inp, shape in zip(prog.inputs, batched_shapes(prog)):
+    for inp, shape in zip(prog.inputs, batched_shapes(prog), strict=True):
         if inp.dtype == BOOL:
             x = rng.integers(0, 2, size=shape).astype(bool)
         elif inp.dtype == INT:
@@ -57,7 +57,7 @@ def _loop(fn, lv, stack):
     def looped(*args):
         results = []
         for b in range(lv.size):
-            sl = [a if ax is None else np.take(a, b, axis=ax) for a, ax in zip(args, lv.in_axes)]
+            sl = [a if ax is None else np.take(a, b, axis=ax) for a, ax in zip(args, lv.in_axes, strict=True)]
             results.append(fn(*sl))
         single = not isinstance(results[0], tuple)
         rows = [(r,) if single else r for r in results]
@@ -89,7 +89,7 @@ def compare(got, ref, what: str, weak: bool = True, low_precision: bool = False)
     gl, rl = _leaves(got), _leaves(ref)
     if len(gl) != len(rl):
         raise FuzzMismatch(f"{what}: {len(gl)} outputs vs {len(rl)}")
-    for k, (g, r) in enumerate(zip(gl, rl)):
+    for k, (g, r) in enumerate(zip(gl, rl, strict=True)):
         gn, rn = np.asarray(g), np.asarray(r)
         if gn.shape != rn.shape:
             raise FuzzMismatch(f"{what}: output {k} shape {gn.shape} vs {rn.shape}")
