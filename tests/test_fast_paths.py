@@ -179,16 +179,23 @@ def test_jit_under_a_trace_inlines_effectful_or_not():
 
 
 def test_x64_flip_after_cached_eager_and_jit_calls():
+    """Cached eager and jitted programs follow the 64-bit switch both ways, as JAX's (an
+    int32 array times a Python float is float64 under x64; int32 / int32 stays float32)."""
     a = fe.device_put(np.arange(1, 4, dtype=np.int32))
-    f = fe.jit(lambda v: v / 2)
+    ja = jax.numpy.arange(1, 4, dtype=np.int32)
+    f, jf = fe.jit(lambda v: v * 1.5), jax.jit(lambda v: v * 1.5)
+
+    def dtypes(x, M, g):
+        return M.true_divide(x, x).dtype, M.multiply(x, 1.5).dtype, g(x).dtype
+
     for _ in range(2):
-        assert fnp.true_divide(a, a).dtype == np.float32 and f(a).dtype == np.float32
+        assert dtypes(a, fnp, f) == dtypes(ja, jax.numpy, jf) == (np.float32,) * 3
     fe.config.update("enable_x64", True)
     jax.config.update("jax_enable_x64", True)
     try:
         for _ in range(2):
-            assert fnp.true_divide(a, a).dtype == np.float64 and f(a).dtype == np.float64
+            assert dtypes(a, fnp, f) == dtypes(ja, jax.numpy, jf) == (np.float32, np.float64, np.float64)
     finally:
         fe.config.update("enable_x64", False)
         jax.config.update("jax_enable_x64", False)
-    assert fnp.true_divide(a, a).dtype == np.float32 and f(a).dtype == np.float32
+    assert dtypes(a, fnp, f) == (np.float32,) * 3

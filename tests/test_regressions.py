@@ -163,3 +163,10 @@ def test_vjp_primal_output_reading_a_numpy_constant_under_jit():
     f = lambda m: lambda v: m.take(v, idx, axis=0, mode="clip") * 2.0  # noqa: E731
     got = fe.jit(lambda v: fe.vjp(f(fnp), v)[0])(x)
     np.testing.assert_array_equal(np.asarray(got), np.asarray(jax.vjp(f(jnp), x)[0]))
+
+
+def test_power_of_a_python_scalar_adds_no_constant():
+    """x ** 2.0 keeps 2.0 a literal of the graph (reading the exponent's dtype made an
+    unused constant of it, which a graph without passes, as the CLI prints, showed)."""
+    g = fe.make_graph(lambda h: h ** 2.0, passes=())(fe.ShapeDtypeStruct((3,), np.float32))
+    assert not g.constvars and [e.prim.name for e in g.eqns] == ["pow"], g

@@ -13,7 +13,14 @@ from ..lax._numeric import integer_pow
 from ..primitives import elementwise as ew
 from ..primitives import numeric as nm
 from ..transforms.custom_derivatives import custom_jvp as _custom_jvp
-from ._core import asarray, broadcast_shapes, broadcast_to_shape, promote_args, promote_dtypes_inexact
+from ._core import (
+    asarray,
+    broadcast_shapes,
+    broadcast_to_shape,
+    check_arraylike,
+    promote_args,
+    promote_dtypes_inexact,
+)
 
 
 def _unary(name, prim, inexact):
@@ -258,8 +265,10 @@ def power(x, y, /):
         if dtypes.is_bool(ax.dtype):
             x = convert(x, dtypes.default_int(), ax.weak_type)
         return integer_pow(x, int(y))
-    ax, ay = aval_of(asarray(x)), aval_of(asarray(y))
-    if dtypes.is_inexact(ax.dtype) and dtypes._kind(ay.dtype) in "iu":
+    # (the dtypes without making arrays of scalars: a Python scalar stays a literal)
+    check_arraylike("power", x, y)
+    (dx, _), (dy, _) = dtypes.dtype_and_weak(x), dtypes.dtype_and_weak(y)
+    if dtypes.is_inexact(dx) and dtypes._kind(dy) in "iu":
         # an inexact base, a traced integer power: JAX's pow of an integer exponent, whose
         # derivative in x is 0 where y == 0 (also at x = 0, where y * x ** (y - 1) is NaN)
         x, y = promote_args("power", x, y)
