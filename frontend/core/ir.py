@@ -576,7 +576,7 @@ class Trace:
         assert self.parent is not None  # (only the eager trace has none; it overrides const)
         return self.parent.const(x, weak)
 
-    def __enter__(self) -> Trace:
+    def __enter__(self: TraceT) -> TraceT:
         # (``with trace:`` keeps the token on the trace: only for a trace of one thread, one
         # made by new_trace; the eager trace is every thread's, see set_current)
         self._tokens.append(set_current(self))
@@ -642,7 +642,7 @@ class UnexpectedTracerError(TypeError):
     pass
 
 
-def _no_eager(*args: Any) -> NoReturn:
+def _no_eager(*_args: Any) -> NoReturn:
     raise RuntimeError("eager execution is not installed: import frontend (frontend.device.array "
                        "installs it with set_eager_apply)")
 

@@ -8,7 +8,7 @@ calls the builtins those short names shadow (``map``, ``all``)."""
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable, Hashable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 FlattenFn = Callable[[Any], tuple[Any, Any]]
