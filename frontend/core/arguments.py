@@ -4,18 +4,20 @@ each with JAX's error for a value that is no array)."""
 from __future__ import annotations
 
 import inspect
+from collections.abc import Callable, Sequence
+from typing import Any
 
 import numpy as np
 
 from ..device.array import Array
 from .ir import Aval, ShapeDtypeStruct, Tracer, aval_of
-from .pytree import key_paths
+from .pytree import TreeDef, key_paths
 
 # what a traced function takes as an array argument
 _ARGUMENTS = (Array, Tracer, ShapeDtypeStruct, np.ndarray, np.generic, bool, int, float, complex)
 
 
-def arg_names(fun, n_args: int) -> list:
+def arg_names(fun: Callable[..., Any], n_args: int) -> list[str]:
     """Parameter names of the positional arguments (for error messages)."""
     try:
         ps = [p.name for p in inspect.signature(fun).parameters.values()
@@ -25,7 +27,7 @@ def arg_names(fun, n_args: int) -> list:
     return [ps[i] if i < len(ps) else f"args[{i}]" for i in range(n_args)]
 
 
-def leaf_paths(fun, args, td) -> list:
+def leaf_paths(fun: Callable[..., Any], args: Sequence[Any], td: TreeDef) -> list[str]:
     """Readable names of the flattened leaves of (args, kwargs): ``x``, ``params['w']``."""
     names = arg_names(fun, len(args))
     paths = []
@@ -38,7 +40,7 @@ def leaf_paths(fun, args, td) -> list:
     return paths
 
 
-def abstractify(x, path: str, fun) -> Aval:
+def abstractify(x: Any, path: str, fun: Callable[..., Any]) -> Aval:
     """The aval of a function argument; a TypeError naming its path when it is no array."""
     why = ""
     if isinstance(x, _ARGUMENTS):
@@ -53,7 +55,7 @@ def abstractify(x, path: str, fun) -> Aval:
         "scalars, or pytrees (tuple, list, dict) of them; mark other arguments static.")
 
 
-def leaf_aval(x) -> Aval:
+def leaf_aval(x: Any) -> Aval:
     """The aval of a pytree leaf operand (JAX's wording for a non-array)."""
     try:
         return aval_of(x)

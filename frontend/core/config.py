@@ -4,9 +4,11 @@ constants become program arguments; ``on_x64_change`` tells caches when the swit
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
+from typing import Any
 
 
-def _directory(v):
+def _directory(v: object) -> str | None:
     """A directory option's value: a str or os.PathLike of one (None or "": off). Bytes and
     other types are refused, as JAX's string options refuse them (str() of bytes would name
     a directory "b'/tmp/x'")."""
@@ -19,7 +21,7 @@ def _directory(v):
 
 # the persistent compilation cache (lowering/runtime/cache.py), as JAX's options of these
 # names: option -> (environment variable, parser of a value, default)
-_CACHE_OPTIONS = {
+_CACHE_OPTIONS: dict[str, tuple[str, Callable[[Any], Any], Any]] = {
     "compilation_cache_dir": ("VMAPLAB_COMPILATION_CACHE_DIR", _directory, None),
     "compilation_cache_max_size": ("VMAPLAB_COMPILATION_CACHE_MAX_SIZE", int, -1),
     "persistent_cache_min_compile_time_secs": ("VMAPLAB_PERSISTENT_CACHE_MIN_COMPILE_TIME_SECS",
@@ -38,7 +40,11 @@ class _Config:
     of being written into its module text (as ``jax_embedded_constants_max_bytes``; JAX's
     default is smaller, ours keeps small weights in the text, where XLA can fold them)."""
 
-    def __init__(self):
+    compilation_cache_dir: str | None
+    compilation_cache_max_size: int
+    persistent_cache_min_compile_time_secs: float
+
+    def __init__(self) -> None:
         self.enable_x64 = False
         self.embedded_constants_max_bytes = 1 << 16
         for name, (env, parse, default) in _CACHE_OPTIONS.items():
@@ -48,7 +54,7 @@ class _Config:
             except ValueError:
                 raise ValueError(f"environment variable {env}={raw!r} is not a valid {name}") from None
 
-    def update(self, name: str, value) -> None:
+    def update(self, name: str, value: Any) -> None:
         key = name[4:] if name.startswith("jax_") else name
         if key == "enable_x64":
             flipped = self.enable_x64 != bool(value)
@@ -71,10 +77,10 @@ class _Config:
 config = _Config()
 
 
-_x64_listeners: list = []
+_x64_listeners: list[Callable[[], object]] = []
 
 
-def on_x64_change(fn) -> None:
+def on_x64_change(fn: Callable[[], object]) -> None:
     """Call ``fn()`` whenever ``enable_x64`` flips (caches of what was built under the other
     setting drop it)."""
     _x64_listeners.append(fn)

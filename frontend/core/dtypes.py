@@ -4,6 +4,8 @@ promotion lattice (``result_type``)."""
 from __future__ import annotations
 
 import functools
+from collections.abc import Callable
+from typing import Any
 
 import ml_dtypes
 import numpy as np
@@ -20,13 +22,13 @@ complex64, complex128 = np.dtype(np.complex64), np.dtype(np.complex128)
 float0 = np.dtype([("float0", np.void, 0)])
 
 
-_canon_cache: dict = {}  # dtype -> canonicalize(dtype), for the current enable_x64
+_canon_cache: dict[Any, np.dtype] = {}  # dtype -> canonicalize(dtype), for the current enable_x64
 on_x64_change(_canon_cache.clear)
 
-_NARROW = {int64: int32, uint64: uint32, float64: float32, complex128: complex64}
+_NARROW: dict[np.dtype, np.dtype] = {int64: int32, uint64: uint32, float64: float32, complex128: complex64}
 
 
-def canonicalize(dtype) -> np.dtype:
+def canonicalize(dtype: Any) -> np.dtype:
     """The dtype an array of ``dtype`` gets: 64-bit types narrow to 32 bits unless x64 is on."""
     try:
         return _canon_cache[dtype]
@@ -62,13 +64,13 @@ def default_complex() -> np.dtype:
     return complex128 if config.enable_x64 else complex64
 
 
-def to_numeric(d) -> np.dtype:
+def to_numeric(d: Any) -> np.dtype:
     """JAX's number type for a dtype: bool becomes int32 (also with 64-bit types on)."""
     d = np.dtype(d)
     return int32 if is_bool(d) else d
 
 
-def to_inexact(d) -> np.dtype:
+def to_inexact(d: Any) -> np.dtype:
     """JAX's float for a dtype that is not inexact: float32, even with 64-bit types on, except
     float64 for 64-bit integers (inexact dtypes are kept, canonicalized: a float64 array made
     under x64 computes in float32 once x64 is off, as JAX's)."""
@@ -78,8 +80,8 @@ def to_inexact(d) -> np.dtype:
     return canonicalize(float64) if d.itemsize == 8 and is_int(d) else float32
 
 
-class _KindTable(dict):
-    def __missing__(self, d):
+class _KindTable(dict[Any, str]):
+    def __missing__(self, d: Any) -> str:
         dt = np.dtype(d)
         k = self[d] = "f" if dt == bfloat16 else dt.kind
         return k
@@ -87,36 +89,36 @@ class _KindTable(dict):
 
 # _kind(d): 'b', 'i', 'u', 'f' (bfloat16 included) or 'c'. A dict hit per dtype seen before,
 # made in C (no Python call): it is asked several times per traced equation.
-_kind = _KindTable().__getitem__
+_kind: Callable[[Any], str] = _KindTable().__getitem__
 
 
-def is_float(d) -> bool:
+def is_float(d: Any) -> bool:
     return _kind(d) == "f"
 
 
-def is_int(d) -> bool:
+def is_int(d: Any) -> bool:
     return _kind(d) in "iu"
 
 
-def is_unsigned(d) -> bool:
+def is_unsigned(d: Any) -> bool:
     return _kind(d) == "u"
 
 
-def is_complex(d) -> bool:
+def is_complex(d: Any) -> bool:
     return _kind(d) == "c"
 
 
-def is_bool(d) -> bool:
+def is_bool(d: Any) -> bool:
     return _kind(d) == "b"
 
 
-def is_inexact(d) -> bool:
+def is_inexact(d: Any) -> bool:
     return _kind(d) in "fc"
 
 
 # The promotion lattice of JAX's numpy: an edge a -> b means b is the next type up from a.
 # "i*", "f*", "c*" are the weakly typed Python int, float and complex.
-_EDGES = {
+_EDGES: dict[str, list[str]] = {
     "b1": ["i*"],
     "i*": ["u8", "i8"],
     "u8": ["i16", "u16"], "u16": ["i32", "u32"], "u32": ["i64", "u64"], "u64": ["f*"],
@@ -125,16 +127,16 @@ _EDGES = {
     "bf16": ["f32"], "f16": ["f32"], "f32": ["f64", "c64"], "f64": ["c128"],
     "c*": ["c64"], "c64": ["c128"], "c128": [],
 }
-_NODE_OF = {bool_: "b1", int8: "i8", int16: "i16", int32: "i32", int64: "i64", uint8: "u8",
+_NODE_OF: dict[np.dtype, str] = {bool_: "b1", int8: "i8", int16: "i16", int32: "i32", int64: "i64", uint8: "u8",
             uint16: "u16", uint32: "u32", uint64: "u64", bfloat16: "bf16", float16: "f16",
             float32: "f32", float64: "f64", complex64: "c64", complex128: "c128"}
 _DTYPE_OF = {v: k for k, v in _NODE_OF.items()}
 
 
-def _upper_sets() -> dict:
-    ups = {}
+def _upper_sets() -> dict[str, frozenset[str]]:
+    ups: dict[str, frozenset[str]] = {}
 
-    def walk(n):
+    def walk(n: str) -> frozenset[str]:
         if n not in ups:
             s = {n}
             for m in _EDGES[n]:
@@ -150,7 +152,7 @@ def _upper_sets() -> dict:
 _UP = _upper_sets()
 
 
-def _node(dtype, weak: bool) -> str:
+def _node(dtype: Any, weak: bool) -> str:
     dtype = np.dtype(dtype)
     if weak:
         if is_bool(dtype):
@@ -168,7 +170,7 @@ def _node(dtype, weak: bool) -> str:
 
 
 @functools.lru_cache(maxsize=4096)
-def _join(nodes: tuple) -> str:
+def _join(nodes: tuple[str, ...]) -> str:
     common = frozenset.intersection(*(_UP[n] for n in nodes))
     # the least upper bound: the element of `common` that every other element is above
     for c in common:
@@ -177,7 +179,7 @@ def _join(nodes: tuple) -> str:
     raise TypeError(f"no common type for {nodes}")
 
 
-def promote(*typed: tuple) -> tuple:
+def promote(*typed: tuple[Any, bool]) -> tuple[np.dtype, bool]:
     """(dtype, weak) pairs -> the (dtype, weak) JAX's numpy gives their combination."""
     n = _join(tuple(sorted({_node(d, w) for d, w in typed})))
     if n == "i*":
@@ -189,7 +191,7 @@ def promote(*typed: tuple) -> tuple:
     return canonicalize(_DTYPE_OF[n]), False
 
 
-def dtype_and_weak(x) -> tuple:
+def dtype_and_weak(x: Any) -> tuple[np.dtype, bool]:
     """The (dtype, weak_type) of a value: arrays, tracers, numpy scalars, Python scalars."""
     aval = getattr(x, "aval", None)
     if aval is not None:
@@ -209,7 +211,7 @@ def dtype_and_weak(x) -> tuple:
     raise TypeError(f"Cannot determine dtype of {type(x).__name__} value {x!r}")
 
 
-def result_type(*args, return_weak_type: bool = False):
+def result_type(*args: Any, return_weak_type: bool = False) -> np.dtype | tuple[np.dtype, bool]:
     """frontend.numpy.result_type: the promoted dtype of values and dtypes."""
     if not args:
         raise ValueError("at least one array or dtype is required")
@@ -217,7 +219,7 @@ def result_type(*args, return_weak_type: bool = False):
     return (d, w) if return_weak_type else d
 
 
-def short_name(dtype) -> str:
+def short_name(dtype: Any) -> str:
     """f32, i32, bf16, bool ... as in the graph printer."""
     d = np.dtype(dtype)
     if d == float0:

@@ -4,11 +4,14 @@ and the tracing entry points: closure conversion, rewriting the sub-graphs of an
 and the walk over an equation's sub-graphs, ``subgraphs``, are the IR's: frontend.core.ir.)"""
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 from .ir import Eqn, Graph, Literal, param_graphs, subgraphs
 from .params import intern_graph
 
 
-def closure_convert(g: Graph):
+def closure_convert(g: Graph) -> tuple[Graph, list[Any]]:
     """(g with its captured values as leading invars, the captured values)."""
     return intern_graph(Graph(tuple(g.constvars) + tuple(g.invars), (), (), g.eqns, g.outvars)), \
         list(g.consts)
@@ -18,10 +21,10 @@ def _intern_unless_consts(g: Graph) -> Graph:
     return intern_graph(g) if not g.consts else g
 
 
-def map_subgraphs(e: Eqn, fn) -> Eqn:
+def map_subgraphs(e: Eqn, fn: Callable[[Graph], Graph]) -> Eqn:
     """``e`` with ``fn`` (Graph -> Graph, keeping the signature) applied to every Graph in its
     params (cond branches, loop bodies); ``e`` itself when no sub-graph changed."""
-    new = None
+    new: dict[str, Any] | None = None
     for k, v in e.params.items():
         gs = param_graphs(v)
         if not gs:

@@ -10,12 +10,17 @@ import contextvars
 import functools
 import itertools
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, NoReturn, TypeVar, overload
+from typing import Literal as TypingLiteral
 
 import numpy as np
 
 from . import dtypes
+
+RuleT = TypeVar("RuleT", bound=Callable[..., Any])
+TraceT = TypeVar("TraceT", bound="Trace")
 
 # ----------------------------------------------------------------------------- avals
 
@@ -25,15 +30,15 @@ _DTYPE_TYPES = {type(np.dtype(t)) for t in (np.bool_, np.int8, np.int16, np.int3
 _DTYPE_TYPES.add(type(dtypes.bfloat16))
 
 
-_SHAPES: dict = {}
+_SHAPES: dict[Any, tuple[int, ...]] = {}
 # The one Aval of each (shape, dtype, weak_type) in canonical form. Never dropped: one object
 # per value is what makes identity the equality (and hash) of avals, so cache lookups keyed
 # by avals cost no Python-level __hash__/__eq__. An aval is small; a program has few.
-_AVALS: dict = {}
-_SPELLINGS: dict = {}  # other spellings of the key (numpy ints, a scalar type) -> the Aval
+_AVALS: dict[tuple[Any, Any, Any], Aval] = {}
+_SPELLINGS: dict[tuple[Any, Any, Any], Aval] = {}  # other spellings of the key (numpy ints, a scalar type) -> the Aval
 
 
-def _canonical_shape(shape) -> tuple:
+def _canonical_shape(shape: Any) -> tuple[int, ...]:
     """``shape`` as a tuple of Python ints: one shared tuple per shape (a dict hit for the
     shapes seen before, which equal-valued tuples of numpy ints find too)."""
     try:
@@ -50,7 +55,7 @@ def _canonical_shape(shape) -> tuple:
 _INT64_MAX = 2 ** 63 - 1
 
 
-def _check_extent(shape: tuple, dtype) -> None:
+def _check_extent(shape: tuple[int, ...], dtype: np.dtype) -> None:
     """ValueError for a shape no XLA array can have: a negative dimension, or a size in
     bytes whose running product overflows int64 (XLA aborts the process on those)."""
     if any(d < 0 for d in shape):
@@ -68,9 +73,12 @@ class Aval:
     value, so equality and hashing are by identity (cache key material)."""
 
     __slots__ = ("shape", "dtype", "weak_type")
+    shape: tuple[int, ...]
+    dtype: np.dtype
+    weak_type: bool
 
-    def __new__(cls, shape, dtype, weak_type: bool = False):
-        key = (shape, dtype, weak_type)
+    def __new__(cls, shape: Any, dtype: Any, weak_type: bool = False) -> Aval:
+        key: Any = (shape, dtype, weak_type)  # (None for an unhashable shape)
         try:
             return _AVALS[key]
         except KeyError:  # new, or spelled differently (numpy ints in the shape, a scalar type)
@@ -99,10 +107,10 @@ class Aval:
             _SPELLINGS[key] = self
         return self
 
-    def __reduce__(self):
+    def __reduce__(self) -> tuple[type[Aval], tuple[tuple[int, ...], np.dtype, bool]]:
         return Aval, (self.shape, self.dtype, self.weak_type)
 
-    def __setattr__(self, k, v):
+    def __setattr__(self, k: str, v: object) -> NoReturn:
         raise AttributeError("Aval is immutable")
 
     @property
@@ -113,7 +121,8 @@ class Aval:
     def size(self) -> int:
         return math.prod(self.shape)
 
-    def update(self, shape=None, dtype=None, weak_type=None) -> Aval:
+    def update(self, shape: Sequence[int] | None = None, dtype: Any = None,
+               weak_type: bool | None = None) -> Aval:
         return Aval(self.shape if shape is None else shape,
                     self.dtype if dtype is None else dtype,
                     self.weak_type if weak_type is None else weak_type)
@@ -126,7 +135,7 @@ class Aval:
     def str_short(self) -> str:
         return f"{dtypes.short_name(self.dtype)}[{','.join(map(str, self.shape))}]"
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return self.str_short() + ("{weak}" if self.weak_type else "")
 
 
@@ -137,7 +146,8 @@ class ShapeDtypeStruct:
 
     __slots__ = ("shape", "dtype", "weak_type", "sharding")
 
-    def __init__(self, shape, dtype, *, sharding=None, weak_type=False):
+    def __init__(self, shape: Sequence[int], dtype: Any, *, sharding: Any = None,
+                 weak_type: bool = False) -> None:
         self.shape = tuple(int(d) for d in shape)
         self.dtype = np.dtype(dtype)
         self.weak_type = bool(weak_type)
@@ -150,19 +160,23 @@ class ShapeDtypeStruct:
     def aval(self) -> Aval:
         return Aval(self.shape, dtypes.canonicalize(self.dtype), self.weak_type)
 
-    def __eq__(self, other):
+    def __eq__(self, other: object) -> bool:
         return isinstance(other, ShapeDtypeStruct) and (self.shape, self.dtype, self.weak_type) \
             == (other.shape, other.dtype, other.weak_type)
 
-    def __hash__(self):
+    def __hash__(self) -> int:
         return hash((self.shape, self.dtype, self.weak_type))
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         weak = ", weak_type=True" if self.weak_type else ""
         return f"ShapeDtypeStruct(shape={self.shape}, dtype={self.dtype.name}{weak})"
 
 
-def aval_of(x, host: bool = True) -> Aval | None:
+@overload
+def aval_of(x: Any, host: TypingLiteral[True] = ...) -> Aval: ...
+@overload
+def aval_of(x: Any, host: bool) -> Aval | None: ...
+def aval_of(x: Any, host: bool = True) -> Aval | None:
     """The aval of a value: the one an Array, tracer or Literal carries; for host data the
     one it gets on the device (Python scalars weakly typed, numpy arrays in the canonical
     dtype; TypeError for anything else). ``host=False``: None for host data, so that
@@ -187,10 +201,10 @@ class Var:
 
     __slots__ = ("aval",)
 
-    def __init__(self, aval: Aval):
+    def __init__(self, aval: Aval) -> None:
         self.aval = aval
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return f"Var({self.aval})"
 
 
@@ -199,19 +213,22 @@ class Literal:
 
     __slots__ = ("val", "aval")
 
-    def __init__(self, val, aval: Aval):
+    def __init__(self, val: Any, aval: Aval) -> None:
         self.val = val
         self.aval = aval
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return f"{_literal_str(self.val, self.aval)}:{self.aval.str_short()}"
 
 
-_SCALAR_AVALS: dict = {}
-_INT_RANGE: dict = {}
+# an operand of an equation, an output of a graph
+Atom = Var | Literal
+
+_SCALAR_AVALS: dict[tuple[Any, bool], Aval] = {}
+_INT_RANGE: dict[Any, tuple[int, int]] = {}
 
 
-def literal(value, dtype, weak: bool = False) -> Literal:
+def literal(value: Any, dtype: Any, weak: bool = False) -> Literal:
     """A rank-0 constant of ``dtype`` (the value as the Python scalar of the dtype's kind).
     A Python int outside the dtype's range is an OverflowError, as in JAX."""
     kind = dtypes._kind(dtype)
@@ -238,7 +255,7 @@ def literal(value, dtype, weak: bool = False) -> Literal:
     return Literal(value, a)
 
 
-def _literal_str(val, aval) -> str:
+def _literal_str(val: Any, aval: Aval) -> str:
     if dtypes.is_bool(aval.dtype):
         return str(bool(val))
     if dtypes.is_int(aval.dtype):
@@ -252,17 +269,18 @@ class Eqn:
 
     __slots__ = ("prim", "inputs", "params", "outs")
 
-    def __init__(self, prim: Primitive, inputs: tuple, params: dict, outs: tuple):
+    def __init__(self, prim: Primitive, inputs: tuple[Atom, ...], params: dict[str, Any],
+                 outs: tuple[Var, ...]) -> None:
         self.prim = prim
         self.inputs = inputs  # of Var | Literal
         self.params = params
         self.outs = outs  # of Var
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return f"Eqn({self.prim.name}, {self.inputs}, {self.params}, {self.outs})"
 
 
-def param_graphs(v) -> tuple:
+def param_graphs(v: Any) -> tuple[Graph, ...]:
     """The sub-graphs a param value holds: ``(v,)`` for a Graph, ``v`` for a tuple of Graphs
     (cond branches), ``()`` for anything else. The one test of "this param is a sub-graph",
     which every walk over sub-graphs goes through."""
@@ -274,9 +292,9 @@ def param_graphs(v) -> tuple:
     return ()
 
 
-def subgraphs(e: Eqn) -> list:
+def subgraphs(e: Eqn) -> list[Graph]:
     """The Graphs held in the params of ``e`` (cond branches, loop bodies), in param order."""
-    gs = []
+    gs: list[Graph] = []
     if e.params:
         for v in e.params.values():
             gs += param_graphs(v)
@@ -287,32 +305,32 @@ def subgraphs(e: Eqn) -> list:
 class Graph:
     """invars: arguments; constvars + consts: captured constants; eqns; outvars."""
 
-    invars: tuple
-    constvars: tuple
-    consts: tuple
-    eqns: tuple
-    outvars: tuple  # of Var | Literal
+    invars: tuple[Var, ...]
+    constvars: tuple[Var, ...]
+    consts: tuple[Any, ...]
+    eqns: tuple[Eqn, ...]
+    outvars: tuple[Atom, ...]
 
     @property
-    def in_avals(self):
+    def in_avals(self) -> tuple[Aval, ...]:
         return tuple(v.aval for v in self.invars)
 
     # Facts the passes ask of every graph, found once per graph (a Graph is not mutated):
     @functools.cached_property
-    def nested(self) -> tuple:
+    def nested(self) -> tuple[Eqn, ...]:
         """The equations holding sub-graphs (control flow, calls), in order."""
         return tuple([e for e in self.eqns if e.params and subgraphs(e)])
 
     @functools.cached_property
-    def prims(self) -> frozenset:
+    def prims(self) -> frozenset[Primitive]:
         """The primitives of the equations (not those of sub-graphs)."""
         return frozenset([e.prim for e in self.eqns])
 
     @property
-    def out_avals(self):
+    def out_avals(self) -> tuple[Aval, ...]:
         return tuple(v.aval for v in self.outvars)
 
-    def __str__(self):
+    def __str__(self) -> str:
         return pp_graph(self)
 
     __repr__ = __str__
@@ -323,7 +341,7 @@ class Graph:
         return self
 
 
-def _names():
+def _names() -> Iterator[str]:
     for n in itertools.count():
         s = ""
         n += 1
@@ -333,7 +351,7 @@ def _names():
         yield s
 
 
-def _fmt_param(v, indent) -> str:
+def _fmt_param(v: Any, indent: int) -> str:
     gs = param_graphs(v)
     if gs:
         text = ", ".join("\n" + pp_graph(g, indent + 4) for g in gs)
@@ -346,9 +364,9 @@ def _fmt_param(v, indent) -> str:
 def pp_graph(g: Graph, indent: int = 0) -> str:
     """Print like a jaxpr: ``{ lambda a:f32[3]; b:f32[3,5]. let c:f32[3] = ... in (c,) }``."""
     gen = _names()
-    names: dict = {}
+    names: dict[int, str] = {}
 
-    def name(v):
+    def name(v: Atom) -> str:
         if isinstance(v, Literal):
             return repr(v)
         n = names.get(id(v))
@@ -356,7 +374,7 @@ def pp_graph(g: Graph, indent: int = 0) -> str:
             n = names[id(v)] = next(gen)
         return n
 
-    def decl(v):
+    def decl(v: Atom) -> str:
         return f"{name(v)}:{v.aval.str_short()}"
 
     pad = " " * indent
@@ -391,18 +409,18 @@ def typecheck(g: Graph) -> None:
         if tuple(a.strip_weak() for a in outs) != tuple(a.strip_weak() for a in got):
             raise TypeError(f"{e.prim.name}: equation declares {got}, abstract eval gives {tuple(outs)}")
         env.update(map(id, e.outs))
-    for v in g.outvars:
-        if isinstance(v, Var) and id(v) not in env:
-            raise TypeError(f"graph output {v} is not defined")
+    for o in g.outvars:
+        if isinstance(o, Var) and id(o) not in env:
+            raise TypeError(f"graph output {o} is not defined")
 
 
 # ----------------------------------------------------------------------------- primitives
 
 
-_rule_listeners: list = []
+_rule_listeners: list[Callable[[], object]] = []
 
 
-def on_rule_change(fn) -> None:
+def on_rule_change(fn: Callable[[], object]) -> None:
     """Call ``fn()`` whenever a rule is replaced (see ``rule_replaced``): caches of programs
     built with the old rule drop them (eager executables, jitted signatures)."""
     _rule_listeners.append(fn)
@@ -448,36 +466,36 @@ class Primitive:
       in (b,) }
     """
 
-    def __init__(self, name: str, *, multiple_results: bool = False):
+    def __init__(self, name: str, *, multiple_results: bool = False) -> None:
         self.name = name
         self.multiple_results = multiple_results
-        self.abstract_eval_rule = None
-        self.batching_rule = None
-        self.lowering_rule = None
-        self.jvp_rule = None
-        self.transpose_rule = None
+        self.abstract_eval_rule: Callable[..., Any] | None = None
+        self.batching_rule: Callable[..., Any] | None = None
+        self.lowering_rule: Callable[..., Any] | None = None
+        self.jvp_rule: Callable[..., Any] | None = None
+        self.transpose_rule: Callable[..., Any] | None = None
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return self.name
 
     looped = False  # set once vmap ran it in a loop for want of a batching rule
 
-    def def_abstract_eval(self, fn):
+    def def_abstract_eval(self, fn: RuleT) -> RuleT:
         return self._set_rule("abstract_eval_rule", fn)
 
-    def def_batching(self, fn):
+    def def_batching(self, fn: RuleT) -> RuleT:
         return self._set_rule("batching_rule", fn)
 
-    def def_lowering(self, fn):
+    def def_lowering(self, fn: RuleT) -> RuleT:
         return self._set_rule("lowering_rule", fn)
 
-    def def_jvp(self, fn):
+    def def_jvp(self, fn: RuleT) -> RuleT:
         return self._set_rule("jvp_rule", fn)
 
-    def def_transpose(self, fn):
+    def def_transpose(self, fn: RuleT) -> RuleT:
         return self._set_rule("transpose_rule", fn)
 
-    def _set_rule(self, slot: str, fn):
+    def _set_rule(self, slot: str, fn: RuleT) -> RuleT:
         """Set a rule. A rule replaced after use takes effect at the next trace: the programs
         built with the old one (or with vmap's loop, for a first batching rule) are dropped
         by the listeners of ``on_rule_change``. A first rule costs nothing: nothing was
@@ -488,7 +506,7 @@ class Primitive:
             rule_replaced()
         return fn
 
-    def abstract_eval(self, *avals: Aval, **params):  # -> Aval | list[Aval]
+    def abstract_eval(self, *avals: Aval, **params: Any) -> Any:  # Aval | list[Aval]
         rule = self.abstract_eval_rule
         if rule is None:
             raise NotImplementedError(
@@ -504,11 +522,11 @@ class Primitive:
             out = _as_aval(self, out)
         return out
 
-    def bind(self, *args, **params):
+    def bind(self, *args: Any, **params: Any) -> Any:
         return _trace_var.get().process(self, args, params)
 
 
-def _as_aval(prim, a) -> Aval:
+def _as_aval(prim: Primitive, a: Any) -> Aval:
     """An abstract-eval result as an Aval: ours, or any object with ``shape`` and ``dtype``
     (JAX's ShapedArray, ShapeDtypeStruct)."""
     if isinstance(a, Aval):
@@ -521,7 +539,7 @@ def _as_aval(prim, a) -> Aval:
                     f"{what} (frontend.ShapedArray), got {type(a).__name__}: {a!r}")
 
 
-def _as_aval_list(prim, outs) -> list:
+def _as_aval_list(prim: Primitive, outs: Any) -> list[Aval]:
     if not isinstance(outs, (list, tuple)):
         raise TypeError(f"primitive {prim.name!r} has multiple_results=True: its abstract "
                         f"evaluation rule must return a list of avals, got {type(outs).__name__}")
@@ -535,39 +553,40 @@ def _as_aval_list(prim, outs) -> list:
 
 # Functions called with the trace that becomes current whenever ``with trace:`` enters or
 # leaves one (the backend keeps the C++ jit dispatcher's cache key in step with it).
-trace_hooks: list = []
+trace_hooks: list[Callable[[Trace], object]] = []
 
 
 class Trace:
     """Base trace. ``parent`` is the trace a value of this one is computed with."""
 
-    _batch_rule = None  # the child BatchTrace whose batching rule computes with this trace
+    _batch_rule: Any = None  # the child BatchTrace whose batching rule computes with this trace
 
-    def __init__(self, parent: Trace | None):
+    def __init__(self, parent: Trace | None) -> None:
         self.parent = parent
-        self.depth = 0 if parent is None else parent.depth + 1
-        self._tokens: list = []
+        self.depth: int = 0 if parent is None else parent.depth + 1
+        self._tokens: list[contextvars.Token[Trace]] = []
 
-    def process(self, prim: Primitive, args: tuple, params: dict):
+    def process(self, prim: Primitive, args: Sequence[Any], params: dict[str, Any]) -> Any:
         raise NotImplementedError
 
-    def const(self, x: np.ndarray, weak: bool = False):
+    def const(self, x: np.ndarray, weak: bool = False) -> Any:
         """A host constant (numpy array of a canonical dtype) as a value of this trace. A
         constant is the same for every lane or tangent, so by default it is a value of the
         parent trace; a graph trace records it as a constvar (no device transfer)."""
+        assert self.parent is not None  # (only the eager trace has none; it overrides const)
         return self.parent.const(x, weak)
 
-    def __enter__(self):
+    def __enter__(self: TraceT) -> TraceT:
         # (``with trace:`` keeps the token on the trace: only for a trace of one thread, one
         # made by new_trace; the eager trace is every thread's, see set_current)
         self._tokens.append(set_current(self))
         return self
 
-    def __exit__(self, *exc):
+    def __exit__(self, *exc: object) -> None:
         reset_current(self._tokens.pop())
 
     def is_ancestor_of(self, other: Trace) -> bool:
-        t = other
+        t: Trace | None = other
         while t is not None:
             if t is self:
                 return True
@@ -575,7 +594,7 @@ class Trace:
         return False
 
 
-def set_current(trace: Trace):
+def set_current(trace: Trace) -> contextvars.Token[Trace]:
     """Make ``trace`` current; returns the token that ``reset_current`` takes back. The
     caller keeps the token (a local variable): a trace that may be current in several
     threads at once, as the eager trace always is, must not hold it (a token only resets
@@ -586,7 +605,7 @@ def set_current(trace: Trace):
     return token
 
 
-def reset_current(token) -> None:
+def reset_current(token: contextvars.Token[Trace]) -> None:
     _trace_var.reset(token)
     if trace_hooks:
         t = _trace_var.get()
@@ -598,21 +617,21 @@ class EvalTrace(Trace):
     """The outermost trace: runs each primitive on the device (frontend.device.array.eager_apply).
     Every thread's, so never entered with ``with`` (see set_current)."""
 
-    def __enter__(self):
+    def __enter__(self) -> NoReturn:
         raise RuntimeError("the eager trace is shared by every thread: make it current with "
                            "set_current(trace) and reset_current(token), keeping the token")
 
-    def process(self, prim, args, params):
+    def process(self, prim: Primitive, args: Sequence[Any], params: dict[str, Any]) -> Any:
         for a in args:
             if isinstance(a, Tracer):
                 raise escaped_tracer_error(a)
         return _eager_apply(prim, args, params)
 
-    def const(self, x, weak=False):
+    def const(self, x: np.ndarray, weak: bool = False) -> Any:
         return _eager_const(x, weak)
 
 
-def escaped_tracer_error(t) -> Exception:
+def escaped_tracer_error(t: Tracer) -> Exception:
     return UnexpectedTracerError(
         f"Encountered a traced value {t.aval.str_short()} outside the transformation that "
         "created it (it was stored somewhere and used after the function returned). "
@@ -623,11 +642,18 @@ class UnexpectedTracerError(TypeError):
     pass
 
 
-_eager_apply: Callable = None  # set by frontend.device.array (set_eager_apply)
-_eager_const: Callable = None
+def _no_eager(*_args: Any) -> NoReturn:
+    raise RuntimeError("eager execution is not installed: import frontend (frontend.device.array "
+                       "installs it with set_eager_apply)")
 
 
-def set_eager_apply(fn, const) -> None:
+# set by frontend.device.array (set_eager_apply)
+_eager_apply: Callable[[Primitive, Sequence[Any], dict[str, Any]], Any] = _no_eager
+_eager_const: Callable[[np.ndarray, bool], Any] = _no_eager
+
+
+def set_eager_apply(fn: Callable[[Primitive, Sequence[Any], dict[str, Any]], Any],
+                    const: Callable[[np.ndarray, bool], Any]) -> None:
     """Install eager execution: ``fn(prim, args, params)`` runs one primitive, ``const(x,
     weak)`` puts a host constant on the device."""
     global _eager_apply, _eager_const
@@ -635,14 +661,14 @@ def set_eager_apply(fn, const) -> None:
 
 
 EVAL = EvalTrace(None)
-_trace_var: contextvars.ContextVar = contextvars.ContextVar("vmaplab_trace", default=EVAL)
+_trace_var: contextvars.ContextVar[Trace] = contextvars.ContextVar("vmaplab_trace", default=EVAL)
 
 
 def current_trace() -> Trace:
     return _trace_var.get()
 
 
-def new_trace(cls, *a, **kw) -> Trace:
+def new_trace(cls: type[TraceT], *a: Any, **kw: Any) -> TraceT:
     return cls(current_trace(), *a, **kw)
 
 
@@ -652,10 +678,14 @@ class Tracer:
 
     __slots__ = ("_trace",)
     __array_priority__ = 1000
+    _trace: Trace
 
-    @property
-    def aval(self) -> Aval:
-        raise NotImplementedError
+    if TYPE_CHECKING:  # (subclasses give it as a slot or a property)
+        aval: Aval
+    else:
+        @property
+        def aval(self) -> Aval:
+            raise NotImplementedError
 
     shape = property(lambda self: self.aval.shape)
     dtype = property(lambda self: self.aval.dtype)
@@ -663,12 +693,12 @@ class Tracer:
     size = property(lambda self: self.aval.size)
     weak_type = property(lambda self: self.aval.weak_type)
 
-    def __len__(self):
+    def __len__(self) -> int:
         if not self.shape:
             raise TypeError("len() of unsized object")
         return self.shape[0]
 
-    def _concrete_error(self, what: str):
+    def _concrete_error(self, what: str) -> ConcretizationTypeError:
         return ConcretizationTypeError(
             f"Abstract tracer value encountered where concrete value is expected: {what} was "
             f"called on a traced {self.aval.str_short()} value. Inside jit, vmap and make_graph "
@@ -676,30 +706,33 @@ class Tracer:
             "so Python control flow cannot depend on them. Use fnp.where or lax.cond / "
             "lax.while_loop instead, or mark the argument static with jit(static_argnums=...).")
 
-    def __bool__(self):
+    def __bool__(self) -> NoReturn:
         raise self._concrete_error("bool()")
 
-    def __int__(self):
+    def __int__(self) -> NoReturn:
         raise self._concrete_error("int()")
 
-    def __float__(self):
+    def __float__(self) -> NoReturn:
         raise self._concrete_error("float()")
 
-    def __index__(self):
+    def __index__(self) -> NoReturn:
         raise self._concrete_error("__index__()")
 
-    def __complex__(self):
+    def __complex__(self) -> NoReturn:
         raise self._concrete_error("complex()")
 
-    def __array__(self, *a, **k):
+    def __array__(self, *a: Any, **k: Any) -> NoReturn:
         raise self._concrete_error("numpy.asarray()")
 
-    def __iter__(self):
+    if TYPE_CHECKING:  # (indexing comes from frontend.numpy, see frontend.device.array_methods)
+        def __getitem__(self, i: Any) -> Any: ...
+
+    def __iter__(self) -> Iterator[Any]:
         if not self.shape:
             raise TypeError("iteration over a 0-d array")
         return (self[i] for i in range(self.shape[0]))
 
-    def __hash__(self):
+    def __hash__(self) -> NoReturn:
         raise TypeError("unhashable type: traced array")
 
 
@@ -713,12 +746,12 @@ class ConcretizationTypeError(TypeError):
 class GraphTracer(Tracer):
     __slots__ = ("_var", "aval")  # not ``var``: that name is the numpy method x.var()
 
-    def __init__(self, trace, var):
+    def __init__(self, trace: GraphTrace, var: Var) -> None:
         self._trace = trace
         self._var = var
         self.aval = var.aval
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return f"Traced<{self.aval.str_short()}>"
 
 
@@ -726,20 +759,21 @@ class GraphTrace(Trace):
     """Records equations. Values from outside (numpy arrays, eager Arrays, tracers of an
     ancestor trace) become constvars; Python scalars become Literals."""
 
-    def __init__(self, parent):
+    def __init__(self, parent: Trace | None) -> None:
         super().__init__(parent)
-        self.eqns: list = []
-        self.constvars: list = []
-        self.consts: list = []
-        self._const_ids: dict = {}  # id(value) -> (value, var): the value is kept alive
+        self.eqns: list[Eqn] = []
+        self.constvars: list[Var] = []
+        self.consts: list[Any] = []
+        # id(value) -> (value, var): the value is kept alive
+        self._const_ids: dict[tuple[int, bool], tuple[Any, Var]] = {}
 
-    def const(self, x, weak=False):
+    def const(self, x: Any, weak: bool = False) -> GraphTracer:
         return GraphTracer(self, self._constvar(x, weak))
 
     def new_arg(self, aval: Aval) -> GraphTracer:
         return GraphTracer(self, Var(aval))
 
-    def to_atom(self, x):
+    def to_atom(self, x: Any) -> Atom:
         if isinstance(x, GraphTracer) and x._trace is self:
             return x._var
         if isinstance(x, Literal):
@@ -750,7 +784,7 @@ class GraphTrace(Trace):
             raise escaped_tracer_error(x)
         return self._constvar(x, False)
 
-    def _constvar(self, x, weak: bool) -> Var:
+    def _constvar(self, x: Any, weak: bool) -> Var:
         """The constvar of a value from outside, one per (object, weak type)."""
         key = (id(x), weak)
         hit = self._const_ids.get(key)
@@ -772,7 +806,7 @@ class GraphTrace(Trace):
         self.consts.append(c)
         return v
 
-    def process(self, prim, args, params):
+    def process(self, prim: Primitive, args: Sequence[Any], params: dict[str, Any]) -> Any:
         atoms = tuple([a._var if type(a) is GraphTracer and a._trace is self
                        else a if type(a) is Literal else self.to_atom(a) for a in args])
         avals = [a.aval for a in atoms]
@@ -791,21 +825,21 @@ class GraphTrace(Trace):
         self.eqns.append(Eqn(prim, atoms, params, (out,)))
         return GraphTracer(self, out)
 
-    def to_graph(self, in_tracers, out_vals) -> Graph:
+    def to_graph(self, in_tracers: Sequence[GraphTracer], out_vals: Sequence[Any]) -> Graph:
         outvars = tuple(self.to_atom(o) for o in out_vals)
         invars = tuple(t._var for t in in_tracers)
         return Graph(invars, tuple(self.constvars), tuple(self.consts), tuple(self.eqns), outvars)
 
 
-def eval_graph(g: Graph, consts, args) -> list:
+def eval_graph(g: Graph, consts: Sequence[Any], args: Sequence[Any]) -> list[Any]:
     """Re-bind every equation of ``g`` under the current trace (inlining)."""
-    env = {}
+    env: dict[int, Any] = {}
     for v, x in zip(g.constvars, consts, strict=True):
         env[id(v)] = x
     for v, x in zip(g.invars, args, strict=True):
         env[id(v)] = x
 
-    def read(a):
+    def read(a: Atom) -> Any:
         return a if type(a) is Literal else env[id(a)]  # Literals keep their dtype
 
     for e in g.eqns:
@@ -818,6 +852,6 @@ def eval_graph(g: Graph, consts, args) -> list:
     return [read(v) for v in g.outvars]
 
 
-def inline_graph(g: Graph, args) -> list:
+def inline_graph(g: Graph, args: Sequence[Any]) -> list[Any]:
     """``eval_graph`` with the graph's own constants: ``g`` as a function of its arguments."""
     return eval_graph(g, g.consts, args)

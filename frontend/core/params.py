@@ -3,12 +3,15 @@ structure) and the interning of Graphs (one object per structure), so that cache
 by params hit when the same function is traced again."""
 from __future__ import annotations
 
-from .ir import Graph, Literal
+from collections.abc import Hashable
+from typing import Any
 
-_INTERNED: dict = {}
+from .ir import Atom, Graph, Literal
+
+_INTERNED: dict[Hashable, Graph] = {}
 
 
-def param_key(v):
+def param_key(v: Any) -> Hashable:
     """A hashable key of a static parameter: equal keys, equal parameters. Scalars carry
     their type (so 1, 1.0 and True differ) and floats their repr (so 0.0 and -0.0 differ);
     Graphs compare by structure. Raises TypeError for an unhashable value."""
@@ -25,19 +28,19 @@ def param_key(v):
     return (type(v), v)
 
 
-def literal_key(a: Literal):
+def literal_key(a: Literal) -> Hashable:
     """A hashable key of a Literal: its type, value (by repr) and aval."""
     return ("L", type(a.val).__name__, repr(a.val), a.aval)
 
 
-def _graph_key(g: Graph):
+def _graph_key(g: Graph) -> tuple[Any, ...] | None:
     """A structural key of a graph without constants (None when it has some): equal keys,
     equal computations."""
     if g.consts:
         return None
-    ids: dict = {}
+    ids: dict[int, int] = {}
 
-    def atom(a):
+    def atom(a: Atom) -> Hashable:
         if isinstance(a, Literal):
             return literal_key(a)
         k = ids.get(id(a))

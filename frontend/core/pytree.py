@@ -8,6 +8,12 @@ calls the builtins those short names shadow (``map``, ``all``)."""
 from __future__ import annotations
 
 import functools
+from collections.abc import Callable, Iterator, Sequence
+from typing import Any
+
+FlattenFn = Callable[[Any], tuple[Any, Any]]
+UnflattenFn = Callable[[Any, Any], Any]
+IsLeaf = Callable[[Any], bool] | None
 
 
 class _Node:
@@ -17,11 +23,12 @@ class _Node:
 
     __slots__ = ("cls", "flatten", "unflatten", "names")
 
-    def __init__(self, cls, flatten, unflatten, names=None):
+    def __init__(self, cls: type, flatten: FlattenFn, unflatten: UnflattenFn,
+                 names: Sequence[str] | None = None) -> None:
         self.cls, self.flatten, self.unflatten, self.names = cls, flatten, unflatten, names
 
 
-_REGISTRY: dict = {}  # type -> _Node
+_REGISTRY: dict[type, _Node] = {}
 
 
 class NodeData:
@@ -30,7 +37,7 @@ class NodeData:
 
     __slots__ = ("cls", "aux", "_hash")
 
-    def __init__(self, cls, aux):
+    def __init__(self, cls: type, aux: Any) -> None:
         self.cls, self.aux = cls, aux
         try:
             self._hash = hash((cls, aux))
@@ -39,7 +46,7 @@ class NodeData:
 
     __name__ = property(lambda self: self.cls.__name__)
 
-    def __eq__(self, other):
+    def __eq__(self, other: object) -> bool:
         if not isinstance(other, NodeData) or self.cls is not other.cls:
             return False
         if self.aux is other.aux:
@@ -49,35 +56,36 @@ class NodeData:
         except (TypeError, ValueError):  # e.g. numpy arrays in the aux data
             return False
 
-    def __hash__(self):
+    def __hash__(self) -> int:
         return self._hash
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return f"{self.cls.__name__}[{self.aux!r}]"
 
 
 class TreeDef:
     __slots__ = ("kind", "meta", "children", "num_leaves", "_hash")
+    num_leaves: int
 
-    def __init__(self, kind, meta, children):
+    def __init__(self, kind: str, meta: Any, children: tuple[TreeDef, ...]) -> None:
         self.kind = kind          # "leaf", "none", "tuple", "list", "dict", "namedtuple", "custom"
         self.meta = meta          # dict keys / namedtuple class / NodeData
         self.children = children  # tuple of TreeDef
         self.num_leaves = 1 if kind == "leaf" else sum(c.num_leaves for c in children)
         self._hash = hash((kind, meta, children))
 
-    def __eq__(self, other):
+    def __eq__(self, other: object) -> bool:
         return (isinstance(other, TreeDef) and self._hash == other._hash and self.kind == other.kind
                 and self.meta == other.meta and self.children == other.children)
 
-    def __hash__(self):
+    def __hash__(self) -> int:
         return self._hash
 
     @property
     def num_nodes(self) -> int:
         return 1 + sum(c.num_nodes for c in self.children)
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         if self.kind == "leaf":
             return "*"
         if self.kind == "none":
@@ -92,7 +100,7 @@ class TreeDef:
             return f"CustomNode({self.meta!r}, [{inner}])"
         return "(" + inner + ("," if len(self.children) == 1 else "") + ")"
 
-    def unflatten(self, leaves):
+    def unflatten(self, leaves: Any) -> Any:
         leaves = list(leaves)
         if len(leaves) != self.num_leaves:
             raise ValueError(f"Too {'few' if len(leaves) < self.num_leaves else 'many'} "
@@ -100,7 +108,7 @@ class TreeDef:
                              f"{len(leaves)}.")
         return self._build(iter(leaves))
 
-    def _build(self, it):
+    def _build(self, it: Iterator[Any]) -> Any:
         k = self.kind
         if k == "leaf":
             return next(it)
@@ -117,7 +125,7 @@ class TreeDef:
             return _REGISTRY[self.meta.cls].unflatten(self.meta.aux, kids)
         return self.meta(*kids)
 
-    def flatten_up_to(self, x) -> list:
+    def flatten_up_to(self, x: Any) -> list[Any]:
         """The subtrees of ``x`` at this treedef's leaves (x has this structure as a prefix);
         a ValueError where the structures differ."""
         out: list = []
@@ -129,11 +137,11 @@ LEAF = TreeDef("leaf", None, ())
 NONE = TreeDef("none", None, ())
 
 
-def _is_namedtuple(x) -> bool:
+def _is_namedtuple(x: Any) -> bool:
     return isinstance(x, tuple) and hasattr(type(x), "_fields")
 
 
-def _node_of(x):
+def _node_of(x: Any) -> tuple[str, Any, Sequence[Any]] | None:
     """(kind, meta, children) of a container node, or None for a leaf."""
     if x is None:
         return "none", None, ()
@@ -155,10 +163,10 @@ def _node_of(x):
 
 # types whose values were found to be leaves (arrays, tracers, scalars): one set lookup for
 # them next time (registering a type as a node removes it)
-_LEAF_TYPES: set = set()
+_LEAF_TYPES: set[type] = set()
 
 
-def _flatten(x, leaves, is_leaf):
+def _flatten(x: Any, leaves: list[Any], is_leaf: IsLeaf) -> TreeDef:
     if is_leaf is not None and is_leaf(x) or type(x) in _LEAF_TYPES:
         leaves.append(x)
         return LEAF
@@ -172,7 +180,7 @@ def _flatten(x, leaves, is_leaf):
     return TreeDef(kind, meta, tuple([_flatten(c, leaves, is_leaf) for c in kids]))
 
 
-def _up_to(td, x, out, path):
+def _up_to(td: TreeDef, x: Any, out: list[Any], path: str) -> None:
     if td.kind == "leaf":
         out.append(x)
         return
@@ -186,24 +194,24 @@ def _up_to(td, x, out, path):
         _up_to(c, k, out, f"{path}[{i}]")
 
 
-def tree_flatten(x, is_leaf=None):
+def tree_flatten(x: Any, is_leaf: IsLeaf = None) -> tuple[list[Any], TreeDef]:
     leaves: list = []
     return leaves, _flatten(x, leaves, is_leaf)
 
 
-def tree_unflatten(treedef: TreeDef, leaves):
+def tree_unflatten(treedef: TreeDef, leaves: Any) -> Any:
     return treedef.unflatten(leaves)
 
 
-def tree_leaves(x, is_leaf=None):
+def tree_leaves(x: Any, is_leaf: IsLeaf = None) -> list[Any]:
     return tree_flatten(x, is_leaf)[0]
 
 
-def tree_structure(x, is_leaf=None) -> TreeDef:
+def tree_structure(x: Any, is_leaf: IsLeaf = None) -> TreeDef:
     return tree_flatten(x, is_leaf)[1]
 
 
-def tree_map(f, tree, *rest, is_leaf=None):
+def tree_map(f: Callable[..., Any], tree: Any, *rest: Any, is_leaf: IsLeaf = None) -> Any:
     """``f`` applied to the leaves of ``tree`` and the corresponding subtrees of ``rest``
     (which have ``tree``'s structure, or it as a prefix)."""
     leaves, td = tree_flatten(tree, is_leaf)
@@ -211,14 +219,15 @@ def tree_map(f, tree, *rest, is_leaf=None):
     return td.unflatten([f(*xs) for xs in zip(leaves, *others, strict=True)])
 
 
-def tree_reduce(function, tree, initializer=None, is_leaf=None):
+def tree_reduce(function: Callable[[Any, Any], Any], tree: Any, initializer: Any = None,
+                is_leaf: IsLeaf = None) -> Any:
     leaves = tree_leaves(tree, is_leaf)
     if initializer is None:
         return functools.reduce(function, leaves)
     return functools.reduce(function, leaves, initializer)
 
 
-def tree_all(tree, *, is_leaf=None) -> bool:
+def tree_all(tree: Any, *, is_leaf: IsLeaf = None) -> bool:
     for x in tree_leaves(tree, is_leaf):
         if not x:
             return False
@@ -228,7 +237,8 @@ def tree_all(tree, *, is_leaf=None) -> bool:
 # ----------------------------------------------------------------------------- registration
 
 
-def register_node(cls, flatten, unflatten, names=None) -> None:
+def register_node(cls: type, flatten: FlattenFn, unflatten: UnflattenFn,
+                  names: Sequence[str] | None = None) -> None:
     """Make ``cls`` a pytree node: ``flatten(x) -> (children, aux_data)`` and
     ``unflatten(aux_data, children) -> x`` (JAX's ``register_pytree_node``)."""
     if not isinstance(cls, type):
@@ -241,10 +251,10 @@ def register_node(cls, flatten, unflatten, names=None) -> None:
         _on_register(cls, flatten, unflatten)
 
 
-_on_register = None  # set by frontend.transforms.jit: tells the jit fast path about a new node type
+_on_register: Callable[[type, FlattenFn, UnflattenFn], object] | None = None  # set by frontend.transforms.jit: tells the jit fast path about a new node type
 
 
-def set_on_register(fn) -> None:
+def set_on_register(fn: Callable[[type, FlattenFn, UnflattenFn], object]) -> None:
     """Install ``fn(cls, flatten, unflatten)``, called for each registered node type (those
     registered already included)."""
     global _on_register
@@ -259,26 +269,26 @@ def set_on_register(fn) -> None:
 class SequenceKey:
     __slots__ = ("idx",)
 
-    def __init__(self, idx):
+    def __init__(self, idx: Any) -> None:
         self.idx = idx
 
-    def __str__(self):
+    def __str__(self) -> str:
         return f"[{self.idx!r}]"
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return f"SequenceKey(idx={self.idx!r})"
 
-    def __eq__(self, o):
+    def __eq__(self, o: object) -> bool:
         return type(o) is type(self) and o.idx == self.idx
 
-    def __hash__(self):
+    def __hash__(self) -> int:
         return hash((type(self), self.idx))
 
 
 class DictKey(SequenceKey):
     __slots__ = ()
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return f"DictKey(key={self.idx!r})"
 
     key = property(lambda self: self.idx)
@@ -287,10 +297,10 @@ class DictKey(SequenceKey):
 class GetAttrKey(SequenceKey):
     __slots__ = ()
 
-    def __str__(self):
+    def __str__(self) -> str:
         return f".{self.idx}"
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return f"GetAttrKey(name={self.idx!r})"
 
     name = property(lambda self: self.idx)
@@ -299,13 +309,13 @@ class GetAttrKey(SequenceKey):
 class FlattenedIndexKey(SequenceKey):
     __slots__ = ()
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return f"FlattenedIndexKey(key={self.idx!r})"
 
     key = property(lambda self: self.idx)
 
 
-def child_keys(td: TreeDef) -> list:
+def child_keys(td: TreeDef) -> list[SequenceKey]:
     if td.kind == "dict":
         return [DictKey(k) for k in td.meta]
     if td.kind == "namedtuple":
@@ -318,35 +328,39 @@ def child_keys(td: TreeDef) -> list:
     return [SequenceKey(i) for i in range(len(td.children))]
 
 
-def leaf_key_paths(td: TreeDef, prefix=()) -> list:
+def leaf_key_paths(td: TreeDef, prefix: tuple[SequenceKey, ...] = ()) \
+        -> list[tuple[SequenceKey, ...]]:
     """The key path (a tuple of keys) of each leaf of ``td``, in flattening order."""
     if td.kind == "leaf":
         return [prefix]
-    out = []
+    out: list[tuple[SequenceKey, ...]] = []
     for k, c in zip(child_keys(td), td.children, strict=True):
         out += leaf_key_paths(c, prefix + (k,))
     return out
 
 
-def keystr(path) -> str:
+def keystr(path: Sequence[Any]) -> str:
     return "".join([str(k) for k in path])
 
 
-def key_paths(td: TreeDef, prefix: str = ""):
+def key_paths(td: TreeDef, prefix: str = "") -> list[str]:
     """Readable paths of the leaves of ``td``: ``[0]['w']``, in flattening order."""
     return [prefix + keystr(p) for p in leaf_key_paths(td)]
 
 
-def tree_flatten_with_path(tree, is_leaf=None):
+def tree_flatten_with_path(tree: Any, is_leaf: IsLeaf = None) \
+        -> tuple[list[tuple[tuple[SequenceKey, ...], Any]], TreeDef]:
     leaves, td = tree_flatten(tree, is_leaf)
     return list(zip(leaf_key_paths(td), leaves, strict=True)), td
 
 
-def tree_leaves_with_path(tree, is_leaf=None):
+def tree_leaves_with_path(tree: Any, is_leaf: IsLeaf = None) \
+        -> list[tuple[tuple[SequenceKey, ...], Any]]:
     return tree_flatten_with_path(tree, is_leaf)[0]
 
 
-def tree_map_with_path(f, tree, *rest, is_leaf=None):
+def tree_map_with_path(f: Callable[..., Any], tree: Any, *rest: Any,
+                       is_leaf: IsLeaf = None) -> Any:
     leaves, td = tree_flatten(tree, is_leaf)
     others = [td.flatten_up_to(r) for r in rest]
     paths = leaf_key_paths(td)
@@ -356,13 +370,13 @@ def tree_map_with_path(f, tree, *rest, is_leaf=None):
 # ----------------------------------------------------------------------------- prefixes
 
 
-def broadcast_prefix(prefix, full_td: TreeDef, name: str, is_leaf=None):
+def broadcast_prefix(prefix: Any, full_td: TreeDef, name: str, is_leaf: IsLeaf = None) -> list[Any]:
     """Expand a pytree prefix (e.g. in_axes) to one entry per leaf of ``full_td``; None and
     ints in the prefix are leaves, and so are the entries for which ``is_leaf`` is true (e.g.
     PartitionSpecs, which are tuples)."""
     out: list = []
 
-    def go(p, td, path):
+    def go(p: Any, td: TreeDef, path: str) -> None:
         leafy = is_leaf is not None and p is not None and is_leaf(p)
         n = None if p is None or leafy else _node_of(p)
         if n is None or td.kind == "leaf":

@@ -11,6 +11,9 @@ undefined-primal marker of transpose rules, and tangent avals (float0 for intege
 """
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import Any
+
 import numpy as np
 
 from ..core.dtypes import float0, is_inexact
@@ -22,10 +25,10 @@ class Zero:
 
     __slots__ = ("aval",)
 
-    def __init__(self, aval: Aval):
+    def __init__(self, aval: Aval) -> None:
         self.aval = aval
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return f"Zero({self.aval})"
 
 
@@ -34,18 +37,18 @@ class UndefinedPrimal:
 
     __slots__ = ("aval",)
 
-    def __init__(self, aval: Aval):
+    def __init__(self, aval: Aval) -> None:
         self.aval = aval
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return f"UndefinedPrimal({self.aval})"
 
 
-def is_undefined_primal(x) -> bool:
+def is_undefined_primal(x: Any) -> bool:
     return type(x) is UndefinedPrimal
 
 
-_TANGENT_AVALS: dict = {}
+_TANGENT_AVALS: dict[Aval, Aval] = {}
 
 
 def tangent_aval(aval: Aval) -> Aval:
@@ -63,7 +66,7 @@ def zero_of(aval: Aval) -> Zero:
     return Zero(tangent_aval(aval))
 
 
-def float0_zeros(shape) -> np.ndarray:
+def float0_zeros(shape: Sequence[int]) -> np.ndarray:
     """The concrete tangent of an integer or boolean array: a float0 array (no data)."""
     return np.zeros(shape, float0)
 

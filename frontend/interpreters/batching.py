@@ -15,7 +15,8 @@ axis is sharded over (``BatchTrace.spmd_axis_name``), read by the sharding primi
 from __future__ import annotations
 
 import contextvars
-from collections.abc import Callable
+from collections.abc import Callable, Hashable, Sequence
+from typing import Any
 
 import numpy as np
 
@@ -23,6 +24,7 @@ from ..core.ir import (
     EVAL,
     Aval,
     GraphTracer,
+    Primitive,
     Trace,
     Tracer,
     _trace_var,
@@ -41,7 +43,7 @@ class BatchTracer(Tracer):
 
     __slots__ = ("val", "bdim", "aval")
 
-    def __init__(self, trace, val, bdim, aval=None):
+    def __init__(self, trace: BatchTrace, val: Any, bdim: int | None, aval: Aval | None = None) -> None:
         self._trace = trace
         self.val = val
         self.bdim = bdim
@@ -50,11 +52,11 @@ class BatchTracer(Tracer):
             aval = aval if bdim is None else per_example_aval(aval, bdim)
         self.aval = aval
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return f"BatchTracer<{self.aval.str_short()}, bdim={self.bdim}>"
 
 
-_PER_EXAMPLE: dict = {}  # (batched aval, bdim) -> per-example aval (avals are interned)
+_PER_EXAMPLE: dict[tuple[Aval, int], Aval] = {}  # (batched aval, bdim) -> per-example aval (avals are interned)
 
 
 def per_example_aval(a: Aval, bdim: int) -> Aval:
@@ -70,10 +72,13 @@ def per_example_aval(a: Aval, bdim: int) -> Aval:
     return out
 
 
-_fallback: Callable | None = None
+# fn(trace, prim, vals, dims, params) -> (out, out_dim)
+Fallback = Callable[["BatchTrace", Primitive, tuple[Any, ...], tuple[int | None, ...], dict[str, Any]],
+                    tuple[Any, Any]]
+_fallback: Fallback | None = None
 
 
-def set_fallback(fn) -> None:
+def set_fallback(fn: Fallback) -> None:
     """Install ``fn(trace, prim, vals, dims, params) -> (out, out_dim)``, used for primitives
     without a batching rule."""
     global _fallback
@@ -85,27 +90,31 @@ def set_fallback(fn) -> None:
 # belongs to the thread that made it, and an attribute costs a fraction of a context variable
 # on this per-equation path. The eager trace is every thread's, so for a vmap of eager code
 # the context variable holds it.
-_rule_trace: contextvars.ContextVar = contextvars.ContextVar("vmaplab_batch_rule", default=None)
+_rule_trace: contextvars.ContextVar[BatchTrace | None] = contextvars.ContextVar("vmaplab_batch_rule", default=None)
 
 
 class BatchTrace(AxisBinder, Trace):
     """``spmd_axis_name``: the mesh axes (a tuple of names) the batch axis is sharded over
     where a sharding is given inside (vmap's ``spmd_axis_name``), or None."""
 
-    def __init__(self, parent, axis_size: int, axis_name=None, spmd_axis_name=None):
+    parent: Trace  # (never the root)
+
+    def __init__(self, parent: Trace, axis_size: int, axis_name: Hashable | None = None,
+                 spmd_axis_name: tuple[Hashable, ...] | None = None) -> None:
         super().__init__(parent)
         self.axis_size = axis_size
         self.axis_name = axis_name
         self.spmd_axis_name = spmd_axis_name
 
-    def bound_axis_size(self, name) -> int | None:
+    def bound_axis_size(self, name: Hashable) -> int | None:
         return self.axis_size if self.axis_name is not None and self.axis_name == name else None
 
-    def bound_axis_names(self) -> tuple:
+    def bound_axis_names(self) -> tuple[Hashable, ...]:
         return () if self.axis_name is None else (self.axis_name,)
 
-    def process(self, prim, args, params):
-        vals, dims = [], []
+    def process(self, prim: Primitive, args: Sequence[Any], params: dict[str, Any]) -> Any:
+        vals: list[Any] = []
+        dims: list[int | None] = []
         batched = False
         for a in args:
             if type(a) is BatchTracer and a._trace is self:
@@ -147,7 +156,7 @@ class BatchTrace(AxisBinder, Trace):
             return [self._result(prim, o, d) for o, d in zip(out, out_dim, strict=True)]
         return self._result(prim, out, out_dim)
 
-    def _result(self, prim, out, d) -> BatchTracer:
+    def _result(self, prim: Primitive, out: Any, d: Any) -> BatchTracer:
         """A rule's result as a tracer, its out_dim checked (a user's rule may return
         anything)."""
         a = out.aval if type(out) is GraphTracer else aval_of(out)
@@ -159,13 +168,15 @@ class BatchTrace(AxisBinder, Trace):
         raise _bad_out_dim(prim, out, d)
 
 
-def _bad_out_dim(prim, out, d) -> ValueError:
+def _bad_out_dim(prim: Primitive, out: Any, d: Any) -> ValueError:
     return ValueError(f"the batching rule of primitive {prim.name!r} returned out_dim={d!r} for "
                       f"a result of shape {shape(out)}: it must be None (not batched) or an axis "
                       f"of the result, in [0, {ndim(out)})")
 
 
-def batch_fun(fun, axis_size: int, args, in_dims, axis_name=None, spmd_axis_name=None) -> tuple:
+def batch_fun(fun: Callable[..., Sequence[Any]], axis_size: int, args: Sequence[Any],
+              in_dims: Sequence[int | None], axis_name: Hashable | None = None,
+              spmd_axis_name: tuple[Hashable, ...] | None = None) -> tuple[list[Any], list[int | None]]:
     """Run ``fun`` (flat values in, flat list out) with ``args[i]`` batched at ``in_dims[i]``
     (None: not batched) over an axis named ``axis_name`` (None: anonymous), sharded over the
     mesh axes ``spmd_axis_name`` (a tuple, or None). Returns (values, batch dims) of the
@@ -174,7 +185,8 @@ def batch_fun(fun, axis_size: int, args, in_dims, axis_name=None, spmd_axis_name
     with new_trace(BatchTrace, axis_size, axis_name, spmd_axis_name) as tr:
         tracers = [BatchTracer(tr, a, d) if d is not None else a for a, d in zip(args, in_dims, strict=True)]
         outs = fun(*tracers)
-    vals, dims = [], []
+    vals: list[Any] = []
+    dims: list[int | None] = []
     for o in outs:
         if isinstance(o, BatchTracer) and o._trace is tr:
             vals.append(o.val)
@@ -189,17 +201,17 @@ def batch_fun(fun, axis_size: int, args, in_dims, axis_name=None, spmd_axis_name
 # (helpers that bind primitives, e.g. moveaxis, live with the shape primitives)
 
 
-def ndim(x) -> int:
+def ndim(x: Any) -> int:
     a = aval_of(x, host=False)
     return len(a.shape) if a is not None else np.ndim(x)
 
 
-def shape(x) -> tuple:
+def shape(x: Any) -> tuple[int, ...]:
     a = aval_of(x, host=False)
     return a.shape if a is not None else np.shape(x)
 
 
-def axis_size(args, dims) -> int:
+def axis_size(args: Sequence[Any], dims: Sequence[int | None]) -> int:
     """The size of the batch axis, read off the first batched argument (or, when none is,
     off the vmap whose rule is running: a collective or a loop over its named axis)."""
     for a, d in zip(args, dims, strict=True):
@@ -219,8 +231,8 @@ def rule_axis() -> BatchTrace | None:
     return _rule_trace.get() if t is EVAL else t._batch_rule
 
 
-def moved_shape(shp, src: int, dst: int) -> tuple:
+def moved_shape(shp: Sequence[int], src: int, dst: int) -> tuple[int, ...]:
     """The shape after moving axis ``src`` to ``dst``."""
-    shp = list(shp)
-    shp.insert(dst, shp.pop(src))
-    return tuple(shp)
+    s = list(shp)
+    s.insert(dst, s.pop(src))
+    return tuple(s)

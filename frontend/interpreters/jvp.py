@@ -11,31 +11,43 @@ nothing.
 """
 from __future__ import annotations
 
-from ..core.ir import Trace, Tracer, aval_of, escaped_tracer_error, new_trace, reset_current, set_current
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from ..core.ir import (
+    Primitive,
+    Trace,
+    Tracer,
+    aval_of,
+    escaped_tracer_error,
+    new_trace,
+    reset_current,
+    set_current,
+)
 from .ad_util import Zero, zero_of
 from .named_axes import check_vma_body
 
 
 class JVPTracer(Tracer):
-    __slots__ = ("primal", "tangent", "_aval")
+    __slots__ = ("primal", "tangent", "aval")
 
-    def __init__(self, trace, primal, tangent):
+    def __init__(self, trace: JVPTrace, primal: Any, tangent: Any) -> None:
         self._trace = trace
         self.primal = primal
         self.tangent = tangent
-        self._aval = aval_of(primal)
+        self.aval = aval_of(primal)
 
-    @property
-    def aval(self):
-        return self._aval
-
-    def __repr__(self):
-        return f"JVPTracer<{self._aval.str_short()}>"
+    def __repr__(self) -> str:
+        return f"JVPTracer<{self.aval.str_short()}>"
 
 
 class JVPTrace(Trace):
-    def process(self, prim, args, params):
-        primals, tangents, nonzero = [], [], False
+    parent: Trace  # (never the root)
+
+    def process(self, prim: Primitive, args: Sequence[Any], params: dict[str, Any]) -> Any:
+        primals: list[Any] = []
+        tangents: list[Any] = []
+        nonzero = False
         for a in args:
             if type(a) is JVPTracer and a._trace is self:
                 primals.append(a.primal)
@@ -63,11 +75,12 @@ class JVPTrace(Trace):
             return [self.wrap(o, t) for o, t in zip(out, tout, strict=True)]
         return self.wrap(out, tout)
 
-    def wrap(self, primal, tangent):
+    def wrap(self, primal: Any, tangent: Any) -> Any:
         return primal if type(tangent) is Zero else JVPTracer(self, primal, tangent)
 
 
-def jvp_fun(fun, primals, tangents) -> tuple:
+def jvp_fun(fun: Callable[..., Sequence[Any]], primals: Sequence[Any],
+            tangents: Sequence[Any]) -> tuple[list[Any], list[Any]]:
     """Run ``fun`` (flat values in, flat list out) on ``primals`` with ``tangents`` (``Zero``
     where there is none). Returns (primal outputs, tangent outputs), values of the enclosing
     trace; an output that does not depend on a nonzero tangent has a ``Zero`` tangent."""
@@ -83,7 +96,8 @@ def jvp_fun(fun, primals, tangents) -> tuple:
         ins = [p if type(t) is Zero else JVPTracer(tr, p, t) for p, t in zip(primals, tangents,
                                                                          strict=True)]
         outs = fun(*ins)
-    p_out, t_out = [], []
+    p_out: list[Any] = []
+    t_out: list[Any] = []
     for o in outs:
         if type(o) is JVPTracer and o._trace is tr:
             p_out.append(o.primal)

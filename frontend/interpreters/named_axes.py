@@ -11,8 +11,10 @@ control-flow primitive whose sub-graphs hold one).
 from __future__ import annotations
 
 import weakref
+from collections.abc import Hashable
+from typing import Any
 
-from ..core.ir import Graph, GraphTrace, Primitive, aval_of, current_trace, param_graphs
+from ..core.ir import Graph, GraphTrace, Primitive, Trace, aval_of, current_trace, param_graphs
 
 
 class AxisBinder:
@@ -21,7 +23,7 @@ class AxisBinder:
 
     __slots__ = ()
 
-    def bound_axis_size(self, name) -> int | None:
+    def bound_axis_size(self, name: Hashable) -> int | None:
         """The size of the axis ``name`` when this trace binds it, else None."""
         raise NotImplementedError
 
@@ -36,12 +38,12 @@ class ManualTrace(AxisBinder, GraphTrace):
     ``check_vma``: the user's body of a shard_map with check_vma=True (JAX types its values
     by the mesh axes they vary over, which changes derivatives taken inside it)."""
 
-    def __init__(self, parent, mesh_axes: dict, check_vma: bool = False):
+    def __init__(self, parent: Trace, mesh_axes: dict[Any, int], check_vma: bool = False) -> None:
         super().__init__(parent)
         self.mesh_axes = mesh_axes
         self.check_vma = check_vma
 
-    def bound_axis_size(self, name) -> int | None:
+    def bound_axis_size(self, name: Hashable) -> int | None:
         return self.mesh_axes.get(name)
 
     def bound_axis_names(self) -> tuple:
@@ -50,7 +52,7 @@ class ManualTrace(AxisBinder, GraphTrace):
 
 def check_vma_body() -> bool:
     """Whether the innermost enclosing shard_map body being traced has check_vma=True."""
-    t = current_trace()
+    t: Trace | None = current_trace()
     while t is not None:
         if isinstance(t, ManualTrace):
             return t.check_vma
@@ -58,10 +60,10 @@ def check_vma_body() -> bool:
     return False
 
 
-def find_axis_size(name) -> int | None:
+def find_axis_size(name: Hashable) -> int | None:
     """The size of the innermost enclosing axis named ``name``: a named vmap, or a mesh axis
     of an enclosing shard_map (None when nothing binds it)."""
-    t = current_trace()
+    t: Trace | None = current_trace()
     while t is not None:
         if isinstance(t, AxisBinder):
             size = t.bound_axis_size(name)
@@ -71,9 +73,10 @@ def find_axis_size(name) -> int | None:
     return None
 
 
-def bound_axis_names() -> list:
+def bound_axis_names() -> list[Hashable]:
     """The axis names the enclosing vmaps and shard_maps bind, innermost first."""
-    out, t = [], current_trace()
+    out: list[Hashable] = []
+    t: Trace | None = current_trace()
     while t is not None:
         if isinstance(t, AxisBinder):
             out.extend(t.bound_axis_names())
@@ -81,13 +84,13 @@ def bound_axis_names() -> list:
     return out
 
 
-def unbound_axis_error(name, api: str) -> NameError:
+def unbound_axis_error(name: Hashable, api: str) -> NameError:
     return NameError(f"Found an unbound axis name: {name}. To fix this, please call {api} "
                      f"under a vmap that binds it: vmap(f, axis_name={name!r}), or a shard_map "
                      f"over a mesh with that axis (axis names bound here: {bound_axis_names()})")
 
 
-def axis_size_of(name, api: str) -> int:
+def axis_size_of(name: Hashable, api: str) -> int:
     """The size of the named axis ``name``; JAX's NameError when nothing binds it."""
     size = find_axis_size(name)
     if size is None:
@@ -101,15 +104,15 @@ class CollectivePrimitive(Primitive):
     enclosing vmap binds every name (JAX's NameError otherwise) and runs its abstract
     evaluation (JAX's shape checks) on whatever trace it is bound to."""
 
-    def __init__(self, name: str, names_param: str = "axis_name"):
+    def __init__(self, name: str, names_param: str = "axis_name") -> None:
         super().__init__(name)
         self.names_param = names_param
 
-    def axis_names(self, params) -> tuple:
+    def axis_names(self, params: dict[str, Any]) -> tuple[Hashable, ...]:
         names = params[self.names_param]
         return names if isinstance(names, tuple) else (names,)
 
-    def bind(self, *args, **params):
+    def bind(self, *args: Any, **params: Any) -> Any:
         for n in self.axis_names(params):
             if find_axis_size(n) is None:
                 raise unbound_axis_error(n, self.name)
@@ -117,20 +120,20 @@ class CollectivePrimitive(Primitive):
         return super().bind(*args, **params)
 
 
-_GRAPH_NAMES: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+_GRAPH_NAMES: weakref.WeakKeyDictionary[Graph, frozenset[Hashable]] = weakref.WeakKeyDictionary()
 
 
-def names_in_params(params) -> frozenset:
-    out: frozenset = frozenset()
+def names_in_params(params: dict[str, Any]) -> frozenset[Hashable]:
+    out: frozenset[Hashable] = frozenset()
     for v in params.values():
         for g in param_graphs(v):
             out |= graph_axis_names(g)
     return out
 
 
-def graph_axis_names(g: Graph) -> frozenset:
+def graph_axis_names(g: Graph) -> frozenset[Hashable]:
     """The axis names the collectives of ``g`` (sub-graphs included) work across."""
-    names = _GRAPH_NAMES.get(g)
+    names: frozenset[Hashable] | None = _GRAPH_NAMES.get(g)
     if names is None:
         names = frozenset()
         for e in g.eqns:
@@ -141,7 +144,7 @@ def graph_axis_names(g: Graph) -> frozenset:
     return names
 
 
-def uses_axis(prim, params, name) -> bool:
+def uses_axis(prim: Primitive, params: dict[str, Any], name: Hashable) -> bool:
     """Whether binding ``prim`` refers to the named axis: a collective over it, or a primitive
     with sub-graphs (loops, branches) holding one."""
     if isinstance(prim, CollectivePrimitive):

@@ -9,9 +9,22 @@ its constvars, values of the enclosing trace.
 """
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
-from ..core.ir import Graph, GraphTrace, GraphTracer, aval_of, new_trace, reset_current, set_current
+from ..core.ir import (
+    Aval,
+    Graph,
+    GraphTrace,
+    GraphTracer,
+    Primitive,
+    Trace,
+    aval_of,
+    new_trace,
+    reset_current,
+    set_current,
+)
 from .ad_util import Zero, tangent_aval
 from .jvp import jvp_fun
 
@@ -19,7 +32,9 @@ from .jvp import jvp_fun
 class LinearizeTrace(GraphTrace):
     """A graph trace that records only equations reading one of its own values."""
 
-    def process(self, prim, args, params):
+    parent: Trace  # (never the root)
+
+    def process(self, prim: Primitive, args: Sequence[Any], params: dict[str, Any]) -> Any:
         for a in args:
             if type(a) is GraphTracer and a._trace is self:
                 return GraphTrace.process(self, prim, args, params)
@@ -29,7 +44,7 @@ class LinearizeTrace(GraphTrace):
         finally:
             reset_current(token)
 
-    def const(self, x, weak=False):
+    def const(self, x: Any, weak: bool = False) -> Any:
         # a constant is known: a value of the enclosing trace, not of the linear graph
         return self.parent.const(x, weak)
 
@@ -42,12 +57,14 @@ class Linearized:
     ``out_tangent_avals`` gives every output's tangent aval."""
 
     graph: Graph
-    in_nonzero: tuple
-    out_nonzero: tuple
-    out_tangent_avals: tuple
+    in_nonzero: tuple[bool, ...]
+    out_nonzero: tuple[bool, ...]
+    out_tangent_avals: tuple[Aval, ...]
 
 
-def linearize_fun(fun, primals, nonzero, instantiate=False, zeros=None) -> tuple:
+def linearize_fun(fun: Callable[..., Sequence[Any]], primals: Sequence[Any], nonzero: Sequence[bool],
+                  instantiate: bool | Sequence[bool] = False,
+                  zeros: Callable[[Aval], Any] | None = None) -> tuple[list[Any], Linearized]:
     """``fun`` (flat values in, flat list out) at ``primals``, differentiated with respect to
     the inputs where ``nonzero[i]``. Returns (primal outputs, Linearized). ``instantiate``
     (a bool or one per output) gives an output with a zero tangent an explicit zero tangent
@@ -58,10 +75,14 @@ def linearize_fun(fun, primals, nonzero, instantiate=False, zeros=None) -> tuple
         tangents = [next(it) if nz else Zero(tangent_aval(aval_of(p)))
                     for p, nz in zip(primals, nonzero, strict=True)]
         p_out, t_out = jvp_fun(fun, primals, tangents)
-        if not isinstance(instantiate, (list, tuple)):
-            instantiate = [instantiate] * len(t_out)
-        out_nz = tuple(type(t) is not Zero or bool(i) for t, i in zip(t_out, instantiate, strict=True))
-        t_out = [zeros(t.aval) if type(t) is Zero and nz else t for t, nz in zip(t_out, out_nz, strict=True)]
+        inst = instantiate if isinstance(instantiate, (list, tuple)) else [instantiate] * len(t_out)
+        out_nz = tuple(type(t) is not Zero or bool(i) for t, i in zip(t_out, inst, strict=True))
+        if zeros is not None:
+            t_out = [zeros(t.aval) if type(t) is Zero and nz else t
+                     for t, nz in zip(t_out, out_nz, strict=True)]
+        elif any(type(t) is Zero and nz for t, nz in zip(t_out, out_nz, strict=True)):
+            raise ValueError("linearize_fun: instantiating a zero output tangent needs zeros(aval), "
+                             "the function that makes one")
     graph = lin.to_graph(t_in, [t for t, nz in zip(t_out, out_nz, strict=True) if nz])
     return p_out, Linearized(graph, tuple(bool(n) for n in nonzero), out_nz,
                              tuple(tangent_aval(aval_of(o)) for o in p_out))

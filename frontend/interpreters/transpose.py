@@ -18,10 +18,12 @@ rules import it).
 """
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from ..core.graph_utils import closure_convert, dce
-from ..core.ir import Graph, Literal, Tracer, Var, aval_of, inline_graph
+from ..core.ir import Atom, Aval, Graph, Literal, Tracer, Var, aval_of, inline_graph
 from ..core.tracing import trace_graph
 from ..primitives.elementwise import add_tangents
 from ..primitives.shape import instantiate_zeros, zeros_like_aval
@@ -30,11 +32,12 @@ from .jvp import jvp_fun
 from .partial_eval import linearize_fun
 
 
-def backward_pass(g: Graph, consts, args, cts) -> list:
+def backward_pass(g: Graph, consts: Sequence[Any], args: Sequence[Any],
+                  cts: Sequence[Any]) -> list[Any]:
     """Cotangents of ``g``'s linear inputs (``Zero`` where none reaches them) from the
     cotangents ``cts`` of its outputs (``Zero`` allowed), under the current trace."""
-    env: dict = {}
-    linear: set = set()
+    env: dict[int, Any] = {}
+    linear: set[int] = set()
     for v, c in zip(g.constvars, consts, strict=True):
         env[id(v)] = c
     for v, a in zip(g.invars, args, strict=True):
@@ -43,7 +46,7 @@ def backward_pass(g: Graph, consts, args, cts) -> list:
         else:
             env[id(v)] = a
 
-    def read(x):
+    def read(x: Atom) -> Any:
         return x if type(x) is Literal else env[id(x)]
 
     lin_eqns = []
@@ -58,17 +61,17 @@ def backward_pass(g: Graph, consts, args, cts) -> list:
             out = e.prim.bind(*map(read, e.inputs), **e.params)  # known: evaluate forward
             for v, o in zip(e.outs, out if e.prim.multiple_results else (out,), strict=True):
                 env[id(v)] = o
-    ct_env: dict = {}
+    ct_env: dict[int, Any] = {}
 
-    def put(v, ct):
+    def put(v: Atom, ct: Any) -> None:
         if type(ct) is Zero or ct is None:
             return
         k = id(v)
         ct_env[k] = add_tangents(ct_env[k], ct) if k in ct_env else ct
 
-    for v, ct in zip(g.outvars, cts, strict=True):
-        if type(v) is Var and id(v) in linear:
-            put(v, ct)
+    for ov, ct in zip(g.outvars, cts, strict=True):
+        if type(ov) is Var and id(ov) in linear:
+            put(ov, ct)
     for e in reversed(lin_eqns):
         prim = e.prim
         if prim.multiple_results:
@@ -105,14 +108,15 @@ def _closed(g: Graph) -> tuple:
     return g, consts
 
 
-def jvp_graph(g: Graph, nonzero, instantiate, mesh_axes=None) -> tuple:
+def jvp_graph(g: Graph, nonzero: Sequence[bool], instantiate: Sequence[bool],
+              mesh_axes: dict[Any, int] | None = None) -> tuple[Graph, list[bool], list[Any]]:
     """(graph, out_nonzero, consts): the graph takes [consts..., g's inputs..., tangents of
     the inputs with ``nonzero[i]``...] and returns [g's outputs..., tangents of the outputs
     with ``out_nonzero[j]``...]; ``instantiate[j]`` forces a (zeros) tangent for output j.
     ``mesh_axes``: ``g`` is a shard_map body (its mesh axes are bound names)."""
-    box = []
+    box: list[list[bool]] = []
 
-    def fn(*args):
+    def fn(*args: Any) -> list[Any]:
         n = len(g.invars)
         it = iter(args[n:])
         tangents = [next(it) if nz else Zero(tangent_aval(v.aval))
@@ -139,30 +143,32 @@ class LinearizedGraph:
     ``("const", value)`` a value known when the graph was split."""
 
     primal: Graph
-    primal_consts: list
+    primal_consts: list[Any]
     linear: Graph
-    linear_consts: list
-    res: list
-    res_avals: list
-    out_nonzero: list
+    linear_consts: list[Any]
+    res: list[tuple[str, Any]]
+    res_avals: list[Aval]
+    out_nonzero: list[bool]
 
 
-def linearize_graph(g: Graph, nonzero, instantiate, forward_inputs=None,
-                    mesh_axes=None) -> LinearizedGraph:
+def linearize_graph(g: Graph, nonzero: Sequence[bool], instantiate: bool | Sequence[bool],
+                    forward_inputs: Sequence[bool] | None = None,
+                    mesh_axes: dict[Any, int] | None = None) -> LinearizedGraph:
     """Split ``g`` for differentiation with respect to the inputs with ``nonzero[i]``.
     ``forward_inputs[i]`` allows input i itself to serve as a residual (default: all).
     ``mesh_axes``: ``g`` is a shard_map body (its mesh axes are bound names)."""
     n = len(g.invars)
-    forward_inputs = [True] * n if forward_inputs is None else forward_inputs
-    box = {}
+    fwd = [True] * n if forward_inputs is None else forward_inputs
+    box: dict[str, Any] = {}
 
-    def primal_fn(*xs):
+    def primal_fn(*xs: Any) -> list[Any]:
         outs, lin = linearize_fun(lambda *a: inline_graph(g, a), list(xs), nonzero, instantiate,
                                   zeros_like_aval)
         lg = lin.graph
-        res, computed = [], []
+        res: list[tuple[str, Any]] = []
+        computed: list[Any] = []
         for c in lg.consts:
-            i = next((i for i, x in enumerate(xs) if x is c and forward_inputs[i]), None)
+            i = next((i for i, x in enumerate(xs) if x is c and fwd[i]), None)
             if i is not None:
                 res.append(("in", i))
             elif isinstance(c, Tracer):
@@ -181,7 +187,8 @@ def linearize_graph(g: Graph, nonzero, instantiate, forward_inputs=None,
                            [v.aval for v in lg.constvars], box["out_nz"])
 
 
-def transpose_graph(g: Graph, linear, mesh_axes=None, post=None) -> tuple:
+def transpose_graph(g: Graph, linear: Sequence[bool], mesh_axes: dict[Any, int] | None = None,
+                    post: Callable[[int, Any], Any] | None = None) -> tuple[Graph, list[Any]]:
     """(graph, consts): the backward pass of ``g`` (linear in the inputs with ``linear[i]``):
     [consts..., g's other inputs..., cotangents of g's outputs...] -> [cotangents of the
     linear inputs...] (zeros where none reaches them). ``mesh_axes``: ``g`` is a shard_map
@@ -189,7 +196,7 @@ def transpose_graph(g: Graph, linear, mesh_axes=None, post=None) -> tuple:
     nl_avals = [v.aval for v, lin in zip(g.invars, linear, strict=True) if not lin]
     ct_avals = [tangent_aval(aval_of(v)) for v in g.outvars]
 
-    def fn(*args):
+    def fn(*args: Any) -> list[Any]:
         it = iter(args[:len(nl_avals)])
         ins = [UndefinedPrimal(v.aval) if lin else next(it) for v, lin in zip(g.invars, linear, strict=True)]
         cts = backward_pass(g, g.consts, ins, list(args[len(nl_avals):]))
