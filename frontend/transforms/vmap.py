@@ -74,7 +74,7 @@ def vmap(fun, in_axes=0, out_axes=0, axis_name=None, axis_size=None, spmd_axis_n
     def batched(*args, **kwargs):
         leaves, td, axes, size = _mapped_leaves(fun, in_axes, axis_size, args, kwargs)
         if batch_size is not None:
-            return chunked_vmap(fun, in_axes, out_axes, size, batch_size, args, kwargs)
+            return chunked_vmap(fun, in_axes, out_axes, size, batch_size, leaves, td, axes)
         flat, out_tree = flatten_fun(lambda a, kw: fun(*a, **kw), td)
         vals, dims = batching.batch_fun(lambda *xs: [_check_output(o) for o in flat(*xs)],
                                         size, leaves, axes, axis_name, spmd_axis_name)
@@ -217,16 +217,14 @@ def _map_chunked(flat_fun, mapped, size, k):
     return ys
 
 
-def chunked_vmap(fun, in_axes, out_axes, size, batch_size, args, kwargs):
-    """``vmap(fun, in_axes, out_axes)(*args, **kwargs)`` computed ``batch_size`` lanes at a
-    time through a loop (bounded memory), identical results for every batch size."""
+def chunked_vmap(fun, in_axes, out_axes, size, batch_size, leaves, td, axes):
+    """``vmap(fun, in_axes, out_axes)`` of the flattened arguments ``leaves`` (of ``(args,
+    kwargs)``'s treedef ``td``, mapped along ``axes`` as ``_mapped_leaves`` worked them out)
+    computed ``batch_size`` lanes at a time through a loop (bounded memory), identical
+    results for every batch size."""
     k = _check_batch_size(batch_size, "vmap")
-    leaves, td = tree_flatten((args, kwargs))
-    leaves = adopt_foreign(leaves)
-    spec = in_axes if isinstance(in_axes, tuple) else (in_axes,) * len(args)
-    axes = broadcast_prefix((spec, {key: 0 for key in kwargs}), td, "vmap in_axes")
     mapped_idx = [i for i, a in enumerate(axes) if a is not None]
-    mapped = [moveaxis(leaves[i], axes[i] % batching.ndim(leaves[i]), 0) for i in mapped_idx]
+    mapped = [moveaxis(leaves[i], axes[i], 0) for i in mapped_idx]
     flat, out_tree = flatten_fun(lambda a, kw: fun(*a, **kw), td)
 
     def flat_fun(*xs):  # the mapped leaves in, the others as they are
