@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .. import lax
 from ..core import dtypes
 from ..core.ir import Tracer, aval_of, literal
 from ..device.array import Array
@@ -18,7 +19,6 @@ from ..lax._convert import convert
 from ..primitives import elementwise as ew
 from ..primitives import indexing as ix
 from ..primitives import padding as pd
-from ..primitives import shape as sh
 from ._core import asarray, broadcast_to_shape, canonical_axis, is_array
 from ._elementwise import remainder
 
@@ -156,8 +156,8 @@ def _wrap_index(i, n):
         i = np.asarray(i)
         return np.where(i < 0, i + n, i).astype(_INT)
     i = convert(i, _INT, False)
-    neg = ew.lt_p.bind(i, literal(0, _INT))
-    return ew.select_p.bind(neg, ew.add_p.bind(i, literal(int(n), _INT)), i)
+    neg = lax.lt(i, literal(0, _INT))
+    return lax.select(neg, lax.add(i, literal(int(n), _INT)), i)
 
 
 def _static_slicing(x, entries):
@@ -183,16 +183,16 @@ def _static_slicing(x, entries):
             _, d, v = e
             st[d], lim[d] = v, v + 1
     if st != [0] * len(shp) or lim != list(shp) or strides != [1] * len(shp):
-        x = pd.slice_p.bind(x, start_indices=tuple(st), limit_indices=tuple(lim),
+        x = lax.slice(x, start_indices=tuple(st), limit_indices=tuple(lim),
                              strides=None if strides == [1] * len(shp) else tuple(strides))
     if rev:
-        x = sh.rev_p.bind(x, dimensions=tuple(rev))
+        x = lax.rev(x, dimensions=tuple(rev))
     return x
 
 
 def _reshape(x, shape):
     shape = tuple(shape)
-    return x if aval_of(x).shape == shape else sh.reshape_p.bind(x, new_sizes=shape, dimensions=None)
+    return x if aval_of(x).shape == shape else lax.reshape(x, new_sizes=shape, dimensions=None)
 
 
 def _broadcast_index_shapes(arrs) -> tuple:
@@ -273,16 +273,16 @@ def _gather_index(x, entries, mode=None, fill_value=None):
         mask = None
         for (d, _), c in zip(adv, cols):
             c = c if not isinstance(c, np.ndarray) else asarray(c)
-            ok = ew.and_p.bind(ew.ge_p.bind(c, literal(0, _INT)),
-                                ew.lt_p.bind(c, literal(int(shp[d]), _INT)))
-            mask = ok if mask is None else ew.and_p.bind(mask, ok)
+            ok = lax.bitwise_and(lax.ge(c, literal(0, _INT)),
+                                lax.lt(c, literal(int(shp[d]), _INT)))
+            mask = ok if mask is None else lax.bitwise_and(mask, ok)
         oa = aval_of(out)
-        mask = sh.broadcast_in_dim_p.bind(mask, shape=oa.shape, broadcast_dimensions=tuple(
+        mask = lax.broadcast_in_dim(mask, shape=oa.shape, broadcast_dimensions=tuple(
             range(batch_at, batch_at + len(bshape))))
         fv = lax_ix.default_fill_value(oa.dtype) if fill_value is None else fill_value
-        fill = sh.broadcast_in_dim_p.bind(convert(fv, oa.dtype, False), shape=oa.shape,
+        fill = lax.broadcast_in_dim(convert(fv, oa.dtype, False), shape=oa.shape,
                                            broadcast_dimensions=())
-        out = ew.select_p.bind(mask, out, fill)
+        out = lax.select(mask, out, fill)
     return _reshape(out, out_shape)
 
 
@@ -360,14 +360,14 @@ def take(a, indices, axis=None, out=None, mode=None, unique_indices=False,
     if m != "fill":
         return res
     ra = aval_of(res)
-    ok = ew.and_p.bind(ew.ge_p.bind(i, literal(0, _INT)),
-                        ew.lt_p.bind(i, literal(int(n), _INT)))
-    ok = sh.broadcast_in_dim_p.bind(ok, shape=ra.shape,
+    ok = lax.bitwise_and(lax.ge(i, literal(0, _INT)),
+                        lax.lt(i, literal(int(n), _INT)))
+    ok = lax.broadcast_in_dim(ok, shape=ra.shape,
                                      broadcast_dimensions=tuple(range(axis, axis + len(ishape))))
     fv = lax_ix.default_fill_value(ra.dtype) if fill_value is None else fill_value
-    fill = sh.broadcast_in_dim_p.bind(convert(fv, ra.dtype, False), shape=ra.shape,
+    fill = lax.broadcast_in_dim(convert(fv, ra.dtype, False), shape=ra.shape,
                                        broadcast_dimensions=())
-    return ew.select_p.bind(ok, res, fill)
+    return lax.select(ok, res, fill)
 
 
 def take_along_axis(arr, indices, axis, mode=None, fill_value=None):
@@ -418,13 +418,13 @@ def take_along_axis(arr, indices, axis, mode=None, fill_value=None):
                             mode="clip" if m == "clip" else "promise_in_bounds")
     if m != "fill":
         return res
-    ok = ew.and_p.bind(ew.ge_p.bind(i, literal(0, _INT)),
-                        ew.lt_p.bind(i, literal(int(n), _INT)))
+    ok = lax.bitwise_and(lax.ge(i, literal(0, _INT)),
+                        lax.lt(i, literal(int(n), _INT)))
     ra = aval_of(res)
     fv = lax_ix.default_fill_value(ra.dtype) if fill_value is None else fill_value
-    fill = sh.broadcast_in_dim_p.bind(convert(fv, ra.dtype, False), shape=ra.shape,
+    fill = lax.broadcast_in_dim(convert(fv, ra.dtype, False), shape=ra.shape,
                                        broadcast_dimensions=())
-    return ew.select_p.bind(ok, res, fill)
+    return lax.select(ok, res, fill)
 
 
 # ----------------------------------------------------------------------------- x.at[idx]
@@ -514,14 +514,14 @@ def _grid(c, grid, positions):
         for k, p in enumerate(positions):
             shape[p] = c.shape[k]
         return np.broadcast_to(c.reshape(shape), grid)
-    return sh.broadcast_in_dim_p.bind(c, shape=tuple(grid), broadcast_dimensions=tuple(positions))
+    return lax.broadcast_in_dim(c, shape=tuple(grid), broadcast_dimensions=tuple(positions))
 
 
 def _clip(c, hi):
     if isinstance(c, np.ndarray):
         return np.clip(c, 0, hi).astype(_INT)
-    c = ew.max_p.bind(c, literal(0, _INT))
-    return ew.min_p.bind(c, literal(int(hi), _INT))
+    c = lax.max(c, literal(0, _INT))
+    return lax.min(c, literal(int(hi), _INT))
 
 
 def _combine_scalar(prim, x, upd):

@@ -17,13 +17,13 @@ import operator
 
 import numpy as np
 
+from .. import lax
 from ..core import dtypes
 from ..core.ir import aval_of, literal
 from ..core.tracing import eager_fused
 from ..lax._convert import convert
 from ..primitives import elementwise as ew
 from ..primitives import reductions as red
-from ..primitives.shape import broadcast_in_dim_p, reshape_p
 from ._core import asarray, broadcast_to_shape, canonical_axis, check_arraylike
 
 __all__ = ["sum", "prod", "max", "min", "amax", "amin", "mean", "var", "std", "argmax",
@@ -105,19 +105,19 @@ def _expand(x, axes, ndim):
     full = [1] * ndim
     for i, s in zip(kept, shape, strict=True):
         full[i] = s
-    return broadcast_in_dim_p.bind(x, shape=tuple(full), broadcast_dimensions=tuple(kept))
+    return lax.broadcast_in_dim(x, shape=tuple(full), broadcast_dimensions=tuple(kept))
 
 
 def _flatten(x):
     a = aval_of(x)
-    return x if a.shape == (a.size,) else reshape_p.bind(x, new_sizes=(a.size,), dimensions=None)
+    return x if a.shape == (a.size,) else lax.reshape(x, new_sizes=(a.size,), dimensions=None)
 
 
 def _mask(x, where, fill):
     """x where ``where`` else the scalar ``fill`` (where broadcast to x's shape)."""
     a = aval_of(x)
     where = broadcast_to_shape(where, a.shape)
-    return ew.select_p.bind(where, x, literal(fill, a.dtype, False))
+    return lax.select(where, x, literal(fill, a.dtype, False))
 
 
 # reduce primitive -> the binary op of its monoid (to apply ``initial``)
@@ -270,7 +270,7 @@ def mean(a, axis=None, dtype=None, out=None, keepdims=False, *, where=None):
     n = _count(a, axes, keepdims, where, comp)
     if isinstance(n, int):
         n = literal(n, comp, False)
-    return convert(ew.div_p.bind(s, n), result, False)
+    return convert(lax.div(s, n), result, False)
 
 
 def _var_types(a_dtype, dtype):
@@ -310,23 +310,23 @@ def var(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=Non
     a = convert(a, comp, False)
     kept = tuple(i for i in range(av.ndim) if i not in axes)
     m = mean(a, axes, dtype=comp, where=where)
-    m = broadcast_in_dim_p.bind(m, shape=av.shape, broadcast_dimensions=kept)
-    c = ew.sub_p.bind(a, m)
+    m = lax.broadcast_in_dim(m, shape=av.shape, broadcast_dimensions=kept)
+    c = lax.sub(a, m)
     if dtypes.is_complex(comp):
-        c = ew.abs_p.bind(c)
+        c = lax.abs(c)
         comp = aval_of(c).dtype
-    sq = ew.mul_p.bind(c, c)
+    sq = lax.mul(c, c)
     r = sum(sq, axes, dtype=comp, keepdims=keepdims, where=where)
     n = _count(a, axes, keepdims, where, comp)
     if isinstance(n, int):
         k = n - correction
-        r = ew.div_p.bind(r, literal(k, comp, False))
+        r = lax.div(r, literal(k, comp, False))
         if k <= 0:
-            r = ew.mul_p.bind(r, literal(np.nan, comp, False))
+            r = lax.mul(r, literal(np.nan, comp, False))
     else:
-        k = ew.sub_p.bind(n, literal(correction, comp, False))
-        r = ew.div_p.bind(r, k)
-        r = ew.select_p.bind(ew.gt_p.bind(k, literal(0, comp, False)), r,
+        k = lax.sub(n, literal(correction, comp, False))
+        r = lax.div(r, k)
+        r = lax.select(lax.gt(k, literal(0, comp, False)), r,
                              literal(np.nan, comp, False))
     if not dtypes.is_inexact(result):
         # JAX's numpy's final where(count > 0, r, nan) promotes with a weak float
@@ -344,14 +344,14 @@ def std(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=Non
     """
     _check_out("std", out)
     v = var(a, axis, dtype, None, ddof, keepdims, where=where, correction=correction)
-    return ew.sqrt_p.bind(v)
+    return lax.sqrt(v)
 
 
 @eager_fused(1)
 def ptp(a, axis=None, out=None, keepdims=False):
     """max - min over ``axis`` (peak to peak)."""
     _check_out("ptp", out)
-    return ew.sub_p.bind(max(a, axis, keepdims=keepdims), min(a, axis, keepdims=keepdims))
+    return lax.sub(max(a, axis, keepdims=keepdims), min(a, axis, keepdims=keepdims))
 
 
 def count_nonzero(a, axis=None, keepdims=False):
@@ -381,7 +381,7 @@ def _argreduce(name, prim, a, axis, out, keepdims):
     r = prim.bind(x, axes=(k,), index_dtype=dtypes.default_int())
     if keepdims:
         if axis is None:
-            r = reshape_p.bind(r, new_sizes=(1,) * av.ndim, dimensions=None)
+            r = lax.reshape(r, new_sizes=(1,) * av.ndim, dimensions=None)
         else:
             r = _expand(r, (k,), av.ndim)
     return r

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .. import lax
 from ..core import dtypes
 from ..core.ir import aval_of
 from ..lax._convert import convert
@@ -94,14 +95,14 @@ def logit(x):
 def xlogy(x, y):
     """x * log(y), 0 where x is 0."""
     x, y = promote_dtypes_inexact("xlogy", x, y)
-    return _where(ew.ne_p.bind(x, convert(0, aval_of(x).dtype)), multiply(x, log(y)),
+    return _where(lax.ne(x, convert(0, aval_of(x).dtype)), multiply(x, log(y)),
                  convert(0, aval_of(x).dtype))
 
 
 def xlog1py(x, y):
     """x * log1p(y), 0 where x is 0."""
     x, y = promote_dtypes_inexact("xlog1py", x, y)
-    return _where(ew.ne_p.bind(x, convert(0, aval_of(x).dtype)), multiply(x, log1p(y)),
+    return _where(lax.ne(x, convert(0, aval_of(x).dtype)), multiply(x, log1p(y)),
                  convert(0, aval_of(x).dtype))
 
 
@@ -115,7 +116,7 @@ def logsumexp(a, axis=None, b=None, keepdims: bool = False, return_sign: bool = 
         a = _where(where, a, 0)
     if b is not None:
         a, b = promote_dtypes_inexact("logsumexp", a, b)
-        a = _where(ew.ne_p.bind(b, convert(0, aval_of(b).dtype)), a, -np.inf)
+        a = _where(lax.ne(b, convert(0, aval_of(b).dtype)), a, -np.inf)
     else:
         check_arraylike("logsumexp", a)
         (a,) = promote_dtypes_inexact("logsumexp", a)
@@ -129,12 +130,12 @@ def logsumexp(a, axis=None, b=None, keepdims: bool = False, return_sign: bool = 
     if b is not None:
         exp_a = multiply(exp_a, b)
     sumexp = red.sum(exp_a, axis=dims, keepdims=keepdims, where=where)
-    sign = ew.sign_p.bind(sumexp)
+    sign = lax.sign(sumexp)
     if return_sign or not dtypes.is_complex(aa.dtype):
         sumexp = absolute(sumexp)
     out = add(log(sumexp), convert(amax, aval_of(sumexp).dtype))
     if return_sign:
         return out, sign
     if b is not None and not dtypes.is_complex(aval_of(out).dtype):
-        out = _where(ew.lt_p.bind(sign, convert(0, aval_of(sign).dtype)), np.nan, out)
+        out = _where(lax.lt(sign, convert(0, aval_of(sign).dtype)), np.nan, out)
     return out
