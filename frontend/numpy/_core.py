@@ -8,7 +8,6 @@ from ..core import dtypes
 from ..core.ir import Literal, Tracer, aval_of, literal
 from ..device.array import Array, from_foreign, host_const
 from ..lax._convert import convert
-from ..primitives.padding import concatenate_p
 
 _SCALARS = (bool, int, float, complex)
 ArrayLike = (Array, Tracer, np.ndarray, np.generic, Literal) + _SCALARS
@@ -86,8 +85,8 @@ def _stack_rows(rows):
         raise ValueError(f"setting an array element with a sequence: the rows have shapes "
                          f"{sorted(shapes)}")
     shp = (1,) + shapes.pop()
-    return concatenate_p.bind(*[lax.reshape(r, new_sizes=shp, dimensions=None) for r in rows],
-                              dimension=0)
+    return lax.concatenate([lax.reshape(r, new_sizes=shp, dimensions=None) for r in rows],
+                           dimension=0)
 
 
 def _flat(a):

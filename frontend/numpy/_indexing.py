@@ -16,9 +16,7 @@ from ..core.ir import Tracer, aval_of, literal
 from ..device.array import Array
 from ..lax import _indexing as lax_ix
 from ..lax._convert import convert
-from ..primitives import elementwise as ew
 from ..primitives import indexing as ix
-from ..primitives import padding as pd
 from ._core import asarray, broadcast_to_shape, canonical_axis, is_array
 from ._elementwise import remainder
 
@@ -240,7 +238,7 @@ def _stack_columns(cols, bshape):
         return np.stack(cols, axis=-1).astype(_INT)
     parts = [_reshape(c if not isinstance(c, np.ndarray) else asarray(c), tuple(bshape) + (1,))
              for c in cols]
-    return pd.concatenate_p.bind(*parts, dimension=len(bshape))
+    return lax.concatenate(parts, dimension=len(bshape))
 
 
 def _gather_index(x, entries, mode=None, fill_value=None):
@@ -263,12 +261,9 @@ def _gather_index(x, entries, mode=None, fill_value=None):
     offset_dims = tuple(range(batch_at)) + tuple(range(batch_at + len(bshape),
                                                        len(bshape) + n_off))
     sizes = tuple(1 if d in adv_dims else s for d, s in enumerate(shp))
-    out = ix.gather_p.bind(x, idx, offset_dims=offset_dims,
-                            collapsed_slice_dims=tuple(sorted(adv_dims)),
-                            start_index_map=adv_dims, operand_batching_dims=(),
-                            start_indices_batching_dims=(), index_vector_dim=ivd,
-                            slice_sizes=sizes, indices_are_sorted=False,
-                            mode="clip" if mode == "clip" else "promise_in_bounds")
+    out = lax_ix._gather(x, idx, (offset_dims, sorted(adv_dims), adv_dims), sizes,
+                         index_vector_dim=ivd,
+                         mode="clip" if mode == "clip" else "promise_in_bounds")
     if mode == "fill":
         mask = None
         for (d, _), c in zip(adv, cols):
@@ -352,11 +347,9 @@ def take(a, indices, axis=None, out=None, mode=None, unique_indices=False,
     ishape = aval_of(i).shape
     offset_dims = tuple(range(axis)) + tuple(range(axis + len(ishape), len(shp) - 1 + len(ishape)))
     sizes = tuple(1 if d == axis else s for d, s in enumerate(shp))
-    res = ix.gather_p.bind(a, i, offset_dims=offset_dims, collapsed_slice_dims=(axis,),
-                            start_index_map=(axis,), operand_batching_dims=(),
-                            start_indices_batching_dims=(), index_vector_dim=len(ishape),
-                            slice_sizes=sizes, indices_are_sorted=bool(indices_are_sorted),
-                            mode="clip" if m == "clip" else "promise_in_bounds")
+    res = lax_ix._gather(a, i, (offset_dims, (axis,), (axis,)), sizes,
+                         index_vector_dim=len(ishape), indices_are_sorted=indices_are_sorted,
+                         mode="clip" if m == "clip" else "promise_in_bounds")
     if m != "fill":
         return res
     ra = aval_of(res)
@@ -411,11 +404,9 @@ def take_along_axis(arr, indices, axis, mode=None, fill_value=None):
         raise ValueError(f"Invalid mode value '{mode}'")
     i = _wrap_index(indices, n)
     others = tuple(d for d in range(nd) if d != axis)
-    res = ix.gather_p.bind(arr, i, offset_dims=(), collapsed_slice_dims=(axis,),
-                            start_index_map=(axis,), operand_batching_dims=others,
-                            start_indices_batching_dims=others, index_vector_dim=nd,
-                            slice_sizes=tuple(1 for _ in range(nd)), indices_are_sorted=False,
-                            mode="clip" if m == "clip" else "promise_in_bounds")
+    res = lax_ix._gather(arr, i, ((), (axis,), (axis,), others, others), (1,) * nd,
+                         index_vector_dim=nd,
+                         mode="clip" if m == "clip" else "promise_in_bounds")
     if m != "fill":
         return res
     ok = lax.bitwise_and(lax.ge(i, literal(0, _INT)),
@@ -500,11 +491,8 @@ def _scatter_index(x, idx, values, prim, mode, indices_are_sorted=False, unique_
     uwd = tuple(p for p, lab in enumerate(labels) if lab[0] == "win")
     # window updates must cover the whole window dim of the operand in size: windows start at
     # the slice start (in sdod) or 0
-    return prim.bind(x, indices, upd, update_window_dims=uwd, inserted_window_dims=inserted,
-                     input_batching_dims=(), scatter_indices_batching_dims=(),
-                     scatter_dims_to_operand_dims=tuple(sdod), index_vector_dim=ivd,
-                     indices_are_sorted=bool(indices_are_sorted),
-                     unique_indices=bool(unique_indices))
+    return lax_ix._scatter(prim, x, indices, upd, (uwd, inserted, sdod), index_vector_dim=ivd,
+                           indices_are_sorted=indices_are_sorted, unique_indices=unique_indices)
 
 
 def _grid(c, grid, positions):
@@ -525,11 +513,11 @@ def _clip(c, hi):
 
 
 def _combine_scalar(prim, x, upd):
-    combine = {ix.scatter_p: None, ix.scatter_add_p: ew.add_p, ix.scatter_mul_p: ew.mul_p,
-               ix.scatter_min_p: ew.min_p, ix.scatter_max_p: ew.max_p}[prim]
+    combine = {ix.scatter_p: None, ix.scatter_add_p: lax.add, ix.scatter_mul_p: lax.mul,
+               ix.scatter_min_p: lax.min, ix.scatter_max_p: lax.max}[prim]
     if combine is None:
         return upd if is_array(upd) else asarray(upd)
-    return combine.bind(x, upd)
+    return combine(x, upd)
 
 
 class _IndexUpdateHelper:

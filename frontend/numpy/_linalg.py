@@ -12,9 +12,6 @@ from .. import lax
 from ..core import dtypes
 from ..core.ir import aval_of
 from ..lax._convert import convert
-from ..lax._linalg import canonicalize_precision
-from ..primitives.linalg import dot_general_p
-from ..primitives.reductions import reduce_or_p, reduce_sum_p
 from ._core import canonical_axis, check_arraylike, promote_args
 from ._elementwise import multiply
 
@@ -35,9 +32,7 @@ def _finish(out, pref):
 
 
 def _dg(a, b, contract, batch=((), ()), precision=None, pref=None):
-    dn = (tuple([tuple(c) for c in contract]), tuple([tuple(b) for b in batch]))
-    return dot_general_p.bind(a, b, dimension_numbers=dn, preferred_element_type=pref,
-                              precision=None if precision is None else canonicalize_precision(precision))
+    return lax.dot_general(a, b, (contract, batch), precision, pref)
 
 
 def _reshape(x, shape):
@@ -288,8 +283,8 @@ def _reduce(x, axes):
     if not axes:
         return x
     d = aval_of(x).dtype
-    prim = reduce_or_p if dtypes.is_bool(d) else reduce_sum_p
-    return prim.bind(x, axes=tuple(sorted(axes)))
+    reduce = lax.reduce_or if dtypes.is_bool(d) else lax.reduce_sum
+    return reduce(x, tuple(sorted(axes)))
 
 
 def _take_diagonal(x, labels):

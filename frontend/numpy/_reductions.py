@@ -22,7 +22,6 @@ from ..core import dtypes
 from ..core.ir import aval_of, literal
 from ..core.tracing import eager_fused
 from ..lax._convert import convert
-from ..primitives import elementwise as ew
 from ..primitives import reductions as red
 from ._core import asarray, broadcast_to_shape, canonical_axis, check_arraylike
 
@@ -120,9 +119,11 @@ def _mask(x, where, fill):
     return lax.select(where, x, literal(fill, a.dtype, False))
 
 
-# reduce primitive -> the binary op of its monoid (to apply ``initial``)
-_COMBINE = {"reduce_sum": ew.add_p, "reduce_prod": ew.mul_p, "reduce_max": ew.max_p,
-            "reduce_min": ew.min_p, "reduce_and": ew.and_p, "reduce_or": ew.or_p}
+# reduce primitive -> its lax function, and the lax op of its monoid (to apply ``initial``)
+_LAX = {red.reduce_sum_p: (lax.reduce_sum, lax.add), red.reduce_prod_p: (lax.reduce_prod, lax.mul),
+        red.reduce_max_p: (lax.reduce_max, lax.max), red.reduce_min_p: (lax.reduce_min, lax.min),
+        red.reduce_and_p: (lax.reduce_and, lax.bitwise_and),
+        red.reduce_or_p: (lax.reduce_or, lax.bitwise_or)}
 
 
 def _reduction(name, prim, a, axis, dtype, out, keepdims, initial, where, *, bool_prim=None,
@@ -150,14 +151,15 @@ def _reduction(name, prim, a, axis, dtype, out, keepdims, initial, where, *, boo
         prim = bool_prim
     if where is not None:
         a = _mask(a, where, red.IDENTITY[prim](comp))
-    r = prim.bind(a, axes=axes)
+    reduce, combine = _LAX[prim]
+    r = reduce(a, axes)
     if initial is not None:
         if np.ndim(initial) != 0:
             raise ValueError(f"initial value must be a scalar. Got array of shape "
                              f"{np.shape(initial)}")
         init = convert(initial if isinstance(initial, (bool, int, float, complex)) else asarray(initial),
                        comp, False)
-        r = _COMBINE[prim.name].bind(init, r)
+        r = combine(init, r)
     if keepdims:
         r = _expand(r, axes, av.ndim)
     return convert(r, result, False)
@@ -367,7 +369,7 @@ def count_nonzero(a, axis=None, keepdims=False):
 # ----------------------------------------------------------------------------- arg reductions
 
 
-def _argreduce(name, prim, a, axis, out, keepdims):
+def _argreduce(name, op, a, axis, out, keepdims):
     _check_out(name, out)
     a = _arg(name, a)
     av = aval_of(a)
@@ -378,7 +380,7 @@ def _argreduce(name, prim, a, axis, out, keepdims):
         x = a
     if aval_of(x).shape[k] == 0:
         raise ValueError(f"attempt to get {name} of an empty sequence")
-    r = prim.bind(x, axes=(k,), index_dtype=dtypes.default_int())
+    r = op(x, k, dtypes.default_int())
     if keepdims:
         if axis is None:
             r = lax.reshape(r, new_sizes=(1,) * av.ndim, dimensions=None)
@@ -394,7 +396,7 @@ def argmax(a, axis=None, out=None, keepdims=None):
     >>> fnp.argmax(fnp.array([1, 3, 3]))
     Array(1, dtype=int32)
     """
-    return _argreduce("argmax", red.argmax_p, a, axis, out, keepdims)
+    return _argreduce("argmax", lax.argmax, a, axis, out, keepdims)
 
 
 def argmin(a, axis=None, out=None, keepdims=None):
@@ -404,13 +406,13 @@ def argmin(a, axis=None, out=None, keepdims=None):
     >>> fnp.argmin(fnp.array([3, 1, 1]))
     Array(1, dtype=int32)
     """
-    return _argreduce("argmin", red.argmin_p, a, axis, out, keepdims)
+    return _argreduce("argmin", lax.argmin, a, axis, out, keepdims)
 
 
 # ----------------------------------------------------------------------------- cumulative
 
 
-def _cumulative(name, prim, a, axis, dtype, out):
+def _cumulative(name, op, a, axis, dtype, out):
     if out is not None:
         raise NotImplementedError(f"The 'out' argument to jnp.{name} is not supported")
     a = _arg(name, a)
@@ -430,7 +432,7 @@ def _cumulative(name, prim, a, axis, dtype, out):
     else:
         result = comp = _user_dtype(dtype)
     a = convert(a, comp, False)
-    return convert(prim.bind(a, axis=k, reverse=False), result, False)
+    return convert(op(a, axis=k, reverse=False), result, False)
 
 
 def cumsum(a, axis=None, dtype=None, out=None):
@@ -439,7 +441,7 @@ def cumsum(a, axis=None, dtype=None, out=None):
     >>> fnp.cumsum(fnp.array([1, 2, 3]))
     Array([1, 3, 6], dtype=int32)
     """
-    return _cumulative("cumsum", red.cumsum_p, a, axis, dtype, out)
+    return _cumulative("cumsum", lax.cumsum, a, axis, dtype, out)
 
 
 def cumprod(a, axis=None, dtype=None, out=None):
@@ -448,4 +450,4 @@ def cumprod(a, axis=None, dtype=None, out=None):
     >>> fnp.cumprod(fnp.array([1, 2, 3]))
     Array([1, 2, 6], dtype=int32)
     """
-    return _cumulative("cumprod", red.cumprod_p, a, axis, dtype, out)
+    return _cumulative("cumprod", lax.cumprod, a, axis, dtype, out)

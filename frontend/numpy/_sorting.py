@@ -15,9 +15,6 @@ from ..core import dtypes
 from ..core.ir import Tracer, aval_of, literal
 from ..lax._convert import convert
 from ..lax._numeric import imag, real
-from ..lax._sort import sort as lax_sort
-from ..primitives.padding import concatenate_p
-from ..primitives.sort import sort_p
 from ._core import asarray, canonical_axis, check_arraylike, promote_args
 from ._elementwise import _where3, floor_divide, remainder
 from ._indexing import take
@@ -66,7 +63,7 @@ def sort(a, axis=-1, *, kind=None, order=None, stable=True, descending=False):
     a = _arg("sort", a)
     _check_kind("sort", kind, order)
     a, k = _sort_axis(a, axis)
-    out = lax_sort(a, dimension=k, is_stable=stable)
+    out = lax.sort(a, dimension=k, is_stable=stable)
     return lax.rev(out, dimensions=(k,)) if descending else out
 
 
@@ -85,7 +82,7 @@ def argsort(a, axis=-1, *, kind=None, order=None, stable=True, descending=False,
     iota = _iota(idx_dtype, aval_of(a).shape, k)
     if descending and stable:  # reversed in and out: equal keys keep their order
         a, iota = lax.rev(a, dimensions=(k,)), lax.rev(iota, dimensions=(k,))
-    _, idx = sort_p.bind(a, iota, dimension=k, is_stable=bool(stable), num_keys=1)
+    _, idx = lax.sort((a, iota), dimension=k, is_stable=bool(stable), num_keys=1)
     return lax.rev(idx, dimensions=(k,)) if descending else idx
 
 
@@ -112,7 +109,7 @@ def lexsort(keys, axis=-1):
         return asarray(np.zeros((), dtypes.default_int()))
     k = canonical_axis(operator.index(axis), len(shp))
     iota = _iota(_index_dtype(shp[k], default=True), shp, k)
-    return sort_p.bind(*keys[::-1], iota, dimension=k, is_stable=True, num_keys=len(keys))[-1]
+    return lax.sort((*keys[::-1], iota), dimension=k, is_stable=True, num_keys=len(keys))[-1]
 
 
 # ----------------------------------------------------------------------------- order
@@ -246,7 +243,7 @@ def argwhere(a, *, size=None, fill_value=None):
     cols = nonzero(arr if nd else lax.reshape(arr, new_sizes=(1,), dimensions=None),
                    size=size, fill_value=fill_value)
     rows = [lax.reshape(c, new_sizes=(1,) + aval_of(c).shape, dimensions=None) for c in cols]
-    out = lax.transpose(concatenate_p.bind(*rows, dimension=0), permutation=(1, 0))
+    out = lax.transpose(lax.concatenate(rows, dimension=0), permutation=(1, 0))
     if nd == 0:  # (N, 0): one empty row per nonzero (JAX's shape)
         return asarray(np.zeros((aval_of(out).shape[0], 0), dtypes.default_int()))
     return out
@@ -322,8 +319,8 @@ def unique(ar, return_index=False, return_inverse=False, return_counts=False, ax
         cols = [lax.reshape(lax.slice(flat, start_indices=(0, j), limit_indices=(rows, j + 1),
                                             strides=None), new_sizes=(rows,), dimensions=None)
                 for j in range(width)]
-        perm = sort_p.bind(*cols, _iota(it, (rows,), 0), dimension=0, is_stable=True,
-                           num_keys=width)[-1]
+        perm = lax.sort((*cols, _iota(it, (rows,), 0)), dimension=0, is_stable=True,
+                        num_keys=width)[-1]
         rows_eff = rows
     aux = _take0(aux, perm) if rows_eff else aux
     if rows_eff:
@@ -337,7 +334,7 @@ def unique(ar, return_index=False, return_inverse=False, return_counts=False, ax
             diff = lax.ne(first, prev)
         if rest:
             diff = lax.reduce_or(diff, axes=tuple(range(1, 1 + len(rest))))
-        mask = concatenate_p.bind(asarray(np.ones(1, bool)), diff, dimension=0)
+        mask = lax.concatenate((asarray(np.ones(1, bool)), diff), dimension=0)
     else:
         mask = asarray(np.zeros(rows_eff, bool))
     if size is None:
@@ -383,9 +380,9 @@ def unique(ar, return_index=False, return_inverse=False, return_counts=False, ax
             idx = nonzero(mask, size=k + 1)[0]
             tail = lax.slice(idx, start_indices=(1,), limit_indices=(k + 1,), strides=None)
             tail = _where3(lax.ne(tail, literal(0, it)), tail, literal(rows_eff, it))
-            head = concatenate_p.bind(
-                lax.slice(idx, start_indices=(0,), limit_indices=(1,), strides=None),
-                lax.slice(tail, start_indices=(0,), limit_indices=(k - 1,), strides=None),
+            head = lax.concatenate(
+                (lax.slice(idx, start_indices=(0,), limit_indices=(1,), strides=None),
+                 lax.slice(tail, start_indices=(0,), limit_indices=(k - 1,), strides=None)),
                 dimension=0)
             ret.append(lax.sub(tail, head))
         elif shp[ax]:

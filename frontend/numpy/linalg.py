@@ -19,7 +19,6 @@ from ..core import dtypes
 from ..core.ir import aval_of, literal
 from ..lax import linalg as lax_linalg
 from ..lax._convert import convert
-from ..lax._sort import sort as lax_sort
 from ..primitives.decompositions import take_rows
 from . import _reductions as red
 from ._core import (
@@ -162,9 +161,9 @@ def svd(a, full_matrices: bool = True, compute_uv: bool = True, hermitian: bool 
         s = absolute(v)
         k = aval_of(s).ndim - 1
         if not compute_uv:
-            return lax.rev(lax_sort(s, dimension=k), dimensions=(k,))
+            return lax.rev(lax.sort(s, dimension=k), dimensions=(k,))
         idx = lax.broadcasted_iota(dtype=np.dtype(np.int32), shape=aval_of(s).shape, dimension=k)
-        s, idx, sg = lax_sort((s, idx, sign(v)), dimension=k, num_keys=1)
+        s, idx, sg = lax.sort((s, idx, sign(v)), dimension=k, num_keys=1)
         s, idx, sg = (lax.rev(t, dimensions=(k,)) for t in (s, idx, sg))
         u = take_along_axis(w, lax.broadcast_in_dim(
             idx, shape=aval_of(idx).shape[:-1] + (1, aval_of(idx).shape[-1]),
@@ -262,7 +261,7 @@ def lu_solve_factored(lu, perm, b, trans: int = 0):
 def _inverse_permutation(perm):
     a = aval_of(perm)
     idx = lax.broadcasted_iota(dtype=a.dtype, shape=a.shape, dimension=a.ndim - 1)
-    return lax_sort((perm, idx), dimension=a.ndim - 1, num_keys=1)[1]
+    return lax.sort((perm, idx), dimension=a.ndim - 1, num_keys=1)[1]
 
 
 def solve(a, b):

@@ -18,7 +18,6 @@ from ..core.pytree import register_node
 from ..device.array import Array
 from ..lax._convert import as_operand, convert
 from ..numpy._core import broadcast_to_shape
-from ..primitives.padding import concatenate_p
 
 U32 = dtypes.uint32
 _ROTATIONS = ((13, 15, 26, 6), (17, 29, 16, 24))
@@ -86,9 +85,9 @@ def _iota_2x32(shape: tuple):
 def _pair(b1, b2, shape):
     """Stack two uint32 arrays of ``shape`` on a new trailing axis of size 2."""
     s = tuple(shape) + (1,)
-    return concatenate_p.bind(lax.reshape(b1, new_sizes=s, dimensions=None),
-                              lax.reshape(b2, new_sizes=s, dimensions=None),
-                              dimension=len(shape))
+    return lax.concatenate((lax.reshape(b1, new_sizes=s, dimensions=None),
+                            lax.reshape(b2, new_sizes=s, dimensions=None)),
+                           dimension=len(shape))
 
 
 def split_data(key, shape: tuple):

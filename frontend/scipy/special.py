@@ -31,29 +31,27 @@ from ..numpy._elementwise import (
 from ..numpy._numeric import isfinite, real
 from ..numpy._shape import expand_dims
 from ..numpy._sorting import where as _where
-from ..primitives import elementwise as ew
-from ..primitives import special as sp
 
 __all__ = ["erf", "erfc", "erfinv", "gammaln", "digamma", "polygamma", "zeta", "gammainc",
            "gammaincc", "betainc", "i0e", "i1e", "i0", "i1", "logsumexp", "expit", "logit",
            "xlogy", "xlog1py"]
 
 
-def _fn(name, prim):
+def _fn(name, op):
     def fn(*args):
         check_arraylike(name, *args)
-        return prim.bind(*promote_dtypes_inexact(name, *args))
+        return op(*promote_dtypes_inexact(name, *args))
     fn.__name__ = fn.__qualname__ = name
-    fn.__doc__ = f"scipy.special.{name} (the ``{prim.name}`` primitive)."
+    fn.__doc__ = f"scipy.special.{name} (``lax.{op.__name__}``)."
     return fn
 
 
-erf = _fn("erf", sp.erf_p)
-erfc = _fn("erfc", sp.erfc_p)
-erfinv = _fn("erfinv", sp.erf_inv_p)
-gammaln = _fn("gammaln", sp.lgamma_p)
-digamma = _fn("digamma", sp.digamma_p)
-_polygamma = _fn("polygamma", sp.polygamma_p)
+erf = _fn("erf", lax.erf)
+erfc = _fn("erfc", lax.erfc)
+erfinv = _fn("erfinv", lax.erf_inv)
+gammaln = _fn("gammaln", lax.lgamma)
+digamma = _fn("digamma", lax.digamma)
+_polygamma = _fn("polygamma", lax.polygamma)
 
 
 def polygamma(n, x):
@@ -65,13 +63,13 @@ def polygamma(n, x):
     return _polygamma(n, x)
 
 
-zeta = _fn("zeta", sp.zeta_p)
-gammainc = _fn("gammainc", sp.igamma_p)
-gammaincc = _fn("gammaincc", sp.igammac_p)
-betainc = _fn("betainc", sp.regularized_incomplete_beta_p)
-i0e = _fn("i0e", sp.bessel_i0e_p)
-i1e = _fn("i1e", sp.bessel_i1e_p)
-expit = _fn("expit", ew.logistic_p)
+zeta = _fn("zeta", lax.zeta)
+gammainc = _fn("gammainc", lax.igamma)
+gammaincc = _fn("gammaincc", lax.igammac)
+betainc = _fn("betainc", lax.betainc)
+i0e = _fn("i0e", lax.bessel_i0e)
+i1e = _fn("i1e", lax.bessel_i1e)
+expit = _fn("expit", lax.logistic)
 
 
 def i0(x):
