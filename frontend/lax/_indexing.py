@@ -27,7 +27,7 @@ from ._reduce import computation_graph
 
 
 def _ints(xs) -> tuple:
-    return tuple(int(x) for x in xs)
+    return tuple(map(int, xs))
 
 
 def _index_operands(name, operand, start_indices):
@@ -304,7 +304,7 @@ def scatter_apply(operand, scatter_indices, func, dimension_numbers, *, update_s
     g, out_td = computation_graph("scatter_apply", lambda x, _: func(x), [Aval((), dt)] * 2)
     if out_td.num_leaves != 1:
         raise ValueError(f"scatter_apply func must return one array, got {out_td}")
-    unused = broadcast_in_dim_p.bind(literal(0, dt), shape=tuple(int(d) for d in update_shape),
+    unused = broadcast_in_dim_p.bind(literal(0, dt), shape=tuple(map(int, update_shape)),
                                      broadcast_dimensions=())
     return _scatter(scatter_apply_p, operand, scatter_indices, unused, dimension_numbers,
                     indices_are_sorted=indices_are_sorted, unique_indices=unique_indices,

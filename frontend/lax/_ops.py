@@ -9,12 +9,15 @@ from ..core.ir import aval_of
 from ..core.pytree import tree_map
 from ..primitives import bits
 from ..primitives import elementwise as ew
-from ._convert import convert, lax_operands
+from ._convert import SCALARS, convert, lax_operands
 
 
 def _wrap(prim, name: str):
     def fn(*args):
-        return prim.bind(*lax_operands(args))
+        for a in args:  # (the common case, no Python scalar, without building lists)
+            if isinstance(a, SCALARS):
+                return prim.bind(*lax_operands(args))
+        return prim.bind(*args)
     fn.__name__ = fn.__qualname__ = name
     fn.__doc__ = f"lax.{name}: the elementwise ``{prim.name}`` primitive."
     return fn
