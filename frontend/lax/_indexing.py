@@ -205,7 +205,7 @@ def gather(operand, start_indices, dimension_numbers, slice_sizes, *, unique_ind
         return out
     oa = aval_of(operand)
     mask, _ = in_bounds_mask(start_indices, ia.ndim - 1, dn.start_index_map, oa.shape,
-                              _ints(slice_sizes))
+                             _ints(slice_sizes))
     out_aval = aval_of(out)
     bpos = gather_batch_positions(out_aval.ndim, dn.offset_dims)
     mask = broadcast_in_dim_p.bind(mask, shape=out_aval.shape, broadcast_dimensions=tuple(bpos))

@@ -44,7 +44,7 @@ def _conv1d(x, y, mode, op, precision, preferred_element_type):
                                preferred_element_type=preferred_element_type)
     n = aval_of(out).shape[2]
     out = lax.reshape(lax.slice(out, start_indices=(0, 0, 0), limit_indices=(1, 1, n),
-                                      strides=None), new_sizes=(n,), dimensions=None)
+                                strides=None), new_sizes=(n,), dimensions=None)
     return lax.rev(out, dimensions=(0,)) if reverse_out else out
 
 

@@ -46,7 +46,7 @@ def full(shape, fill_value, dtype=None):
     v = convert(fill_value if isinstance(fill_value, _SCALARS) else asarray(fill_value), d, weak)
     nd = aval_of(v).ndim
     return lax.broadcast_in_dim(v, shape=shape,
-                                   broadcast_dimensions=tuple(range(len(shape) - nd, len(shape))))
+                                broadcast_dimensions=tuple(range(len(shape) - nd, len(shape))))
 
 
 def zeros(shape, dtype=None):

@@ -378,7 +378,7 @@ def isclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False):
     rd = np.finfo(d).dtype if dtypes.is_complex(d) else d
     rtol, atol = convert(rtol, rd), convert(atol, rd)
     in_range = lax.le(lax.abs(lax.sub(a, b)),
-                            lax.add(atol, lax.mul(rtol, lax.abs(b))))
+                      lax.add(atol, lax.mul(rtol, lax.abs(b))))
     out = logical_or(lax.eq(a, b), logical_and(isfinite(b), in_range))
     return logical_or(out, logical_and(isnan(a), isnan(b))) if equal_nan else out
 
@@ -451,5 +451,5 @@ def hypot(x1, x2, /):
     safe = _where3(zero, convert(1, d), x1)
     ratio = lax.div(x2, safe)
     x = _where3(zero, x1, lax.mul(x1, lax.sqrt(lax.add(convert(1, d),
-                                                                     lax.mul(ratio, ratio)))))
+                                                       lax.mul(ratio, ratio)))))
     return _where3(idx_inf, inf, x)

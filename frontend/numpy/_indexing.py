@@ -269,7 +269,7 @@ def _gather_index(x, entries, mode=None, fill_value=None):
         for (d, _), c in zip(adv, cols):
             c = c if not isinstance(c, np.ndarray) else asarray(c)
             ok = lax.bitwise_and(lax.ge(c, literal(0, _INT)),
-                                lax.lt(c, literal(int(shp[d]), _INT)))
+                                 lax.lt(c, literal(int(shp[d]), _INT)))
             mask = ok if mask is None else lax.bitwise_and(mask, ok)
         oa = aval_of(out)
         mask = lax.broadcast_in_dim(mask, shape=oa.shape, broadcast_dimensions=tuple(
@@ -354,7 +354,7 @@ def take(a, indices, axis=None, out=None, mode=None, unique_indices=False,
         return res
     ra = aval_of(res)
     ok = lax.bitwise_and(lax.ge(i, literal(0, _INT)),
-                        lax.lt(i, literal(int(n), _INT)))
+                         lax.lt(i, literal(int(n), _INT)))
     ok = lax.broadcast_in_dim(ok, shape=ra.shape,
                                      broadcast_dimensions=tuple(range(axis, axis + len(ishape))))
     fv = lax_ix.default_fill_value(ra.dtype) if fill_value is None else fill_value
@@ -410,7 +410,7 @@ def take_along_axis(arr, indices, axis, mode=None, fill_value=None):
     if m != "fill":
         return res
     ok = lax.bitwise_and(lax.ge(i, literal(0, _INT)),
-                        lax.lt(i, literal(int(n), _INT)))
+                         lax.lt(i, literal(int(n), _INT)))
     ra = aval_of(res)
     fv = lax_ix.default_fill_value(ra.dtype) if fill_value is None else fill_value
     fill = lax.broadcast_in_dim(convert(fv, ra.dtype, False), shape=ra.shape,

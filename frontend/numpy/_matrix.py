@@ -117,7 +117,7 @@ def diagonal(a, offset=0, axis1=0, axis2=1):
     limit = start + (size - 1) * (m + 1) + 1 if size else 0
     nl = len(lead)
     return lax.slice(flat, start_indices=(0,) * nl + (start,),
-                        limit_indices=tuple(lead) + (limit,), strides=(1,) * nl + (m + 1,))
+                     limit_indices=tuple(lead) + (limit,), strides=(1,) * nl + (m + 1,))
 
 
 @eager_fused(1)

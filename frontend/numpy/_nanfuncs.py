@@ -97,7 +97,7 @@ def nanvar(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=
     a = convert(a, comp, False)
     mean = nanmean(a, axis, dtype=comp, keepdims=True, where=where)
     centered = _where(isnan(a), convert(0, comp),
-                     lax.sub(a, broadcast_to_shape(mean, aval_of(a).shape)))
+                      lax.sub(a, broadcast_to_shape(mean, aval_of(a).shape)))
     if dtypes.is_complex(comp):
         centered = lax.abs(centered)
     sq = lax.mul(centered, centered)
@@ -143,7 +143,7 @@ def average(a, axis=None, weights=None, returned=False, keepdims=False):
                         tuple(s if i in axes else 1 for i, s in enumerate(sa)))
         wsum = R.sum(w, axis=axis, keepdims=keepdims)
         avg = lax.div(R.sum(lax.mul(*_same_shape(a, w)), axis=axis,
-                                  keepdims=keepdims), wsum)
+                            keepdims=keepdims), wsum)
     if returned:
         if aval_of(avg).shape != aval_of(wsum).shape:
             wsum = broadcast_to_shape(wsum, aval_of(avg).shape)

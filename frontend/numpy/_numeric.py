@@ -49,7 +49,7 @@ def isfinite(x, /):
         return lax.is_finite(x)
     if dtypes.is_complex(d):
         return lax.bitwise_and(lax.is_finite(lax.real(x)),
-                             lax.is_finite(lax.imag(x)))
+                               lax.is_finite(lax.imag(x)))
     return _full_like(x, True, dtypes.bool_)
 
 

@@ -156,7 +156,7 @@ def _pad_reflect(a, pw, mode, reflect_type):
                 x = flip(x, ax)
                 if reflect_type == "odd":
                     x = lax.sub(lax.mul(_repeat(edge, ax, cur),
-                                                    convert(2, aval_of(x).dtype)), x)
+                                        convert(2, aval_of(x).dtype)), x)
                     if n > 1:
                         edge = _edge(x, ax, before)
                 a = _ps.concatenate([x, a] if before else [a, x], ax)
@@ -177,7 +177,7 @@ def _ramp(a, ax, width, before, end):
         real = np.finfo(comp).dtype if dtypes.is_complex(comp) else comp
         iota_shape = tuple(width if i == ax else 1 for i in range(av.ndim))
         step = lax.reshape(lax.broadcasted_iota(dtype=real, shape=(width,), dimension=0),
-                              new_sizes=iota_shape, dimensions=None)
+                           new_sizes=iota_shape, dimensions=None)
         step = convert(lax.div(step, convert(width, real)), comp)
         out = add(multiply(start, subtract(1, step)), multiply(stop, step))
     else:

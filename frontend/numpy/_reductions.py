@@ -329,7 +329,7 @@ def var(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=Non
         k = lax.sub(n, literal(correction, comp, False))
         r = lax.div(r, k)
         r = lax.select(lax.gt(k, literal(0, comp, False)), r,
-                             literal(np.nan, comp, False))
+                       literal(np.nan, comp, False))
     if not dtypes.is_inexact(result):
         # JAX's numpy's final where(count > 0, r, nan) promotes with a weak float
         return convert(convert(r, result, False), dtypes.default_float(), True)

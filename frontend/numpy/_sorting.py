@@ -317,7 +317,7 @@ def unique(ar, return_index=False, return_inverse=False, return_counts=False, ax
     else:
         flat = lax.reshape(aux, new_sizes=(rows, width), dimensions=None)
         cols = [lax.reshape(lax.slice(flat, start_indices=(0, j), limit_indices=(rows, j + 1),
-                                            strides=None), new_sizes=(rows,), dimensions=None)
+                                      strides=None), new_sizes=(rows,), dimensions=None)
                 for j in range(width)]
         perm = lax.sort((*cols, _iota(it, (rows,), 0)), dimension=0, is_stable=True,
                         num_keys=width)[-1]
@@ -325,9 +325,9 @@ def unique(ar, return_index=False, return_inverse=False, return_counts=False, ax
     aux = _take0(aux, perm) if rows_eff else aux
     if rows_eff:
         first = lax.slice(aux, start_indices=(1,) + (0,) * len(rest),
-                             limit_indices=(rows_eff,) + rest, strides=None)
+                          limit_indices=(rows_eff,) + rest, strides=None)
         prev = lax.slice(aux, start_indices=(0,) * (1 + len(rest)),
-                            limit_indices=(rows_eff - 1,) + rest, strides=None)
+                         limit_indices=(rows_eff - 1,) + rest, strides=None)
         if dtypes.is_inexact(aval_of(aux).dtype) and equal_nan:
             diff = lax.bitwise_not(_same(first, prev))
         else:
@@ -350,21 +350,21 @@ def unique(ar, return_index=False, return_inverse=False, return_counts=False, ax
             total = lax.reduce_sum(convert(mask, it), axes=(0,))
             valid = lax.lt(_iota(it, (n_out,), 0), total)
             valid = lax.broadcast_in_dim(valid, shape=aval_of(result).shape,
-                                            broadcast_dimensions=(0,))
+                                         broadcast_dimensions=(0,))
             result = _where3(valid, result, fv)
         else:
             result = lax.broadcast_in_dim(fv, shape=(size,) + rest, broadcast_dimensions=())
     if ax != 0:
         nd = len(shp)
         result = lax.transpose(result, permutation=tuple(list(range(1, ax + 1)) + [0]
-                                                            + list(range(ax + 1, nd))))
+                                                         + list(range(ax + 1, nd))))
     ret = [result]
     if return_index:
         ret.append(_take0(perm, ind) if rows_eff else perm)
     if return_inverse:
         if rows_eff:
             imask = lax.sub(lax.cumsum(convert(mask, it), axis=0, reverse=False),
-                                  literal(1, it))
+                            literal(1, it))
             inv = asarray(np.zeros(rows_eff, it)).at[perm].set(imask)
         else:
             inv = asarray(np.zeros(shp[ax], it))

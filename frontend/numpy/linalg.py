@@ -99,7 +99,7 @@ def _diagonal(x):
     n = a.shape[-1]
     idx = lax.broadcasted_iota(dtype=np.dtype(np.int32), shape=a.shape[:-2] + (n, 1), dimension=a.ndim - 2)
     return lax.reshape(take_along_axis(x, idx, axis=-1), new_sizes=a.shape[:-1],
-                          dimensions=None)
+                       dimensions=None)
 
 
 def _hp(a, b):
@@ -170,7 +170,7 @@ def svd(a, full_matrices: bool = True, compute_uv: bool = True, hermitian: bool 
             broadcast_dimensions=tuple(range(k)) + (k + 1,)), axis=-1)
         sg = convert(sg, aval_of(u).dtype)
         sg = lax.broadcast_in_dim(sg, shape=aval_of(u).shape,
-                                     broadcast_dimensions=tuple(range(k)) + (k + 1,))
+                                  broadcast_dimensions=tuple(range(k)) + (k + 1,))
         return SVDResult(u, s, _H(lax.mul(u, sg)))
     out = lax_linalg.svd(a, full_matrices=full_matrices, compute_uv=compute_uv,
                          subset_by_index=subset_by_index)
@@ -190,7 +190,7 @@ def _lu_parts(a):
     n = aval_of(a).shape[-1]
     it = aval_of(pivots).dtype
     moved = lax.ne(pivots, lax.broadcasted_iota(dtype=it, shape=aval_of(pivots).shape,
-                                             dimension=aval_of(pivots).ndim - 1))
+                                                dimension=aval_of(pivots).ndim - 1))
     parity = red.count_nonzero(moved, axis=-1)
     return _diagonal(lu), parity, n
 
@@ -199,7 +199,7 @@ def _odd_sign(parity, dtype):
     """(-1) ** parity in ``dtype``."""
     odd = lax.rem(parity, convert(2, aval_of(parity).dtype))
     return convert(lax.sub(convert(1, aval_of(odd).dtype),
-                                 lax.mul(odd, convert(2, aval_of(odd).dtype))), dtype)
+                           lax.mul(odd, convert(2, aval_of(odd).dtype))), dtype)
 
 
 def det(a):

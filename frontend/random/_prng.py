@@ -30,7 +30,7 @@ def _u32(v):
 
 def _rotl(x, d):
     return lax.bitwise_or(lax.shift_left(x, d),
-                        lax.shift_right_logical(x, lax.sub(_u32(32), d)))
+                          lax.shift_right_logical(x, lax.sub(_u32(32), d)))
 
 
 def threefry2x32(k1, k2, x1, x2):
@@ -52,7 +52,7 @@ def threefry2x32(k1, k2, x1, x2):
         (a, b), ks, rots = state
         for j in range(4):
             r = lax.squeeze(lax.slice(rots[0], start_indices=(j,), limit_indices=(j + 1,),
-                                            strides=None), dimensions=(0,))
+                                      strides=None), dimensions=(0,))
             a = lax.add(a, b)
             b = lax.bitwise_xor(a, _rotl(b, r))
         i1 = convert(lax.add(i, literal(1, aval_of(i).dtype)), U32)
@@ -66,7 +66,7 @@ def threefry2x32(k1, k2, x1, x2):
 def _halves(key):
     """The two uint32 words of a raw key of shape (2,)."""
     return [lax.squeeze(lax.slice(key, start_indices=(i,), limit_indices=(i + 1,),
-                                        strides=None), dimensions=(0,)) for i in (0, 1)]
+                                  strides=None), dimensions=(0,)) for i in (0, 1)]
 
 
 def _iota_2x32(shape: tuple):
@@ -78,7 +78,7 @@ def _iota_2x32(shape: tuple):
     if not shape:
         return _u32(0), _u32(0)
     lo = lax.reshape(lax.broadcasted_iota(dtype=U32, shape=(n,), dimension=0), new_sizes=shape,
-                        dimensions=None)
+                     dimensions=None)
     return _u32(0), lo
 
 
@@ -113,7 +113,7 @@ def random_bits(key, bit_width: int, shape: tuple):
     if bit_width == 64:
         u64 = dtypes.uint64
         return lax.bitwise_or(lax.shift_left(convert(b1, u64), literal(32, u64)),
-                            convert(b2, u64))
+                              convert(b2, u64))
     bits = lax.bitwise_xor(b1, b2)
     return bits if bit_width == 32 else convert(bits, np.dtype(f"uint{bit_width}"))
 

@@ -87,8 +87,8 @@ def _row(x, i: int):
     """x[i] along axis 0."""
     s = aval_of(x).shape
     return lax.squeeze(lax.slice(x, start_indices=(i,) + (0,) * (len(s) - 1),
-                                       limit_indices=(i + 1,) + tuple(s[1:]), strides=None),
-                          dimensions=(0,))
+                                 limit_indices=(i + 1,) + tuple(s[1:]), strides=None),
+                       dimensions=(0,))
 
 
 def _out(data, typed: bool):
@@ -220,7 +220,7 @@ def _uniform(key, minval, maxval, shape, dtype):
     # random mantissa bits under the exponent of 1.0: a float in [1, 2), minus 1
     one_bits = int(np.array(1.0, dtype).view(uint))
     b = lax.bitwise_or(lax.shift_right_logical(b, literal(rng_bits - nmant, uint)),
-                     literal(one_bits, uint))
+                       literal(one_bits, uint))
     floats = lax.sub(bitcast_convert_type(b, dtype), literal(1.0, dtype))
     scaled = lax.add(lax.mul(floats, lax.sub(maxval, minval)), minval)
     return lax.max(minval, _reshape(scaled, shape))
@@ -338,7 +338,7 @@ def _randint(key, minval, maxval, shape, dtype, narrow):
     multiplier = lax.rem(literal(2 ** (nbits // 2), u), span)
     multiplier = lax.rem(lax.mul(multiplier, multiplier), span)
     offset = lax.add(lax.mul(lax.rem(higher, span), multiplier),
-                           lax.rem(lower, span))
+                     lax.rem(lower, span))
     offset = lax.rem(offset, span)
     return fnp.add(minval, convert(offset, dtype))
 

@@ -112,17 +112,17 @@ def lu(a, permute_l: bool = False, overwrite_a: bool = False, check_finite: bool
     pa = aval_of(perm)
     rows = lax.broadcasted_iota(dtype=pa.dtype, shape=pa.shape[:-1] + (m, m), dimension=pa.ndim - 1)
     cols = lax.broadcast_in_dim(perm, shape=pa.shape[:-1] + (m, m),
-                                   broadcast_dimensions=tuple(range(pa.ndim - 1)) + (pa.ndim,))
+                                broadcast_dimensions=tuple(range(pa.ndim - 1)) + (pa.ndim,))
     p = real(convert(lax.eq(rows, cols), aa.dtype))
     nb = aa.ndim - 2
     lower = lax.slice(lax_linalg.tril(lu_, -1), start_indices=(0,) * aa.ndim,
-                         limit_indices=aa.shape[:-2] + (m, k), strides=None)
+                      limit_indices=aa.shape[:-2] + (m, k), strides=None)
     eye = lax.broadcast_in_dim(asarray(np.eye(m, k, dtype=aa.dtype)),
-                                  shape=aa.shape[:-2] + (m, k),
-                                  broadcast_dimensions=(nb, nb + 1))
+                               shape=aa.shape[:-2] + (m, k),
+                               broadcast_dimensions=(nb, nb + 1))
     lower = add(lower, eye)
     upper = lax.slice(lax_linalg.triu(lu_), start_indices=(0,) * aa.ndim,
-                         limit_indices=aa.shape[:-2] + (k, n), strides=None)
+                      limit_indices=aa.shape[:-2] + (k, n), strides=None)
     if permute_l:
         return matmul(p, lower, precision="highest"), upper
     return p, lower, upper
