@@ -474,3 +474,19 @@ def test_lax_elementwise_arity_errors_as_jax(name, args):
         getattr(jax.lax, name)(*args)
     with pytest.raises(TypeError, match=re.escape(str(theirs.value))):
         getattr(lax, name)(*args)
+
+
+@pytest.mark.parametrize("name,n", [("erf", 2), ("gammainc", 1), ("gammainc", 3), ("betainc", 2)])
+def test_scipy_special_arity_errors_name_the_function(name, n):
+    """Too many or too few operands: a TypeError naming the scipy function (JAX's wording
+    when there are too many); they used to trace a malformed graph or fail inside it."""
+    import jax.scipy.special as jss
+
+    import frontend.scipy.special as fss
+    args = [np.float32(0.5)] * n
+    with pytest.raises(TypeError) as theirs:
+        getattr(jss, name)(*args)
+    with pytest.raises(TypeError, match=rf"^{name}\(\) takes") as ours:
+        getattr(fss, name)(*args)
+    if "takes" in str(theirs.value):
+        assert str(ours.value) == str(theirs.value)

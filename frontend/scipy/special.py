@@ -38,7 +38,12 @@ __all__ = ["erf", "erfc", "erfinv", "gammaln", "digamma", "polygamma", "zeta", "
 
 
 def _fn(name, op):
+    nargs = op.__code__.co_argcount  # (lax's elementwise functions name their operands)
+
     def fn(*args):
+        if len(args) != nargs:
+            raise TypeError(f"{name}() takes {nargs} positional argument{'s' * (nargs > 1)} "
+                            f"but {len(args)} were given")
         check_arraylike(name, *args)
         return op(*promote_dtypes_inexact(name, *args))
     fn.__name__ = fn.__qualname__ = name
