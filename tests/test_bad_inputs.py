@@ -469,3 +469,32 @@ def test_whole_catalogue_in_a_subprocess_survives():
     p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=600)
     assert p.returncode == 0, f"process died with {p.returncode}: {p.stderr[-2000:]}"
     assert "CASES" in p.stdout, p.stdout[-2000:]
+
+
+@pytest.mark.parametrize("name,args", [("add", (1.0,)), ("mul", (1.0, 2.0, 3.0)),
+                                       ("sin", (1.0, 2.0)), ("betainc", (1.0, 2.0))])
+def test_lax_elementwise_arity_errors_as_jax(name, args):
+    """A wrong operand count is JAX's TypeError naming the function (one operand to lax.add
+    used to reach the lowering and fail there)."""
+    import jax
+    args = [np.float32(a) for a in args]
+    with pytest.raises(TypeError) as theirs:
+        getattr(jax.lax, name)(*args)
+    with pytest.raises(TypeError, match=re.escape(str(theirs.value))):
+        getattr(lax, name)(*args)
+
+
+@pytest.mark.parametrize("name,n", [("erf", 2), ("gammainc", 1), ("gammainc", 3), ("betainc", 2)])
+def test_scipy_special_arity_errors_name_the_function(name, n):
+    """Too many or too few operands: a TypeError naming the scipy function (JAX's wording
+    when there are too many); they used to trace a malformed graph or fail inside it."""
+    import jax.scipy.special as jss
+
+    import frontend.scipy.special as fss
+    args = [np.float32(0.5)] * n
+    with pytest.raises(TypeError) as theirs:
+        getattr(jss, name)(*args)
+    with pytest.raises(TypeError, match=rf"^{name}\(\) takes") as ours:
+        getattr(fss, name)(*args)
+    if "takes" in str(theirs.value):
+        assert str(ours.value) == str(theirs.value)

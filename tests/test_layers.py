@@ -340,3 +340,39 @@ def test_every_name_the_readme_uses_exists():
         except (AttributeError, ImportError) as e:
             bad.append(f"{n}: {e}")
     assert not bad, "names the README uses that do not exist:\n" + "\n".join(bad)
+
+
+# The libraries over lax call lax's functions, never a primitive's bind: one place (lax)
+# turns arguments into primitive parameters. The allowlist names (file, receiver) pairs
+# that must stay, each with its reason.
+LAX_CLIENTS = ("frontend/numpy", "frontend/scipy", "frontend/nn", "frontend/random")
+BIND_ALLOWED = {
+    # random_gamma_p is frontend.random's own primitive (defined in _gamma.py with its rules,
+    # as a user's frontend.extend primitive would be): no lax function stands for it
+    ("frontend/random/_gamma.py", "random_gamma_p"),
+    ("frontend/random/_gamma_samplers.py", "random_gamma_p"),
+}
+
+
+def _binds(root: str) -> list:
+    """(file, line, receiver) of every ``<receiver>.bind(...)`` call in the lax clients."""
+    found = []
+    for lib in LAX_CLIENTS:
+        for dirpath, _, files in os.walk(os.path.join(root, lib)):
+            for f in sorted(files):
+                if not f.endswith(".py"):
+                    continue
+                path = os.path.join(dirpath, f)
+                rel = os.path.relpath(path, root).replace(os.sep, "/")
+                for node in ast.walk(ast.parse(open(path).read(), path)):
+                    if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) \
+                            and node.func.attr == "bind":
+                        found.append((rel, node.lineno, ast.unparse(node.func.value)))
+    return found
+
+
+def test_libraries_call_lax_not_bind():
+    bad = [f"{rel}:{line}: {recv}.bind(...)" for rel, line, recv in _binds(ROOT)
+           if (rel, recv.rsplit(".", 1)[-1]) not in BIND_ALLOWED]
+    assert not bad, ("bind a primitive through its frontend.lax function (add one to lax, "
+                     "with an underscore if JAX's lax has none):\n" + "\n".join(bad))

@@ -27,7 +27,7 @@ from ._reduce import computation_graph
 
 
 def _ints(xs) -> tuple:
-    return tuple(int(x) for x in xs)
+    return tuple(map(int, xs))
 
 
 def _index_operands(name, operand, start_indices):
@@ -198,20 +198,16 @@ def gather(operand, start_indices, dimension_numbers, slice_sizes, *, unique_ind
     if not isinstance(dn, GatherDimensionNumbers):
         dn = GatherDimensionNumbers(*dn)
     ia = aval_of(start_indices)
-    params = dict(offset_dims=dn.offset_dims, collapsed_slice_dims=dn.collapsed_slice_dims,
-                  start_index_map=dn.start_index_map, operand_batching_dims=dn.operand_batching_dims,
-                  start_indices_batching_dims=dn.start_indices_batching_dims,
-                  index_vector_dim=ia.ndim - 1, slice_sizes=_ints(slice_sizes),
-                  indices_are_sorted=bool(indices_are_sorted))
     m = canonical_mode(mode) or "fill"
     if m not in ("fill", "clip", "promise_in_bounds"):
         raise ValueError(f"Unknown gather mode {mode!r}")
-    out = gather_p.bind(operand, start_indices, mode="clip" if m == "fill" else m, **params)
+    out = _gather(operand, start_indices, dn, slice_sizes, mode="clip" if m == "fill" else m,
+                  indices_are_sorted=indices_are_sorted)
     if m != "fill":
         return out
     oa = aval_of(operand)
     mask, _ = in_bounds_mask(start_indices, ia.ndim - 1, dn.start_index_map, oa.shape,
-                              params["slice_sizes"])
+                             _ints(slice_sizes))
     out_aval = aval_of(out)
     bpos = gather_batch_positions(out_aval.ndim, dn.offset_dims)
     mask = broadcast_in_dim_p.bind(mask, shape=out_aval.shape, broadcast_dimensions=tuple(bpos))
@@ -221,14 +217,34 @@ def gather(operand, start_indices, dimension_numbers, slice_sizes, *, unique_ind
     return select_p.bind(mask, out, fill)
 
 
+def _gather(operand, start_indices, dimension_numbers, slice_sizes, *, mode,
+            index_vector_dim=None, indices_are_sorted=False):
+    """The gather primitive alone: ``mode`` 'clip' or 'promise_in_bounds' (no fill).
+    ``index_vector_dim`` None is the last axis of ``start_indices`` (lax.gather's); the numpy
+    layer passes ``start_indices.ndim`` for one index per position (no index vector axis)."""
+    dn = dimension_numbers
+    if not isinstance(dn, GatherDimensionNumbers):
+        dn = GatherDimensionNumbers(*dn)
+    ivd = aval_of(start_indices).ndim - 1 if index_vector_dim is None else int(index_vector_dim)
+    return gather_p.bind(operand, start_indices, offset_dims=dn.offset_dims,
+                         collapsed_slice_dims=dn.collapsed_slice_dims,
+                         start_index_map=dn.start_index_map,
+                         operand_batching_dims=dn.operand_batching_dims,
+                         start_indices_batching_dims=dn.start_indices_batching_dims,
+                         index_vector_dim=ivd, slice_sizes=_ints(slice_sizes),
+                         indices_are_sorted=bool(indices_are_sorted), mode=mode)
+
+
 def _scatter(prim, operand, scatter_indices, updates, dimension_numbers, *,
-             indices_are_sorted=False, unique_indices=False, mode=None, **extra):
+             indices_are_sorted=False, unique_indices=False, mode=None, index_vector_dim=None,
+             **extra):
+    """One of the scatter primitives, ``prim``. ``index_vector_dim``: as in ``_gather``."""
     operand, scatter_indices, updates = map(as_operand, (operand, scatter_indices, updates))
     dn = dimension_numbers
     if not isinstance(dn, ScatterDimensionNumbers):
         dn = ScatterDimensionNumbers(*dn)
     ia = aval_of(scatter_indices)
-    ivd = ia.ndim - 1
+    ivd = ia.ndim - 1 if index_vector_dim is None else int(index_vector_dim)
     m = canonical_mode(mode) or "fill"
     if m == "clip":
         # clamp each window start so the window fits (the window sizes come from updates)
@@ -292,7 +308,7 @@ def scatter_apply(operand, scatter_indices, func, dimension_numbers, *, update_s
     g, out_td = computation_graph("scatter_apply", lambda x, _: func(x), [Aval((), dt)] * 2)
     if out_td.num_leaves != 1:
         raise ValueError(f"scatter_apply func must return one array, got {out_td}")
-    unused = broadcast_in_dim_p.bind(literal(0, dt), shape=tuple(int(d) for d in update_shape),
+    unused = broadcast_in_dim_p.bind(literal(0, dt), shape=tuple(map(int, update_shape)),
                                      broadcast_dimensions=())
     return _scatter(scatter_apply_p, operand, scatter_indices, unused, dimension_numbers,
                     indices_are_sorted=indices_are_sorted, unique_indices=unique_indices,

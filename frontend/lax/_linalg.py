@@ -48,11 +48,11 @@ def canonicalize_precision(precision):
 
 
 def _dims_tuple(ds, what) -> tuple:
-    if isinstance(ds, (int, np.integer)):
-        return (int(ds),)
     try:
-        return tuple(int(d) for d in ds)
+        return tuple(map(int, ds))
     except TypeError:
+        if isinstance(ds, (int, np.integer)):
+            return (int(ds),)
         raise TypeError(f"dot_general {what} dimension numbers must be a sequence of ints, "
                         f"got {ds!r}.") from None
 

@@ -8,25 +8,25 @@ from ..primitives import numeric as nm
 from ._convert import as_operand
 from ._ops import _wrap
 
-exp2 = _wrap(nm.exp2_p, "exp2")
-cbrt = _wrap(nm.cbrt_p, "cbrt")
-asin = _wrap(nm.asin_p, "asin")
-acos = _wrap(nm.acos_p, "acos")
-atan = _wrap(nm.atan_p, "atan")
-sinh = _wrap(nm.sinh_p, "sinh")
-cosh = _wrap(nm.cosh_p, "cosh")
-asinh = _wrap(nm.asinh_p, "asinh")
-acosh = _wrap(nm.acosh_p, "acosh")
-atanh = _wrap(nm.atanh_p, "atanh")
-square = _wrap(nm.square_p, "square")
-clz = _wrap(nm.clz_p, "clz")
-nextafter = _wrap(nm.nextafter_p, "nextafter")
-mulhi = _wrap(nm.mulhi_p, "mulhi")
-real = _wrap(nm.real_p, "real")
-imag = _wrap(nm.imag_p, "imag")
-conj = _wrap(nm.conj_p, "conj")
-complex = _wrap(nm.complex_p, "complex")  # noqa: A001
-is_finite = _wrap(nm.is_finite_p, "is_finite")
+exp2 = _wrap(nm.exp2_p, "exp2", 1)
+cbrt = _wrap(nm.cbrt_p, "cbrt", 1)
+asin = _wrap(nm.asin_p, "asin", 1)
+acos = _wrap(nm.acos_p, "acos", 1)
+atan = _wrap(nm.atan_p, "atan", 1)
+sinh = _wrap(nm.sinh_p, "sinh", 1)
+cosh = _wrap(nm.cosh_p, "cosh", 1)
+asinh = _wrap(nm.asinh_p, "asinh", 1)
+acosh = _wrap(nm.acosh_p, "acosh", 1)
+atanh = _wrap(nm.atanh_p, "atanh", 1)
+square = _wrap(nm.square_p, "square", 1)
+clz = _wrap(nm.clz_p, "clz", 1)
+nextafter = _wrap(nm.nextafter_p, "nextafter", 2)
+mulhi = _wrap(nm.mulhi_p, "mulhi", 2)
+real = _wrap(nm.real_p, "real", 1)
+imag = _wrap(nm.imag_p, "imag", 1)
+conj = _wrap(nm.conj_p, "conj", 1)
+complex = _wrap(nm.complex_p, "complex", 2)  # noqa: A001
+is_finite = _wrap(nm.is_finite_p, "is_finite", 1)
 
 
 def integer_pow(x, y: int):

@@ -23,7 +23,7 @@ from ..primitives.reductions import (
 
 def _reduce_wrapper(prim):
     def fn(operand, axes):
-        return prim.bind(operand, axes=tuple(int(a) for a in axes))
+        return prim.bind(operand, axes=tuple(map(int, axes)))
     fn.__name__ = prim.name
     dt = "bool" if prim.name in ("reduce_and", "reduce_or", "reduce_xor") else "np.float32"
     fn.__doc__ = (f"lax.{prim.name}: reduce ``operand`` over ``axes`` (non-negative, distinct).\n\n"

@@ -19,20 +19,20 @@ from ..primitives.shape import (
 
 def _check_int_seq(name, what, xs):
     try:
-        return tuple(int(v) for v in xs)
+        return tuple(map(int, xs))
     except TypeError:
         raise TypeError(f"{name} {what} must be a sequence of integers, got {xs!r}.") from None
 
 
 def broadcast_in_dim(operand, shape, broadcast_dimensions):
     """lax.broadcast_in_dim: operand dim i becomes result dim broadcast_dimensions[i]."""
-    return broadcast_in_dim_p.bind(operand, shape=tuple(int(s) for s in shape),
-                                   broadcast_dimensions=tuple(int(b) for b in broadcast_dimensions))
+    return broadcast_in_dim_p.bind(operand, shape=tuple(map(int, shape)),
+                                   broadcast_dimensions=tuple(map(int, broadcast_dimensions)))
 
 
 def broadcast(operand, sizes):
     """lax.broadcast: add leading dims of ``sizes``."""
-    sizes = tuple(int(s) for s in sizes)
+    sizes = tuple(map(int, sizes))
     shp = _shape(operand)
     return broadcast_in_dim(operand, sizes + tuple(shp), range(len(sizes), len(sizes) + len(shp)))
 
@@ -42,7 +42,7 @@ def reshape(operand, new_sizes, dimensions=None):
     if dimensions is not None:
         operand = transpose(operand, dimensions)
     new_sizes = (new_sizes,) if isinstance(new_sizes, (int, np.integer)) else new_sizes
-    new_sizes = tuple(int(s) for s in new_sizes)
+    new_sizes = tuple(map(int, new_sizes))
     if _shape(operand) == new_sizes and aval_of(operand, host=False) is not None:
         return operand
     return reshape_p.bind(operand, new_sizes=new_sizes, dimensions=None)
@@ -50,7 +50,7 @@ def reshape(operand, new_sizes, dimensions=None):
 
 def transpose(operand, permutation):
     """lax.transpose: result dim i is operand dim permutation[i]."""
-    perm = tuple(int(p) for p in permutation)
+    perm = tuple(map(int, permutation))
     a = aval_of(operand, host=False)
     if perm == tuple(range(len(perm))) and a is not None and len(perm) == a.ndim:
         return operand
@@ -151,7 +151,7 @@ def concatenate(operands, dimension):
 
 def broadcasted_iota(dtype, shape, dimension):
     """lax.broadcasted_iota: counts 0, 1, ... along ``dimension`` of ``shape``."""
-    shape = tuple(int(s) for s in shape)
+    shape = tuple(map(int, shape))
     dimension = int(dimension)
     return iota_p.bind(dtype=dtypes.canonicalize(np.dtype(dtype)), shape=shape,
                        dimension=dimension)
@@ -164,4 +164,4 @@ def iota(dtype, size):
 
 def rev(operand, dimensions):
     """lax.rev: reverse along ``dimensions``."""
-    return rev_p.bind(operand, dimensions=tuple(int(k) for k in dimensions))
+    return rev_p.bind(operand, dimensions=tuple(map(int, dimensions)))

@@ -15,7 +15,6 @@ from ..lax._convert import convert
 from ..lax._ops import logistic as _logistic
 from ..lax._ops import rsqrt as _rsqrt
 from ..numpy._core import canonical_axes, check_arraylike, promote_dtypes_inexact
-from ..primitives.shape import iota_p
 from ..scipy.special import logsumexp
 from ..transforms.custom_derivatives import custom_jvp
 
@@ -279,7 +278,7 @@ def one_hot(x, num_classes, *, dtype=None, axis=-1):
     lhs = fnp.expand_dims(x, axis)
     shape = [1] * out_nd
     shape[axis] = num_classes
-    rhs = iota_p.bind(dtype=xa.dtype, shape=tuple(shape), dimension=axis)
+    rhs = lax.broadcasted_iota(dtype=xa.dtype, shape=tuple(shape), dimension=axis)
     return fnp.astype(fnp.equal(lhs, rhs), d)
 
 

@@ -1,10 +1,9 @@
 """JAX's numpy 1-D convolutions on ``conv_general_dilated``: convolve, correlate."""
 from __future__ import annotations
 
+from .. import lax
 from ..core.ir import aval_of
 from ..lax._conv import conv_general_dilated
-from ..primitives.padding import slice_p
-from ..primitives.shape import reshape_p, rev_p
 from ._core import asarray, check_arraylike, promote_args, promote_dtypes_inexact
 from ._numeric import conj
 
@@ -12,7 +11,7 @@ __all__ = ["convolve", "correlate"]
 
 
 def _as_row(x):
-    return reshape_p.bind(x, new_sizes=(1, 1) + aval_of(x).shape, dimensions=None)
+    return lax.reshape(x, new_sizes=(1, 1) + aval_of(x).shape, dimensions=None)
 
 
 def _conv1d(x, y, mode, op, precision, preferred_element_type):
@@ -36,7 +35,7 @@ def _conv1d(x, y, mode, op, precision, preferred_element_type):
     else:
         if nx < ny:
             x, y = y, x
-        y = rev_p.bind(y, dimensions=(0,))
+        y = lax.rev(y, dimensions=(0,))
     k = aval_of(y).shape[0]
     pads = {"valid": (0, 0), "same": (k // 2, k - k // 2 - 1), "full": (k - 1, k - 1)}
     if mode not in pads:
@@ -44,9 +43,9 @@ def _conv1d(x, y, mode, op, precision, preferred_element_type):
     out = conv_general_dilated(_as_row(x), _as_row(y), (1,), [pads[mode]], precision=precision,
                                preferred_element_type=preferred_element_type)
     n = aval_of(out).shape[2]
-    out = reshape_p.bind(slice_p.bind(out, start_indices=(0, 0, 0), limit_indices=(1, 1, n),
-                                      strides=None), new_sizes=(n,), dimensions=None)
-    return rev_p.bind(out, dimensions=(0,)) if reverse_out else out
+    out = lax.reshape(lax.slice(out, start_indices=(0, 0, 0), limit_indices=(1, 1, n),
+                                strides=None), new_sizes=(n,), dimensions=None)
+    return lax.rev(out, dimensions=(0,)) if reverse_out else out
 
 
 def convolve(a, v, mode="full", *, precision=None, preferred_element_type=None):

@@ -3,12 +3,11 @@ from __future__ import annotations
 
 import numpy as np
 
+from .. import lax
 from ..core import dtypes
 from ..core.ir import Literal, Tracer, aval_of, literal
 from ..device.array import Array, from_foreign, host_const
 from ..lax._convert import convert
-from ..primitives.padding import concatenate_p
-from ..primitives.shape import broadcast_in_dim_p, reshape_p
 
 _SCALARS = (bool, int, float, complex)
 ArrayLike = (Array, Tracer, np.ndarray, np.generic, Literal) + _SCALARS
@@ -103,8 +102,8 @@ def _stack_rows(rows):
         raise ValueError(f"setting an array element with a sequence: the rows have shapes "
                          f"{sorted(shapes)}")
     shp = (1,) + shapes.pop()
-    return concatenate_p.bind(*[reshape_p.bind(r, new_sizes=shp, dimensions=None) for r in rows],
-                              dimension=0)
+    return lax.concatenate([lax.reshape(r, new_sizes=shp, dimensions=None) for r in rows],
+                           dimension=0)
 
 
 def _flat(a):
@@ -143,7 +142,7 @@ def broadcast_to_shape(x, shape: tuple):
         raise ValueError(f"Incompatible shapes for broadcasting: {a.shape} and requested shape "
                          f"{tuple(shape)}")
     # size-1 dims stretch in the same broadcast_in_dim
-    return broadcast_in_dim_p.bind(x, shape=tuple(shape), broadcast_dimensions=tuple(range(lead, nd)))
+    return lax.broadcast_in_dim(x, shape=tuple(shape), broadcast_dimensions=tuple(range(lead, nd)))
 
 
 def promote_args(name: str, *args, broadcast: bool = True):

@@ -6,11 +6,11 @@ import operator
 
 import numpy as np
 
+from .. import lax
 from ..core import dtypes
 from ..core.ir import Tracer, aval_of
 from ..device.array import Array
 from ..lax._convert import convert
-from ..primitives.shape import broadcast_in_dim_p
 from ._core import _SCALARS, asarray, astype, canonical_axis
 from ._elementwise import copy as _copy
 from ._elementwise import multiply, power
@@ -48,8 +48,8 @@ def full(shape, fill_value, dtype=None):
         d, weak = dtypes.canonicalize(np.dtype(dtype)), False
     v = convert(fill_value if isinstance(fill_value, _SCALARS) else asarray(fill_value), d, weak)
     nd = aval_of(v).ndim
-    return broadcast_in_dim_p.bind(v, shape=shape,
-                                   broadcast_dimensions=tuple(range(len(shape) - nd, len(shape))))
+    return lax.broadcast_in_dim(v, shape=shape,
+                                broadcast_dimensions=tuple(range(len(shape) - nd, len(shape))))
 
 
 def zeros(shape, dtype=None):

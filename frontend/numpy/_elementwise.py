@@ -4,14 +4,13 @@ from __future__ import annotations
 import ml_dtypes
 import numpy as np
 
+from .. import lax
 from ..core import dtypes
 from ..core.ir import aval_of
 from ..device.fusion import eager_fused
 from ..lax import _other
 from ..lax._convert import convert
 from ..lax._numeric import integer_pow
-from ..primitives import elementwise as ew
-from ..primitives import numeric as nm
 from ..transforms.custom_derivatives import custom_jvp as _custom_jvp
 from ._core import (
     asarray,
@@ -23,58 +22,58 @@ from ._core import (
 )
 
 
-def _unary(name, prim, inexact):
+def _unary(name, op, inexact):
     def fn(x, /):
         (x,) = (promote_dtypes_inexact if inexact else promote_args)(name, x)
-        return prim.bind(x)
+        return op(x)
     fn.__name__ = name
     fn.__doc__ = f"Elementwise ``{name}`` (JAX's numpy semantics)."
     return eager_fused(1)(fn)
 
 
-def _binary(name, prim, inexact=False, bool_prim=None):
+def _binary(name, op, inexact=False, bool_op=None):
     def fn(x, y, /):
         x, y = (promote_dtypes_inexact if inexact else promote_args)(name, x, y)
-        if bool_prim is not None and dtypes.is_bool(aval_of(x).dtype):
-            return bool_prim.bind(x, y)  # numpy: add/multiply of booleans are or/and
-        return prim.bind(x, y)
+        if bool_op is not None and dtypes.is_bool(aval_of(x).dtype):
+            return bool_op(x, y)  # numpy: add/multiply of booleans are or/and
+        return op(x, y)
     fn.__name__ = name
     fn.__doc__ = f"Elementwise ``{name}`` with numpy broadcasting and JAX's numpy promotion."
     return eager_fused(2)(fn)
 
 
-negative = _unary("negative", ew.neg_p, False)
-absolute = abs = _unary("absolute", ew.abs_p, False)
-exp = _unary("exp", ew.exp_p, True)
-log = _unary("log", ew.log_p, True)
-log1p = _unary("log1p", ew.log1p_p, True)
-expm1 = _unary("expm1", ew.expm1_p, True)
-tanh = _unary("tanh", ew.tanh_p, True)
-sin = _unary("sin", ew.sin_p, True)
-cos = _unary("cos", ew.cos_p, True)
-tan = _unary("tan", ew.tan_p, True)
-sqrt = _unary("sqrt", ew.sqrt_p, True)
+negative = _unary("negative", lax.neg, False)
+absolute = abs = _unary("absolute", lax.abs, False)
+exp = _unary("exp", lax.exp, True)
+log = _unary("log", lax.log, True)
+log1p = _unary("log1p", lax.log1p, True)
+expm1 = _unary("expm1", lax.expm1, True)
+tanh = _unary("tanh", lax.tanh, True)
+sin = _unary("sin", lax.sin, True)
+cos = _unary("cos", lax.cos, True)
+tan = _unary("tan", lax.tan, True)
+sqrt = _unary("sqrt", lax.sqrt, True)
 
 
 def sign(x, /):
     (x,) = promote_args("sign", x)
     if dtypes.is_bool(aval_of(x).dtype):
         return x
-    return ew.sign_p.bind(x)
+    return lax.sign(x)
 
 
-def _float_or_int(name, prim):
+def _float_or_int(name, op):
     def fn(x, /):
         (x,) = promote_args(name, x)
         if not dtypes.is_inexact(aval_of(x).dtype):
             return x  # floor/ceil/round of an integer array is the array
-        return prim.bind(x)
+        return op(x)
     fn.__name__ = name
     return fn
 
 
-floor = _float_or_int("floor", ew.floor_p)
-ceil = _float_or_int("ceil", ew.ceil_p)
+floor = _float_or_int("floor", lax.floor)
+ceil = _float_or_int("ceil", lax.ceil)
 
 
 def round(a, decimals: int = 0):  # noqa: A001
@@ -83,16 +82,16 @@ def round(a, decimals: int = 0):  # noqa: A001
     if not dtypes.is_inexact(aval_of(a).dtype):
         return a
     if decimals == 0:
-        return ew.round_p.bind(a)
+        return lax.round(a)
     f = 10.0 ** decimals
-    return ew.round_p.bind(a * f) / f
+    return lax.round(a * f) / f
 
 
 around = round
 
 
 def logical_not(x, /):
-    return ew.not_p.bind(convert(x, dtypes.bool_) if not _is_bool(x) else x)
+    return lax.bitwise_not(convert(x, dtypes.bool_) if not _is_bool(x) else x)
 
 
 def invert(x, /):
@@ -100,7 +99,7 @@ def invert(x, /):
     if not dtypes.is_int(aval_of(x).dtype) and not dtypes.is_bool(aval_of(x).dtype):
         raise TypeError(f"invert does not accept dtype {aval_of(x).dtype.name}; it takes "
                         "integer or boolean arrays")
-    return ew.not_p.bind(x)
+    return lax.bitwise_not(x)
 
 
 bitwise_not = invert
@@ -110,58 +109,58 @@ def _is_bool(x):
     return dtypes.is_bool(dtypes.dtype_and_weak(x)[0])
 
 
-add = _binary("add", ew.add_p, bool_prim=ew.or_p)
-subtract = _binary("subtract", ew.sub_p)
-multiply = _binary("multiply", ew.mul_p, bool_prim=ew.and_p)
-maximum = _binary("maximum", ew.max_p)
-minimum = _binary("minimum", ew.min_p)
-arctan2 = _binary("arctan2", ew.atan2_p, inexact=True)
-power_float = _binary("power", ew.pow_p, inexact=True)
-equal = _binary("equal", ew.eq_p)
-not_equal = _binary("not_equal", ew.ne_p)
-less = _binary("less", ew.lt_p)
-less_equal = _binary("less_equal", ew.le_p)
-greater = _binary("greater", ew.gt_p)
-greater_equal = _binary("greater_equal", ew.ge_p)
+add = _binary("add", lax.add, bool_op=lax.bitwise_or)
+subtract = _binary("subtract", lax.sub)
+multiply = _binary("multiply", lax.mul, bool_op=lax.bitwise_and)
+maximum = _binary("maximum", lax.max)
+minimum = _binary("minimum", lax.min)
+arctan2 = _binary("arctan2", lax.atan2, inexact=True)
+power_float = _binary("power", lax.pow, inexact=True)
+equal = _binary("equal", lax.eq)
+not_equal = _binary("not_equal", lax.ne)
+less = _binary("less", lax.lt)
+less_equal = _binary("less_equal", lax.le)
+greater = _binary("greater", lax.gt)
+greater_equal = _binary("greater_equal", lax.ge)
 
 
-def _bitwise(name, prim):
+def _bitwise(name, op):
     def fn(x, y, /):
         x, y = promote_args(name, x, y)
         d = aval_of(x).dtype
         if not (dtypes.is_int(d) or dtypes.is_bool(d)):
             raise TypeError(f"{name} does not accept dtype {d.name}; it takes integer or "
                             "boolean arrays")
-        return prim.bind(x, y)
+        return op(x, y)
     fn.__name__ = name
     return fn
 
 
-bitwise_and = _bitwise("bitwise_and", ew.and_p)
-bitwise_or = _bitwise("bitwise_or", ew.or_p)
-bitwise_xor = _bitwise("bitwise_xor", ew.xor_p)
+bitwise_and = _bitwise("bitwise_and", lax.bitwise_and)
+bitwise_or = _bitwise("bitwise_or", lax.bitwise_or)
+bitwise_xor = _bitwise("bitwise_xor", lax.bitwise_xor)
 
 
-def _logical(name, prim):
+def _logical(name, op):
     def as_bool(v):
         # as JAX's numpy: bool operands count as strong; others become (x != 0), weak if x is
         return convert(v, dtypes.bool_, False if _is_bool(v) else aval_of(v).weak_type)
 
     def fn(x, y, /):
-        return prim.bind(*promote_args(name, as_bool(x), as_bool(y)))
+        return op(*promote_args(name, as_bool(x), as_bool(y)))
     fn.__name__ = name
     return fn
 
 
-logical_and = _logical("logical_and", ew.and_p)
-logical_or = _logical("logical_or", ew.or_p)
-logical_xor = _logical("logical_xor", ew.xor_p)
+logical_and = _logical("logical_and", lax.bitwise_and)
+logical_or = _logical("logical_or", lax.bitwise_or)
+logical_xor = _logical("logical_xor", lax.bitwise_xor)
 
 
 @eager_fused(2)
 def true_divide(x, y, /):
     x, y = promote_dtypes_inexact("true_divide", x, y)
-    return ew.div_p.bind(x, y)
+    return lax.div(x, y)
 
 
 divide = true_divide
@@ -191,14 +190,14 @@ def floor_divide(x, y, /):
     if dtypes.is_complex(d):
         raise TypeError("floor_divide does not support complex-valued inputs")
     if dtypes.is_unsigned(d):
-        return ew.div_p.bind(x, y)
+        return lax.div(x, y)
     if dtypes.is_int(d):
         # truncated quotient, minus one where the signs differ and the division is inexact
         zero = _like(0, x)
-        q = ew.div_p.bind(x, y)
-        fix = logical_and(not_equal(ew.sign_p.bind(x), ew.sign_p.bind(y)),
-                          not_equal(ew.rem_p.bind(x, y), zero))
-        return ew.select_p.bind(fix, ew.sub_p.bind(q, _like(1, x)), q)
+        q = lax.div(x, y)
+        fix = logical_and(not_equal(lax.sign(x), lax.sign(y)),
+                          not_equal(lax.rem(x, y), zero))
+        return lax.select(fix, lax.sub(q, _like(1, x)), q)
     return _float_divmod(x, y)[0]
 
 
@@ -207,13 +206,13 @@ def _float_divmod(x, y):
     the quotient comes from (x - mod) / y, rounded; a zero divisor divides x itself (the
     remainder there is nan), so the quotient is x / 0 as numpy's."""
     zero = _like(0, x)
-    mod = ew.rem_p.bind(x, y)
-    dividend = ew.select_p.bind(equal(y, zero), x, ew.sub_p.bind(x, mod))
-    div = ew.div_p.bind(dividend, y)
-    ind = logical_and(not_equal(mod, zero), not_equal(ew.sign_p.bind(y), ew.sign_p.bind(mod)))
-    mod = ew.select_p.bind(ind, ew.add_p.bind(mod, y), mod)
-    div = ew.select_p.bind(ind, ew.sub_p.bind(div, _like(1, x)), div)
-    return ew.round_p.bind(div), mod
+    mod = lax.rem(x, y)
+    dividend = lax.select(equal(y, zero), x, lax.sub(x, mod))
+    div = lax.div(dividend, y)
+    ind = logical_and(not_equal(mod, zero), not_equal(lax.sign(y), lax.sign(mod)))
+    mod = lax.select(ind, lax.add(mod, y), mod)
+    div = lax.select(ind, lax.sub(div, _like(1, x)), div)
+    return lax.round(div), mod
 
 
 def remainder(x, y, /):
@@ -223,16 +222,16 @@ def remainder(x, y, /):
     zero = _like(0, x)
     if dtypes.is_int(d):
         y = _nonzero_divisor(y)
-    r = ew.rem_p.bind(x, y)
+    r = lax.rem(x, y)
     if dtypes.is_unsigned(d):
         return r
     fix = logical_and(not_equal(r, zero), not_equal(less(r, zero), less(y, zero)))
-    return ew.select_p.bind(fix, ew.add_p.bind(r, y), r)
+    return lax.select(fix, lax.add(r, y), r)
 
 
 def _nonzero_divisor(y):
     """An integer divisor with its zeros replaced by one (x % 0 is 0, as in JAX's numpy)."""
-    return ew.select_p.bind(equal(y, _like(0, y)), _like(1, y), y)
+    return lax.select(equal(y, _like(0, y)), _like(1, y), y)
 
 
 def divmod(x, y, /):  # noqa: A001
@@ -249,7 +248,7 @@ def fmod(x, y, /):
     x, y, d = _divmod_args("fmod", x, y)
     if dtypes.is_int(d):
         y = _nonzero_divisor(y)
-    return ew.rem_p.bind(x, y)
+    return lax.rem(x, y)
 
 
 mod = remainder
@@ -276,45 +275,45 @@ def power(x, y, /):
     x, y = promote_args("power", x, y)
     d = aval_of(x).dtype
     if dtypes.is_inexact(d):
-        return ew.pow_p.bind(x, y)
+        return lax.pow(x, y)
     if dtypes.is_bool(d):
         raise TypeError("power does not accept boolean arrays")
     # square-and-multiply over the bits of the exponent
     one = convert(1, d, False)  # (general integer path: strong result, as JAX's numpy)
-    acc = ew.add_p.bind(ew.mul_p.bind(x, convert(0, d, False)), one)  # ones of x's shape
+    acc = lax.add(lax.mul(x, convert(0, d, False)), one)  # ones of x's shape
     base, e = x, y
     for _ in range(d.itemsize * 8 - 1):
-        bit_set = ew.eq_p.bind(ew.and_p.bind(e, one), one)
-        acc = ew.select_p.bind(bit_set, ew.mul_p.bind(acc, base), acc)
-        base = ew.mul_p.bind(base, base)
-        e = ew.div_p.bind(e, convert(2, d, False))
+        bit_set = lax.eq(lax.bitwise_and(e, one), one)
+        acc = lax.select(bit_set, lax.mul(acc, base), acc)
+        base = lax.mul(base, base)
+        e = lax.div(e, convert(2, d, False))
     return acc
 
 
 @_custom_jvp
 def _pow_int_power(x, y):
     # (y: an integer power, promoted to x's dtype)
-    return ew.pow_p.bind(x, y)
+    return lax.pow(x, y)
 
 
 @_pow_int_power.defjvp
 def _(primals, tangents):
     x, y = primals
     one, zero = convert(1, aval_of(y).dtype), convert(0, aval_of(y).dtype)
-    is0 = ew.eq_p.bind(y, zero)
-    jac = ew.select_p.bind(is0, zero, ew.mul_p.bind(ew.select_p.bind(is0, one, y),
-                                                    ew.pow_p.bind(x, ew.sub_p.bind(y, one))))
-    return _pow_int_power(x, y), ew.mul_p.bind(tangents[0], jac)
+    is0 = lax.eq(y, zero)
+    jac = lax.select(is0, zero, lax.mul(lax.select(is0, one, y),
+                                                    lax.pow(x, lax.sub(y, one))))
+    return _pow_int_power(x, y), lax.mul(tangents[0], jac)
 
 
 def square(x, /):
     (x,) = promote_args("square", x)
-    return ew.mul_p.bind(x, x)
+    return lax.mul(x, x)
 
 
 def reciprocal(x, /):
     (x,) = promote_dtypes_inexact("reciprocal", x)
-    return ew.div_p.bind(convert(1, aval_of(x).dtype, aval_of(x).weak_type), x)
+    return lax.div(convert(1, aval_of(x).dtype, aval_of(x).weak_type), x)
 
 
 @eager_fused(1)
@@ -356,14 +355,14 @@ def _where3(condition, x, y):
     x, y = promote_args("where", x, y, broadcast=False)
     shp = broadcast_shapes("where", aval_of(c).shape, aval_of(x).shape, aval_of(y).shape)
     if shp == ():
-        return ew.select_p.bind(c, x, y)
+        return lax.select(c, x, y)
     c, x, y = (a if aval_of(a).shape in ((), shp) else broadcast_to_shape(a, shp) for a in (c, x, y))
-    return ew.select_p.bind(c, x, y)
+    return lax.select(c, x, y)
 
 
 def logistic(x, /):
     (x,) = promote_dtypes_inexact("logistic", x)
-    return ew.logistic_p.bind(x)
+    return lax.logistic(x)
 
 
 # ----------------------------------------------------------------------------- floating-point tests
@@ -379,7 +378,7 @@ def isnan(x, /):
     (x,) = promote_args("isnan", x)
     if not dtypes.is_inexact(aval_of(x).dtype):
         return _full_bool(x, False)
-    return ew.ne_p.bind(x, x)
+    return lax.ne(x, x)
 
 
 def isfinite(x, /):
@@ -388,7 +387,7 @@ def isfinite(x, /):
         return _full_bool(x, True)
     # x - x is 0 exactly when every component of x is finite
     d = aval_of(x).dtype
-    return ew.eq_p.bind(ew.sub_p.bind(x, x), convert(0, d))
+    return lax.eq(lax.sub(x, x), convert(0, d))
 
 
 def _isinf_signed(name, sign):
@@ -399,7 +398,7 @@ def _isinf_signed(name, sign):
             if dtypes.is_complex(d):
                 raise TypeError(f"{name} does not accept complex arrays")
             return _full_bool(x, False)
-        return ew.eq_p.bind(x, convert(sign * float("inf"), d))
+        return lax.eq(x, convert(sign * float("inf"), d))
     fn.__name__ = name
     return fn
 
@@ -414,9 +413,9 @@ def isinf(x, /):
     if not dtypes.is_inexact(d):
         return _full_bool(x, False)
     if dtypes.is_complex(d):  # a component is infinite: abs is inf and x - x is nan
-        return logical_and(ew.eq_p.bind(ew.abs_p.bind(x), convert(float("inf"), np.finfo(d).dtype)),
+        return logical_and(lax.eq(lax.abs(x), convert(float("inf"), np.finfo(d).dtype)),
                            logical_not(isfinite(x)))
-    return ew.eq_p.bind(ew.abs_p.bind(x), convert(float("inf"), d))
+    return lax.eq(lax.abs(x), convert(float("inf"), d))
 
 
 def nan_to_num(x, copy=True, nan=0.0, posinf=None, neginf=None):
@@ -427,8 +426,8 @@ def nan_to_num(x, copy=True, nan=0.0, posinf=None, neginf=None):
     if not dtypes.is_inexact(d):
         return x
     if dtypes.is_complex(d):  # each part on its own (JAX's)
-        return nm.complex_p.bind(*(nan_to_num(p.bind(x), nan=nan, posinf=posinf, neginf=neginf)
-                                   for p in (nm.real_p, nm.imag_p)))
+        return lax.complex(*(nan_to_num(part(x), nan=nan, posinf=posinf, neginf=neginf)
+                             for part in (lax.real, lax.imag)))
     info = ml_dtypes.finfo(d)
     posinf = float(info.max) if posinf is None else posinf
     neginf = float(info.min) if neginf is None else neginf
@@ -443,9 +442,9 @@ def isclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False):
     d = aval_of(a).dtype
     rd = np.finfo(d).dtype if dtypes.is_complex(d) else d
     rtol, atol = convert(rtol, rd), convert(atol, rd)
-    in_range = ew.le_p.bind(ew.abs_p.bind(ew.sub_p.bind(a, b)),
-                            ew.add_p.bind(atol, ew.mul_p.bind(rtol, ew.abs_p.bind(b))))
-    out = logical_or(ew.eq_p.bind(a, b), logical_and(isfinite(b), in_range))
+    in_range = lax.le(lax.abs(lax.sub(a, b)),
+                      lax.add(atol, lax.mul(rtol, lax.abs(b))))
+    out = logical_or(lax.eq(a, b), logical_and(isfinite(b), in_range))
     return logical_or(out, logical_and(isnan(a), isnan(b))) if equal_nan else out
 
 
@@ -456,7 +455,7 @@ def _log_base(name, base):
     def fn(x, /):
         (x,) = promote_dtypes_inexact(name, x)
         d = aval_of(x).dtype
-        return ew.div_p.bind(ew.log_p.bind(x), ew.log_p.bind(convert(base, d)))
+        return lax.div(lax.log(x), lax.log(convert(base, d)))
     fn.__name__ = name
     fn.__doc__ = f"Base-{base} logarithm: log(x) / log({base}), as JAX computes it."
     return eager_fused(1)(fn)
@@ -470,7 +469,7 @@ def _scale(name, factor):
     def fn(x, /):
         (x,) = promote_dtypes_inexact(name, x)
         a = aval_of(x)
-        return ew.mul_p.bind(x, convert(factor, a.dtype, a.weak_type))
+        return lax.mul(x, convert(factor, a.dtype, a.weak_type))
     fn.__name__ = name
     return eager_fused(1)(fn)
 
@@ -501,13 +500,13 @@ def hypot(x1, x2, /):
     if dtypes.is_complex(d):
         raise ValueError("jnp.hypot is not well defined for complex-valued inputs. Please "
                          "convert to real values first, such as by using abs(x)")
-    x1, x2 = ew.abs_p.bind(x1), ew.abs_p.bind(x2)
+    x1, x2 = lax.abs(x1), lax.abs(x2)
     inf = convert(float("inf"), d)
-    idx_inf = logical_or(ew.eq_p.bind(x1, inf), ew.eq_p.bind(x2, inf))
+    idx_inf = logical_or(lax.eq(x1, inf), lax.eq(x2, inf))
     x1, x2 = maximum(x1, x2), minimum(x1, x2)
-    zero = ew.eq_p.bind(x1, convert(0, d))
+    zero = lax.eq(x1, convert(0, d))
     safe = _where3(zero, convert(1, d), x1)
-    ratio = ew.div_p.bind(x2, safe)
-    x = _where3(zero, x1, ew.mul_p.bind(x1, ew.sqrt_p.bind(ew.add_p.bind(convert(1, d),
-                                                                     ew.mul_p.bind(ratio, ratio)))))
+    ratio = lax.div(x2, safe)
+    x = _where3(zero, x1, lax.mul(x1, lax.sqrt(lax.add(convert(1, d),
+                                                       lax.mul(ratio, ratio)))))
     return _where3(idx_inf, inf, x)

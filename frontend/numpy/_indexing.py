@@ -12,15 +12,13 @@ from typing import NamedTuple
 
 import numpy as np
 
+from .. import lax
 from ..core import dtypes
 from ..core.ir import Tracer, aval_of, literal
 from ..device.array import Array
 from ..lax import _indexing as lax_ix
 from ..lax._convert import convert
-from ..primitives import elementwise as ew
 from ..primitives import indexing as ix
-from ..primitives import padding as pd
-from ..primitives import shape as sh
 from ._core import asarray, broadcast_to_shape, canonical_axis, is_array
 from ._elementwise import remainder
 
@@ -177,8 +175,8 @@ def _wrap_index(i, n):
         i = np.asarray(i)
         return np.where(i < 0, i + n, i).astype(_INT)
     i = convert(i, _INT, False)
-    neg = ew.lt_p.bind(i, literal(0, _INT))
-    return ew.select_p.bind(neg, ew.add_p.bind(i, literal(int(n), _INT)), i)
+    neg = lax.lt(i, literal(0, _INT))
+    return lax.select(neg, lax.add(i, literal(int(n), _INT)), i)
 
 
 def _static_slicing(x, entries):
@@ -203,16 +201,16 @@ def _static_slicing(x, entries):
         elif e.kind == "int":
             st[e.dim], lim[e.dim] = e.index, e.index + 1
     if st != [0] * len(shp) or lim != list(shp) or strides != [1] * len(shp):
-        x = pd.slice_p.bind(x, start_indices=tuple(st), limit_indices=tuple(lim),
+        x = lax.slice(x, start_indices=tuple(st), limit_indices=tuple(lim),
                              strides=None if strides == [1] * len(shp) else tuple(strides))
     if rev:
-        x = sh.rev_p.bind(x, dimensions=tuple(rev))
+        x = lax.rev(x, dimensions=tuple(rev))
     return x
 
 
 def _reshape(x, shape):
     shape = tuple(shape)
-    return x if aval_of(x).shape == shape else sh.reshape_p.bind(x, new_sizes=shape, dimensions=None)
+    return x if aval_of(x).shape == shape else lax.reshape(x, new_sizes=shape, dimensions=None)
 
 
 def _broadcast_index_shapes(arrs) -> tuple:
@@ -260,7 +258,7 @@ def _stack_columns(cols, bshape):
         return np.stack(cols, axis=-1).astype(_INT)
     parts = [_reshape(c if not isinstance(c, np.ndarray) else asarray(c), tuple(bshape) + (1,))
              for c in cols]
-    return pd.concatenate_p.bind(*parts, dimension=len(bshape))
+    return lax.concatenate(parts, dimension=len(bshape))
 
 
 def _gather_index(x, entries, mode=None, fill_value=None):
@@ -283,26 +281,23 @@ def _gather_index(x, entries, mode=None, fill_value=None):
     offset_dims = tuple(range(batch_at)) + tuple(range(batch_at + len(bshape),
                                                        len(bshape) + n_off))
     sizes = tuple(1 if d in adv_dims else s for d, s in enumerate(shp))
-    out = ix.gather_p.bind(x, idx, offset_dims=offset_dims,
-                            collapsed_slice_dims=tuple(sorted(adv_dims)),
-                            start_index_map=adv_dims, operand_batching_dims=(),
-                            start_indices_batching_dims=(), index_vector_dim=ivd,
-                            slice_sizes=sizes, indices_are_sorted=False,
-                            mode="clip" if mode == "clip" else "promise_in_bounds")
+    out = lax_ix._gather(x, idx, (offset_dims, sorted(adv_dims), adv_dims), sizes,
+                         index_vector_dim=ivd,
+                         mode="clip" if mode == "clip" else "promise_in_bounds")
     if mode == "fill":
         mask = None
         for (d, _), c in zip(adv, cols, strict=True):
             c = c if not isinstance(c, np.ndarray) else asarray(c)
-            ok = ew.and_p.bind(ew.ge_p.bind(c, literal(0, _INT)),
-                                ew.lt_p.bind(c, literal(int(shp[d]), _INT)))
-            mask = ok if mask is None else ew.and_p.bind(mask, ok)
+            ok = lax.bitwise_and(lax.ge(c, literal(0, _INT)),
+                                 lax.lt(c, literal(int(shp[d]), _INT)))
+            mask = ok if mask is None else lax.bitwise_and(mask, ok)
         oa = aval_of(out)
-        mask = sh.broadcast_in_dim_p.bind(mask, shape=oa.shape, broadcast_dimensions=tuple(
+        mask = lax.broadcast_in_dim(mask, shape=oa.shape, broadcast_dimensions=tuple(
             range(batch_at, batch_at + len(bshape))))
         fv = lax_ix.default_fill_value(oa.dtype) if fill_value is None else fill_value
-        fill = sh.broadcast_in_dim_p.bind(convert(fv, oa.dtype, False), shape=oa.shape,
+        fill = lax.broadcast_in_dim(convert(fv, oa.dtype, False), shape=oa.shape,
                                            broadcast_dimensions=())
-        out = ew.select_p.bind(mask, out, fill)
+        out = lax.select(mask, out, fill)
     return _reshape(out, out_shape)
 
 
@@ -373,22 +368,20 @@ def take(a, indices, axis=None, out=None, mode=None, unique_indices=False,
     ishape = aval_of(i).shape
     offset_dims = tuple(range(axis)) + tuple(range(axis + len(ishape), len(shp) - 1 + len(ishape)))
     sizes = tuple(1 if d == axis else s for d, s in enumerate(shp))
-    res = ix.gather_p.bind(a, i, offset_dims=offset_dims, collapsed_slice_dims=(axis,),
-                            start_index_map=(axis,), operand_batching_dims=(),
-                            start_indices_batching_dims=(), index_vector_dim=len(ishape),
-                            slice_sizes=sizes, indices_are_sorted=bool(indices_are_sorted),
-                            mode="clip" if m == "clip" else "promise_in_bounds")
+    res = lax_ix._gather(a, i, (offset_dims, (axis,), (axis,)), sizes,
+                         index_vector_dim=len(ishape), indices_are_sorted=indices_are_sorted,
+                         mode="clip" if m == "clip" else "promise_in_bounds")
     if m != "fill":
         return res
     ra = aval_of(res)
-    ok = ew.and_p.bind(ew.ge_p.bind(i, literal(0, _INT)),
-                        ew.lt_p.bind(i, literal(int(n), _INT)))
-    ok = sh.broadcast_in_dim_p.bind(ok, shape=ra.shape,
+    ok = lax.bitwise_and(lax.ge(i, literal(0, _INT)),
+                         lax.lt(i, literal(int(n), _INT)))
+    ok = lax.broadcast_in_dim(ok, shape=ra.shape,
                                      broadcast_dimensions=tuple(range(axis, axis + len(ishape))))
     fv = lax_ix.default_fill_value(ra.dtype) if fill_value is None else fill_value
-    fill = sh.broadcast_in_dim_p.bind(convert(fv, ra.dtype, False), shape=ra.shape,
+    fill = lax.broadcast_in_dim(convert(fv, ra.dtype, False), shape=ra.shape,
                                        broadcast_dimensions=())
-    return ew.select_p.bind(ok, res, fill)
+    return lax.select(ok, res, fill)
 
 
 def take_along_axis(arr, indices, axis, mode=None, fill_value=None):
@@ -433,20 +426,18 @@ def take_along_axis(arr, indices, axis, mode=None, fill_value=None):
         raise ValueError(f"Invalid mode value '{mode}'")
     i = _wrap_index(indices, n)
     others = tuple(d for d in range(nd) if d != axis)
-    res = ix.gather_p.bind(arr, i, offset_dims=(), collapsed_slice_dims=(axis,),
-                            start_index_map=(axis,), operand_batching_dims=others,
-                            start_indices_batching_dims=others, index_vector_dim=nd,
-                            slice_sizes=tuple(1 for _ in range(nd)), indices_are_sorted=False,
-                            mode="clip" if m == "clip" else "promise_in_bounds")
+    res = lax_ix._gather(arr, i, ((), (axis,), (axis,), others, others), (1,) * nd,
+                         index_vector_dim=nd,
+                         mode="clip" if m == "clip" else "promise_in_bounds")
     if m != "fill":
         return res
-    ok = ew.and_p.bind(ew.ge_p.bind(i, literal(0, _INT)),
-                        ew.lt_p.bind(i, literal(int(n), _INT)))
+    ok = lax.bitwise_and(lax.ge(i, literal(0, _INT)),
+                         lax.lt(i, literal(int(n), _INT)))
     ra = aval_of(res)
     fv = lax_ix.default_fill_value(ra.dtype) if fill_value is None else fill_value
-    fill = sh.broadcast_in_dim_p.bind(convert(fv, ra.dtype, False), shape=ra.shape,
+    fill = lax.broadcast_in_dim(convert(fv, ra.dtype, False), shape=ra.shape,
                                        broadcast_dimensions=())
-    return ew.select_p.bind(ok, res, fill)
+    return lax.select(ok, res, fill)
 
 
 # ----------------------------------------------------------------------------- x.at[idx]
@@ -522,11 +513,8 @@ def _scatter_index(x, idx, values, prim, mode, indices_are_sorted=False, unique_
     uwd = tuple(p for p, lab in enumerate(labels) if lab.kind == "win")
     # window updates must cover the whole window dim of the operand in size: windows start at
     # the slice start (in sdod) or 0
-    return prim.bind(x, indices, upd, update_window_dims=uwd, inserted_window_dims=inserted,
-                     input_batching_dims=(), scatter_indices_batching_dims=(),
-                     scatter_dims_to_operand_dims=tuple(sdod), index_vector_dim=ivd,
-                     indices_are_sorted=bool(indices_are_sorted),
-                     unique_indices=bool(unique_indices))
+    return lax_ix._scatter(prim, x, indices, upd, (uwd, inserted, sdod), index_vector_dim=ivd,
+                           indices_are_sorted=indices_are_sorted, unique_indices=unique_indices)
 
 
 def _grid(c, grid, positions):
@@ -536,22 +524,22 @@ def _grid(c, grid, positions):
         for k, p in enumerate(positions):
             shape[p] = c.shape[k]
         return np.broadcast_to(c.reshape(shape), grid)
-    return sh.broadcast_in_dim_p.bind(c, shape=tuple(grid), broadcast_dimensions=tuple(positions))
+    return lax.broadcast_in_dim(c, shape=tuple(grid), broadcast_dimensions=tuple(positions))
 
 
 def _clip(c, hi):
     if isinstance(c, np.ndarray):
         return np.clip(c, 0, hi).astype(_INT)
-    c = ew.max_p.bind(c, literal(0, _INT))
-    return ew.min_p.bind(c, literal(int(hi), _INT))
+    c = lax.max(c, literal(0, _INT))
+    return lax.min(c, literal(int(hi), _INT))
 
 
 def _combine_scalar(prim, x, upd):
-    combine = {ix.scatter_p: None, ix.scatter_add_p: ew.add_p, ix.scatter_mul_p: ew.mul_p,
-               ix.scatter_min_p: ew.min_p, ix.scatter_max_p: ew.max_p}[prim]
+    combine = {ix.scatter_p: None, ix.scatter_add_p: lax.add, ix.scatter_mul_p: lax.mul,
+               ix.scatter_min_p: lax.min, ix.scatter_max_p: lax.max}[prim]
     if combine is None:
         return upd if is_array(upd) else asarray(upd)
-    return combine.bind(x, upd)
+    return combine(x, upd)
 
 
 class _IndexUpdateHelper:

@@ -8,15 +8,10 @@ from __future__ import annotations
 
 import numpy as np
 
+from .. import lax
 from ..core import dtypes
 from ..core.ir import aval_of
 from ..lax._convert import convert
-from ..lax._linalg import canonicalize_precision
-from ..primitives.elementwise import select_p
-from ..primitives.linalg import dot_general_p
-from ..primitives.numeric import conj_p
-from ..primitives.reductions import reduce_or_p, reduce_sum_p
-from ..primitives.shape import broadcast_in_dim_p, reshape_p, transpose_p
 from ._core import canonical_axis, check_arraylike, promote_args
 from ._elementwise import multiply
 
@@ -37,23 +32,21 @@ def _finish(out, pref):
 
 
 def _dg(a, b, contract, batch=((), ()), precision=None, pref=None):
-    dn = (tuple([tuple(c) for c in contract]), tuple([tuple(b) for b in batch]))
-    return dot_general_p.bind(a, b, dimension_numbers=dn, preferred_element_type=pref,
-                              precision=None if precision is None else canonicalize_precision(precision))
+    return lax.dot_general(a, b, (contract, batch), precision, pref)
 
 
 def _reshape(x, shape):
     shape = tuple(shape)
     if aval_of(x).shape == shape:
         return x
-    return reshape_p.bind(x, new_sizes=shape, dimensions=None)
+    return lax.reshape(x, new_sizes=shape, dimensions=None)
 
 
 def _transpose(x, perm):
     perm = tuple(int(p) for p in perm)
     if perm == tuple(range(len(perm))):
         return x
-    return transpose_p.bind(x, permutation=perm)
+    return lax.transpose(x, permutation=perm)
 
 
 def _aval_str(x) -> str:
@@ -152,7 +145,7 @@ def vdot(a, b, *, precision=None, preferred_element_type=None):
     """numpy.vdot: both operands flattened, ``a`` conjugated; a scalar result."""
     (a, b), pref = _prepare("vdot", (a, b), preferred_element_type)
     if dtypes.is_complex(aval_of(a).dtype):
-        a = conj_p.bind(a)
+        a = lax.conj(a)
     a = _reshape(a, (aval_of(a).size,))
     b = _reshape(b, (aval_of(b).size,))
     return dot(a, b, precision=precision, preferred_element_type=pref)
@@ -292,8 +285,8 @@ def _reduce(x, axes):
     if not axes:
         return x
     d = aval_of(x).dtype
-    prim = reduce_or_p if dtypes.is_bool(d) else reduce_sum_p
-    return prim.bind(x, axes=tuple(sorted(axes)))
+    reduce = lax.reduce_or if dtypes.is_bool(d) else lax.reduce_sum
+    return reduce(x, tuple(sorted(axes)))
 
 
 def _take_diagonal(x, labels):
@@ -309,9 +302,9 @@ def _take_diagonal(x, labels):
         a = aval_of(x)
         n = a.shape[p]
         mask = np.eye(n, dtype=bool)
-        mask = broadcast_in_dim_p.bind(mask, shape=a.shape, broadcast_dimensions=(p, q))
+        mask = lax.broadcast_in_dim(mask, shape=a.shape, broadcast_dimensions=(p, q))
         zero = convert(False if dtypes.is_bool(a.dtype) else 0, a.dtype, False)
-        x = select_p.bind(mask, x, zero)
+        x = lax.select(mask, x, zero)
         x = _reduce(x, (q,))
         labels.pop(q)
 

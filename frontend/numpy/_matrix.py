@@ -7,13 +7,11 @@ import operator
 
 import numpy as np
 
+from .. import lax
 from ..core import dtypes
 from ..core.ir import aval_of
 from ..device.fusion import eager_fused
 from ..lax._convert import convert
-from ..primitives import elementwise as ew
-from ..primitives.padding import pad_p, slice_p
-from ..primitives.shape import iota_p, reshape_p
 from ._core import asarray, broadcast_to_shape, canonical_axis, check_arraylike, promote_args
 from ._creation import zeros_like
 from ._elementwise import multiply
@@ -29,9 +27,9 @@ def _arr(name, a):
 def _tri_mask(n: int, m: int, k: int):
     """bool (n, m): True where column <= row + k."""
     i32 = dtypes.int32
-    row = iota_p.bind(dtype=i32, shape=(n, m), dimension=0)
-    col = iota_p.bind(dtype=i32, shape=(n, m), dimension=1)
-    return ew.ge_p.bind(ew.add_p.bind(row, convert(k, i32)), col)
+    row = lax.broadcasted_iota(dtype=i32, shape=(n, m), dimension=0)
+    col = lax.broadcasted_iota(dtype=i32, shape=(n, m), dimension=1)
+    return lax.ge(lax.add(row, convert(k, i32)), col)
 
 
 def tri(N, M=None, k=0, dtype=None):
@@ -51,8 +49,8 @@ def _triangle(name, lower):
             raise ValueError(f"Argument to jax.numpy.{name} must be at least 2D")
         n, mm = a.shape[-2:]
         k = operator.index(k)
-        mask = _tri_mask(n, mm, k) if lower else ew.not_p.bind(_tri_mask(n, mm, k - 1))
-        return ew.select_p.bind(broadcast_to_shape(mask, a.shape), m, zeros_like(m))
+        mask = _tri_mask(n, mm, k) if lower else lax.bitwise_not(_tri_mask(n, mm, k - 1))
+        return lax.select(broadcast_to_shape(mask, a.shape), m, zeros_like(m))
     fn.__name__ = name
     fn.__doc__ = f"The {'lower' if lower else 'upper'} triangle of the last two axes " \
                  f"({'below' if lower else 'above'} and on the k-th diagonal); zeros elsewhere."
@@ -118,8 +116,8 @@ def diagonal(a, offset=0, axis1=0, axis2=1):
         start = 0
     limit = start + (size - 1) * (m + 1) + 1 if size else 0
     nl = len(lead)
-    return slice_p.bind(flat, start_indices=(0,) * nl + (start,),
-                        limit_indices=tuple(lead) + (limit,), strides=(1,) * nl + (m + 1,))
+    return lax.slice(flat, start_indices=(0,) * nl + (start,),
+                     limit_indices=tuple(lead) + (limit,), strides=(1,) * nl + (m + 1,))
 
 
 @eager_fused(1)
@@ -135,9 +133,9 @@ def diag(v, k=0):
         raise ValueError("diag input must be 1d or 2d")
     n = av.shape[0] + abs(k)
     zero = convert(0, av.dtype, av.weak_type)
-    row = pad_p.bind(v, zero, padding_config=((max(0, k), max(0, -k), 0),))
-    on = ew.and_p.bind(_tri_mask(n, n, k), ew.not_p.bind(_tri_mask(n, n, k - 1)))
-    return ew.select_p.bind(on, broadcast_to_shape(row, (n, n)), broadcast_to_shape(zero, (n, n)))
+    row = lax.pad(v, zero, padding_config=((max(0, k), max(0, -k), 0),))
+    on = lax.bitwise_and(_tri_mask(n, n, k), lax.bitwise_not(_tri_mask(n, n, k - 1)))
+    return lax.select(on, broadcast_to_shape(row, (n, n)), broadcast_to_shape(zero, (n, n)))
 
 
 def diagflat(v, k=0):
@@ -159,8 +157,8 @@ def trace(a, offset=0, axis1=0, axis2=1, dtype=None, out=None):
         raise ValueError(f"axis1 and axis2 can not be same. axis1={axis1} and axis2={axis2}")
     n, m = av.shape[ax1], av.shape[ax2]
     a = moveaxis(a, (ax1, ax2), (-2, -1))
-    on = ew.and_p.bind(_tri_mask(n, m, offset), ew.not_p.bind(_tri_mask(n, m, offset - 1)))
-    a = ew.select_p.bind(broadcast_to_shape(on, aval_of(a).shape), a, zeros_like(a))
+    on = lax.bitwise_and(_tri_mask(n, m, offset), lax.bitwise_not(_tri_mask(n, m, offset - 1)))
+    a = lax.select(broadcast_to_shape(on, aval_of(a).shape), a, zeros_like(a))
     return _sum(a, axis=(-2, -1), dtype=dtype)
 
 
@@ -178,7 +176,7 @@ def kron(a, b):
     a2 = expand_dims(a, tuple(range(1, 2 * nd, 2)))
     b2 = expand_dims(b, tuple(range(0, 2 * nd, 2)))
     shape = tuple(int(x) * int(y) for x, y in zip(aval_of(a).shape, aval_of(b).shape, strict=True))
-    return reshape_p.bind(multiply(a2, b2), new_sizes=shape, dimensions=None)
+    return lax.reshape(multiply(a2, b2), new_sizes=shape, dimensions=None)
 
 
 __all__ = ["diag", "diagflat", "diagonal", "kron", "trace", "tri", "tril", "tril_indices",

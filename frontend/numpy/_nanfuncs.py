@@ -6,11 +6,11 @@ import math
 
 import numpy as np
 
+from .. import lax
 from ..core import dtypes
 from ..core.ir import aval_of
 from ..device.fusion import eager_fused
 from ..lax._convert import convert
-from ..primitives import elementwise as ew
 from . import _reductions as R
 from ._core import (
     asarray,
@@ -85,7 +85,7 @@ def nanmean(a, axis=None, dtype=None, out=None, keepdims=False, *, where=None):
     dtype = d if dtype is None else R._user_dtype(dtype)
     count = R.sum(logical_not(isnan(a)), axis=axis, dtype=dtype, keepdims=keepdims, where=where)
     total = nansum(a, axis, dtype=dtype, keepdims=keepdims, where=where)
-    return ew.div_p.bind(total, count)
+    return lax.div(total, count)
 
 
 @eager_fused(1)
@@ -97,17 +97,17 @@ def nanvar(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=
     a = convert(a, comp, False)
     mean = nanmean(a, axis, dtype=comp, keepdims=True, where=where)
     centered = _where(isnan(a), convert(0, comp),
-                     ew.sub_p.bind(a, broadcast_to_shape(mean, aval_of(a).shape)))
+                      lax.sub(a, broadcast_to_shape(mean, aval_of(a).shape)))
     if dtypes.is_complex(comp):
-        centered = ew.abs_p.bind(centered)
-    sq = ew.mul_p.bind(centered, centered)
+        centered = lax.abs(centered)
+    sq = lax.mul(centered, centered)
     n = R.sum(logical_not(isnan(a)), axis=axis, keepdims=keepdims, where=where)
-    n = ew.sub_p.bind(n, convert(ddof, aval_of(n).dtype))
-    bad = ew.le_p.bind(n, convert(0, aval_of(n).dtype))
+    n = lax.sub(n, convert(ddof, aval_of(n).dtype))
+    bad = lax.le(n, convert(0, aval_of(n).dtype))
     total = R.sum(sq, axis, keepdims=keepdims, where=where)
     total = _where(bad, np.nan, total)  # (a weak nan: an integer total becomes a float)
     div = _where(bad, convert(1, aval_of(n).dtype), n)
-    r = ew.div_p.bind(total, convert(div, aval_of(total).dtype))
+    r = lax.div(total, convert(div, aval_of(total).dtype))
     return convert(r, result, False)
 
 
@@ -115,7 +115,7 @@ def nanvar(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=
 def nanstd(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=None):
     """std of the non-NaN elements."""
     R._check_out("nanstd", out)
-    return ew.sqrt_p.bind(nanvar(a, axis, dtype, None, ddof, keepdims, where=where))
+    return lax.sqrt(nanvar(a, axis, dtype, None, ddof, keepdims, where=where))
 
 
 def average(a, axis=None, weights=None, returned=False, keepdims=False):
@@ -142,8 +142,8 @@ def average(a, axis=None, weights=None, returned=False, keepdims=False):
             w = reshape(transpose(w, order) if order != tuple(range(len(order))) else w,
                         tuple(s if i in axes else 1 for i, s in enumerate(sa)))
         wsum = R.sum(w, axis=axis, keepdims=keepdims)
-        avg = ew.div_p.bind(R.sum(ew.mul_p.bind(*_same_shape(a, w)), axis=axis,
-                                  keepdims=keepdims), wsum)
+        avg = lax.div(R.sum(lax.mul(*_same_shape(a, w)), axis=axis,
+                            keepdims=keepdims), wsum)
     if returned:
         if aval_of(avg).shape != aval_of(wsum).shape:
             wsum = broadcast_to_shape(wsum, aval_of(avg).shape)

@@ -7,13 +7,10 @@ from __future__ import annotations
 import ml_dtypes
 import numpy as np
 
+from .. import lax
 from ..core import dtypes
 from ..core.ir import aval_of
 from ..lax._convert import convert
-from ..primitives import bits
-from ..primitives import elementwise as ew
-from ..primitives import numeric as nm
-from ..primitives.shape import broadcast_in_dim_p
 from ._core import asarray, check_arraylike, promote_args, promote_dtypes_inexact
 from ._elementwise import _unary, _where3, add, equal, greater, isinf, logical_or, multiply, power, subtract
 
@@ -22,16 +19,16 @@ __all__ = ["exp2", "cbrt", "arcsin", "arccos", "arctan", "sinh", "cosh", "arcsin
            "nextafter", "real", "imag", "conj", "conjugate", "angle", "frexp", "ldexp", "signbit",
            "copysign"]
 
-exp2 = _unary("exp2", nm.exp2_p, True)
-cbrt = _unary("cbrt", nm.cbrt_p, True)
-arcsin = asin = _unary("arcsin", nm.asin_p, True)
-arccos = acos = _unary("arccos", nm.acos_p, True)
-arctan = atan = _unary("arctan", nm.atan_p, True)
-sinh = _unary("sinh", nm.sinh_p, True)
-cosh = _unary("cosh", nm.cosh_p, True)
-arcsinh = asinh = _unary("arcsinh", nm.asinh_p, True)
-arccosh = acosh = _unary("arccosh", nm.acosh_p, True)
-arctanh = atanh = _unary("arctanh", nm.atanh_p, True)
+exp2 = _unary("exp2", lax.exp2, True)
+cbrt = _unary("cbrt", lax.cbrt, True)
+arcsin = asin = _unary("arcsin", lax.asin, True)
+arccos = acos = _unary("arccos", lax.acos, True)
+arctan = atan = _unary("arctan", lax.atan, True)
+sinh = _unary("sinh", lax.sinh, True)
+cosh = _unary("cosh", lax.cosh, True)
+arcsinh = asinh = _unary("arcsinh", lax.asinh, True)
+arccosh = acosh = _unary("arccosh", lax.acosh, True)
+arctanh = atanh = _unary("arctanh", lax.atanh, True)
 
 
 def _arg(name, x):
@@ -41,7 +38,7 @@ def _arg(name, x):
 
 def _full_like(x, value, dtype):
     a = aval_of(x)
-    return broadcast_in_dim_p.bind(convert(value, dtype), shape=a.shape, broadcast_dimensions=())
+    return lax.broadcast_in_dim(convert(value, dtype), shape=a.shape, broadcast_dimensions=())
 
 
 def isfinite(x, /):
@@ -49,29 +46,29 @@ def isfinite(x, /):
     x = _arg("isfinite", x)
     d = aval_of(x).dtype
     if dtypes.is_float(d):
-        return nm.is_finite_p.bind(x)
+        return lax.is_finite(x)
     if dtypes.is_complex(d):
-        return ew.and_p.bind(nm.is_finite_p.bind(nm.real_p.bind(x)),
-                             nm.is_finite_p.bind(nm.imag_p.bind(x)))
+        return lax.bitwise_and(lax.is_finite(lax.real(x)),
+                               lax.is_finite(lax.imag(x)))
     return _full_like(x, True, dtypes.bool_)
 
 
 def nextafter(x, y, /):
     """The next representable float after x in the direction of y."""
-    return nm.nextafter_p.bind(*promote_dtypes_inexact("nextafter", x, y))
+    return lax.nextafter(*promote_dtypes_inexact("nextafter", x, y))
 
 
 def real(val, /):
     """The real part (a real array is returned as it is)."""
     val = _arg("real", val)
-    return nm.real_p.bind(val) if dtypes.is_complex(aval_of(val).dtype) else val
+    return lax.real(val) if dtypes.is_complex(aval_of(val).dtype) else val
 
 
 def imag(val, /):
     """The imaginary part (zeros for a real array)."""
     val = _arg("imag", val)
     if dtypes.is_complex(aval_of(val).dtype):
-        return nm.imag_p.bind(val)
+        return lax.imag(val)
     a = aval_of(val)
     return convert(_full_like(val, 0, a.dtype), a.dtype, a.weak_type)
 
@@ -79,7 +76,7 @@ def imag(val, /):
 def conjugate(x, /):
     """The complex conjugate (a real array is returned as it is)."""
     x = _arg("conjugate", x)
-    return nm.conj_p.bind(x) if dtypes.is_complex(aval_of(x).dtype) else x
+    return lax.conj(x) if dtypes.is_complex(aval_of(x).dtype) else x
 
 
 conj = conjugate
@@ -93,9 +90,9 @@ def angle(z, deg=False):
     d = aval_of(re).dtype
     if not dtypes.is_inexact(d) or (dtypes.is_float(aval_of(z).dtype) and aval_of(z).ndim == 0):
         re, im = convert(re, dtypes.default_float()), convert(im, dtypes.default_float())
-    out = ew.atan2_p.bind(*promote_args("angle", im, re))
+    out = lax.atan2(*promote_args("angle", im, re))
     if deg:
-        out = ew.mul_p.bind(out, convert(180.0 / np.pi, aval_of(out).dtype, aval_of(out).weak_type))
+        out = lax.mul(out, convert(180.0 / np.pi, aval_of(out).dtype, aval_of(out).weak_type))
     return out
 
 
@@ -105,16 +102,15 @@ def angle(z, deg=False):
 def _int_bits(x):
     """The bits of the float array x as the signed integer of its width."""
     d = np.dtype(aval_of(x).dtype)
-    return bits.bitcast_convert_type_p.bind(x, new_dtype=np.dtype(f"int{d.itemsize * 8}"))
+    return lax.bitcast_convert_type(x, np.dtype(f"int{d.itemsize * 8}"))
 
 
 def _pow2(k, d):
     """2.0 ** k (k an integer array, in d's normal exponent range) built from its bits."""
     fi = ml_dtypes.finfo(d)
     it = np.dtype(f"int{np.dtype(d).itemsize * 8}")
-    field = ew.add_p.bind(convert(k, it), convert(1 - int(fi.minexp), it))
-    return bits.bitcast_convert_type_p.bind(
-        ew.shift_left_p.bind(field, convert(int(fi.nmant), it)), new_dtype=d)
+    field = lax.add(convert(k, it), convert(1 - int(fi.minexp), it))
+    return lax.bitcast_convert_type(lax.shift_left(field, convert(int(fi.nmant), it)), d)
 
 
 def signbit(x, /):
@@ -125,10 +121,10 @@ def signbit(x, /):
     if dtypes.is_bool(d):
         return _full_like(x, False, dtypes.bool_)
     if dtypes.is_int(d):
-        return ew.lt_p.bind(x, convert(0, d))
+        return lax.lt(x, convert(0, d))
     if not dtypes.is_float(d):
         raise ValueError(f"jax.numpy.signbit is not well defined for {d}")
-    return ew.lt_p.bind(_int_bits(x), convert(0, np.dtype(f"int{np.dtype(d).itemsize * 8}")))
+    return lax.lt(_int_bits(x), convert(0, np.dtype(f"int{np.dtype(d).itemsize * 8}")))
 
 
 def copysign(x1, x2, /):
@@ -136,8 +132,8 @@ def copysign(x1, x2, /):
     x1, x2 = promote_dtypes_inexact("copysign", x1, x2)
     if dtypes.is_complex(aval_of(x1).dtype):
         raise TypeError("copysign does not support complex-valued inputs")
-    mag = ew.abs_p.bind(x1)
-    return _where3(signbit(x2), ew.neg_p.bind(mag), mag)
+    mag = lax.abs(x1)
+    return _where3(signbit(x2), lax.neg(mag), mag)
 
 
 def frexp(x, /):
@@ -153,24 +149,24 @@ def frexp(x, /):
     nmant, it = int(fi.nmant), np.dtype(f"int{np.dtype(d).itemsize * 8}")
     field_mask = convert(((1 << int(fi.nexp)) - 1) << nmant, it)
     # zeros by their bits (a float compare may treat subnormals as zero), and inf and NaN
-    zero = ew.eq_p.bind(ew.and_p.bind(_int_bits(x), convert(np.iinfo(it).max, it)), convert(0, it))
-    special = ew.or_p.bind(zero, ew.not_p.bind(nm.is_finite_p.bind(x)))
+    zero = lax.eq(lax.bitwise_and(_int_bits(x), convert(np.iinfo(it).max, it)), convert(0, it))
+    special = lax.bitwise_or(zero, lax.bitwise_not(lax.is_finite(x)))
     # subnormals: scaled into the normal range first, the scale taken off the exponent
-    sub = ew.lt_p.bind(ew.abs_p.bind(x), convert(float(fi.smallest_normal), d))
-    xn = _int_bits(_where3(sub, ew.mul_p.bind(x, convert(float(2.0 ** nmant), d)), x))
-    field = ew.shift_right_logical_p.bind(ew.and_p.bind(xn, field_mask), convert(nmant, it))
+    sub = lax.lt(lax.abs(x), convert(float(fi.smallest_normal), d))
+    xn = _int_bits(_where3(sub, lax.mul(x, convert(float(2.0 ** nmant), d)), x))
+    field = lax.shift_right_logical(lax.bitwise_and(xn, field_mask), convert(nmant, it))
     e = add(subtract(field, convert(-int(fi.minexp), it)), _where3(sub, convert(-nmant, it), convert(0, it)))
     e = convert(_where3(special, convert(0, it), e), np.dtype(np.int32))
     # the mantissa is x * 2 ** -e, in two exact halves (2 ** -e alone can leave the normal
     # range); a subnormal x (which XLA's CPU backend may flush to zero in arithmetic) gets
     # its mantissa from the bits of the scaled x with the exponent field of 0.5, as JAX's
-    half = ew.shift_right_arithmetic_p.bind(ew.neg_p.bind(e), convert(1, np.dtype(np.int32)))
-    rest = ew.sub_p.bind(ew.neg_p.bind(e), half)
-    scaled = ew.mul_p.bind(ew.mul_p.bind(x, _pow2(half, d)), _pow2(rest, d))
-    from_bits = bits.bitcast_convert_type_p.bind(
-        ew.or_p.bind(ew.and_p.bind(xn, ew.not_p.bind(field_mask)),
-                     convert((-int(fi.minexp)) << nmant, it)), new_dtype=d)
-    return _where3(ew.and_p.bind(sub, ew.not_p.bind(special)), from_bits, scaled), e
+    half = lax.shift_right_arithmetic(lax.neg(e), convert(1, np.dtype(np.int32)))
+    rest = lax.sub(lax.neg(e), half)
+    scaled = lax.mul(lax.mul(x, _pow2(half, d)), _pow2(rest, d))
+    from_bits = lax.bitcast_convert_type(
+        lax.bitwise_or(lax.bitwise_and(xn, lax.bitwise_not(field_mask)),
+                       convert((-int(fi.minexp)) << nmant, it)), d)
+    return _where3(lax.bitwise_and(sub, lax.bitwise_not(special)), from_bits, scaled), e
 
 
 def ldexp(x1, x2, /):

@@ -5,13 +5,12 @@ from __future__ import annotations
 
 import numpy as np
 
+from .. import lax
 from ..core import dtypes
 from ..core.ir import Tracer, aval_of
 from ..device.array import Array
 from ..lax import _shape as _ps
 from ..lax._convert import convert
-from ..primitives import elementwise as ew
-from ..primitives.shape import iota_p, reshape_p
 from ._core import asarray, broadcast_to_shape
 from ._elementwise import add, multiply, subtract
 from ._elementwise import round as _round
@@ -157,8 +156,8 @@ def _pad_reflect(a, pw, mode, reflect_type):
                     x = _ps.slice_in_dim(a, stop - cur, stop, 1, ax)
                 x = flip(x, ax)
                 if reflect_type == "odd":
-                    x = ew.sub_p.bind(ew.mul_p.bind(_repeat(edge, ax, cur),
-                                                    convert(2, aval_of(x).dtype)), x)
+                    x = lax.sub(lax.mul(_repeat(edge, ax, cur),
+                                        convert(2, aval_of(x).dtype)), x)
                     if n > 1:
                         edge = _edge(x, ax, before)
                 a = _ps.concatenate([x, a] if before else [a, x], ax)
@@ -178,14 +177,14 @@ def _ramp(a, ax, width, before, end):
     if width > 1:
         real = np.finfo(comp).dtype if dtypes.is_complex(comp) else comp
         iota_shape = tuple(width if i == ax else 1 for i in range(av.ndim))
-        step = reshape_p.bind(iota_p.bind(dtype=real, shape=(width,), dimension=0),
-                              new_sizes=iota_shape, dimensions=None)
-        step = convert(ew.div_p.bind(step, convert(width, real)), comp)
+        step = lax.reshape(lax.broadcasted_iota(dtype=real, shape=(width,), dimension=0),
+                           new_sizes=iota_shape, dimensions=None)
+        step = convert(lax.div(step, convert(width, real)), comp)
         out = add(multiply(start, subtract(1, step)), multiply(stop, step))
     else:
         out = broadcast_to_shape(start, tuple(shape))
     if dtypes.is_int(av.dtype):
-        out = ew.floor_p.bind(out)
+        out = lax.floor(out)
     out = convert(out, av.dtype, av.weak_type)
     return out if before else flip(out, ax)
 

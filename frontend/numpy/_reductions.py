@@ -17,14 +17,13 @@ import operator
 
 import numpy as np
 
+from .. import lax
 from ..core import dtypes
 from ..core.config import config
 from ..core.ir import aval_of, literal
 from ..device.fusion import eager_fused
 from ..lax._convert import convert
-from ..primitives import elementwise as ew
 from ..primitives import reductions as red
-from ..primitives.shape import broadcast_in_dim_p, reshape_p
 from ._core import asarray, broadcast_to_shape, canonical_axis, check_arraylike
 
 __all__ = ["sum", "prod", "max", "min", "amax", "amin", "mean", "var", "std", "argmax",
@@ -98,24 +97,26 @@ def _expand(x, axes, ndim):
     full = [1] * ndim
     for i, s in zip(kept, shape, strict=True):
         full[i] = s
-    return broadcast_in_dim_p.bind(x, shape=tuple(full), broadcast_dimensions=tuple(kept))
+    return lax.broadcast_in_dim(x, shape=tuple(full), broadcast_dimensions=tuple(kept))
 
 
 def _flatten(x):
     a = aval_of(x)
-    return x if a.shape == (a.size,) else reshape_p.bind(x, new_sizes=(a.size,), dimensions=None)
+    return x if a.shape == (a.size,) else lax.reshape(x, new_sizes=(a.size,), dimensions=None)
 
 
 def _mask(x, where, fill):
     """x where ``where`` else the scalar ``fill`` (where broadcast to x's shape)."""
     a = aval_of(x)
     where = broadcast_to_shape(where, a.shape)
-    return ew.select_p.bind(where, x, literal(fill, a.dtype, False))
+    return lax.select(where, x, literal(fill, a.dtype, False))
 
 
-# reduce primitive -> the binary op of its monoid (to apply ``initial``)
-_COMBINE = {"reduce_sum": ew.add_p, "reduce_prod": ew.mul_p, "reduce_max": ew.max_p,
-            "reduce_min": ew.min_p, "reduce_and": ew.and_p, "reduce_or": ew.or_p}
+# reduce primitive -> its lax function, and the lax op of its monoid (to apply ``initial``)
+_LAX = {red.reduce_sum_p: (lax.reduce_sum, lax.add), red.reduce_prod_p: (lax.reduce_prod, lax.mul),
+        red.reduce_max_p: (lax.reduce_max, lax.max), red.reduce_min_p: (lax.reduce_min, lax.min),
+        red.reduce_and_p: (lax.reduce_and, lax.bitwise_and),
+        red.reduce_or_p: (lax.reduce_or, lax.bitwise_or)}
 
 
 def _reduction(name, prim, a, axis, dtype, out, keepdims, initial, where, *, bool_prim=None,
@@ -143,14 +144,15 @@ def _reduction(name, prim, a, axis, dtype, out, keepdims, initial, where, *, boo
         prim = bool_prim
     if where is not None:
         a = _mask(a, where, red.IDENTITY[prim](comp))
-    r = prim.bind(a, axes=axes)
+    reduce, combine = _LAX[prim]
+    r = reduce(a, axes)
     if initial is not None:
         if np.ndim(initial) != 0:
             raise ValueError(f"initial value must be a scalar. Got array of shape "
                              f"{np.shape(initial)}")
         init = convert(initial if isinstance(initial, (bool, int, float, complex)) else asarray(initial),
                        comp, False)
-        r = _COMBINE[prim.name].bind(init, r)
+        r = combine(init, r)
     if keepdims:
         r = _expand(r, axes, av.ndim)
     return convert(r, result, False)
@@ -277,7 +279,7 @@ def mean(a, axis=None, dtype=None, out=None, keepdims=False, *, where=None):
     n = _count(a, axes, keepdims, where, comp)
     if isinstance(n, int):
         n = literal(n, comp, False)
-    return convert(ew.div_p.bind(s, n), result, False)
+    return convert(lax.div(s, n), result, False)
 
 
 def _var_types(a_dtype, dtype):
@@ -318,24 +320,24 @@ def var(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=Non
     a = convert(a, comp, False)
     kept = tuple(i for i in range(av.ndim) if i not in axes)
     m = mean(a, axes, dtype=comp, where=where)
-    m = broadcast_in_dim_p.bind(m, shape=av.shape, broadcast_dimensions=kept)
-    c = ew.sub_p.bind(a, m)
+    m = lax.broadcast_in_dim(m, shape=av.shape, broadcast_dimensions=kept)
+    c = lax.sub(a, m)
     if dtypes.is_complex(comp):
-        c = ew.abs_p.bind(c)
+        c = lax.abs(c)
         comp = aval_of(c).dtype
-    sq = ew.mul_p.bind(c, c)
+    sq = lax.mul(c, c)
     r = sum(sq, axes, dtype=comp, keepdims=keepdims, where=where)
     n = _count(a, axes, keepdims, where, comp)
     if isinstance(n, int):
         k = n - correction
-        r = ew.div_p.bind(r, literal(k, comp, False))
+        r = lax.div(r, literal(k, comp, False))
         if k <= 0:  # NaN, with a zero derivative (JAX's where(count > 0, r, nan)), not r * nan
-            r = ew.select_p.bind(literal(False, dtypes.bool_, False), r, literal(np.nan, comp, False))
+            r = lax.select(literal(False, dtypes.bool_, False), r, literal(np.nan, comp, False))
     else:
-        k = ew.sub_p.bind(n, literal(correction, comp, False))
-        r = ew.div_p.bind(r, k)
-        r = ew.select_p.bind(ew.gt_p.bind(k, literal(0, comp, False)), r,
-                             literal(np.nan, comp, False))
+        k = lax.sub(n, literal(correction, comp, False))
+        r = lax.div(r, k)
+        r = lax.select(lax.gt(k, literal(0, comp, False)), r,
+                       literal(np.nan, comp, False))
     if not dtypes.is_inexact(result):
         # JAX's numpy's final where(count > 0, r, nan) promotes with a weak float
         return convert(convert(r, result, False), dtypes.default_float(), True)
@@ -355,14 +357,14 @@ def std(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=Non
     if dtype is not None and not dtypes.is_inexact(_user_dtype(dtype)):
         raise ValueError(f"dtype argument to jnp.std must be inexact; got {_user_dtype(dtype)}")
     v = var(a, axis, dtype, None, ddof, keepdims, where=where, correction=correction)
-    return ew.sqrt_p.bind(v)
+    return lax.sqrt(v)
 
 
 @eager_fused(1)
 def ptp(a, axis=None, out=None, keepdims=False):
     """max - min over ``axis`` (peak to peak)."""
     _check_out("ptp", out)
-    return ew.sub_p.bind(max(a, axis, keepdims=keepdims), min(a, axis, keepdims=keepdims))
+    return lax.sub(max(a, axis, keepdims=keepdims), min(a, axis, keepdims=keepdims))
 
 
 def count_nonzero(a, axis=None, keepdims=False):
@@ -379,7 +381,7 @@ def count_nonzero(a, axis=None, keepdims=False):
 # ----------------------------------------------------------------------------- arg reductions
 
 
-def _argreduce(name, prim, a, axis, out, keepdims):
+def _argreduce(name, op, a, axis, out, keepdims):
     _check_out(name, out)
     a = _arg(name, a)
     av = aval_of(a)
@@ -390,10 +392,10 @@ def _argreduce(name, prim, a, axis, out, keepdims):
         x = a
     if aval_of(x).shape[k] == 0:
         raise ValueError(f"attempt to get {name} of an empty sequence")
-    r = prim.bind(x, axes=(k,), index_dtype=dtypes.default_int())
+    r = op(x, k, dtypes.default_int())
     if keepdims:
         if axis is None:
-            r = reshape_p.bind(r, new_sizes=(1,) * av.ndim, dimensions=None)
+            r = lax.reshape(r, new_sizes=(1,) * av.ndim, dimensions=None)
         else:
             r = _expand(r, (k,), av.ndim)
     return r
@@ -407,7 +409,7 @@ def argmax(a, axis=None, out=None, keepdims=None):
     >>> fnp.argmax(fnp.array([1, 3, 3]))
     Array(1, dtype=int32)
     """
-    return _argreduce("argmax", red.argmax_p, a, axis, out, keepdims)
+    return _argreduce("argmax", lax.argmax, a, axis, out, keepdims)
 
 
 def argmin(a, axis=None, out=None, keepdims=None):
@@ -418,13 +420,13 @@ def argmin(a, axis=None, out=None, keepdims=None):
     >>> fnp.argmin(fnp.array([3, 1, 1]))
     Array(1, dtype=int32)
     """
-    return _argreduce("argmin", red.argmin_p, a, axis, out, keepdims)
+    return _argreduce("argmin", lax.argmin, a, axis, out, keepdims)
 
 
 # ----------------------------------------------------------------------------- cumulative
 
 
-def _cumulative(name, prim, a, axis, dtype, out):
+def _cumulative(name, op, a, axis, dtype, out):
     if out is not None:
         raise NotImplementedError(f"The 'out' argument to jnp.{name} is not supported")
     a = _arg(name, a)
@@ -444,7 +446,7 @@ def _cumulative(name, prim, a, axis, dtype, out):
     else:
         result = comp = _user_dtype(dtype)
     a = convert(a, comp, False)
-    return convert(prim.bind(a, axis=k, reverse=False), result, False)
+    return convert(op(a, axis=k, reverse=False), result, False)
 
 
 def cumsum(a, axis=None, dtype=None, out=None):
@@ -454,7 +456,7 @@ def cumsum(a, axis=None, dtype=None, out=None):
     >>> fnp.cumsum(fnp.array([1, 2, 3]))
     Array([1, 3, 6], dtype=int32)
     """
-    return _cumulative("cumsum", red.cumsum_p, a, axis, dtype, out)
+    return _cumulative("cumsum", lax.cumsum, a, axis, dtype, out)
 
 
 def cumprod(a, axis=None, dtype=None, out=None):
@@ -464,4 +466,4 @@ def cumprod(a, axis=None, dtype=None, out=None):
     >>> fnp.cumprod(fnp.array([1, 2, 3]))
     Array([1, 2, 6], dtype=int32)
     """
-    return _cumulative("cumprod", red.cumprod_p, a, axis, dtype, out)
+    return _cumulative("cumprod", lax.cumprod, a, axis, dtype, out)

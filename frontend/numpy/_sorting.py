@@ -10,16 +10,11 @@ import operator
 
 import numpy as np
 
+from .. import lax
 from ..core import dtypes
 from ..core.ir import Tracer, aval_of, literal
 from ..lax._convert import convert
 from ..lax._numeric import imag, real
-from ..lax._sort import sort as lax_sort
-from ..primitives import elementwise as ew
-from ..primitives.padding import concatenate_p, slice_p
-from ..primitives.reductions import cumsum_p, reduce_or_p
-from ..primitives.shape import broadcast_in_dim_p, iota_p, reduce_sum_p, reshape_p, rev_p, transpose_p
-from ..primitives.sort import sort_p
 from ._core import asarray, canonical_axis, check_arraylike, promote_args
 from ._elementwise import _where3, floor_divide, remainder
 from ._indexing import take
@@ -36,11 +31,11 @@ def _arg(name, a):
 
 
 def _iota(dtype, shape, dimension):
-    return iota_p.bind(dtype=np.dtype(dtype), shape=tuple(shape), dimension=dimension)
+    return lax.broadcasted_iota(dtype=np.dtype(dtype), shape=tuple(shape), dimension=dimension)
 
 
 def _ravel(x):
-    return reshape_p.bind(x, new_sizes=(aval_of(x).size,), dimensions=None)
+    return lax.reshape(x, new_sizes=(aval_of(x).size,), dimensions=None)
 
 
 def _check_kind(name, kind, order):
@@ -69,8 +64,8 @@ def sort(a, axis=-1, *, kind=None, order=None, stable=True, descending=False):
     a = _arg("sort", a)
     _check_kind("sort", kind, order)
     a, k = _sort_axis(a, axis)
-    out = lax_sort(a, dimension=k, is_stable=stable)
-    return rev_p.bind(out, dimensions=(k,)) if descending else out
+    out = lax.sort(a, dimension=k, is_stable=stable)
+    return lax.rev(out, dimensions=(k,)) if descending else out
 
 
 def argsort(a, axis=-1, *, kind=None, order=None, stable=True, descending=False, dtype=None):
@@ -88,9 +83,9 @@ def argsort(a, axis=-1, *, kind=None, order=None, stable=True, descending=False,
         aval_of(a).shape[k], default=True)
     iota = _iota(idx_dtype, aval_of(a).shape, k)
     if descending and stable:  # reversed in and out: equal keys keep their order
-        a, iota = rev_p.bind(a, dimensions=(k,)), rev_p.bind(iota, dimensions=(k,))
-    _, idx = sort_p.bind(a, iota, dimension=k, is_stable=bool(stable), num_keys=1)
-    return rev_p.bind(idx, dimensions=(k,)) if descending else idx
+        a, iota = lax.rev(a, dimensions=(k,)), lax.rev(iota, dimensions=(k,))
+    _, idx = lax.sort((a, iota), dimension=k, is_stable=bool(stable), num_keys=1)
+    return lax.rev(idx, dimensions=(k,)) if descending else idx
 
 
 def _index_dtype(n: int, default: bool = False) -> np.dtype:
@@ -117,7 +112,7 @@ def lexsort(keys, axis=-1):
         return asarray(np.zeros((), dtypes.default_int()))
     k = canonical_axis(operator.index(axis), len(shp))
     iota = _iota(_index_dtype(shp[k], default=True), shp, k)
-    return sort_p.bind(*keys[::-1], iota, dimension=k, is_stable=True, num_keys=len(keys))[-1]
+    return lax.sort((*keys[::-1], iota), dimension=k, is_stable=True, num_keys=len(keys))[-1]
 
 
 # ----------------------------------------------------------------------------- order
@@ -128,20 +123,20 @@ def before(x, y):
     d = aval_of(x).dtype
     if dtypes.is_complex(d):
         rx, ry, ix_, iy = real(x), real(y), imag(x), imag(y)
-        return ew.or_p.bind(before(rx, ry), ew.and_p.bind(_same(rx, ry), before(ix_, iy)))
-    lt = ew.lt_p.bind(x, y)
+        return lax.bitwise_or(before(rx, ry), lax.bitwise_and(_same(rx, ry), before(ix_, iy)))
+    lt = lax.lt(x, y)
     if not dtypes.is_float(d):
         return lt
-    x_num = ew.eq_p.bind(x, x)
-    return ew.or_p.bind(lt, ew.and_p.bind(x_num, ew.ne_p.bind(y, y)))
+    x_num = lax.eq(x, x)
+    return lax.bitwise_or(lt, lax.bitwise_and(x_num, lax.ne(y, y)))
 
 
 def _same(x, y):
     """x == y with NaN equal to NaN."""
-    eq = ew.eq_p.bind(x, y)
+    eq = lax.eq(x, y)
     if not dtypes.is_inexact(aval_of(x).dtype):
         return eq
-    return ew.or_p.bind(eq, ew.and_p.bind(ew.ne_p.bind(x, x), ew.ne_p.bind(y, y)))
+    return lax.bitwise_or(eq, lax.bitwise_and(lax.ne(x, x), lax.ne(y, y)))
 
 
 def searchsorted(a, v, side="left", sorter=None, *, method="scan"):
@@ -168,16 +163,16 @@ def searchsorted(a, v, side="left", sorter=None, *, method="scan"):
     n = aval_of(a).shape[0]
     it = _index_dtype(n)
     vshape = aval_of(v).shape
-    lo = broadcast_in_dim_p.bind(literal(0, it), shape=vshape, broadcast_dimensions=())
-    hi = broadcast_in_dim_p.bind(literal(n, it), shape=vshape, broadcast_dimensions=())
+    lo = lax.broadcast_in_dim(literal(0, it), shape=vshape, broadcast_dimensions=())
+    hi = lax.broadcast_in_dim(literal(n, it), shape=vshape, broadcast_dimensions=())
     one, two = literal(1, it), literal(2, it)
     for _ in range(int(n).bit_length()):  # each step halves [lo, hi); n + 1 outcomes
-        mid = ew.div_p.bind(ew.add_p.bind(lo, hi), two)
-        am = take(a, ew.min_p.bind(mid, literal(max(n - 1, 0), it)), mode="clip")
-        right = before(am, v) if side == "left" else ew.not_p.bind(before(v, am))
-        right = ew.and_p.bind(right, ew.lt_p.bind(lo, hi))
-        lo = ew.select_p.bind(right, ew.add_p.bind(mid, one), lo)
-        hi = ew.select_p.bind(right, hi, ew.min_p.bind(hi, mid))
+        mid = lax.div(lax.add(lo, hi), two)
+        am = take(a, lax.min(mid, literal(max(n - 1, 0), it)), mode="clip")
+        right = before(am, v) if side == "left" else lax.bitwise_not(before(v, am))
+        right = lax.bitwise_and(right, lax.lt(lo, hi))
+        lo = lax.select(right, lax.add(mid, one), lo)
+        hi = lax.select(right, hi, lax.min(hi, mid))
     return lo
 
 
@@ -195,7 +190,7 @@ def _concrete_count(mask, hint):
 
 
 def _bool(a):
-    return a if dtypes.is_bool(aval_of(a).dtype) else ew.ne_p.bind(a, convert(0, aval_of(a).dtype))
+    return a if dtypes.is_bool(aval_of(a).dtype) else lax.ne(a, convert(0, aval_of(a).dtype))
 
 
 def nonzero(a, *, size=None, fill_value=None):
@@ -219,9 +214,9 @@ def nonzero(a, *, size=None, fill_value=None):
         out = [asarray(np.zeros(size, it)) for _ in shp]
     else:
         # k-th index = how many elements have fewer than k + 1 nonzeros up to them
-        count = cumsum_p.bind(convert(mask, it), axis=0, reverse=False)
+        count = lax.cumsum(convert(mask, it), axis=0, reverse=False)
         hits = asarray(np.zeros(size, it)).at[count].add(literal(1, it), mode="drop")
-        flat = cumsum_p.bind(hits, axis=0, reverse=False)
+        flat = lax.cumsum(hits, axis=0, reverse=False)
         strides = np.cumprod((1,) + shp[::-1][:-1])[::-1]
         out = [remainder(floor_divide(flat, literal(int(s), it)), literal(int(d), it))
                for s, d in zip(strides, shp, strict=True)]
@@ -230,8 +225,8 @@ def nonzero(a, *, size=None, fill_value=None):
         if len(fills) != len(shp):
             raise ValueError(f"fill_value must be a scalar or a tuple of length {len(shp)}; "
                              f"got {fill_value}")
-        total = reduce_sum_p.bind(convert(mask, it), axes=(0,))
-        pad = ew.ge_p.bind(_iota(it, (size,), 0), total)
+        total = lax.reduce_sum(convert(mask, it), axes=(0,))
+        pad = lax.ge(_iota(it, (size,), 0), total)
         out = [_where3(pad, convert(f, it), o) for f, o in zip(fills, out, strict=True)]
     return tuple(out)
 
@@ -251,10 +246,10 @@ def argwhere(a, *, size=None, fill_value=None):
     """
     arr = _arg("argwhere", a)
     nd = aval_of(arr).ndim
-    cols = nonzero(arr if nd else reshape_p.bind(arr, new_sizes=(1,), dimensions=None),
+    cols = nonzero(arr if nd else lax.reshape(arr, new_sizes=(1,), dimensions=None),
                    size=size, fill_value=fill_value)
-    rows = [reshape_p.bind(c, new_sizes=(1,) + aval_of(c).shape, dimensions=None) for c in cols]
-    out = transpose_p.bind(concatenate_p.bind(*rows, dimension=0), permutation=(1, 0))
+    rows = [lax.reshape(c, new_sizes=(1,) + aval_of(c).shape, dimensions=None) for c in cols]
+    out = lax.transpose(lax.concatenate(rows, dimension=0), permutation=(1, 0))
     if nd == 0:  # (N, 0): one empty row per nonzero (JAX's shape)
         return asarray(np.zeros((aval_of(out).shape[0], 0), dtypes.default_int()))
     return out
@@ -271,7 +266,7 @@ def where(condition, x=None, y=None, /, *, size=None, fill_value=None):
     if x is None and y is None:
         c = _arg("where", condition)
         if aval_of(c).ndim == 0:
-            c = reshape_p.bind(c, new_sizes=(1,), dimensions=None)
+            c = lax.reshape(c, new_sizes=(1,), dimensions=None)
         return nonzero(c, size=size, fill_value=fill_value)
     if x is None or y is None:
         raise TypeError(f"where requires ndarray or scalar arguments, got {type(None)} at "
@@ -319,7 +314,7 @@ def unique(ar, return_index=False, return_inverse=False, return_counts=False, ax
     if shp[ax] == 0 and size and fill_value is None:
         raise ValueError("jnp.unique: for zero-sized input with nonzero size argument, "
                          "fill_value must be specified")
-    aux = arr if ax == 0 else transpose_p.bind(
+    aux = arr if ax == 0 else lax.transpose(
         arr, permutation=(ax,) + tuple(i for i in range(len(shp)) if i != ax))
     rows, rest = aval_of(aux).shape[0], aval_of(aux).shape[1:]
     it = dtypes.default_int()
@@ -328,26 +323,26 @@ def unique(ar, return_index=False, return_inverse=False, return_counts=False, ax
         perm = asarray(np.zeros(min(rows, 1) if width == 0 else 0, it))
         rows_eff = min(rows, 1) if width == 0 else 0
     else:
-        flat = reshape_p.bind(aux, new_sizes=(rows, width), dimensions=None)
-        cols = [reshape_p.bind(slice_p.bind(flat, start_indices=(0, j), limit_indices=(rows, j + 1),
-                                            strides=None), new_sizes=(rows,), dimensions=None)
+        flat = lax.reshape(aux, new_sizes=(rows, width), dimensions=None)
+        cols = [lax.reshape(lax.slice(flat, start_indices=(0, j), limit_indices=(rows, j + 1),
+                                      strides=None), new_sizes=(rows,), dimensions=None)
                 for j in range(width)]
-        perm = sort_p.bind(*cols, _iota(it, (rows,), 0), dimension=0, is_stable=True,
-                           num_keys=width)[-1]
+        perm = lax.sort((*cols, _iota(it, (rows,), 0)), dimension=0, is_stable=True,
+                        num_keys=width)[-1]
         rows_eff = rows
     aux = _take0(aux, perm) if rows_eff else aux
     if rows_eff:
-        first = slice_p.bind(aux, start_indices=(1,) + (0,) * len(rest),
-                             limit_indices=(rows_eff,) + rest, strides=None)
-        prev = slice_p.bind(aux, start_indices=(0,) * (1 + len(rest)),
-                            limit_indices=(rows_eff - 1,) + rest, strides=None)
+        first = lax.slice(aux, start_indices=(1,) + (0,) * len(rest),
+                          limit_indices=(rows_eff,) + rest, strides=None)
+        prev = lax.slice(aux, start_indices=(0,) * (1 + len(rest)),
+                         limit_indices=(rows_eff - 1,) + rest, strides=None)
         if dtypes.is_inexact(aval_of(aux).dtype) and equal_nan:
-            diff = ew.not_p.bind(_same(first, prev))
+            diff = lax.bitwise_not(_same(first, prev))
         else:
-            diff = ew.ne_p.bind(first, prev)
+            diff = lax.ne(first, prev)
         if rest:
-            diff = reduce_or_p.bind(diff, axes=tuple(range(1, 1 + len(rest))))
-        mask = concatenate_p.bind(asarray(np.ones(1, bool)), diff, dimension=0)
+            diff = lax.reduce_or(diff, axes=tuple(range(1, 1 + len(rest))))
+        mask = lax.concatenate((asarray(np.ones(1, bool)), diff), dimension=0)
     else:
         mask = asarray(np.zeros(rows_eff, bool))
     if size is None:
@@ -360,29 +355,29 @@ def unique(ar, return_index=False, return_inverse=False, return_counts=False, ax
     if size is not None and fill_value is not None:
         fv = convert(asarray(fill_value), aval_of(result).dtype)
         if aval_of(result).shape[0]:
-            total = reduce_sum_p.bind(convert(mask, it), axes=(0,))
-            valid = ew.lt_p.bind(_iota(it, (n_out,), 0), total)
-            valid = broadcast_in_dim_p.bind(valid, shape=aval_of(result).shape,
-                                            broadcast_dimensions=(0,))
+            total = lax.reduce_sum(convert(mask, it), axes=(0,))
+            valid = lax.lt(_iota(it, (n_out,), 0), total)
+            valid = lax.broadcast_in_dim(valid, shape=aval_of(result).shape,
+                                         broadcast_dimensions=(0,))
             result = _where3(valid, result, fv)
         else:
-            result = broadcast_in_dim_p.bind(fv, shape=(size,) + rest, broadcast_dimensions=())
+            result = lax.broadcast_in_dim(fv, shape=(size,) + rest, broadcast_dimensions=())
     if ax != 0:
         nd = len(shp)
-        result = transpose_p.bind(result, permutation=tuple(list(range(1, ax + 1)) + [0]
-                                                            + list(range(ax + 1, nd))))
+        result = lax.transpose(result, permutation=tuple(list(range(1, ax + 1)) + [0]
+                                                         + list(range(ax + 1, nd))))
     ret = [result]
     if return_index:
         ret.append(_take0(perm, ind) if rows_eff else perm)
     if return_inverse:
         if rows_eff:
-            imask = ew.sub_p.bind(cumsum_p.bind(convert(mask, it), axis=0, reverse=False),
-                                  literal(1, it))
+            imask = lax.sub(lax.cumsum(convert(mask, it), axis=0, reverse=False),
+                            literal(1, it))
             inv = asarray(np.zeros(rows_eff, it)).at[perm].set(imask)
         else:
             inv = asarray(np.zeros(shp[ax], it))
         if axis is None:
-            inv = reshape_p.bind(inv, new_sizes=in_shape, dimensions=None)
+            inv = lax.reshape(inv, new_sizes=in_shape, dimensions=None)
         ret.append(inv)
     if return_counts:
         if rows_eff and (n_out if size is None else size) == 0:
@@ -391,13 +386,13 @@ def unique(ar, return_index=False, return_inverse=False, return_counts=False, ax
             k = n_out if size is None else size
             # the start of each run and of the next one (the padding: past the end)
             idx = nonzero(mask, size=k + 1)[0]
-            tail = slice_p.bind(idx, start_indices=(1,), limit_indices=(k + 1,), strides=None)
-            tail = _where3(ew.ne_p.bind(tail, literal(0, it)), tail, literal(rows_eff, it))
-            head = concatenate_p.bind(
-                slice_p.bind(idx, start_indices=(0,), limit_indices=(1,), strides=None),
-                slice_p.bind(tail, start_indices=(0,), limit_indices=(k - 1,), strides=None),
+            tail = lax.slice(idx, start_indices=(1,), limit_indices=(k + 1,), strides=None)
+            tail = _where3(lax.ne(tail, literal(0, it)), tail, literal(rows_eff, it))
+            head = lax.concatenate(
+                (lax.slice(idx, start_indices=(0,), limit_indices=(1,), strides=None),
+                 lax.slice(tail, start_indices=(0,), limit_indices=(k - 1,), strides=None)),
                 dimension=0)
-            ret.append(ew.sub_p.bind(tail, head))
+            ret.append(lax.sub(tail, head))
         elif shp[ax]:
             ret.append(asarray(np.full((1,), shp[ax], it)))
         else:

@@ -14,14 +14,12 @@ from typing import NamedTuple
 
 import numpy as np
 
+from .. import lax
 from ..core import dtypes
 from ..core.ir import aval_of, literal
 from ..lax import linalg as lax_linalg
 from ..lax._convert import convert
-from ..lax._sort import sort as lax_sort
-from ..primitives import elementwise as ew
 from ..primitives.decompositions import take_rows
-from ..primitives.shape import broadcast_in_dim_p, iota_p, reshape_p, rev_p
 from . import _reductions as red
 from ._core import (
     asarray,
@@ -99,9 +97,9 @@ def _diagonal(x):
     """The diagonal x[..., i, i] of square matrices."""
     a = aval_of(x)
     n = a.shape[-1]
-    idx = iota_p.bind(dtype=np.dtype(np.int32), shape=a.shape[:-2] + (n, 1), dimension=a.ndim - 2)
-    return reshape_p.bind(take_along_axis(x, idx, axis=-1), new_sizes=a.shape[:-1],
-                          dimensions=None)
+    idx = lax.broadcasted_iota(dtype=np.dtype(np.int32), shape=a.shape[:-2] + (n, 1), dimension=a.ndim - 2)
+    return lax.reshape(take_along_axis(x, idx, axis=-1), new_sizes=a.shape[:-1],
+                       dimensions=None)
 
 
 def _hp(a, b):
@@ -163,17 +161,17 @@ def svd(a, full_matrices: bool = True, compute_uv: bool = True, hermitian: bool 
         s = absolute(v)
         k = aval_of(s).ndim - 1
         if not compute_uv:
-            return rev_p.bind(lax_sort(s, dimension=k), dimensions=(k,))
-        idx = iota_p.bind(dtype=np.dtype(np.int32), shape=aval_of(s).shape, dimension=k)
-        s, idx, sg = lax_sort((s, idx, sign(v)), dimension=k, num_keys=1)
-        s, idx, sg = (rev_p.bind(t, dimensions=(k,)) for t in (s, idx, sg))
-        u = take_along_axis(w, broadcast_in_dim_p.bind(
+            return lax.rev(lax.sort(s, dimension=k), dimensions=(k,))
+        idx = lax.broadcasted_iota(dtype=np.dtype(np.int32), shape=aval_of(s).shape, dimension=k)
+        s, idx, sg = lax.sort((s, idx, sign(v)), dimension=k, num_keys=1)
+        s, idx, sg = (lax.rev(t, dimensions=(k,)) for t in (s, idx, sg))
+        u = take_along_axis(w, lax.broadcast_in_dim(
             idx, shape=aval_of(idx).shape[:-1] + (1, aval_of(idx).shape[-1]),
             broadcast_dimensions=tuple(range(k)) + (k + 1,)), axis=-1)
         sg = convert(sg, aval_of(u).dtype)
-        sg = broadcast_in_dim_p.bind(sg, shape=aval_of(u).shape,
-                                     broadcast_dimensions=tuple(range(k)) + (k + 1,))
-        return SVDResult(u, s, _H(ew.mul_p.bind(u, sg)))
+        sg = lax.broadcast_in_dim(sg, shape=aval_of(u).shape,
+                                  broadcast_dimensions=tuple(range(k)) + (k + 1,))
+        return SVDResult(u, s, _H(lax.mul(u, sg)))
     out = lax_linalg.svd(a, full_matrices=full_matrices, compute_uv=compute_uv,
                          subset_by_index=subset_by_index)
     return SVDResult(*out) if compute_uv else out
@@ -191,17 +189,17 @@ def _lu_parts(a):
     lu, pivots, _ = lax_linalg.lu(a)
     n = aval_of(a).shape[-1]
     it = aval_of(pivots).dtype
-    moved = ew.ne_p.bind(pivots, iota_p.bind(dtype=it, shape=aval_of(pivots).shape,
-                                             dimension=aval_of(pivots).ndim - 1))
+    moved = lax.ne(pivots, lax.broadcasted_iota(dtype=it, shape=aval_of(pivots).shape,
+                                                dimension=aval_of(pivots).ndim - 1))
     parity = red.count_nonzero(moved, axis=-1)
     return _diagonal(lu), parity, n
 
 
 def _odd_sign(parity, dtype):
     """(-1) ** parity in ``dtype``."""
-    odd = ew.rem_p.bind(parity, convert(2, aval_of(parity).dtype))
-    return convert(ew.sub_p.bind(convert(1, aval_of(odd).dtype),
-                                 ew.mul_p.bind(odd, convert(2, aval_of(odd).dtype))), dtype)
+    odd = lax.rem(parity, convert(2, aval_of(parity).dtype))
+    return convert(lax.sub(convert(1, aval_of(odd).dtype),
+                           lax.mul(odd, convert(2, aval_of(odd).dtype))), dtype)
 
 
 def det(a):
@@ -209,7 +207,7 @@ def det(a):
     a = _matrix("det", a)
     d = aval_of(a).dtype
     diag, parity, _ = _lu_parts(a)
-    return ew.mul_p.bind(_odd_sign(parity, d), red.prod(diag, axis=-1))
+    return lax.mul(_odd_sign(parity, d), red.prod(diag, axis=-1))
 
 
 def slogdet(a, *, method=None):
@@ -221,14 +219,14 @@ def slogdet(a, *, method=None):
     a = _matrix("slogdet", a)
     d = aval_of(a).dtype
     diag, parity, _ = _lu_parts(a)
-    zero = red.any(ew.eq_p.bind(diag, convert(0, d)), axis=-1)
+    zero = red.any(lax.eq(diag, convert(0, d)), axis=-1)
     if dtypes.is_complex(d):
-        sgn = red.prod(ew.div_p.bind(diag, convert(absolute(diag), d)), axis=-1)
+        sgn = red.prod(lax.div(diag, convert(absolute(diag), d)), axis=-1)
     else:
         sgn = convert(1, d)
-        parity = ew.add_p.bind(parity, red.count_nonzero(ew.lt_p.bind(diag, convert(0, d)),
+        parity = lax.add(parity, red.count_nonzero(lax.lt(diag, convert(0, d)),
                                                           axis=-1))
-    sgn = where(zero, convert(0, d), ew.mul_p.bind(sgn, _odd_sign(parity, d)))
+    sgn = where(zero, convert(0, d), lax.mul(sgn, _odd_sign(parity, d)))
     logdet = where(zero, convert(-np.inf, d), red.sum(convert(log(absolute(diag)), d), axis=-1))
     return SlogdetResult(sgn, real(logdet))
 
@@ -242,7 +240,7 @@ def _batch_to(x, batch, core):
     if a.shape == shape:
         return x
     lead = len(shape) - a.ndim
-    return broadcast_in_dim_p.bind(x, shape=shape, broadcast_dimensions=tuple(range(lead, len(shape))))
+    return lax.broadcast_in_dim(x, shape=shape, broadcast_dimensions=tuple(range(lead, len(shape))))
 
 
 def lu_solve_factored(lu, perm, b, trans: int = 0):
@@ -262,8 +260,8 @@ def lu_solve_factored(lu, perm, b, trans: int = 0):
 
 def _inverse_permutation(perm):
     a = aval_of(perm)
-    idx = iota_p.bind(dtype=a.dtype, shape=a.shape, dimension=a.ndim - 1)
-    return lax_sort((perm, idx), dimension=a.ndim - 1, num_keys=1)[1]
+    idx = lax.broadcasted_iota(dtype=a.dtype, shape=a.shape, dimension=a.ndim - 1)
+    return lax.sort((perm, idx), dimension=a.ndim - 1, num_keys=1)[1]
 
 
 def solve(a, b):
@@ -289,7 +287,7 @@ def solve(a, b):
                          "solve. To recover this behavior, use solve(a, b[..., None]).squeeze(-1).")
     vector = ba.ndim == 1
     if vector:
-        b = reshape_p.bind(b, new_sizes=(m, 1), dimensions=None)
+        b = lax.reshape(b, new_sizes=(m, 1), dimensions=None)
     bb = aval_of(b)
     if bb.shape[-2] != m:
         raise ValueError(f"inconsistent size for core dimension 'm': {bb.shape[-2]} vs {m} on "
@@ -300,7 +298,7 @@ def solve(a, b):
     lu = _batch_to(lu, batch, (m, m))
     perm = _batch_to(perm, batch, (m,))
     x = lu_solve_factored(lu, perm, _batch_to(b, batch, bb.shape[-2:]))
-    return reshape_p.bind(x, new_sizes=batch + (m,), dimensions=None) if vector else x
+    return lax.reshape(x, new_sizes=batch + (m,), dimensions=None) if vector else x
 
 
 def as_inexact_pair(name, a, b):
@@ -369,7 +367,7 @@ def matrix_rank(M, rtol=None, *, hermitian: bool = False):  # noqa: N803
     M = as_inexact("matrix_rank", M)
     a = aval_of(M)
     if a.ndim < 2:
-        return convert(red.any(ew.ne_p.bind(M, convert(0, a.dtype))), np.dtype(np.int32))
+        return convert(red.any(lax.ne(M, convert(0, a.dtype))), np.dtype(np.int32))
     S = svd(M, full_matrices=False, compute_uv=False, hermitian=hermitian)
     sd = aval_of(S).dtype
     if rtol is None:
@@ -388,7 +386,7 @@ def lstsq(a, b, rcond=None, *, numpy_resid: bool = False):
         raise ValueError("Leading dimensions of input arrays must match")
     b_ndim = ba.ndim
     if b_ndim == 1:
-        b = reshape_p.bind(b, new_sizes=ba.shape + (1,), dimensions=None)
+        b = lax.reshape(b, new_sizes=ba.shape + (1,), dimensions=None)
     if aa.ndim != 2:
         raise TypeError(f"{aa.ndim}-dimensional array given. Array must be two-dimensional")
     if aval_of(b).ndim != 2:
@@ -419,9 +417,9 @@ def lstsq(a, b, rcond=None, *, numpy_resid: bool = False):
         resid = asarray(np.zeros(0, rd))
     else:
         est = _hp(a, x)
-        resid = power(norm(ew.sub_p.bind(b, est), axis=0), 2)
+        resid = power(norm(lax.sub(b, est), axis=0), 2)
     if b_ndim == 1:
-        x = reshape_p.bind(x, new_sizes=(n,), dimensions=None)
+        x = lax.reshape(x, new_sizes=(n,), dimensions=None)
     return x, resid, rank, s
 
 
@@ -433,7 +431,7 @@ def _concrete_int(x) -> int:
 
 
 def _sq_sum(x, axis, keepdims):
-    return sqrt(red.sum(real(ew.mul_p.bind(x, conj(x))), axis=axis, keepdims=keepdims))
+    return sqrt(red.sum(real(lax.mul(x, conj(x))), axis=axis, keepdims=keepdims))
 
 
 def vector_norm(x, /, *, axis=None, keepdims: bool = False, ord=2):  # noqa: A002
@@ -448,7 +446,7 @@ def vector_norm(x, /, *, axis=None, keepdims: bool = False, ord=2):  # noqa: A00
     if ord == -np.inf:
         return red.min(absolute(x), axis=axis, keepdims=keepdims)
     if ord == 0:
-        return red.sum(ew.ne_p.bind(x, convert(0, aval_of(x).dtype)),
+        return red.sum(lax.ne(x, convert(0, aval_of(x).dtype)),
                        dtype=np.finfo(aval_of(x).dtype).dtype, axis=axis, keepdims=keepdims)
     if ord == 1:
         return red.sum(absolute(x), axis=axis, keepdims=keepdims)

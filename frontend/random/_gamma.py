@@ -24,7 +24,7 @@ from .. import numpy as fnp
 from ..core import dtypes
 from ..core.ir import Primitive, aval_of
 from ..primitives.elementwise import jvp_by_operand
-from ..primitives.shape import bdim_at, reshape_p
+from ..primitives.shape import bdim_at
 from ..transforms.vmap import vmap
 from ._prng import U32, split_data
 from ._samplers import _exponential, _normal, _row, _uniform, at_run_time
@@ -81,12 +81,12 @@ def gamma_impl(key, a, *, log_space):
     if math.prod(shape) == 0:
         return fnp.zeros(shape, aval_of(a).dtype)
     count = math.prod(shape[nb:])
-    keys = reshape_p.bind(key, new_sizes=(math.prod(shape[:nb]), 2), dimensions=None)
+    keys = lax.reshape(key, new_sizes=(math.prod(shape[:nb]), 2), dimensions=None)
     keys = vmap(lambda k: split_data(k, (count,)))(keys)
-    keys = reshape_p.bind(keys, new_sizes=(math.prod(shape), 2), dimensions=None)
-    alphas = at_run_time(reshape_p.bind(a, new_sizes=(math.prod(shape),), dimensions=None))
+    keys = lax.reshape(keys, new_sizes=(math.prod(shape), 2), dimensions=None)
+    alphas = at_run_time(lax.reshape(a, new_sizes=(math.prod(shape),), dimensions=None))
     samples = vmap(lambda k, al: _gamma_one(k, al, log_space))(keys, alphas)
-    return reshape_p.bind(samples, new_sizes=shape, dimensions=None)
+    return lax.reshape(samples, new_sizes=shape, dimensions=None)
 
 
 def _gamma_one(key, alpha, log_space: bool):

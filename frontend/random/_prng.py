@@ -11,15 +11,13 @@ import math
 
 import numpy as np
 
+from .. import lax
 from ..core import dtypes
 from ..core.ir import Tracer, aval_of, literal
 from ..core.pytree import register_node
 from ..device.array import Array
 from ..lax._convert import as_operand, convert
 from ..numpy._core import broadcast_to_shape
-from ..primitives import elementwise as ew
-from ..primitives.padding import concatenate_p, slice_p
-from ..primitives.shape import iota_p, reshape_p, squeeze_p
 
 U32 = dtypes.uint32
 _ROTATIONS = ((13, 15, 26, 6), (17, 29, 16, 24))
@@ -31,8 +29,8 @@ def _u32(v):
 
 
 def _rotl(x, d):
-    return ew.or_p.bind(ew.shift_left_p.bind(x, d),
-                        ew.shift_right_logical_p.bind(x, ew.sub_p.bind(_u32(32), d)))
+    return lax.bitwise_or(lax.shift_left(x, d),
+                          lax.shift_right_logical(x, lax.sub(_u32(32), d)))
 
 
 def threefry2x32(k1, k2, x1, x2):
@@ -46,19 +44,19 @@ def threefry2x32(k1, k2, x1, x2):
     from ..lax import fori_loop
     shape = np.broadcast_shapes(aval_of(x1).shape, aval_of(x2).shape)
     x1, x2 = (broadcast_to_shape(x, shape) for x in (x1, x2))
-    ks = (k1, k2, ew.xor_p.bind(ew.xor_p.bind(k1, k2), _u32(_PARITY)))
-    x = (ew.add_p.bind(x1, ks[0]), ew.add_p.bind(x2, ks[1]))
+    ks = (k1, k2, lax.bitwise_xor(lax.bitwise_xor(k1, k2), _u32(_PARITY)))
+    x = (lax.add(x1, ks[0]), lax.add(x2, ks[1]))
     rotations = tuple(as_operand(np.array(r, U32)) for r in _ROTATIONS)
 
     def step(i, state):
         (a, b), ks, rots = state
         for j in range(4):
-            r = squeeze_p.bind(slice_p.bind(rots[0], start_indices=(j,), limit_indices=(j + 1,),
-                                            strides=None), dimensions=(0,))
-            a = ew.add_p.bind(a, b)
-            b = ew.xor_p.bind(a, _rotl(b, r))
-        i1 = convert(ew.add_p.bind(i, literal(1, aval_of(i).dtype)), U32)
-        x = (ew.add_p.bind(a, ks[0]), ew.add_p.bind(ew.add_p.bind(b, ks[1]), i1))
+            r = lax.squeeze(lax.slice(rots[0], start_indices=(j,), limit_indices=(j + 1,),
+                                      strides=None), dimensions=(0,))
+            a = lax.add(a, b)
+            b = lax.bitwise_xor(a, _rotl(b, r))
+        i1 = convert(lax.add(i, literal(1, aval_of(i).dtype)), U32)
+        x = (lax.add(a, ks[0]), lax.add(lax.add(b, ks[1]), i1))
         return x, ks[1:] + ks[:1], rots[1:] + rots[:1]
 
     (x1, x2), _, _ = fori_loop(0, 5, step, (x, ks[1:] + ks[:1], rotations))
@@ -67,8 +65,8 @@ def threefry2x32(k1, k2, x1, x2):
 
 def _halves(key):
     """The two uint32 words of a raw key of shape (2,)."""
-    return [squeeze_p.bind(slice_p.bind(key, start_indices=(i,), limit_indices=(i + 1,),
-                                        strides=None), dimensions=(0,)) for i in (0, 1)]
+    return [lax.squeeze(lax.slice(key, start_indices=(i,), limit_indices=(i + 1,),
+                                  strides=None), dimensions=(0,)) for i in (0, 1)]
 
 
 def _iota_2x32(shape: tuple):
@@ -79,17 +77,17 @@ def _iota_2x32(shape: tuple):
         raise NotImplementedError(f"random arrays of {n} >= 2**32 elements are not supported")
     if not shape:
         return _u32(0), _u32(0)
-    lo = reshape_p.bind(iota_p.bind(dtype=U32, shape=(n,), dimension=0), new_sizes=shape,
-                        dimensions=None)
+    lo = lax.reshape(lax.broadcasted_iota(dtype=U32, shape=(n,), dimension=0), new_sizes=shape,
+                     dimensions=None)
     return _u32(0), lo
 
 
 def _pair(b1, b2, shape):
     """Stack two uint32 arrays of ``shape`` on a new trailing axis of size 2."""
     s = tuple(shape) + (1,)
-    return concatenate_p.bind(reshape_p.bind(b1, new_sizes=s, dimensions=None),
-                              reshape_p.bind(b2, new_sizes=s, dimensions=None),
-                              dimension=len(shape))
+    return lax.concatenate((lax.reshape(b1, new_sizes=s, dimensions=None),
+                            lax.reshape(b2, new_sizes=s, dimensions=None)),
+                           dimension=len(shape))
 
 
 def split_data(key, shape: tuple):
@@ -114,9 +112,9 @@ def random_bits(key, bit_width: int, shape: tuple):
     b1, b2 = threefry2x32(k1, k2, hi, lo)
     if bit_width == 64:
         u64 = dtypes.uint64
-        return ew.or_p.bind(ew.shift_left_p.bind(convert(b1, u64), literal(32, u64)),
-                            convert(b2, u64))
-    bits = ew.xor_p.bind(b1, b2)
+        return lax.bitwise_or(lax.shift_left(convert(b1, u64), literal(32, u64)),
+                              convert(b2, u64))
+    bits = lax.bitwise_xor(b1, b2)
     return bits if bit_width == 32 else convert(bits, np.dtype(f"uint{bit_width}"))
 
 
@@ -124,7 +122,7 @@ def seed_data(seed):
     """The raw key of an integer seed: (seed >> 32, seed & 0xFFFFFFFF) as uint32 (the high
     word is 0 for seeds of 32 bits or fewer)."""
     a = aval_of(seed)
-    hi = convert(ew.shift_right_logical_p.bind(seed, literal(32, a.dtype, a.weak_type)), U32) \
+    hi = convert(lax.shift_right_logical(seed, literal(32, a.dtype, a.weak_type)), U32) \
         if a.dtype.itemsize == 8 else _u32(0)
     return _pair(hi, convert(seed, U32), ())
 

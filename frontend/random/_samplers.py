@@ -18,9 +18,6 @@ from ..device.fusion import eager_jit
 from ..lax._convert import convert
 from ..lax._ops import bitcast_convert_type
 from ..numpy._core import canonical_axis, check_arraylike, promote_dtypes_inexact
-from ..primitives import elementwise as ew
-from ..primitives.padding import slice_p
-from ..primitives.shape import reshape_p, squeeze_p
 from ._prng import (
     U32,
     KeyArray,
@@ -84,15 +81,15 @@ def _to_rank(x, n: int):
     s = aval_of(x).shape
     if len(s) >= n:
         return x
-    return reshape_p.bind(x, new_sizes=(1,) * (n - len(s)) + tuple(s), dimensions=None)
+    return lax.reshape(x, new_sizes=(1,) * (n - len(s)) + tuple(s), dimensions=None)
 
 
 def _row(x, i: int):
     """x[i] along axis 0."""
     s = aval_of(x).shape
-    return squeeze_p.bind(slice_p.bind(x, start_indices=(i,) + (0,) * (len(s) - 1),
-                                       limit_indices=(i + 1,) + tuple(s[1:]), strides=None),
-                          dimensions=(0,))
+    return lax.squeeze(lax.slice(x, start_indices=(i,) + (0,) * (len(s) - 1),
+                                 limit_indices=(i + 1,) + tuple(s[1:]), strides=None),
+                       dimensions=(0,))
 
 
 def _out(data, typed: bool):
@@ -224,11 +221,11 @@ def _uniform(key, minval, maxval, shape, dtype):
     b = convert(random_bits(key, rng_bits, shape), uint)
     # random mantissa bits under the exponent of 1.0: a float in [1, 2), minus 1
     one_bits = int(np.array(1.0, dtype).view(uint))
-    b = ew.or_p.bind(ew.shift_right_logical_p.bind(b, literal(rng_bits - nmant, uint)),
-                     literal(one_bits, uint))
-    floats = ew.sub_p.bind(bitcast_convert_type(b, dtype), literal(1.0, dtype))
-    scaled = ew.add_p.bind(ew.mul_p.bind(floats, ew.sub_p.bind(maxval, minval)), minval)
-    return ew.max_p.bind(minval, _reshape(scaled, shape))
+    b = lax.bitwise_or(lax.shift_right_logical(b, literal(rng_bits - nmant, uint)),
+                       literal(one_bits, uint))
+    floats = lax.sub(bitcast_convert_type(b, dtype), literal(1.0, dtype))
+    scaled = lax.add(lax.mul(floats, lax.sub(maxval, minval)), minval)
+    return lax.max(minval, _reshape(scaled, shape))
 
 
 def at_run_time(x):
@@ -241,7 +238,7 @@ def at_run_time(x):
 def _reshape(x, shape):
     if aval_of(x).shape == tuple(shape):
         return x
-    return reshape_p.bind(x, new_sizes=tuple(shape), dimensions=None)
+    return lax.reshape(x, new_sizes=tuple(shape), dimensions=None)
 
 
 # ----------------------------------------------------------------------------- samplers
@@ -273,7 +270,7 @@ def _bernoulli(key, p, shape, mode, dtype):
     if mode == "high":
         u = _uniform(key, 0.0, 1.0, (2,) + shape, dtype)
         u1, u2 = _row(u, 0), _row(u, 1)
-        u2 = ew.mul_p.bind(u2, literal(2.0 ** -ml_dtypes.finfo(dtype).nmant, dtype))
+        u2 = lax.mul(u2, literal(2.0 ** -ml_dtypes.finfo(dtype).nmant, dtype))
         return fnp.less(u2, fnp.subtract(p, u1))
     return fnp.less(_uniform(key, 0.0, 1.0, shape, dtype), p)
 
@@ -311,7 +308,7 @@ def _clip_convert(v, dtype):
     fi, ti = np.iinfo(a.dtype), np.iinfo(dtype)
     lo = literal(max(int(fi.min), int(ti.min)), a.dtype, a.weak_type)
     hi = literal(min(int(fi.max), int(ti.max)), a.dtype, a.weak_type)
-    return convert(ew.min_p.bind(ew.max_p.bind(v, lo), hi), dtype)
+    return convert(lax.min(lax.max(v, lo), hi), dtype)
 
 
 @eager_jit
@@ -328,7 +325,7 @@ def _randint(key, minval, maxval, shape, dtype, narrow):
         maxval = fnp.astype(maxval, dtypes.default_int())
     ma = aval_of(maxval)
     top = min(int(np.iinfo(dtype).max), int(np.iinfo(ma.dtype).max))
-    maxval_out_of_range = ew.gt_p.bind(maxval, literal(top, ma.dtype, ma.weak_type))
+    maxval_out_of_range = lax.gt(maxval, literal(top, ma.dtype, ma.weak_type))
     minval = _to_rank(_clip_convert(minval, dtype), len(shape))
     maxval = _to_rank(_clip_convert(maxval, dtype), len(shape))
     nbits = np.iinfo(dtype).bits
@@ -336,15 +333,15 @@ def _randint(key, minval, maxval, shape, dtype, narrow):
     higher = random_bits(_row(keys, 0), nbits, shape)
     lower = random_bits(_row(keys, 1), nbits, shape)
     u = np.dtype(f"uint{nbits}")
-    span = convert(ew.sub_p.bind(maxval, minval), u)
-    span = fnp.where(ew.le_p.bind(maxval, minval), literal(1, u), span)
-    span = fnp.where(fnp.logical_and(maxval_out_of_range, ew.gt_p.bind(maxval, minval)),
-                     ew.add_p.bind(span, literal(1, u)), span)
-    multiplier = ew.rem_p.bind(literal(2 ** (nbits // 2), u), span)
-    multiplier = ew.rem_p.bind(ew.mul_p.bind(multiplier, multiplier), span)
-    offset = ew.add_p.bind(ew.mul_p.bind(ew.rem_p.bind(higher, span), multiplier),
-                           ew.rem_p.bind(lower, span))
-    offset = ew.rem_p.bind(offset, span)
+    span = convert(lax.sub(maxval, minval), u)
+    span = fnp.where(lax.le(maxval, minval), literal(1, u), span)
+    span = fnp.where(fnp.logical_and(maxval_out_of_range, lax.gt(maxval, minval)),
+                     lax.add(span, literal(1, u)), span)
+    multiplier = lax.rem(literal(2 ** (nbits // 2), u), span)
+    multiplier = lax.rem(lax.mul(multiplier, multiplier), span)
+    offset = lax.add(lax.mul(lax.rem(higher, span), multiplier),
+                     lax.rem(lower, span))
+    offset = lax.rem(offset, span)
     return fnp.add(minval, convert(offset, dtype))
 
 
@@ -358,7 +355,7 @@ def exponential(key, shape=(), dtype=None):
 @eager_jit
 def _exponential(key, shape, dtype):
     u = _uniform(key, 0.0, 1.0, shape, dtype)
-    return ew.neg_p.bind(ew.log1p_p.bind(ew.neg_p.bind(u)))
+    return lax.neg(lax.log1p(lax.neg(u)))
 
 
 def gumbel(key, shape=(), dtype=None, mode=None):
@@ -618,17 +615,17 @@ def _unit_sampler(name: str, low, transform):
 
 laplace = _unit_sampler(
     "laplace", lambda fi: -1.0 + float(fi.epsneg),
-    lambda u: ew.mul_p.bind(ew.sign_p.bind(u), ew.log1p_p.bind(ew.neg_p.bind(ew.abs_p.bind(u)))))
+    lambda u: lax.mul(lax.sign(u), lax.log1p(lax.neg(lax.abs(u)))))
 laplace.__doc__ = "Laplace(0, 1) samples."
 logistic = _unit_sampler(
     "logistic", lambda fi: float(fi.tiny),
-    lambda u: ew.sub_p.bind(ew.log_p.bind(u), ew.log1p_p.bind(ew.neg_p.bind(u))))
+    lambda u: lax.sub(lax.log(u), lax.log1p(lax.neg(u))))
 logistic.__doc__ = "Logistic(0, 1) samples."
 cauchy = _unit_sampler(
     "cauchy", lambda fi: float(fi.eps),
-    lambda u: ew.tan_p.bind(ew.mul_p.bind(
+    lambda u: lax.tan(lax.mul(
         literal(np.pi, aval_of(u).dtype),
-        ew.sub_p.bind(u, literal(0.5, aval_of(u).dtype)))))
+        lax.sub(u, literal(0.5, aval_of(u).dtype)))))
 cauchy.__doc__ = "Cauchy(0, 1) samples."
 
 
@@ -649,15 +646,15 @@ def _normal(key, shape, dtype):
         keys = split_data(key, (2,))
         re = convert(_normal_real(_row(keys, 0), shape, real), dtype)
         im = convert(_normal_real(_row(keys, 1), shape, real), dtype)
-        z = ew.add_p.bind(re, ew.mul_p.bind(literal(1j, dtype), im))
-        return ew.div_p.bind(z, literal(np.sqrt(2), dtype))
+        z = lax.add(re, lax.mul(literal(1j, dtype), im))
+        return lax.div(z, literal(np.sqrt(2), dtype))
     return _normal_real(key, shape, dtype)
 
 
 def _normal_real(key, shape, dtype):
     lo = float(np.nextafter(np.array(-1.0, dtype), np.array(0.0, dtype)))
     u = _uniform(key, lo, 1.0, shape, dtype)
-    return ew.mul_p.bind(literal(np.sqrt(2), dtype), lax.erf_inv(u))
+    return lax.mul(literal(np.sqrt(2), dtype), lax.erf_inv(u))
 
 
 def truncated_normal(key, lower, upper, shape=None, dtype=None):
@@ -682,10 +679,10 @@ def _truncated_normal(key, lower, upper, shape, dtype):
         check_shape("truncated_normal", shape, ls, us)
     sqrt2 = literal(np.sqrt(2), dtype)
     lower, upper = convert(lower, dtype), convert(upper, dtype)
-    a = lax.erf(ew.div_p.bind(lower, sqrt2))
-    b = lax.erf(ew.div_p.bind(upper, sqrt2))
+    a = lax.erf(lax.div(lower, sqrt2))
+    b = lax.erf(lax.div(upper, sqrt2))
     u = _uniform(key, a, b, shape, dtype)
-    out = ew.mul_p.bind(sqrt2, lax.erf_inv(u))
+    out = lax.mul(sqrt2, lax.erf_inv(u))
     lo = lax.nextafter(lower, literal(np.inf, dtype))
     hi = lax.nextafter(upper, literal(-np.inf, dtype))
     return fnp.clip(out, lo, hi)

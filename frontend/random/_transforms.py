@@ -8,13 +8,13 @@ import operator
 
 import numpy as np
 
+from .. import lax
 from .. import numpy as fnp
 from ..core import dtypes
 from ..core.ir import aval_of
 from ..device.fusion import eager_jit
 from ..lax._convert import convert
 from ..numpy._core import check_arraylike, promote_dtypes_inexact
-from ..primitives import elementwise as ew
 from ._prng import KEY_DTYPE, KeyDtype, check_key, split_data
 from ._samplers import (
     _as_device,
@@ -127,7 +127,7 @@ def rayleigh(key, scale, shape=None, dtype=None):
 @eager_jit
 def _rayleigh(key, scale, shape, dtype):
     u = _uniform(key, 0.0, 1.0, shape, dtype)
-    return ew.mul_p.bind(_bcast(scale, dtype, shape), fnp.sqrt(ew.log_p.bind(u) * -2))
+    return lax.mul(_bcast(scale, dtype, shape), fnp.sqrt(lax.log(u) * -2))
 
 
 def weibull_min(key, scale, concentration, shape=(), dtype=None):

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .. import lax
 from ..core.ir import aval_of
 from ..lax import linalg as lax_linalg
 from ..lax._convert import convert
@@ -20,9 +21,6 @@ from ..numpy._elementwise import add
 from ..numpy._linalg import matmul
 from ..numpy._numeric import conj, real
 from ..numpy._shape import swapaxes
-from ..primitives import elementwise as ew
-from ..primitives.padding import slice_p
-from ..primitives.shape import broadcast_in_dim_p, iota_p, reshape_p
 
 __all__ = ["solve_triangular", "cho_factor", "cho_solve", "cholesky", "lu", "lu_factor",
            "lu_solve", "solve", "inv", "det"]
@@ -35,7 +33,7 @@ def _with_columns(b, a):
     """b as a matrix of right-hand sides: a vector b (one rank less than a) gets a column."""
     ba = aval_of(b)
     if ba.ndim == aval_of(a).ndim - 1:
-        return reshape_p.bind(b, new_sizes=ba.shape + (1,), dimensions=None), ba.shape
+        return lax.reshape(b, new_sizes=ba.shape + (1,), dimensions=None), ba.shape
     return b, None
 
 
@@ -50,7 +48,7 @@ def solve_triangular(a, b, trans=0, lower: bool = False, unit_diagonal: bool = F
     b, vec_shape = _with_columns(b, a)
     out = lax_linalg.triangular_solve(a, b, left_side=True, lower=lower, transpose_a=transpose_a,
                                       conjugate_a=conjugate_a, unit_diagonal=unit_diagonal)
-    return out if vec_shape is None else reshape_p.bind(out, new_sizes=vec_shape, dimensions=None)
+    return out if vec_shape is None else lax.reshape(out, new_sizes=vec_shape, dimensions=None)
 
 
 def _mH(x):
@@ -80,7 +78,7 @@ def cho_solve(c_and_lower, b, overwrite_b: bool = False, check_finite: bool = Tr
                                     conjugate_a=not lower)
     b = lax_linalg.triangular_solve(c, b, left_side=True, lower=lower, transpose_a=lower,
                                     conjugate_a=lower)
-    return b if vec_shape is None else reshape_p.bind(b, new_sizes=vec_shape, dimensions=None)
+    return b if vec_shape is None else lax.reshape(b, new_sizes=vec_shape, dimensions=None)
 
 
 def lu_factor(a, overwrite_a: bool = False, check_finite: bool = True):
@@ -100,7 +98,7 @@ def lu_solve(lu_and_piv, b, trans=0, overwrite_b: bool = False, check_finite: bo
     perm = lax_linalg.lu_pivots_to_permutation(asarray(pivots), m)
     b, vec_shape = _with_columns(b, lu_)
     x = np_linalg.lu_solve_factored(lu_, perm, b, trans)
-    return x if vec_shape is None else reshape_p.bind(x, new_sizes=vec_shape, dimensions=None)
+    return x if vec_shape is None else lax.reshape(x, new_sizes=vec_shape, dimensions=None)
 
 
 def lu(a, permute_l: bool = False, overwrite_a: bool = False, check_finite: bool = True):
@@ -113,19 +111,19 @@ def lu(a, permute_l: bool = False, overwrite_a: bool = False, check_finite: bool
     k = min(m, n)
     # p[..., j, i] = (perm[..., i] == j): row i of l @ u is row perm[i] of a
     pa = aval_of(perm)
-    rows = iota_p.bind(dtype=pa.dtype, shape=pa.shape[:-1] + (m, m), dimension=pa.ndim - 1)
-    cols = broadcast_in_dim_p.bind(perm, shape=pa.shape[:-1] + (m, m),
-                                   broadcast_dimensions=tuple(range(pa.ndim - 1)) + (pa.ndim,))
-    p = real(convert(ew.eq_p.bind(rows, cols), aa.dtype))
+    rows = lax.broadcasted_iota(dtype=pa.dtype, shape=pa.shape[:-1] + (m, m), dimension=pa.ndim - 1)
+    cols = lax.broadcast_in_dim(perm, shape=pa.shape[:-1] + (m, m),
+                                broadcast_dimensions=tuple(range(pa.ndim - 1)) + (pa.ndim,))
+    p = real(convert(lax.eq(rows, cols), aa.dtype))
     nb = aa.ndim - 2
-    lower = slice_p.bind(lax_linalg.tril(lu_, -1), start_indices=(0,) * aa.ndim,
-                         limit_indices=aa.shape[:-2] + (m, k), strides=None)
-    eye = broadcast_in_dim_p.bind(asarray(np.eye(m, k, dtype=aa.dtype)),
-                                  shape=aa.shape[:-2] + (m, k),
-                                  broadcast_dimensions=(nb, nb + 1))
+    lower = lax.slice(lax_linalg.tril(lu_, -1), start_indices=(0,) * aa.ndim,
+                      limit_indices=aa.shape[:-2] + (m, k), strides=None)
+    eye = lax.broadcast_in_dim(asarray(np.eye(m, k, dtype=aa.dtype)),
+                               shape=aa.shape[:-2] + (m, k),
+                               broadcast_dimensions=(nb, nb + 1))
     lower = add(lower, eye)
-    upper = slice_p.bind(lax_linalg.triu(lu_), start_indices=(0,) * aa.ndim,
-                         limit_indices=aa.shape[:-2] + (k, n), strides=None)
+    upper = lax.slice(lax_linalg.triu(lu_), start_indices=(0,) * aa.ndim,
+                      limit_indices=aa.shape[:-2] + (k, n), strides=None)
     if permute_l:
         return matmul(p, lower, precision="highest"), upper
     return p, lower, upper

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .. import lax
 from ..core import dtypes
 from ..core.ir import aval_of
 from ..lax._convert import convert
@@ -31,8 +32,6 @@ from ..numpy._elementwise import (
 from ..numpy._numeric import isfinite, real
 from ..numpy._shape import expand_dims
 from ..numpy._sorting import where as _where
-from ..primitives import elementwise as ew
-from ..primitives import special as sp
 from ..transforms.custom_derivatives import custom_jvp
 
 __all__ = ["erf", "erfc", "erfinv", "gammaln", "digamma", "polygamma", "zeta", "gammainc",
@@ -40,21 +39,26 @@ __all__ = ["erf", "erfc", "erfinv", "gammaln", "digamma", "polygamma", "zeta", "
            "xlogy", "xlog1py"]
 
 
-def _fn(name, prim):
+def _fn(name, op):
+    nargs = op.__code__.co_argcount  # (lax's elementwise functions name their operands)
+
     def fn(*args):
+        if len(args) != nargs:
+            raise TypeError(f"{name}() takes {nargs} positional argument{'s' * (nargs > 1)} "
+                            f"but {len(args)} were given")
         check_arraylike(name, *args)
-        return prim.bind(*promote_dtypes_inexact(name, *args))
+        return op(*promote_dtypes_inexact(name, *args))
     fn.__name__ = fn.__qualname__ = name
-    fn.__doc__ = f"scipy.special.{name} (the ``{prim.name}`` primitive)."
+    fn.__doc__ = f"scipy.special.{name} (``lax.{op.__name__}``)."
     return fn
 
 
-erf = _fn("erf", sp.erf_p)
-erfc = _fn("erfc", sp.erfc_p)
-erfinv = _fn("erfinv", sp.erf_inv_p)
-gammaln = _fn("gammaln", sp.lgamma_p)
-digamma = _fn("digamma", sp.digamma_p)
-_polygamma = _fn("polygamma", sp.polygamma_p)
+erf = _fn("erf", lax.erf)
+erfc = _fn("erfc", lax.erfc)
+erfinv = _fn("erfinv", lax.erf_inv)
+gammaln = _fn("gammaln", lax.lgamma)
+digamma = _fn("digamma", lax.digamma)
+_polygamma = _fn("polygamma", lax.polygamma)
 
 
 def polygamma(n, x):
@@ -66,13 +70,13 @@ def polygamma(n, x):
     return _polygamma(n, x)
 
 
-zeta = _fn("zeta", sp.zeta_p)
-gammainc = _fn("gammainc", sp.igamma_p)
-gammaincc = _fn("gammaincc", sp.igammac_p)
-betainc = _fn("betainc", sp.regularized_incomplete_beta_p)
-i0e = _fn("i0e", sp.bessel_i0e_p)
-i1e = _fn("i1e", sp.bessel_i1e_p)
-expit = _fn("expit", ew.logistic_p)
+zeta = _fn("zeta", lax.zeta)
+gammainc = _fn("gammainc", lax.igamma)
+gammaincc = _fn("gammaincc", lax.igammac)
+betainc = _fn("betainc", lax.betainc)
+i0e = _fn("i0e", lax.bessel_i0e)
+i1e = _fn("i1e", lax.bessel_i1e)
+expit = _fn("expit", lax.logistic)
 
 
 def i0(x):
@@ -109,7 +113,7 @@ def _x_log(name, log_fn, shift):
     @custom_jvp
     def fn(x, y):
         zero = convert(0, aval_of(x).dtype)
-        ok = ew.or_p.bind(ew.ne_p.bind(x, zero), ew.ne_p.bind(y, y))
+        ok = lax.or_(lax.ne(x, zero), lax.ne(y, y))
         return _where(ok, multiply(x, log_fn(y)), zero)
 
     @fn.defjvp
@@ -141,7 +145,7 @@ def logsumexp(a, axis=None, b=None, keepdims: bool = False, return_sign: bool = 
         a = _where(where, a, 0)
     if b is not None:
         a, b = promote_dtypes_inexact("logsumexp", a, b)
-        a = _where(ew.ne_p.bind(b, convert(0, aval_of(b).dtype)), a, -np.inf)
+        a = _where(lax.ne(b, convert(0, aval_of(b).dtype)), a, -np.inf)
     else:
         check_arraylike("logsumexp", a)
         (a,) = promote_dtypes_inexact("logsumexp", a)
@@ -155,12 +159,12 @@ def logsumexp(a, axis=None, b=None, keepdims: bool = False, return_sign: bool = 
     if b is not None:
         exp_a = multiply(exp_a, b)
     sumexp = red.sum(exp_a, axis=dims, keepdims=keepdims, where=where)
-    sign = ew.sign_p.bind(sumexp)
+    sign = lax.sign(sumexp)
     if return_sign or not dtypes.is_complex(aa.dtype):
         sumexp = absolute(sumexp)
     out = add(log(sumexp), convert(amax, aval_of(sumexp).dtype))
     if return_sign:
         return out, sign
     if b is not None and not dtypes.is_complex(aval_of(out).dtype):
-        out = _where(ew.lt_p.bind(sign, convert(0, aval_of(sign).dtype)), np.nan, out)
+        out = _where(lax.lt(sign, convert(0, aval_of(sign).dtype)), np.nan, out)
     return out
