@@ -55,6 +55,14 @@ def test_conv_vjp_with_empty_output_window(lhs_shape, rhs_shape, padding):
     assert_same(ours, jax.jit(jax.grad(_conv(jax.lax, padding), (0, 1)))(lhs, rhs))
 
 
+def test_batched_conv_vjp_with_empty_output():
+    """vmap of the gradient of a convolution whose result is empty (the fuzzer's programs
+    that once failed to lower: the filter cotangent's window had size 0)."""
+    lhs, rhs = np.ones((3, 2, 1, 3), np.float32), np.ones((3, 1, 1, 4), np.float32)
+    ours = fe.jit(fe.vmap(fe.grad(_conv(lax, "VALID"), (0, 1))))(lhs, rhs)
+    assert_same(ours, jax.jit(jax.vmap(jax.grad(_conv(jax.lax, "VALID"), (0, 1))))(lhs, rhs))
+
+
 def test_conv_grad_bfloat16_with_float32_accumulation():
     def prog(L):
         return lambda lhs, rhs: L.conv_general_dilated(
