@@ -423,6 +423,28 @@ ARGUMENT_CASES = [
 ]
 CASES += ARGUMENT_CASES
 
+# window shapes of the wrong length: JAX's words where it has them (it fails in its lowering
+# for a conv dilation of the wrong length; we name the argument)
+_IMG, _KER = np.ones((2, 3, 5, 5), np.float32), np.ones((4, 3, 2, 2), np.float32)
+WINDOW_CASES = [
+    ("conv-strides-length", lambda: lax.conv_general_dilated(_IMG, _KER, (1,), "SAME"), ValueError,
+     r"^conv_general_dilated window and window_strides must have the same number of dimensions, "
+     r"but got 2 and 1$"),
+    ("conv-rhs-dilation-length",
+     lambda: lax.conv_general_dilated(_IMG, _KER, (1, 1), "SAME", rhs_dilation=(1,)), ValueError,
+     r"^conv_general_dilated rhs_dilation must have one entry per spatial dimension \(2\), got "
+     r"\(1,\)$"),
+    ("reduce-window-dilation-length",
+     lambda: lax.reduce_window(_IMG, 0., lax.add, (1, 1, 2, 2), (1, 1, 1, 1), "SAME",
+                               window_dilation=(1,)), TypeError,
+     r"^reduce_window got inconsistent window_dilation and window_dimensions: got window_dilation "
+     r"\(1,\) and window_dimensions \(1, 1, 2, 2\)\.$"),
+    ("reduce-window-strides-length",
+     lambda: lax.reduce_window(_IMG, 0., lax.add, (1, 1, 2, 2), (1, 1), "SAME"), TypeError,
+     r"^reduce_window got inconsistent window_strides and window_dimensions"),
+]
+CASES += WINDOW_CASES
+
 try:
     CONTROL = all(hasattr(lax, n) for n in ("cond", "while_loop", "fori_loop", "scan", "map"))
 except Exception:  # pragma: no cover

@@ -87,13 +87,21 @@ def conv_dimension_numbers(lhs_shape, rhs_shape, dimension_numbers) -> ConvDimen
 
 
 def _ints(name, xs, n) -> tuple:
+    """One integer per spatial dimension (``n`` of them); None: all ones."""
     if xs is None:
         return (1,) * n
     try:
-        return tuple(operator.index(v) for v in xs)
+        out = tuple(operator.index(v) for v in xs)
     except TypeError:
         raise TypeError(f"conv_general_dilated {name} must be a sequence of integers, got "
                         f"{xs!r}") from None
+    if len(out) != n:
+        if name == "window_strides":  # (JAX's wording)
+            raise ValueError("conv_general_dilated window and window_strides must have the same "
+                             f"number of dimensions, but got {n} and {len(out)}")
+        raise ValueError(f"conv_general_dilated {name} must have one entry per spatial "
+                         f"dimension ({n}), got {xs!r}")
+    return out
 
 
 def conv_general_dilated(lhs, rhs, window_strides, padding, lhs_dilation=None,

@@ -57,6 +57,11 @@ def reduce_window(operand, init_value, computation, window_dimensions, window_st
     if len(window_dimensions) != nd:
         raise TypeError(f"reduce_window: window_dimensions {tuple(window_dimensions)} must have "
                         f"one entry per axis of the operand of shape {a.shape}")
+    for name, v in (("window_strides", window_strides), ("base_dilation", base_dilation),
+                    ("window_dilation", window_dilation)):
+        if v is not None and len(v) != nd:  # (JAX's wording)
+            raise TypeError(f"reduce_window got inconsistent {name} and window_dimensions: got "
+                            f"{name} {tuple(v)} and window_dimensions {tuple(window_dimensions)}.")
     strides = tuple(window_strides) if window_strides is not None else (1,) * nd
     if isinstance(padding, str):
         wd = window_dilation if window_dilation is not None else (1,) * nd
