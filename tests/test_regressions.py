@@ -170,3 +170,13 @@ def test_power_of_a_python_scalar_adds_no_constant():
     unused constant of it, which a graph without passes, as the CLI prints, showed)."""
     g = fe.make_graph(lambda h: h ** 2.0, passes=())(fe.ShapeDtypeStruct((3,), np.float32))
     assert not g.constvars and [e.prim.name for e in g.eqns] == ["pow"], g
+
+
+def test_top_k_returns_a_list_as_jax():
+    """lax.top_k gives [values, indices] (a list, as JAX's), eagerly and from a jit."""
+    from frontend import lax
+    x = np.array([1.0, 4.0, 2.0], np.float32)
+    ours, theirs = lax.top_k(x, 2), jax.lax.top_k(x, 2)
+    assert type(ours) is type(theirs) is list
+    assert type(fe.jit(lambda v: lax.top_k(v, 2))(x)) is list
+    assert_same(ours, theirs)

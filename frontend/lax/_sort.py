@@ -44,12 +44,12 @@ def sort_key_val(keys, values, dimension: int = -1, is_stable: bool = True):
 
 def top_k(operand, k: int, *, axis: int = -1):
     """lax.top_k: the ``k`` largest entries along ``axis`` (in descending order) and their
-    int32 indices.
+    int32 indices, as a list ``[values, indices]`` (as JAX's).
 
     >>> import numpy as np
     >>> from frontend import lax
     >>> lax.top_k(np.array([1., 4., 2.]), 2)
-    (Array([4., 2.], dtype=float32), Array([1, 2], dtype=int32))
+    [Array([4., 2.], dtype=float32), Array([1, 2], dtype=int32)]
     """
     x = as_operand(operand)
     nd = aval_of(x).ndim
@@ -58,4 +58,4 @@ def top_k(operand, k: int, *, axis: int = -1):
     k = int(k)
     if k < 0:
         raise ValueError(f"k argument to top_k must be nonnegative, got {k}")
-    return tuple(top_k_p.bind(x, k=k, axis=_axis(axis, nd)))
+    return list(top_k_p.bind(x, k=k, axis=_axis(axis, nd)))
