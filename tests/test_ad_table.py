@@ -312,7 +312,8 @@ LIBRARY = [
 # tables whose rows also run at tie/edge inputs, and the highest order of the nested jvps
 # per table (a row's ``order`` overrides)
 TIE_TABLES = {"elementwise", "reductions", "library"}
-ORDER = {"elementwise": 4, "reductions": 4, "shape": 2, "indexing": 2}
+ORDER = {"elementwise": 4, "reductions": 4, "shape": 4, "indexing": 4, "linalg": 4, "control": 4,
+         "library": 4}
 
 TABLES = {"elementwise": ELEMENTWISE, "shape": SHAPE, "reductions": REDUCTIONS,
           "indexing": INDEXING, "linalg": LINALG, "control": CONTROL,

@@ -147,9 +147,19 @@ TOL = {"elementwise": dict(rtol=1e-5, atol=1e-5), "special": dict(rtol=1e-4, ato
 
 
 # tables also run at tie/edge inputs, and the orders of their nested jvps (test_ad_table's
-# columns)
+# columns): 4 for every differentiable family
 TIE_TABLES = {"elementwise", "special", "sort", "windows"}
-ORDER = {"elementwise": 4, "special": 2, "sort": 2, "windows": 2, "fft": 2}
+ORDER = {"elementwise": 4, "special": 4, "sort": 4, "windows": 4, "fft": 4, "conv": 4, "linalg": 4}
+
+
+def _tol(table, key):
+    """The table's tolerance; the nested jvps (orders 2..) of special functions run through
+    long float32 chains that XLA fuses differently in ours and JAX's program (rounding of
+    order 1e-4 relative), so there at most 1e-3 (a wrong rule is off by far more)."""
+    tol = TOL[table]
+    if key != "jvp2.." or table != "special":
+        return tol
+    return {"rtol": max(tol["rtol"], 1e-3), "atol": max(tol["atol"], 1e-4)}
 
 
 @pytest.mark.parametrize("table", list(TABLES))
@@ -160,7 +170,7 @@ def test_jvp_and_vjp_equal_jax(table):
         for k in theirs[row.name]:
             for o, t in zip(jax.tree_util.tree_leaves(ours[row.name][k]),
                             jax.tree_util.tree_leaves(theirs[row.name][k]), strict=True):
-                np.testing.assert_allclose(np.asarray(o), np.asarray(t), **TOL[table],
+                np.testing.assert_allclose(np.asarray(o), np.asarray(t), **_tol(table, k),
                                            err_msg=f"{table} {row.name} {k}")
 
 
