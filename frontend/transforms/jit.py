@@ -181,7 +181,7 @@ class Jitted:
                 sig.append(abstractify(x, "", self.fun))
             except TypeError:
                 sig.append(None)  # reported with its path by _specialize
-        return dyn, static, leaves, td, sig, kwargs
+        return dyn, static, leaves, td, sig
 
     def _in_shardings(self, dyn, leaves, td, sig):
         """One Sharding or None per leaf: ``in_shardings`` where given (checked against the
@@ -280,7 +280,7 @@ class Jitted:
         """(outputs, what the C++ path keeps for this signature or None, False)."""
         if _trace_var.get() is not EVAL:
             return self._inline(args, kwargs), None, False
-        dyn, static, leaves, td, sig, kwargs = self._signature(args, kwargs)
+        dyn, static, leaves, td, sig = self._signature(args, kwargs)
         compiled, in_avals, out_avals, out_td, effects = \
             self._entry(dyn, static, leaves, td, sig)
         bufs = compiled(arg_buffers(compiled, leaves, in_avals, self.device))
@@ -314,7 +314,7 @@ class Jitted:
         return entry
 
     def lower(self, *args, **kwargs) -> Lowered:
-        dyn, static, leaves, td, sig, kwargs = self._signature(args, kwargs)
+        dyn, static, leaves, td, sig = self._signature(args, kwargs)
         ins = self._in_shardings(dyn, leaves, td, sig)
         res, out_td = self._specialize(dyn, static, leaves, td, record=True)
         outs = self._out_shardings(out_td, res.graph.out_avals)
@@ -322,13 +322,13 @@ class Jitted:
                        self.device, td, res.stats, shardings=(ins, outs))
 
     def make_graph(self, *args, **kwargs) -> Graph:
-        dyn, static, leaves, td, _, kwargs = self._signature(args, kwargs)
+        dyn, static, leaves, td, _ = self._signature(args, kwargs)
         return self._specialize(dyn, static, leaves, td)[0]
 
     def eval_shape(self, *args, **kwargs):
         """The shapes and dtypes of the result (a pytree of ShapeDtypeStruct), found by
         tracing; arguments may be ShapeDtypeStructs."""
-        dyn, static, leaves, td, _, kwargs = self._signature(args, kwargs)
+        dyn, static, leaves, td, _ = self._signature(args, kwargs)
         graph, out_td = self._specialize(dyn, static, leaves, td)
         return tree_unflatten(out_td, [ShapeDtypeStruct(a.shape, a.dtype, weak_type=a.weak_type)
                                        for a in graph.out_avals])
