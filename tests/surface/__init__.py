@@ -1,0 +1,1 @@
+"""Tables of JAX's public surface, one module per JAX module (see common.py)."""
