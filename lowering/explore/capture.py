@@ -25,7 +25,7 @@ from frontend.core.ir import Eqn
 from ..emit import module as _emit
 
 _LOCK = threading.RLock()
-_PACKAGES = tuple(os.path.dirname(os.path.dirname(os.path.abspath(m.__file__))) + os.sep
+_PACKAGES = tuple(os.path.dirname(os.path.abspath(m.__file__)) + os.sep
                   for m in (sys.modules["frontend"], sys.modules["lowering"]))
 _STDLIB = tuple(p + os.sep for p in {sysconfig.get_paths()["stdlib"],
                                      sysconfig.get_paths()["platstdlib"]})
