@@ -33,9 +33,14 @@ _EQN_LOCALS = ("e", "eqn")
 _HERE = os.path.dirname(os.path.abspath(__file__)) + os.sep
 
 
+# files whose frames are not the user's code either (as JAX's traceback exclusions): say, a
+# module that wraps the primitives' rules
+excluded_files: set = set()
+
+
 def _internal(filename: str) -> bool:
     return filename.startswith(_PACKAGES) or filename.startswith(_STDLIB) or \
-        filename.startswith("<frozen")
+        filename.startswith("<frozen") or filename in excluded_files
 
 
 class Sources:
