@@ -3,6 +3,7 @@ against the StableHLO reference interpreter, list the passes.
 
     vmaplab dump model.py:mlp --arg f32[8,3] --arg f32[3,4] --vmap 0,None --stage all --out dump/
     vmaplab check model.py:mlp --arg f32[8,3] --arg f32[3,4]
+    vmaplab explore model.py -o page.html     # every stage on one HTML page, linked
     vmaplab passes
 
 Argument specs are ``DTYPE[DIMS]``: ``f32[8,3]``, ``i32[]``, ``bool[4]``, ``bf16[2,2]`` (or
@@ -469,7 +470,7 @@ class _Parser(argparse.ArgumentParser):
 
 def build_parser() -> argparse.ArgumentParser:
     ap = _Parser(prog="vmaplab", description="vmaplab's compiler testbed: dump the stages of a "
-                 "function, check it, list the passes.", epilog="Exit status: 0 on success, 1 "
+                 "function, check it, explore it on an HTML page, list the passes.", epilog="Exit status: 0 on success, 1 "
                  "when check finds a difference, 2 on any error (one line on stderr; "
                  "--traceback for the whole traceback).")
     sub = ap.add_subparsers(dest="command", metavar="COMMAND", required=True)

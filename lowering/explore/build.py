@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import collections
 import difflib
+import functools
 import inspect
 import linecache
 import os
@@ -30,6 +31,13 @@ def all_eqns(g: Graph):
             yield from all_eqns(s)
 
 
+@functools.cache
+def _vmap_code():
+    """The code object of the functions ``vmap`` returns."""
+    from frontend.transforms import vmap as V
+    return V.vmap(abs).__code__
+
+
 def _per_example(fn, args, kwargs):
     """(the function vmap wraps, the arguments of one example) when ``fn`` is a ``vmap``
     of something (read from vmap's closure: its ``fun`` and ``in_axes``), else None."""
@@ -37,10 +45,13 @@ def _per_example(fn, args, kwargs):
     from frontend.core.ir import ShapeDtypeStruct
     from frontend.core.pytree import tree_unflatten
     from frontend.transforms import vmap as V
-    if getattr(fn, "__code__", None) is not getattr(V.vmap(abs), "__code__", None):
+    if getattr(fn, "__code__", None) is not _vmap_code():
         return None
     free = inspect.getclosurevars(fn).nonlocals
-    inner, in_axes, axis_size = free["fun"], free["in_axes"], free["axis_size"]
+    try:
+        inner, in_axes, axis_size = free["fun"], free["in_axes"], free["axis_size"]
+    except KeyError:  # (vmap's closure changed: show the function as it is)
+        return None
     leaves, td, axes, _ = V._mapped_leaves(inner, in_axes, axis_size, args, kwargs)
     one = []
     for x, ax in zip(leaves, axes, strict=True):
