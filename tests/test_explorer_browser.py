@@ -142,3 +142,30 @@ def test_python_line_of_the_seed_model_highlights_one_batched_dot(driver, pages)
     # and the graph nodes of that line are highlighted in every graph stage
     for stage in ("traced", "vmapped", "passes"):
         assert driver.find_elements(By.CSS_SELECTOR, f"#stage-{stage} g.node.hl"), stage
+
+
+def test_sub_graphs_collapse_and_expand(driver, tmp_path):
+    """A scan's body is a cluster: its corner button collapses it to the scan's node and
+    expands it again (the layout is redone each time)."""
+    import numpy as np
+    from selenium.webdriver.common.by import By
+
+    import frontend as fe
+    import frontend.numpy as fnp
+    from frontend import lax
+
+    def f(x):
+        return lax.fori_loop(0, 3, lambda k, c: c + fnp.tanh(c), x).sum()
+
+    fe.explore(fe.vmap(f), np.ones((4, 3), np.float32), path=tmp_path / "loop.html")
+    data = _open(driver, tmp_path / "loop.html")
+    count = lambda: len(driver.find_elements(By.CSS_SELECTOR, "#stage-passes svg g.node"))  # noqa: E731
+    total = len(data["stages"][-1]["graph"]["nodes"])
+    assert count() == total
+    driver.find_element(By.CSS_SELECTOR, "#stage-passes [data-toggle]").click()
+    inner = [n for n in data["stages"][-1]["graph"]["nodes"] if n["parent"] and "g" in n["parent"]]
+    assert inner and count() == total - len(inner)
+    assert driver.find_elements(By.CSS_SELECTOR, "#stage-passes svg .cluster") == []
+    driver.find_element(By.CSS_SELECTOR, "#stage-passes [data-toggle]").click()
+    assert count() == total
+    assert not [e for e in driver.get_log("browser") if e["level"] == "SEVERE"]
