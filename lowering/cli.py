@@ -91,9 +91,9 @@ def split_target(target: str) -> tuple:
     return path, name
 
 
-def run_script(path: str) -> dict:
-    """Run the script at ``path`` (as ``__vmaplab__``, its folder first on sys.path); its
-    namespace."""
+def run_script(path: str, run_name: str = "__vmaplab__") -> dict:
+    """Run the script at ``path`` (as module ``run_name``: its ``if __name__ == "__main__"``
+    part runs only when that is "__main__"; its folder first on sys.path); its namespace."""
     import runpy
     if not os.path.exists(path):
         raise CLIError(f"no such script: {path}")
@@ -101,7 +101,7 @@ def run_script(path: str) -> dict:
         raise CLIError(f"{path} is not a file")
     sys.path.insert(0, os.path.dirname(os.path.abspath(path)))
     try:
-        return runpy.run_path(path, run_name="__vmaplab__")
+        return runpy.run_path(path, run_name=run_name)
     except SystemExit:
         raise CLIError(f"{path} called sys.exit while it was loaded") from None
     except SyntaxError as e:
@@ -399,7 +399,7 @@ def cmd_explore(args) -> int:
             raise CLIError(str(e)) from None
         try:
             with first_lowering(), contextlib.redirect_stdout(io.StringIO()):
-                run_script(script)
+                run_script(script, run_name="__main__")  # as `python SCRIPT` runs it
         except Lowering as found:
             fn, inputs, kwargs = found.jitted, found.args, found.kwargs
         else:
@@ -520,7 +520,8 @@ def _explore_parser(sub):
                        "graphs (drawn and printed), StableHLO and XLA's HLO, linked: clicking "
                        "an equation highlights its Python line and its StableHLO and HLO ops. "
                        "Without a function, the first program SCRIPT lowers with "
-                       "jit(f).lower(...) is shown (the script runs until then).")
+                       "jit(f).lower(...) is shown (the script runs as `python SCRIPT` would, "
+                       "until then).")
     _function_args(e)
     for a in e._actions:  # (SCRIPT alone is enough here)
         if a.dest == "target":

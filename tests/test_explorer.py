@@ -167,8 +167,9 @@ def test_cli_function_by_name_and_by_first_lowering(tmp_path, capsys):
     script = tmp_path / "m.py"
     body = ("import numpy as np\nimport frontend as fe\nimport frontend.numpy as fnp\n\n"
             "def f(x):\n    return fnp.cos(x) * 2.0\n\n")
-    script.write_text(body + "print('running')\nfe.jit(fe.vmap(f)).lower(np.ones((4, 2), np.float32))\n"
-                      "raise SystemExit('not reached')\n")
+    script.write_text(body + "if __name__ == '__main__':  # run as `python m.py` would\n"
+                      "    print('running')\n    fe.jit(fe.vmap(f)).lower(np.ones((4, 2), np.float32))\n"
+                      "    raise SystemExit('not reached')\n")
     page = tmp_path / "page.html"
     rc, out, err = _cli(["explore", str(script), "-o", str(page)], capsys)
     assert rc == 0, err
