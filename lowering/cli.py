@@ -398,13 +398,14 @@ def cmd_explore(args) -> int:
         except (ValueError, TypeError) as e:
             raise CLIError(str(e)) from None
         try:
-            with first_lowering(), contextlib.redirect_stdout(io.StringIO()):
+            with first_lowering() as called, contextlib.redirect_stdout(io.StringIO()):
                 run_script(script, run_name="__main__")  # as `python SCRIPT` runs it
         except Lowering as found:
-            fn, inputs, kwargs = found.jitted, found.args, found.kwargs
-        else:
-            raise CLIError(f"{script} lowers no program with jit(f).lower(...): name the "
+            called = [found]
+        if not called:
+            raise CLIError(f"{script} neither lowers nor calls a jitted function: name the "
                            "function to show with --fn NAME and its arguments with --arg SPEC")
+        fn, inputs, kwargs = called[0].jitted, called[0].args, called[0].kwargs
     page = explore_page(fn, inputs, kwargs, passes=passes)
     out = os.path.abspath(args.out)
     if not os.path.isdir(os.path.dirname(out)):
@@ -521,13 +522,14 @@ def _explore_parser(sub):
                        "an equation highlights its Python line and its StableHLO and HLO ops. "
                        "Without a function, the first program SCRIPT lowers with "
                        "jit(f).lower(...) is shown (the script runs as `python SCRIPT` would, "
-                       "until then).")
+                       "until then), or else the first jitted function it calls.")
     _function_args(e)
     for a in e._actions:  # (SCRIPT alone is enough here)
         if a.dest == "target":
             a.metavar, a.help = "SCRIPT[:FUNCTION]", "the script (and the function of it to show)"
     e.add_argument("--fn", metavar="NAME", help="the function of SCRIPT to show (with its "
-                   "--arg specs); default: the first program the script lowers")
+                   "--arg specs); default: the first program the script lowers (or calls, "
+                   "jitted)")
     e.add_argument("-o", "--out", required=True, metavar="PAGE.html", help="the page to write")
     _traceback_arg(e)
     e.set_defaults(run=cmd_explore)

@@ -193,9 +193,21 @@ def test_cli_errors(tmp_path, capsys, argv, message):
     assert rc == 2 and message in err and err.count("\n") == 1, err
 
 
+def test_cli_script_that_only_calls_a_jitted_function(tmp_path, capsys):
+    """No lower: the first jitted function called on arrays (not one inside a vmap)."""
+    script = tmp_path / "m.py"
+    script.write_text("import numpy as np\nimport frontend as fe\nimport frontend.numpy as fnp\n"
+                      "g = fe.jit(lambda x: x + 1.0)\nfe.vmap(g)(np.ones((3, 2), np.float32))\n"
+                      "def f(x):\n    return fnp.sin(x)\n"
+                      "fe.jit(fe.vmap(f))(np.ones((7, 2), np.float32))\n")
+    rc, out, err = _cli(["explore", str(script), "-o", str(tmp_path / "p.html")], capsys)
+    assert rc == 0, err
+    assert "f(f32[7,2])" in out and "stablehlo.sine" in (tmp_path / "p.html").read_text()
+
+
 def test_cli_script_that_lowers_nothing(tmp_path, capsys):
     script = tmp_path / "m.py"
     script.write_text("def f(x):\n    return x\n")
     rc, _, err = _cli(["explore", str(script), "-o", str(tmp_path / "p.html")], capsys)
-    assert rc == 2 and "lowers no program" in err
+    assert rc == 2 and "neither lowers nor calls a jitted function" in err
     assert not (tmp_path / "p.html").exists()
