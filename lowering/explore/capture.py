@@ -121,11 +121,11 @@ class Emission:
         op, op_results, lower_body, rule_init = F.op, F.op_results, F.lower_body, R.__init__
         em = self
 
-        def marked_op(self, rhs, indent="    "):
-            return op(self, em._mark(rhs), indent)
+        def marked_op(self, rhs, *args, **kwargs):
+            return op(self, em._mark(rhs), *args, **kwargs)
 
-        def marked_op_results(self, rhs, n):
-            return op_results(self, em._mark(rhs), n)
+        def marked_op_results(self, rhs, *args, **kwargs):
+            return op_results(self, em._mark(rhs), *args, **kwargs)
 
         def scoped_lower_body(self, *args, **kwargs):
             saved = em._cur
@@ -136,8 +136,8 @@ class Emission:
                 em._outer.pop()
                 em._cur = saved
 
-        def tagging_init(self, fn, eqn):
-            rule_init(self, fn, eqn)
+        def tagging_init(self, fn, eqn, *args, **kwargs):
+            rule_init(self, fn, eqn, *args, **kwargs)
             em._cur = len(em.eqns)
             em.eqns.append(eqn)
             em.parent.append(em._outer[-1] if em._outer else None)
