@@ -211,3 +211,11 @@ def test_cli_script_that_lowers_nothing(tmp_path, capsys):
     rc, _, err = _cli(["explore", str(script), "-o", str(tmp_path / "p.html")], capsys)
     assert rc == 2 and "neither lowers nor calls a jitted function" in err
     assert not (tmp_path / "p.html").exists()
+
+
+def test_static_and_keyword_arguments():
+    def f(x, n, *, scale):
+        return fnp.sin(x) * n * scale
+    d = explore_data(fe.jit(f, static_argnums=1), (np.ones(3, np.float32), 3), {"scale": 2.0})
+    assert d["args"] == ["f32[3]", "3", "scale=f32[]"]
+    assert [s["name"] for s in d["stages"]] == ["traced", "passes"]

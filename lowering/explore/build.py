@@ -329,17 +329,24 @@ def explore_data(fn, args=(), kwargs=None, *, passes=None, title=None) -> dict:
         passes=[dict(name=s.name, before=s.eqns_before, after=s.eqns_after,
                      ms=round(s.seconds * 1e3, 3)) for s in run.stats],
         stablehlo=stablehlo, hlo=hlo,
-        args=_arg_avals(args, kwargs),
+        args=_arg_avals(args, kwargs, static),
         stablehlo_text=text)
 
 
-def _arg_avals(args, kwargs) -> list:
+def _arg_avals(args, kwargs, static=()) -> list:
+    """How the page names the arguments: types, static arguments by value."""
     from frontend.core.arguments import abstractify
     from frontend.core.pytree import tree_leaves
-    out = []
-    for x in tree_leaves((tuple(args), kwargs)):
-        try:
-            out.append(abstractify(x, "", None).str_short())
-        except (TypeError, ValueError):
-            out.append(type(x).__name__)
-    return out
+    static = {i % len(args) for i in static if -len(args) <= i < len(args)}
+
+    def types(x):
+        out = []
+        for leaf in tree_leaves(x):
+            try:
+                out.append(abstractify(leaf, "", None).str_short())
+            except (TypeError, ValueError):
+                out.append(type(leaf).__name__)
+        return ", ".join(out)
+
+    return [_short(a, 40) if i in static else types(a) for i, a in enumerate(args)] + \
+        [f"{k}={types(v)}" for k, v in kwargs.items()]
