@@ -36,6 +36,7 @@ from .device.queries import (
     process_count,
     process_index,
 )
+from .explorer import explore
 from .sharding import make_mesh, set_mesh
 from .transforms.checkpoint import checkpoint, remat
 from .transforms.custom_derivatives import custom_jvp, custom_vjp
@@ -52,8 +53,8 @@ numpy.ndarray = Array
 __all__ = ["Array", "Compiled", "Lowered", "ShapeDtypeStruct", "ShapedArray", "block_until_ready",
            "checkpoint", "compile_stablehlo", "config", "custom_batching", "custom_jvp",
            "custom_vjp", "device_get", "device_put", "devices", "distributed", "eval_shape",
-           "export", "extend", "ffi", "from_dlpack", "grad", "hessian", "jacfwd", "jacrev", "jit",
-           "jvp", "lax", "linearize", "local_devices", "make_graph", "make_mesh", "nn", "numpy",
+           "explore", "export", "extend", "ffi", "from_dlpack", "grad", "hessian", "jacfwd",
+           "jacrev", "jit", "jvp", "lax", "linearize", "local_devices", "make_graph", "make_mesh", "nn", "numpy",
            "ops", "passes", "process_count", "process_index", "random", "remat", "scipy", "set_mesh",
            "shard_map", "sharding", "tree", "tree_util", "value_and_grad", "vjp", "vmap"]
 

@@ -42,6 +42,8 @@ __all__ = [
     "serialize_artifact", "deserialize_artifact", "check_stablehlo_version", "exported_callee",
     "read_jax_export", "write_jax_export", "stablehlo_versions", "register_ffi_target",
     "ffi_include_dir",
+    # the explorer page (lowering/explore, imported when first asked for)
+    "explore_page", "graph_html", "lowered_html",
 ]
 
 # ----------------------------------------------------------------------------- buffers, devices
@@ -98,6 +100,21 @@ def lower(graph: Graph, in_shardings=None, out_shardings=None) -> str:
     meshes, consts, ins, outs, _ = placement(graph, idx, in_shardings, out_shardings, None)
     return lower_graph(graph, const_args=idx, in_shardings=ins, out_shardings=outs,
                        const_shardings=consts)
+
+
+def explore_page(fn, args, kwargs, **options):
+    from .explore import explore_page
+    return explore_page(fn, args, kwargs, **options)
+
+
+def graph_html(graph: Graph) -> str:
+    from .explore import graph_html
+    return graph_html(graph)
+
+
+def lowered_html(lowered) -> str:
+    from .explore import lowered_html
+    return lowered_html(lowered)
 
 
 def lower_self_contained(graph: Graph) -> str:

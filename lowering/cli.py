@@ -3,6 +3,7 @@ against the StableHLO reference interpreter, list the passes.
 
     vmaplab dump model.py:mlp --arg f32[8,3] --arg f32[3,4] --vmap 0,None --stage all --out dump/
     vmaplab check model.py:mlp --arg f32[8,3] --arg f32[3,4]
+    vmaplab explore model.py -o page.html     # every stage on one HTML page, linked
     vmaplab passes
 
 Argument specs are ``DTYPE[DIMS]``: ``f32[8,3]``, ``i32[]``, ``bool[4]``, ``bf16[2,2]`` (or
@@ -90,22 +91,28 @@ def split_target(target: str) -> tuple:
     return path, name
 
 
-def load_function(target: str):
-    """'path/script.py:name' -> the function ``name`` defined by running the script."""
+def run_script(path: str, run_name: str = "__vmaplab__") -> dict:
+    """Run the script at ``path`` (as module ``run_name``: its ``if __name__ == "__main__"``
+    part runs only when that is "__main__"; its folder first on sys.path); its namespace."""
     import runpy
-    path, name = split_target(target)
     if not os.path.exists(path):
         raise CLIError(f"no such script: {path}")
     if not os.path.isfile(path):
         raise CLIError(f"{path} is not a file")
     sys.path.insert(0, os.path.dirname(os.path.abspath(path)))
     try:
-        ns = runpy.run_path(path, run_name="__vmaplab__")
+        return runpy.run_path(path, run_name=run_name)
     except SystemExit:
         raise CLIError(f"{path} called sys.exit while it was loaded") from None
     except SyntaxError as e:
         e.filename = e.filename or path  # compile() names no file for, say, a NUL byte
         raise
+
+
+def load_function(target: str):
+    """'path/script.py:name' -> the function ``name`` defined by running the script."""
+    path, name = split_target(target)
+    ns = run_script(path)
     fn = ns.get(name)
     if not callable(fn):
         defined = sorted(k for k, v in ns.items() if callable(v) and not k.startswith("_")
@@ -354,6 +361,67 @@ def cmd_check(args) -> int:
     return 0 if ok else 1
 
 
+def _explore_target(args) -> tuple:
+    """(script, function name or None) of ``vmaplab explore``: ``SCRIPT --fn NAME``,
+    ``SCRIPT.py:NAME`` (as dump takes it) or ``SCRIPT`` alone."""
+    if args.fn:
+        return args.target, args.fn
+    path, sep, name = args.target.rpartition(":")
+    if sep and path and name and not os.path.isfile(args.target):
+        return path, name
+    return args.target, None
+
+
+def cmd_explore(args) -> int:
+    import contextlib
+    import io
+    script, name = _explore_target(args)
+    if not args.out:
+        raise CLIError("--out: an empty path")
+    if os.path.isdir(args.out):
+        raise CLIError(f"--out {args.out}: a directory (the page is one HTML file)")
+    from lowering.explore import explore_page
+    if name is not None:
+        args.target = f"{script}:{name}"
+        fn, inputs, passes = _prepare(args, concrete=False)
+        kwargs = {}
+    else:
+        if args.arg or args.vmap:
+            raise CLIError("--arg and --vmap describe a function's arguments: name the function "
+                           "with --fn NAME (without it, the page shows the first program the "
+                           "script lowers with jit(f).lower(...))")
+        from frontend import passes as P
+        from lowering.explore.record import Lowering, first_lowering
+        try:
+            passes = None if args.passes is None else P.Pipeline(
+                tuple(p.strip() for p in args.passes.split(",") if p.strip()))
+        except (ValueError, TypeError) as e:
+            raise CLIError(str(e)) from None
+        try:
+            with first_lowering() as called, contextlib.redirect_stdout(io.StringIO()):
+                run_script(script, run_name="__main__")  # as `python SCRIPT` runs it
+        except Lowering as found:
+            called = [found]
+        if not called:
+            raise CLIError(f"{script} neither lowers nor calls a jitted function: name the "
+                           "function to show with --fn NAME and its arguments with --arg SPEC")
+        fn, inputs, kwargs = called[0].jitted, called[0].args, called[0].kwargs
+    page = explore_page(fn, inputs, kwargs, passes=passes)
+    out = os.path.abspath(args.out)
+    if not os.path.isdir(os.path.dirname(out)):
+        raise CLIError(f"--out {args.out}: no such directory {os.path.dirname(args.out)!r}")
+    try:
+        page.save(out)
+    except OSError as e:
+        raise CLIError(f"cannot write {args.out}: {e.strerror or e}") from None
+    stages = " -> ".join(f"{s['title']} {s['stats']['eqns']} eqns" for s in page.data["stages"])
+    _print(f"{page.data['title']}({', '.join(page.data['args'])}): {stages}, StableHLO "
+           f"{page.data['stablehlo']['stats']['ops']} ops, HLO "
+           f"{page.data['hlo']['stats']['instructions']} instructions")
+    _print(f"explore -> {args.out} ({len(page.html.encode()) // 1024} KiB)")
+    return 0
+
+
 def _summary(doc) -> str:
     """The first paragraph of a docstring, on one line."""
     return " ".join((doc or "").split("\n\n")[0].split())
@@ -403,7 +471,7 @@ class _Parser(argparse.ArgumentParser):
 
 def build_parser() -> argparse.ArgumentParser:
     ap = _Parser(prog="vmaplab", description="vmaplab's compiler testbed: dump the stages of a "
-                 "function, check it, list the passes.", epilog="Exit status: 0 on success, 1 "
+                 "function, check it, explore it on an HTML page, list the passes.", epilog="Exit status: 0 on success, 1 "
                  "when check finds a difference, 2 on any error (one line on stderr; "
                  "--traceback for the whole traceback).")
     sub = ap.add_subparsers(dest="command", metavar="COMMAND", required=True)
@@ -437,12 +505,34 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("--atol", type=float, help="absolute tolerance for floats (default 1e-6)")
     _traceback_arg(c)
     c.set_defaults(run=cmd_check)
+    _explore_parser(sub)
     p = sub.add_parser("passes", help="list the graph and MLIR passes",
                        description="List the built-in graph passes and the MLIR passes known "
                        "to run on vmaplab's modules.")
     _traceback_arg(p)
     p.set_defaults(run=cmd_passes)
     return ap
+
+
+def _explore_parser(sub):
+    e = sub.add_parser("explore", help="write an HTML page showing every stage, cross-linked",
+                       description="Write one self-contained HTML page (no network needed to "
+                       "view it) showing the Python source, the traced, vmapped and optimized "
+                       "graphs (drawn and printed), StableHLO and XLA's HLO, linked: clicking "
+                       "an equation highlights its Python line and its StableHLO and HLO ops. "
+                       "Without a function, the first program SCRIPT lowers with "
+                       "jit(f).lower(...) is shown (the script runs as `python SCRIPT` would, "
+                       "until then), or else the first jitted function it calls.")
+    _function_args(e)
+    for a in e._actions:  # (SCRIPT alone is enough here)
+        if a.dest == "target":
+            a.metavar, a.help = "SCRIPT[:FUNCTION]", "the script (and the function of it to show)"
+    e.add_argument("--fn", metavar="NAME", help="the function of SCRIPT to show (with its "
+                   "--arg specs); default: the first program the script lowers (or calls, "
+                   "jitted)")
+    e.add_argument("-o", "--out", required=True, metavar="PAGE.html", help="the page to write")
+    _traceback_arg(e)
+    e.set_defaults(run=cmd_explore)
 
 
 # ----------------------------------------------------------------------------- errors

@@ -36,7 +36,7 @@ LAYERS = [
     ("transforms", ["frontend.transforms"]),
     ("public", ["frontend.custom_batching", "frontend.tree", "frontend.tree_util",
                 "frontend.extend", "frontend.ffi", "frontend.kernels", "frontend.distributed",
-                "frontend.export", "frontend.ops", "frontend"]),
+                "frontend.export", "frontend.ops", "frontend.explorer", "frontend"]),
     ("emit", ["lowering.emit"]),
     ("runtime", ["lowering.runtime"]),
     ("backend", ["lowering"]),

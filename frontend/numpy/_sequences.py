@@ -118,8 +118,8 @@ def select(condlist, choicelist, default=0):
 
 
 def piecewise(x, condlist, funclist, *args, **kw):
-    """funclist[i](x) (or the constant funclist[i]) where condlist[i] holds (the last
-    holding one wins); the extra function of funclist, or 0, elsewhere."""
+    """``funclist[i](x)`` (or the constant ``funclist[i]``) where ``condlist[i]`` holds (the
+    last holding one wins); the extra function of funclist, or 0, elsewhere."""
     check_arraylike("piecewise", x)
     x = asarray(x)
     nc, nf = len(condlist), len(funclist)
