@@ -1,0 +1,69 @@
+"""Cold start: vmaplab runs on jaxlib alone. In a fresh process, ``import frontend`` and the
+common things a program does (a jit call, an eager op, vmap, grad, export and its artifact
+read back, a sharded jit over several CPU devices, random numbers, host transfers) never import
+``jax``; the heavy submodules load on first use."""
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).parents[1]
+
+PROGRAM = r"""
+import json, sys
+import numpy as np
+import frontend as fe
+import frontend.numpy as fnp
+lazy = {m: m in sys.modules for m in ("frontend.random", "frontend.nn", "frontend.scipy",
+                                       "frontend.export", "frontend.ffi", "frontend.distributed",
+                                       "frontend.numpy.linalg", "frontend.numpy.fft")}
+out = {"after_import": "jax" in sys.modules, "lazy": lazy}
+f = fe.jit(lambda x, y: fnp.tanh(x @ y) + 1.0)
+x = np.arange(6, dtype=np.float32).reshape(2, 3)
+y = np.ones((3, 4), np.float32)
+out["jit"] = [np.asarray(f(x, y)).tolist(), np.asarray(f(x, y)).tolist()]
+out["eager"] = np.asarray(fnp.sin(fnp.arange(4.0)) * 2).tolist()
+out["vmap"] = np.asarray(fe.vmap(lambda r: r.sum())(x)).tolist()
+out["grad"] = np.asarray(fe.grad(lambda v: (v ** 2).sum())(np.ones(3, np.float32))).tolist()
+exp = fe.export.export(fe.jit(lambda v: v * 2))(x)
+back = fe.export.deserialize(exp.serialize())
+out["export"] = np.asarray(back.call(x)).tolist()
+out["random"] = np.asarray(fe.random.normal(fe.random.PRNGKey(0), (3,))).tolist()
+out["linalg"] = float(fnp.linalg.det(np.eye(2, dtype=np.float32) * 2))
+mesh = fe.make_mesh((4,), ("x",))
+s = fe.sharding.NamedSharding(mesh, fe.sharding.PartitionSpec("x"))
+a = fe.device_put(np.arange(8.0, dtype=np.float32), s)
+g = fe.jit(lambda v: (v * 3).sum())
+out["sharded"] = [float(g(a)), float(g(a)), len(a.addressable_shards),
+                  np.asarray(fe.jit(lambda v: v + 1)(a)).tolist()]
+out["jax"] = "jax" in sys.modules
+print(json.dumps(out))
+"""
+
+
+def _run(code: str) -> dict:
+    env = dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""),
+               XLA_FLAGS="--xla_force_host_platform_device_count=4")
+    r = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
+                       timeout=300, cwd=str(ROOT))
+    assert r.returncode == 0, r.stderr[-3000:]
+    return json.loads(r.stdout.strip().splitlines()[-1])
+
+
+def test_common_program_never_imports_jax():
+    out = _run(PROGRAM)
+    assert out["after_import"] is False
+    assert out["jax"] is False
+    want = (np.tanh(np.arange(6, dtype=np.float32).reshape(2, 3) @ np.ones((3, 4))) + 1)
+    assert out["jit"][0] == out["jit"][1]
+    np.testing.assert_allclose(out["jit"][0], want, rtol=1e-6)
+    np.testing.assert_allclose(out["eager"], np.sin(np.arange(4.0)) * 2, rtol=1e-6)
+    assert out["vmap"] == [3.0, 12.0] and out["grad"] == [2.0, 2.0, 2.0]
+    assert out["export"] == (np.arange(6.0).reshape(2, 3) * 2).tolist()
+    np.testing.assert_allclose(out["random"], [1.6226422, 2.0252647, -0.43359444], rtol=1e-6)
+    assert abs(out["linalg"] - 4.0) < 1e-5
+    assert out["sharded"][:3] == [84.0, 84.0, 4]
+    assert out["sharded"][3] == (np.arange(8.0) + 1).tolist()
