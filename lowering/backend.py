@@ -43,6 +43,8 @@ __all__ = [
     "serialize_artifact", "deserialize_artifact", "check_stablehlo_version", "exported_callee",
     "read_jax_export", "write_jax_export", "stablehlo_versions", "register_ffi_target",
     "ffi_include_dir",
+    # the persistent compilation cache
+    "compilation_cache_stats", "reset_compilation_cache_stats",
 ]
 
 # ----------------------------------------------------------------------------- buffers, devices
@@ -54,6 +56,8 @@ buffer_devices = runtime.xla.buffer_devices
 dlpack = runtime.xla.dlpack  # a buffer's DLPack capsule
 dlpack_device = runtime.xla.dlpack_device
 as_jax_array = runtime.xla.as_jax_array  # the same buffer, with JAX's aval
+compilation_cache_stats = runtime.cache.stats_copy
+reset_compilation_cache_stats = runtime.cache.reset_stats
 sharding_of = runtime.spmd.sharding_of
 shards = runtime.spmd.shards
 reshard = runtime.spmd.reshard

@@ -19,6 +19,7 @@ from . import (  # noqa: E402, F401
     spmd,  # several devices and processes: sharded buffers, SPMD compiles
 )
 from .mlir import parse_module, verify  # noqa: E402, F401
+from .spmd import to_host  # noqa: E402, F401
 from .xla import (  # noqa: E402, F401
     Executable,
     adopt,
@@ -30,5 +31,4 @@ from .xla import (  # noqa: E402, F401
     is_device,
     is_device_buffer,
     to_device,
-    to_host,
 )

@@ -10,6 +10,7 @@ import re
 import threading
 
 import jaxlib
+from jaxlib import _jax
 from jaxlib import xla_client as _xc
 
 from . import native
@@ -30,13 +31,16 @@ def _registered(platform: str) -> set:
     return set(_xc.custom_call_targets(platform))
 
 
+def install_cpu_handler() -> None:
+    """CPU targets go straight to XLA's registry (queued ones too); other platforms' wait in
+    jaxlib's queue until their client starts."""
+    _xc.register_custom_call_handler("cpu", _jax.register_custom_call_target)
+
+
 def register(name: str, fn, platform: str = "cpu") -> None:
     """Register an FFI handler (PyCapsule, or dict of them by stage) as target ``name``."""
-    from .xla import backend
-    try:
-        backend(platform)  # a started client registers at once (errors now)
-    except ValueError:
-        pass  # no such device here: XLA keeps the registration until the platform starts
+    if platform == "cpu":
+        install_cpu_handler()  # registers at once (errors now), client or not
     try:
         with _lock:
             _xc.register_custom_call_target(name, fn, platform, 1)

@@ -200,7 +200,7 @@ def main_signature(text: str):
                 [conv(t, "result", i) for i, t in enumerate(ft.results)])
 
 
-_MAIN_HEADER = re.compile(r"func\.func public @main\((.*?)\n", re.S)
+_MAIN_HEADER = re.compile(r"func\.func (?:public )?@main\((.*?)\n", re.S)
 _TENSOR = re.compile(r"tensor<((?:[^<>]|<[^<>]*>)*)>")
 
 
@@ -214,7 +214,7 @@ def text_signature(text: str):
     the text of a module vmaplab printed (no parsing: ``main_signature`` verifies)."""
     m = _MAIN_HEADER.search(text)
     if m is None:
-        raise ValueError("the module has no function @main to call")
+        return main_signature(text)
     head = m.group(1)
     args, _, res = head.rpartition(") -> ") if ") -> " in head else (head, "", "")
     try:

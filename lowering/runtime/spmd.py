@@ -28,9 +28,10 @@ from .xla import (
     shard_buffers,
     single_device_sharding,
     started,
-    to_host,
 )
+from .xla import distributed as _dist
 from .xla import to_device as _to_device
+from .xla import to_host as _one_host
 from .xla import x64_state as _x64_state
 
 # ----------------------------------------------------------------------------- conversions
@@ -171,6 +172,20 @@ def put(x: np.ndarray, s: fs.NamedSharding):
 
 _NARROW = {np.dtype(np.float64): np.float32, np.dtype(np.int64): np.int32,
            np.dtype(np.uint64): np.uint32, np.dtype(np.complex128): np.complex64}
+
+
+def to_host(buf) -> np.ndarray:
+    """The value of any device buffer (on one device or several) as a read-only numpy array."""
+    if not is_sharded(buf) or jax_module("jax._src.array") is not None:
+        return _one_host(buf)
+    out = None
+    for _, index, _, data in shards(buf):
+        v = _one_host(data)
+        if out is None:
+            out = np.empty(buf.aval.shape, v.dtype)
+        out[index] = v
+    out.flags.writeable = False
+    return out
 
 
 def _host_value(x) -> np.ndarray:
@@ -332,20 +347,6 @@ def _chosen(given, read_back, meshes) -> list:
 
 
 # ----------------------------------------------------------------------------- processes
-
-# the distributed runtime this process joined (jaxlib's service and client)
-_dist = {"client": None, "service": None, "process_id": 0, "num_processes": 1}
-
-
-def make_cpu_client():
-    """jaxlib's CPU client (over the distributed runtime, with gloo collectives, once joined)."""
-    client = _dist["client"]
-    collectives = None if client is None else _jax.make_gloo_tcp_collectives(
-        distributed_client=client)
-    return _xc.make_cpu_client(asynchronous=True, distributed_client=client,
-                               node_id=_dist["process_id"], num_nodes=_dist["num_processes"],
-                               collectives=collectives)
-
 
 def initialize(coordinator_address, num_processes, process_id, local_device_ids=None,  # noqa: ARG001
                initialization_timeout: int = 300) -> None:

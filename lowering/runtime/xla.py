@@ -149,13 +149,22 @@ def single_device_sharding(device):
 # ----------------------------------------------------------------------------- backends
 
 
+# the distributed runtime this process joined (jaxlib's service and client: spmd.initialize)
+distributed = {"client": None, "service": None, "process_id": 0, "num_processes": 1}
+
+
 def _make_client(platform: str):
     """A new XLA client: CPU here (the distributed runtime's when one was joined); other
     platforms through JAX's plugin discovery (imported then: the one place outside interop)."""
-    from . import spmd
     if platform == "cpu":
-        _xc.register_custom_call_handler("cpu", _jax.register_custom_call_target)
-        return spmd.make_cpu_client()
+        ffi.install_cpu_handler()
+        client = distributed["client"]
+        collectives = None if client is None else _jax.make_gloo_tcp_collectives(
+            distributed_client=client)
+        return _xc.make_cpu_client(asynchronous=True, distributed_client=client,
+                                   node_id=distributed["process_id"],
+                                   num_nodes=distributed["num_processes"],
+                                   collectives=collectives)
     import jax.extend.backend as jex_backend
     return jex_backend.get_backend(platform)
 
@@ -278,13 +287,11 @@ class _DLPack:
 
 
 def to_host(buf) -> np.ndarray:
-    """The value of a device buffer as a read-only numpy array (the same memory for a CPU
-    buffer of a dtype DLPack carries)."""
+    """The value of a buffer on ONE device as a read-only numpy array (the same memory for a
+    CPU buffer of a dtype DLPack carries); ``spmd.to_host`` takes any buffer."""
     if jax_module("jax._src.array") is not None:
         return np.asarray(buf)  # JAX's conversion (no copy on CPU)
     devs = buffer_devices(buf)
-    if len(devs) > 1:
-        return _gather(buf)
     if devs[0].platform != "cpu":  # jaxlib's device-to-host copy (it imports jax)
         return buf._single_device_array_to_np_array_did_copy()[0]
     try:
@@ -303,20 +310,6 @@ def _copy_out(buf) -> np.ndarray:
     if a.nbytes:
         ctypes.memmove(a.ctypes.data, buf.unsafe_buffer_pointer(), a.nbytes)
     return a
-
-
-def _gather(buf) -> np.ndarray:
-    """The value of a buffer spread over several devices, from this process's shards."""
-    from . import spmd
-    parts = spmd.shards(buf)
-    out = None
-    for _, index, _, data in parts:
-        v = to_host(data)
-        if out is None:
-            out = np.empty(buf.aval.shape, v.dtype)
-        out[index] = v
-    out.flags.writeable = False
-    return out
 
 
 def buffer_devices(buf) -> list:
