@@ -86,6 +86,9 @@ print(jax.jit(batched).lower(xs).as_text())
 def _env(cache_dir=None) -> dict:
     env = dict(os.environ, PYTHONPATH=ROOT + os.pathsep + os.environ.get("PYTHONPATH", ""))
     env.pop("VMAPLAB_COMPILATION_CACHE_DIR", None)
+    # bytecode cached as for an installed package (JAX's is, in site-packages): the warm-up
+    # runs write it
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
     if cache_dir is not None:
         env["VMAPLAB_COMPILATION_CACHE_DIR"] = cache_dir
         env["VMAPLAB_PERSISTENT_CACHE_MIN_COMPILE_TIME_SECS"] = "0"
@@ -164,6 +167,7 @@ def main(pairs: int = 7) -> None:
         dump_o, dump_j = [], []
         cli = [sys.executable, "-m", "lowering.cli", "dump", "examples/quickstart.py:model",
                "--arg", "f32[8,3]", "--vmap", "0"]
+        _run(cli, _env()), _run([sys.executable, jscript], _env())  # warm-up
         for _ in range(pairs):
             dump_o.append(_run(cli, _env())[0])
             dump_j.append(_run([sys.executable, jscript], _env())[0])
