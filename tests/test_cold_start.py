@@ -69,3 +69,39 @@ def test_common_program_never_imports_jax():
     assert abs(out["linalg"] - 4.0) < 1e-5
     assert out["sharded"][:3] == [84.0, 84.0, 4]
     assert out["sharded"][3] == (np.arange(8.0) + 1).tolist()
+
+
+CACHED = r"""
+import json, logging, sys
+logging.basicConfig(level=logging.WARNING)
+logging.getLogger("vmaplab.compilation_cache").setLevel(logging.DEBUG)
+import numpy as np
+import frontend as fe
+out = fe.jit(lambda x: x * 2 + 1)(np.arange(3, dtype=np.float32))
+print(json.dumps({"stats": fe.compilation_cache.stats(), "out": np.asarray(out).tolist(),
+                  "jax": "jax" in sys.modules}))
+"""
+
+
+def test_persistent_cache_hits_are_counted_in_a_fresh_process(tmp_path):
+    env = dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""),
+               VMAPLAB_COMPILATION_CACHE_DIR=str(tmp_path / "cache"),
+               VMAPLAB_PERSISTENT_CACHE_MIN_COMPILE_TIME_SECS="0")
+    runs = []
+    for _ in range(2):
+        r = subprocess.run([sys.executable, "-c", CACHED], env=env, capture_output=True,
+                           text=True, timeout=300, cwd=str(ROOT))
+        assert r.returncode == 0, r.stderr[-3000:]
+        runs.append((json.loads(r.stdout.strip().splitlines()[-1]), r.stderr))
+    (cold, cold_log), (warm, warm_log) = runs
+    assert cold["stats"] == {"hits": 0, "misses": 1, "writes": 1, "errors": 0}
+    assert warm["stats"] == {"hits": 1, "misses": 0, "writes": 0, "errors": 0}
+    assert cold["out"] == warm["out"] == [1.0, 3.0, 5.0]
+    assert "compilation cache miss" in cold_log and "compilation cache hit" in warm_log
+    assert not cold["jax"] and not warm["jax"]
+
+
+def test_compilation_cache_stats_reset():
+    import frontend as fe
+    fe.compilation_cache.reset_stats()
+    assert fe.compilation_cache.stats() == {"hits": 0, "misses": 0, "writes": 0, "errors": 0}
