@@ -15,9 +15,11 @@ from __future__ import annotations
 import weakref
 from typing import Any, NamedTuple
 
+import numpy as np
 from jaxlib import _jax
 
-from .xla import aval, single_device_sharding, x64_state
+from . import spmd
+from .xla import _WIDE, aval, single_device_sharding, to_device, x64_state
 
 # vmaplab's registry of the types the C++ path flattens (JAX's containers, our Array)
 _registry = _jax.pytree.PyTreeRegistry(enable_none=True, enable_tuple=True,
@@ -41,10 +43,14 @@ def in_trace() -> bool:
 _KEY = ("vmaplab",)
 
 
+_SingleDevice = _jax.SingleDeviceSharding
+
+
 def _shard_arg(x, sharding, _layout):
     """The C++ path's fallback for an argument that is not a device buffer laid out as the
     program wants (numpy arrays, Python scalars, buffers elsewhere): one placed buffer."""
-    from . import spmd
+    if type(x) is np.ndarray and type(sharding) is _SingleDevice and x.dtype not in _WIDE:
+        return to_device(x, sharding._device)  # the common case, one transfer
     return spmd.place([x], [sharding])[0]
 
 
