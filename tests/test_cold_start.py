@@ -105,3 +105,20 @@ def test_compilation_cache_stats_reset():
     import frontend as fe
     fe.compilation_cache.reset_stats()
     assert fe.compilation_cache.stats() == {"hits": 0, "misses": 0, "writes": 0, "errors": 0}
+
+
+LATE_JAX = r"""
+import json
+import numpy as np
+import frontend as fe, frontend.numpy as fnp
+a = fe.jit(lambda x: x + 1)(np.arange(3.0, dtype=np.float32))   # vmaplab's own client
+import jax, jax.numpy as jnp                                     # then the program's JAX
+j = jnp.arange(3.0)
+print(json.dumps([np.asarray(fe.jit(lambda x, y: x * y)(a, j)).tolist(),
+                  np.asarray(fnp.sin(j) * 0 + a).tolist(),
+                  np.asarray(jax.jit(lambda x: x * 2)(jnp.asarray(a))).tolist()]))
+"""
+
+
+def test_jax_imported_after_vmaplab_started_interoperates():
+    assert _run(LATE_JAX) == [[0.0, 2.0, 6.0], [1.0, 2.0, 3.0], [2.0, 4.0, 6.0]]
