@@ -143,9 +143,11 @@ def main(pairs: int = 7) -> None:
             imp_j.append(_run([sys.executable, "-c", "import jax"], _env())[0])
         base = statistics.median(_run([sys.executable, "-c", "pass"], _env())[0]
                                  for _ in range(pairs))
+        base_np = statistics.median(_run([sys.executable, "-c", "import numpy"], _env())[0]
+                                    for _ in range(pairs))
         rows.append(f"{'import frontend / import jax (whole process)':<48} "
                     f"{statistics.median(imp_f):7.3f} s / {statistics.median(imp_j):7.3f} s "
-                    f"(python alone {base:.3f} s)")
+                    f"(python alone {base:.3f} s, import numpy {base_np:.3f} s)")
 
         for which in ("ours", "jax"):
             cold, warm = [], []
