@@ -112,13 +112,18 @@ import json
 import numpy as np
 import frontend as fe, frontend.numpy as fnp
 a = fe.jit(lambda x: x + 1)(np.arange(3.0, dtype=np.float32))   # vmaplab's own client
+s = fe.sharding.NamedSharding(fe.make_mesh((4,), ("x",)), fe.sharding.PartitionSpec("x"))
+b = fe.device_put(np.arange(8.0, dtype=np.float32), s)
+before = [np.asarray(sh.data).tolist() for sh in b.addressable_shards]  # (pieces: jaxlib C++)
 import jax, jax.numpy as jnp                                     # then the program's JAX
 j = jnp.arange(3.0)
 print(json.dumps([np.asarray(fe.jit(lambda x, y: x * y)(a, j)).tolist(),
                   np.asarray(fnp.sin(j) * 0 + a).tolist(),
-                  np.asarray(jax.jit(lambda x: x * 2)(jnp.asarray(a))).tolist()]))
+                  np.asarray(jax.jit(lambda x: x * 2)(jnp.asarray(a))).tolist(),
+                  before == [np.asarray(sh.data).tolist() for sh in b.addressable_shards],
+                  float(jnp.sum(jnp.arange(4.0)))]))
 """
 
 
 def test_jax_imported_after_vmaplab_started_interoperates():
-    assert _run(LATE_JAX) == [[0.0, 2.0, 6.0], [1.0, 2.0, 3.0], [2.0, 4.0, 6.0]]
+    assert _run(LATE_JAX) == [[0.0, 2.0, 6.0], [1.0, 2.0, 3.0], [2.0, 4.0, 6.0], True, 6.0]

@@ -85,10 +85,12 @@ def shard_buffers(buf) -> list:
     the first one it found); nothing of it stays in ``sys.modules``."""
     if jax_module("jax.core") is not None:
         return buf._arrays
+    import _imp
     import types
     with _shim_lock:
         pkg, core = types.ModuleType("jax"), types.ModuleType("jax.core")
         pkg.__path__, pkg.core, core.ShapedArray = [], core, aval
+        _imp.acquire_lock()  # no other thread starts an import (of jax) meanwhile
         sys.modules["jax"], sys.modules["jax.core"] = pkg, core
         try:
             return buf._arrays
@@ -97,6 +99,7 @@ def shard_buffers(buf) -> list:
                 del sys.modules["jax.core"]
             if sys.modules.get("jax") is pkg:
                 del sys.modules["jax"]
+            _imp.release_lock()
 
 
 def _hlo_of(s, _ndim):
