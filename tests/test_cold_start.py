@@ -34,6 +34,9 @@ back = fe.export.deserialize(exp.serialize())
 out["export"] = np.asarray(back.call(x)).tolist()
 out["random"] = np.asarray(fe.random.normal(fe.random.PRNGKey(0), (3,))).tolist()
 out["linalg"] = float(fnp.linalg.det(np.eye(2, dtype=np.float32) * 2))
+out["host"] = [np.asarray(fnp.arange(4, dtype=d) * 2).astype(np.float32).tolist()
+               for d in (fnp.bfloat16, fnp.float16, fnp.int8, fnp.uint32)]
+out["host"].append(np.asarray(fnp.arange(3) < 2).tolist())
 mesh = fe.make_mesh((4,), ("x",))
 s = fe.sharding.NamedSharding(mesh, fe.sharding.PartitionSpec("x"))
 a = fe.device_put(np.arange(8.0, dtype=np.float32), s)
@@ -67,6 +70,7 @@ def test_common_program_never_imports_jax():
     assert out["export"] == (np.arange(6.0).reshape(2, 3) * 2).tolist()
     np.testing.assert_allclose(out["random"], [1.6226422, 2.0252647, -0.43359444], rtol=1e-6)
     assert abs(out["linalg"] - 4.0) < 1e-5
+    assert out["host"] == [[0.0, 2.0, 4.0, 6.0]] * 4 + [[True, True, False]]
     assert out["sharded"][:3] == [84.0, 84.0, 4]
     assert out["sharded"][3] == (np.arange(8.0) + 1).tolist()
 

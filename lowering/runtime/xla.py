@@ -8,6 +8,7 @@ used instead (so buffers move between the two without copies); ``jax`` is never 
 here."""
 from __future__ import annotations
 
+import ctypes
 import functools
 import sys
 import threading
@@ -305,13 +306,36 @@ def to_host(buf) -> np.ndarray:
     return a
 
 
+class _DLDataType(ctypes.Structure):
+    _fields_ = [("code", ctypes.c_uint8), ("bits", ctypes.c_uint8), ("lanes", ctypes.c_uint16)]
+
+
+class _DLTensor(ctypes.Structure):  # DLPack's DLTensor (dlpack.h), head of DLManagedTensor
+    _fields_ = [("data", ctypes.c_void_p), ("device_type", ctypes.c_int32),
+                ("device_id", ctypes.c_int32), ("ndim", ctypes.c_int32), ("dtype", _DLDataType),
+                ("shape", ctypes.POINTER(ctypes.c_int64)),
+                ("strides", ctypes.POINTER(ctypes.c_int64)), ("byte_offset", ctypes.c_uint64)]
+
+
+_capsule_pointer = ctypes.pythonapi.PyCapsule_GetPointer
+_capsule_pointer.restype = ctypes.c_void_p
+_capsule_pointer.argtypes = (ctypes.py_object, ctypes.c_char_p)
+
+
 def _copy_out(buf) -> np.ndarray:
-    """A copy of a CPU buffer's bytes (row-major, XLA CPU's layout) in its numpy dtype."""
-    import ctypes
+    """A copy of a CPU buffer whose dtype numpy's DLPack import refuses (bfloat16, ...): its
+    bytes, read through the DLPack tensor jaxlib exports (row-major, XLA CPU's layout)."""
     buf.block_until_ready()
     a = np.empty(buf.aval.shape, buf.aval.dtype)
+    cap = _jax.buffer_to_dlpack_managed_tensor(buf, stream=None)
+    t = _DLTensor.from_address(_capsule_pointer(cap, b"dltensor"))
+    if t.strides:  # only a compact row-major tensor is copied as bytes
+        want = np.empty(a.shape, np.uint8).strides  # (in elements, as DLPack's)
+        if tuple(t.strides[k] for k in range(t.ndim)) != want and a.size > 1:
+            return buf._single_device_array_to_np_array_did_copy()[0]
     if a.nbytes:
-        ctypes.memmove(a.ctypes.data, buf.unsafe_buffer_pointer(), a.nbytes)
+        ctypes.memmove(a.ctypes.data, t.data + t.byte_offset, a.nbytes)
+    del cap  # (the capsule's destructor lets go of the buffer)
     return a
 
 
