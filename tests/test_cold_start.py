@@ -131,3 +131,26 @@ print(json.dumps([np.asarray(fe.jit(lambda x, y: x * y)(a, j)).tolist(),
 
 def test_jax_imported_after_vmaplab_started_interoperates():
     assert _run(LATE_JAX) == [[0.0, 2.0, 6.0], [1.0, 2.0, 3.0], [2.0, 4.0, 6.0], True, 6.0]
+
+
+X64 = r"""
+import json, sys
+import numpy as np
+import frontend as fe
+from frontend.transforms import jit as api
+misses = []
+orig = api.Jitted._cache_miss
+api.Jitted._cache_miss = lambda self, *a, **k: misses.append(1) or orig(self, *a, **k)
+fe.config.update("enable_x64", True)
+f = fe.jit(lambda v: v * 2)
+x = np.arange(3.0)
+out = [str(f(x).dtype) for _ in range(3)] + [len(misses)]
+fe.config.update("enable_x64", False)
+out += [str(f(x).dtype) for _ in range(3)] + [len(misses), "jax" in sys.modules]
+print(json.dumps(out))
+"""
+
+
+def test_cpp_path_serves_x64_programs_without_jax():
+    # vmaplab's own C++ 64-bit flag follows fe.config: one cache miss per setting
+    assert _run(X64) == ["float64"] * 3 + [1] + ["float32"] * 3 + [2, False]

@@ -31,7 +31,8 @@ def jax_module(name: str = "jax"):
 # ----------------------------------------------------------------------------- C++ state
 
 # jaxlib's C++ transfers and call path read JAX's 64-bit flag; without JAX this process owns
-# one (False: the buffers vmaplab hands over are canonical already; wide ones say so).
+# one, set as vmaplab's ``enable_x64`` (the buffers vmaplab hands over are canonical already;
+# wide ones say so).
 _state_lock = threading.Lock()
 _x64_state = []
 
@@ -51,6 +52,10 @@ def x64_state():
                 _jax.jax_jit.set_disable_jit_state(
                     _jax.config.Config("vmaplab_disable_jit", False, include_in_jit_key=True))
                 _jax.jax_jit.set_post_hook_state(_jax.config.Config("vmaplab_post_hook", None))
+                # ours follows vmaplab's enable_x64, so the C++ path serves 64-bit programs
+                from frontend.core.config import config, on_x64_change
+                st.set_global(bool(config.enable_x64))
+                on_x64_change(lambda: st.set_global(bool(config.enable_x64)))
                 _x64_state.append(st)
     return _x64_state[0]
 
