@@ -162,9 +162,10 @@ def single_device_sharding(device):
 distributed = {"client": None, "service": None, "process_id": 0, "num_processes": 1}
 
 
-def _make_client(platform: str):
+def _make_client(platform: str | None):
     """A new XLA client: CPU here (the distributed runtime's when one was joined); other
-    platforms through JAX's plugin discovery (imported then: the one place outside interop)."""
+    platforms, and the default one when a GPU/TPU plugin is installed, through JAX's plugin
+    discovery (``jax`` imported then)."""
     if platform == "cpu":
         ffi.install_cpu_handler()
         client = distributed["client"]
@@ -178,11 +179,18 @@ def _make_client(platform: str):
     return jex_backend.get_backend(platform)
 
 
+@functools.cache
+def _accelerator_plugins() -> bool:
+    """Whether a GPU/TPU PJRT plugin is installed (found through JAX's plugin discovery)."""
+    import importlib.util
+    return any(importlib.util.find_spec(m) is not None for m in ("jax_plugins", "libtpu"))
+
+
 def backend(platform: str | None = None):
-    """The XLA client of ``platform`` ('cpu', 'gpu', 'tpu'; None: the default one, CPU unless
-    JAX is loaded and has another). When the program has imported JAX, JAX's own client is
-    used, so that buffers pass between the two without copies."""
-    if platform is None and jax_module("jax") is None:
+    """The XLA client of ``platform`` ('cpu', 'gpu', 'tpu'; None: the default one: CPU unless
+    a GPU/TPU plugin is installed or JAX, loaded, has another). When the program has imported
+    JAX, JAX's own client is used, so that buffers pass between the two without copies."""
+    if platform is None and jax_module("jax") is None and not _accelerator_plugins():
         platform = "cpu"
     return _backend(platform)
 
@@ -201,7 +209,7 @@ def _backend(platform: str | None):
         if jex is not None or jax_module("jax") is not None:
             import jax.extend.backend as jex_backend  # loaded already: no import cost
             return jex_backend.get_backend(platform)
-        return _make_client(platform or "cpu")
+        return _make_client(platform)
     except RuntimeError as e:
         raise ValueError(f"no XLA backend for platform {platform!r}: {e}") from None
 
