@@ -4,25 +4,15 @@ vmap, compile it with jit (lowered to StableHLO by ``lowering``).
 >>> import frontend as fe, frontend.numpy as fnp
 >>> fe.vmap(lambda x, y: x @ y)(fnp.ones((3, 5)), fnp.ones((3, 5)))
 Array([5., 5., 5.], dtype=float32)
+
+Submodules and the transformations load on first use (``_LAZY``, PEP 562): ``import
+frontend`` brings in the IR, the Array and the device queries only; ``fe.jit`` (or ``from
+frontend import jit``) loads the primitives and transformations. What users write does not
+change.
 """
-from . import (  # noqa: F401
-    custom_batching,
-    distributed,
-    export,
-    extend,
-    ffi,
-    lax,
-    nn,
-    numpy,
-    ops,
-    passes,
-    random,
-    scipy,
-    sharding,
-    tree,
-    tree_util,
-)
-from .core import jax_names as _jax_names  # noqa: F401
+import importlib as _importlib
+
+from .core import jax_names as _jax_names
 from .core.config import config
 from .core.ir import Aval as ShapedArray  # noqa: F401
 from .core.ir import ConcretizationTypeError, Graph, ShapeDtypeStruct, Tracer, UnexpectedTracerError  # noqa: F401
@@ -38,26 +28,67 @@ from .device.queries import (
 )
 from .explorer import explore
 from .sharding import make_mesh, set_mesh
-from .transforms.checkpoint import checkpoint, remat
-from .transforms.custom_derivatives import custom_jvp, custom_vjp
-from .transforms.grad import grad, hessian, jacfwd, jacrev, jvp, linearize, value_and_grad, vjp
-from .transforms.jit import eval_shape, jit, make_graph
-from .transforms.shard_map import shard_map
-from .transforms.stages import Compiled, Lowered, compile_stablehlo
-from .transforms.vmap import vmap
 
 _am.install(Array)
 _am.install(Tracer)
-numpy.ndarray = Array
 
-__all__ = ["Array", "Compiled", "Lowered", "ShapeDtypeStruct", "ShapedArray", "block_until_ready",
-           "checkpoint", "compile_stablehlo", "config", "custom_batching", "custom_jvp",
-           "custom_vjp", "device_get", "device_put", "devices", "distributed", "eval_shape",
-           "explore", "export", "extend", "ffi", "from_dlpack", "grad", "hessian", "jacfwd",
-           "jacrev", "jit", "jvp", "lax", "linearize", "local_devices", "make_graph", "make_mesh", "nn", "numpy",
-           "ops", "passes", "process_count", "process_index", "random", "remat", "scipy", "set_mesh",
-           "shard_map", "sharding", "tree", "tree_util", "value_and_grad", "vjp", "vmap"]
+# public name -> "module" (a submodule) or "module:attribute", imported on first use. Add a
+# name here (one line) rather than an import above unless nearly every program needs it.
+_LAZY = {
+    "compilation_cache": "frontend.compilation_cache",
+    "custom_batching": "frontend.custom_batching",
+    "distributed": "frontend.distributed",
+    "export": "frontend.export",
+    "extend": "frontend.extend",
+    "ffi": "frontend.ffi",
+    "lax": "frontend.lax",
+    "nn": "frontend.nn",
+    "numpy": "frontend.numpy",
+    "ops": "frontend.ops",
+    "passes": "frontend.passes",
+    "random": "frontend.random",
+    "scipy": "frontend.scipy",
+    "sharding": "frontend.sharding",
+    "tree": "frontend.tree",
+    "tree_util": "frontend.tree_util",
+    "jit": "frontend.transforms.jit:jit",
+    "make_graph": "frontend.transforms.jit:make_graph",
+    "eval_shape": "frontend.transforms.jit:eval_shape",
+    "vmap": "frontend.transforms.vmap:vmap",
+    "grad": "frontend.transforms.grad:grad",
+    "hessian": "frontend.transforms.grad:hessian",
+    "jacfwd": "frontend.transforms.grad:jacfwd",
+    "jacrev": "frontend.transforms.grad:jacrev",
+    "jvp": "frontend.transforms.grad:jvp",
+    "linearize": "frontend.transforms.grad:linearize",
+    "value_and_grad": "frontend.transforms.grad:value_and_grad",
+    "vjp": "frontend.transforms.grad:vjp",
+    "checkpoint": "frontend.transforms.checkpoint:checkpoint",
+    "remat": "frontend.transforms.checkpoint:remat",
+    "custom_jvp": "frontend.transforms.custom_derivatives:custom_jvp",
+    "custom_vjp": "frontend.transforms.custom_derivatives:custom_vjp",
+    "shard_map": "frontend.transforms.shard_map:shard_map",
+    "Compiled": "frontend.transforms.stages:Compiled",
+    "Lowered": "frontend.transforms.stages:Lowered",
+    "compile_stablehlo": "frontend.transforms.stages:compile_stablehlo",
+}
+
+__all__ = ["Array", "ShapeDtypeStruct", "ShapedArray", "block_until_ready", "config",
+           "device_get", "device_put", "devices", "explore", "from_dlpack", "local_devices", "make_mesh",
+           "process_count", "process_index", "set_mesh", *_LAZY]
 
 
 def __getattr__(name):
-    raise _jax_names.missing(__name__, name)
+    target = _LAZY.get(name)
+    if target is None:
+        raise _jax_names.missing(__name__, name)
+    module, _, attr = target.partition(":")
+    value = _importlib.import_module(module)
+    if attr:
+        value = getattr(value, attr)
+    globals()[name] = value  # later look-ups skip this function
+    return value
+
+
+def __dir__():
+    return sorted(set(globals()) | set(_LAZY))

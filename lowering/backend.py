@@ -28,6 +28,7 @@ from .placement import arg_shardings, placement, to_device
 __all__ = [
     # buffers and devices
     "to_host", "to_device", "is_buffer", "adopt", "from_dlpack", "as_jax_array", "devices",
+    "buffer_devices", "dlpack", "dlpack_device",
     "is_device", "platform_of", "sharding_of", "shards", "reshard", "arg_shardings",
     "process_index", "process_count", "local_devices", "initialize_distributed",
     "shutdown_distributed",
@@ -44,6 +45,8 @@ __all__ = [
     "ffi_include_dir",
     # the explorer page (lowering/explore, imported when first asked for)
     "explore_page", "graph_html", "lowered_html",
+    # the persistent compilation cache
+    "compilation_cache_stats", "reset_compilation_cache_stats",
 ]
 
 # ----------------------------------------------------------------------------- buffers, devices
@@ -51,6 +54,12 @@ to_host = runtime.to_host
 is_buffer = runtime.is_device_buffer
 adopt = runtime.adopt  # a jax.Array's buffer as an operand (no copy), or None
 from_dlpack = runtime.from_dlpack
+buffer_devices = runtime.xla.buffer_devices
+dlpack = runtime.xla.dlpack  # a buffer's DLPack capsule
+dlpack_device = runtime.xla.dlpack_device
+as_jax_array = runtime.xla.as_jax_array  # the same buffer, with JAX's aval
+compilation_cache_stats = runtime.cache.stats_copy
+reset_compilation_cache_stats = runtime.cache.reset_stats
 sharding_of = runtime.spmd.sharding_of
 shards = runtime.spmd.shards
 reshard = runtime.spmd.reshard
@@ -59,11 +68,6 @@ process_count = runtime.spmd.process_count
 local_devices = runtime.spmd.local_devices
 initialize_distributed = runtime.spmd.initialize
 shutdown_distributed = runtime.spmd.shutdown
-
-
-def as_jax_array(buf):
-    """A device buffer as a jax.Array: it is one already (jaxlib's array type)."""
-    return buf
 
 
 def devices(platform=None):

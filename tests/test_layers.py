@@ -36,7 +36,8 @@ LAYERS = [
     ("transforms", ["frontend.transforms"]),
     ("public", ["frontend.custom_batching", "frontend.tree", "frontend.tree_util",
                 "frontend.extend", "frontend.ffi", "frontend.kernels", "frontend.distributed",
-                "frontend.export", "frontend.ops", "frontend.explorer", "frontend"]),
+                "frontend.export", "frontend.ops", "frontend.explorer", "frontend.compilation_cache",
+                "frontend"]),
     ("emit", ["lowering.emit"]),
     ("runtime", ["lowering.runtime"]),
     ("backend", ["lowering"]),
@@ -57,8 +58,6 @@ EXCEPTIONS = {
         "primitives", "the backward pass binds add and broadcast_in_dim"),
     "frontend.transforms.vmap": (
         "primitives", "lax.map, the loops' batching rules and random's gamma call vmap"),
-    "frontend.device.array_methods": (
-        "public", "installs frontend.numpy's functions as Array and Tracer methods"),
 }
 _LAYER_NAMES = [n for n, _ in LAYERS]
 

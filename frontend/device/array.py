@@ -66,10 +66,10 @@ class Array:
             kw["max_version"] = max_version
         if dl_device is not None:
             kw["dl_device"] = dl_device
-        return self._buf.__dlpack__(**kw)
+        return _backend.get().dlpack(self._buf, **kw)
 
     def __dlpack_device__(self):
-        return self._buf.__dlpack_device__()
+        return _backend.get().dlpack_device(self._buf)
 
     def __jax_array__(self):
         """The array as a jax.Array (the same device buffer: no copy)."""
@@ -78,13 +78,13 @@ class Array:
     @property
     def device(self):
         """The device holding the array (its sharding when it spans several, as JAX's)."""
-        if not hasattr(self._buf, "devices"):
+        if not _backend.get().is_buffer(self._buf):
             return None
-        devs = self._buf.devices()
+        devs = _backend.get().buffer_devices(self._buf)
         return next(iter(devs)) if len(devs) == 1 else self.sharding
 
     def devices(self) -> set:
-        return set(self._buf.devices())
+        return set(_backend.get().buffer_devices(self._buf))
 
     @property
     def sharding(self):
@@ -97,16 +97,16 @@ class Array:
         """This process's pieces of the array (``frontend.sharding.Shard``: device, index,
         replica id, data)."""
         from ..sharding import Shard
-        return [Shard(d, idx, r, Array(b, self.aval.update(shape=b.shape)))
+        return [Shard(d, idx, r, Array(b, self.aval.update(shape=tuple(b.aval.shape))))
                 for d, idx, r, b in _backend.get().shards(self._buf)]
 
     @property
     def is_fully_addressable(self) -> bool:
-        return self._buf.is_fully_addressable
+        return self.sharding.is_fully_addressable
 
     @property
     def is_fully_replicated(self) -> bool:
-        return self._buf.is_fully_replicated
+        return self.sharding.is_fully_replicated
 
     def block_until_ready(self):
         self._buf.block_until_ready()

@@ -1,16 +1,34 @@
 """Operators and numpy-style methods shared by frontend.Array and every Tracer; each one
-forwards to the frontend.numpy function of the same meaning."""
+forwards to the frontend.numpy function of the same meaning.
+
+frontend.numpy loads on first use: until then the operators are stand-ins that import it,
+install the direct ones on every class (``install``) and forward."""
 from __future__ import annotations
 
-from .. import numpy as fnp
+import importlib
+
+_fnp = []  # frontend.numpy, once imported
+_classes: list = []  # the classes the methods are installed on
 
 
 def _np():
-    return fnp
+    if not _fnp:
+        _fnp.append(importlib.import_module("frontend.numpy"))
+        for cls in _classes:
+            _install_direct(cls)
+    return _fnp[0]
+
+
+def _stub(name):
+    def op(self, *args, **kwargs):
+        _np()
+        return getattr(type(self), name)(self, *args, **kwargs)
+    op.__name__ = name
+    return op
 
 
 def _binop(name, reflected=False):
-    f = getattr(fnp, name)  # (the numpy module is complete when the methods are installed)
+    f = getattr(_np(), name)  # (the numpy module is complete when the methods are installed)
     if reflected:
         def op(self, other):
             return f(other, self)
@@ -21,7 +39,7 @@ def _binop(name, reflected=False):
 
 
 def _unop(name):
-    f = getattr(fnp, name)
+    f = getattr(_np(), name)
 
     def op(self):
         return f(self)
@@ -49,6 +67,29 @@ _METHODS = ["sum", "mean", "max", "min", "prod", "argmax", "argmin", "dot", "squ
 
 
 def install(cls) -> None:
+    """Operators and methods on ``cls``: stand-ins until frontend.numpy is imported."""
+    if cls not in _classes:
+        _classes.append(cls)
+    if _fnp:
+        _install_direct(cls)
+        return
+    names = [f"__{k}__" for k in _BINARY] + [f"__r{k}__" for k in _BINARY]
+    names += [f"__{k}__" for k in _COMPARE] + ["__neg__", "__pos__", "__abs__", "__invert__",
+                                               "__getitem__"]
+    for n in names:
+        setattr(cls, n, _stub(n))
+    for m in _METHODS:
+        setattr(cls, m, _method(m))
+    cls.reshape = _stub("reshape")
+    cls.transpose = _stub("transpose")
+    cls.flatten = _stub("flatten")
+    for p in ("T", "mT", "at", "real", "imag"):
+        setattr(cls, p, property(lambda self, p=p: (_np(), getattr(self, p))[1]))
+    cls.itemsize = property(lambda self: self.dtype.itemsize)
+    cls.nbytes = property(lambda self: self.size * self.dtype.itemsize)
+
+
+def _install_direct(cls) -> None:
     for k, v in _BINARY.items():
         setattr(cls, f"__{k}__", _binop(v))
         setattr(cls, f"__r{k}__", _binop(v, reflected=True))
@@ -62,6 +103,8 @@ def install(cls) -> None:
     for m in _METHODS:
         if hasattr(_np(), m):  # (sort & co. arrive with their functions)
             setattr(cls, m, _method(m))
+        elif m in cls.__dict__:
+            delattr(cls, m)
     cls.reshape = lambda self, *shape, order="C": _np().reshape(
         self, shape[0] if len(shape) == 1 and not isinstance(shape[0], int) else shape, order=order)
     cls.transpose = lambda self, *axes: _np().transpose(
@@ -73,5 +116,5 @@ def install(cls) -> None:
     for part in ("real", "imag"):  # (with the complex-part functions of frontend.numpy)
         if hasattr(_np(), part):
             setattr(cls, part, property(lambda self, f=part: getattr(_np(), f)(self)))
-    cls.itemsize = property(lambda self: self.dtype.itemsize)
-    cls.nbytes = property(lambda self: self.size * self.dtype.itemsize)
+        elif part in cls.__dict__:
+            delattr(cls, part)

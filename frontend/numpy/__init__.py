@@ -9,7 +9,6 @@ import numpy as _onp
 from ..core import dtypes as _dtypes
 from ..core import jax_names as _jax_names
 from ..device.array import from_dlpack  # noqa: F401
-from . import fft, linalg  # noqa: F401
 from ._convolution import *  # noqa: F401,F403
 from ._core import asarray, astype, broadcast_shapes  # noqa: F401
 from ._creation import *  # noqa: F401,F403
@@ -49,7 +48,7 @@ from ._sorting import *  # noqa: F401,F403
 result_type = _dtypes.result_type
 dtype = _onp.dtype
 pi, e, inf, nan, newaxis = _onp.pi, _onp.e, _onp.inf, _onp.nan, None
-ndarray = None  # set in frontend/__init__ (Array)
+from ..device.array import Array as ndarray  # noqa: E402, F401
 
 
 def shape(a):
@@ -65,4 +64,7 @@ def size(a):
 
 
 def __getattr__(name):
+    if name in ("fft", "linalg"):  # loaded on first use (frontend/__init__'s _LAZY)
+        import importlib
+        return importlib.import_module(f"{__name__}.{name}")
     raise _jax_names.missing(__name__, name)

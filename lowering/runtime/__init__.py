@@ -2,8 +2,13 @@
 compile, execute, transfers, the persistent compilation cache, FFI custom call targets), the
 MLIR bindings (the StableHLO verifier, pass pipelines, rewrite patterns) and StableHLO portable
 artifacts. These APIs move between jaxlib releases, so everything that depends on them is here
-(pinned range in pyproject.toml)."""
-from . import (  # noqa: F401
+(pinned range in pyproject.toml). Only jaxlib is imported here, never ``jax``.
+"""
+import os
+
+os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "1")  # XLA's info logs off, as with JAX
+
+from . import (  # noqa: E402, F401
     artifact,  # portable artifacts, JAX's export format
     cache,  # the persistent compilation cache
     dispatch,
@@ -13,8 +18,9 @@ from . import (  # noqa: F401
     native,  # vmaplab's C++ kernel library
     spmd,  # several devices and processes: sharded buffers, SPMD compiles
 )
-from .mlir import parse_module, verify  # noqa: F401
-from .xla import (  # noqa: F401
+from .mlir import parse_module, verify  # noqa: E402, F401
+from .spmd import to_host  # noqa: E402, F401
+from .xla import (  # noqa: E402, F401
     Executable,
     adopt,
     backend,
@@ -25,5 +31,4 @@ from .xla import (  # noqa: F401
     is_device,
     is_device_buffer,
     to_device,
-    to_host,
 )

@@ -24,6 +24,7 @@ recently used entries evicted first.
 from __future__ import annotations
 
 import hashlib
+import logging
 import os
 import re
 import stat
@@ -37,6 +38,16 @@ _STALE_TMP_SECS = 3600.0
 _ENTRY_NAME = re.compile(r"[0-9a-f]{64}")
 _TMP_NAME = re.compile(re.escape(_TMP) + r"[a-z0-9_]{8}")  # mkstemp's names
 stats = {"hits": 0, "misses": 0, "writes": 0, "errors": 0}
+_log = logging.getLogger("vmaplab.compilation_cache")
+
+
+def stats_copy() -> dict:
+    return dict(stats)
+
+
+def reset_stats() -> None:
+    for k in stats:
+        stats[k] = 0
 
 
 class CacheWarning(UserWarning):
@@ -223,12 +234,14 @@ def compile_or_load(text: str, device, options, compile_fn, deserialize_fn):
             _remove(path)
         else:
             stats["hits"] += 1
+            _log.debug("compilation cache hit %s (%d bytes)", k[:16], len(payload))
             try:
                 os.utime(path)  # most recently used
             except OSError:
                 pass
             return loaded
     stats["misses"] += 1
+    _log.debug("compilation cache miss %s", k[:16])
     t0 = time.perf_counter()
     loaded = compile_fn()
     if time.perf_counter() - t0 < min_secs:

@@ -6,24 +6,29 @@ placement we hand back; afterwards it checks signatures, transfers numpy argumen
 executes without Python. The frontend's Array is a dataclass node of the dispatch registry
 (its buffer a child, its aval static), which the C++ side flattens without calling Python;
 the results of a call are one ``Results`` node, built by one Python call per call.
+
+Everything the C++ function takes is made here from jaxlib alone: vmaplab's own pytree
+registry, its jit-key flag, cache key and argument fallback; JAX is not imported.
 """
 from __future__ import annotations
 
-import functools
 import weakref
+from typing import Any, NamedTuple
 
-from jax._src import config as _config
-from jax._src import core as _core
-from jax._src import tree_util as _tree_util
-from jax._src.interpreters import pxla as _pxla
-from jax._src.lib import _jax
-from jax.sharding import SingleDeviceSharding
+import numpy as np
+from jaxlib import _jax
 
-_registry = _tree_util.dispatch_registry
+from . import spmd
+from .xla import _WIDE, aval, single_device_sharding, to_device, x64_state
+
+# vmaplab's registry of the types the C++ path flattens (JAX's containers, our Array)
+_registry = _jax.pytree.PyTreeRegistry(enable_none=True, enable_tuple=True,
+                                       enable_namedtuple=True, enable_list=True,
+                                       enable_dict=True)
 
 # Part of every C++ signature: set while a vmaplab trace is current, so that the C++ path
 # never serves a call made under a transformation (those are traced inline, as JAX's).
-_in_trace = _config.config_ext.Config("vmaplab_in_trace", False, include_in_jit_key=True)
+_in_trace = _jax.config.Config("vmaplab_in_trace", False, include_in_jit_key=True)
 
 
 def set_in_trace(flag: bool) -> None:
@@ -34,11 +39,19 @@ def in_trace() -> bool:
     return _in_trace.value
 
 
-_KEY = _pxla.JitGlobalCppCacheKeys(
-    donate_argnums=(), donate_argnames=None, device=None, backend=None,
-    in_shardings_treedef=None, in_shardings_leaves=None, out_shardings_treedef=None,
-    out_shardings_leaves=None, in_layouts_treedef=None, in_layouts_leaves=None,
-    out_layouts_treedef=None, out_layouts_leaves=None)
+# the C++ cache's global key (hashable): one kind of function here
+_KEY = ("vmaplab",)
+
+
+_SingleDevice = _jax.SingleDeviceSharding
+
+
+def _shard_arg(x, sharding, _layout):
+    """The C++ path's fallback for an argument that is not a device buffer laid out as the
+    program wants (numpy arrays, Python scalars, buffers elsewhere): one placed buffer."""
+    if type(x) is np.ndarray and type(sharding) is _SingleDevice and x.dtype not in _WIDE:
+        return to_device(x, sharding._device)  # the common case, one transfer
+    return spmd.place([x], [sharding])[0]
 
 
 def register_node(cls, flatten, unflatten) -> None:
@@ -84,8 +97,9 @@ _dispatchers: weakref.WeakSet = weakref.WeakSet()  # every live C++ callable we 
 def dispatcher(name: str, fun, cache_miss, static_argnums=(), static_argnames=()):
     """A C++ callable: fast path for known signatures, ``cache_miss(*args, **kw)`` otherwise.
     ``cache_miss`` returns ``(outs, fastpath_data or None, False)``."""
+    x64_state()  # the C++ side reads it
     f = _jax.pjit(name, fun, cache_miss, list(static_argnums), list(static_argnames), _KEY,
-                  _registry, _pxla.cc_shard_arg, _jax.PjitFunctionCache(capacity=256))
+                  _registry, _shard_arg, _jax.PjitFunctionCache(capacity=256))
     _dispatchers.add(f)
     return f
 
@@ -96,9 +110,17 @@ def clear_dispatchers() -> None:
         f._clear_cache()
 
 
-@functools.lru_cache(maxsize=64)
-def _sharding(device):
-    return SingleDeviceSharding(device)
+class _FastpathData(NamedTuple):
+    """What jaxlib's C++ call path reads of one compiled signature (JAX's field names)."""
+    xla_executable: Any
+    out_pytree_def: Any
+    in_shardings: list
+    out_shardings: list
+    out_avals: list
+    out_committed: list
+    kept_var_bitvec: list
+    in_device_local_layouts: list
+    const_args: list
 
 
 def fastpath_data(loaded_executable, device, n_in: int, results_aux, out_avals, const_args=(),
@@ -108,16 +130,17 @@ def fastpath_data(loaded_executable, device, n_in: int, results_aux, out_avals, 
     program over several devices, hoisted constants included), the results (one
     ``Results`` node with aux data ``results_aux`` over the output buffers) and the buffers
     it passes before the arguments (hoisted constants)."""
-    avals = [_core.ShapedArray(a.shape, a.dtype, weak_type=a.weak_type) for a in out_avals]
+    avals = [aval(a.shape, a.dtype, a.weak_type) for a in out_avals]
     out_tree = _registry.flatten(Results(results_aux, (0,) * len(avals)))[1]
     n_in += len(const_args)
     if in_shardings is None:
-        sh = _sharding(device)
+        sh = single_device_sharding(device)
         in_shardings, out_shardings = [sh] * n_in, [sh] * len(avals)
-    return _pxla.MeshExecutableFastpathData(
+    return _FastpathData(
         loaded_executable, out_tree, list(in_shardings), list(out_shardings), avals,
         [True] * len(avals), [True] * n_in, [None] * n_in, list(const_args))
 
 
 def jax_x64_enabled() -> bool:
-    return bool(_config.enable_x64.value)
+    """The 64-bit flag jaxlib's C++ path canonicalizes arguments by (JAX's when loaded)."""
+    return bool(x64_state().value)

@@ -5,12 +5,13 @@ would report it from deep inside compilation). Targets of vmaplab's own kernels 
 themselves here on first use."""
 from __future__ import annotations
 
+import os
 import re
 import threading
 
-import jax.ffi as _jax_ffi
-from jax._src.lib import xla_client as _xc
-from jax.extend import backend as _jex_backend
+import jaxlib
+from jaxlib import _jax
+from jaxlib import xla_client as _xc
 
 from . import native
 
@@ -20,22 +21,29 @@ user_targets: set = set()  # names registered through register (frontend.ffi.reg
 
 
 def include_dir() -> str:
-    return _jax_ffi.include_dir()
+    """The XLA FFI C++ headers shipped in jaxlib."""
+    base = jaxlib.__file__ and os.path.dirname(os.path.abspath(jaxlib.__file__))
+    return os.path.join(base or list(jaxlib.__path__)[0], "include")
+
 
 
 def _registered(platform: str) -> set:
     return set(_xc.custom_call_targets(platform))
 
 
+def install_cpu_handler() -> None:
+    """CPU targets go straight to XLA's registry (queued ones too); other platforms' wait in
+    jaxlib's queue until their client starts."""
+    _xc.register_custom_call_handler("cpu", _jax.register_custom_call_target)
+
+
 def register(name: str, fn, platform: str = "cpu") -> None:
     """Register an FFI handler (PyCapsule, or dict of them by stage) as target ``name``."""
-    try:
-        _jex_backend.get_backend(platform)  # a started client registers at once (errors now)
-    except RuntimeError:
-        pass  # no such device here: XLA keeps the registration until the platform starts
+    if platform == "cpu":
+        install_cpu_handler()  # registers at once (errors now), client or not
     try:
         with _lock:
-            _jax_ffi.register_ffi_target(name, fn, platform=platform, api_version=1)
+            _xc.register_custom_call_target(name, fn, platform, 1)
             user_targets.add(name)
     except Exception as e:  # XLA's status errors, e.g. a duplicate name
         raise ValueError(f"register_ffi_target({name!r}, platform={platform!r}) failed: {e}") from None
@@ -50,12 +58,18 @@ _lapack_ready = [False]
 
 
 def _init_lapack() -> None:
-    """jaxlib's LAPACK kernels (registered as ``lapack_*_ffi`` when jax is imported) look
-    their LAPACK routines up once, before their first call."""
+    """jaxlib's LAPACK kernels (``lapack_*_ffi``): registered here unless JAX did it, and
+    their LAPACK routines looked up once, before their first call."""
     if not _lapack_ready[0]:
-        from jaxlib import lapack
-        lapack._lapack.initialize()
-        _lapack_ready[0] = True
+        with _lock:
+            from jaxlib import lapack
+            have = _registered("cpu")
+            for platform, targets in lapack.registrations().items():
+                for name, fn, api_version in targets:
+                    if name not in have:
+                        _xc.register_custom_call_target(name, fn, platform, api_version)
+            lapack._lapack.initialize()
+            _lapack_ready[0] = True
 
 
 def ensure_registered(text: str, platform: str) -> None:
@@ -72,7 +86,8 @@ def ensure_registered(text: str, platform: str) -> None:
         if name in have:
             continue
         if name in native.HANDLERS and platform == "cpu":
-            register(name, _jax_ffi.pycapsule(native.handler(name)), platform)
+            from frontend.ffi import pycapsule
+            register(name, pycapsule(native.handler(name)), platform)
             continue
         raise ValueError(
             f"custom call target {name!r} is not registered for platform {platform!r}: register "

@@ -2,6 +2,7 @@
 Python rewrite patterns over modules, reading ``@main``'s signature."""
 from __future__ import annotations
 
+import re
 import threading
 
 import numpy as np
@@ -14,11 +15,13 @@ _passes_ready = [False]
 def _context():
     ctx = getattr(_local, "ctx", None)
     if ctx is None:
-        from jax.extend import lowering as _jl
         from jaxlib.mlir import ir
+        from jaxlib.mlir._mlir_libs import _jax_mlir_ext
         from jaxlib.mlir.dialects import chlo, sdy, stablehlo
         ctx = ir.Context()
-        ctx.append_dialect_registry(_jl.upstream_dialects)
+        registry = ir.DialectRegistry()  # the upstream dialects JAX registers (func, ...)
+        _jax_mlir_ext.register_dialects(registry)
+        ctx.append_dialect_registry(registry)
         ctx.load_all_available_dialects()
         stablehlo.register_dialect(ctx)
         chlo.register_dialect(ctx)  # the client HLO ops XLA legalizes itself (chlo.erf, ...)
@@ -195,6 +198,30 @@ def main_signature(text: str):
 
         return ([conv(t, "argument", i) for i, t in enumerate(ft.inputs)],
                 [conv(t, "result", i) for i, t in enumerate(ft.results)])
+
+
+_MAIN_HEADER = re.compile(r"func\.func (?:public )?@main\((.*?)\n", re.S)
+_TENSOR = re.compile(r"tensor<((?:[^<>]|<[^<>]*>)*)>")
+
+
+def _tensor_type(t: str):
+    m = re.match(r"((?:\d+x)*)(.*)$", t)
+    return tuple(int(d) for d in m.group(1).split("x") if d), _dtype(_ELEM[m.group(2)])
+
+
+def text_signature(text: str):
+    """([(shape, dtype)] of @main's arguments, [(shape, dtype)] of its results) read off
+    the text of a module vmaplab printed (no parsing: ``main_signature`` verifies)."""
+    m = _MAIN_HEADER.search(text)
+    if m is None:
+        return main_signature(text)
+    head = m.group(1)
+    args, _, res = head.rpartition(") -> ") if ") -> " in head else (head, "", "")
+    try:
+        return ([_tensor_type(t) for t in _TENSOR.findall(args)],
+                [_tensor_type(t) for t in _TENSOR.findall(res)])
+    except KeyError:  # a type this reading does not know: the parser's answer
+        return main_signature(text)
 
 
 # ----------------------------------------------------------------------------- custom calls

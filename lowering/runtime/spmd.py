@@ -9,75 +9,152 @@ array type, its transfers and its C++ call path require those. The frontend neve
 from __future__ import annotations
 
 import functools
+import itertools
+import math
 
 import numpy as np
-from jax._src import config as _config
-from jax._src import core as _core
-from jax._src import distributed as _distributed
-from jax._src import sharding_impls as _si
-from jax._src.interpreters import pxla as _pxla
-from jax._src.lib import xla_client as _xc
-from jax.sharding import Mesh as _JMesh
-from jax.sharding import NamedSharding as _JNamed
-from jax.sharding import PartitionSpec as _JP
-from jax.sharding import SingleDeviceSharding as _JSingle
+from jaxlib import _jax
+from jaxlib import xla_client as _xc
 
 from frontend import sharding as fs
 
-from . import cache, ffi
-from .xla import _WIDE, Executable, backend
+from . import cache, ffi, mlir
+from .xla import (
+    _WIDE,
+    Executable,
+    aval,
+    backend,
+    jax_module,
+    shard_buffers,
+    single_device_sharding,
+    started,
+)
+from .xla import distributed as _dist
+from .xla import to_device as _to_device
+from .xla import to_host as _one_host
+from .xla import x64_state as _x64_state
 
 # ----------------------------------------------------------------------------- conversions
 
 
-@functools.lru_cache(maxsize=256)
-def jax_mesh(mesh: fs.Mesh) -> _JMesh:
-    return _JMesh(mesh.devices, mesh.axis_names)
+def _mesh_positions(mesh: fs.Mesh):
+    return np.arange(mesh.size).reshape(mesh.devices.shape)
 
 
-@functools.lru_cache(maxsize=4096)
-def jax_sharding(s):
-    """JAX's sharding object for a frontend sharding."""
-    if isinstance(s, fs.NamedSharding):
-        return _JNamed(jax_mesh(s.mesh), _JP(*s.spec))
-    if isinstance(s, fs.SingleDeviceSharding):
-        return _JSingle(s._device)
-    raise TypeError(f"no XLA placement for {s!r}")
+def _op_sharding(mesh: fs.Mesh, spec_dims: tuple):
+    """XLA's OpSharding of a NamedSharding's dims (tuples of mesh axis names, one per
+    dimension of the value; devices numbered by their place in ``mesh.devices.flat``)."""
+    sizes = dict(zip(mesh.axis_names, mesh.devices.shape, strict=True))
+    used = [n for e in spec_dims for n in e]
+    rest = [n for n in mesh.axis_names if n not in used]
+    tiles = [math.prod(sizes[n] for n in e) for e in spec_dims]
+    rep = math.prod(sizes[n] for n in rest)
+    op = _xc.OpSharding()
+    if math.prod(tiles) == 1:
+        op.type = _xc.OpSharding.Type.REPLICATED
+        return op
+    order = [mesh.axis_names.index(n) for n in used + rest]
+    devs = _mesh_positions(mesh).transpose(order).reshape(tiles + ([rep] if rep > 1 else []))
+    op.type = _xc.OpSharding.Type.OTHER
+    op.tile_assignment_dimensions = list(devs.shape)
+    op.tile_assignment_devices = [int(i) for i in devs.flat]
+    op.replicate_on_last_tile_dim = rep > 1
+    return op
 
 
+# id of a jaxlib sharding -> (it, its frontend sharding): by identity, as two meshes of the
+# same devices give equal XLA shardings (a program's results carry the very objects made here)
 _FROM_JAX: dict = {}
 
 
+_FOREIGN: dict = {}  # shardings made elsewhere (XLA's, JAX's) -> frontend sharding
+
+
+def _remember(js, s) -> None:
+    _FROM_JAX[id(js)] = (js, s)
+
+
+@functools.lru_cache(maxsize=4096)
+def jax_sharding(s, ndim: int):
+    """jaxlib's sharding object for a frontend sharding, for values of rank ``ndim``."""
+    if isinstance(s, fs.SingleDeviceSharding):
+        return single_device_sharding(s._device)
+    if not isinstance(s, fs.NamedSharding):
+        raise TypeError(f"no XLA placement for {s!r}")
+    backend()  # the sharding types are complete
+    js = _jax.GSPMDSharding(list(s.mesh.devices.flat), _op_sharding(s.mesh, s.dims(ndim)))
+    _remember(js, s)
+    return js
+
+
+def _gspmd_eq(a, b):
+    return a is b or (isinstance(b, _jax.GSPMDSharding) and a._devices == b._devices
+                      and a._hlo_sharding == b._hlo_sharding
+                      and a._memory_kind == b._memory_kind)
+
+
+def _gspmd_hash(a):
+    return hash((a._devices, a._hlo_sharding))
+
+
+if not hasattr(_jax.GSPMDSharding, "_vmaplab_eq") and jax_module("jax.sharding") is None:
+    # equality by meaning (JAX defines the same when imported)
+    _jax.GSPMDSharding.__eq__ = _gspmd_eq
+    _jax.GSPMDSharding.__hash__ = _gspmd_hash
+    _jax.GSPMDSharding._vmaplab_eq = True
+
+
 def from_jax(js, mesh: fs.Mesh | None = None):
-    """The frontend sharding of a JAX sharding (``mesh``: the frontend mesh to use for a
-    NamedSharding, when known)."""
-    s = _FROM_JAX.get(js)
+    """The frontend sharding of a jaxlib/JAX sharding (``mesh``: the frontend mesh to use
+    for a NamedSharding, when known)."""
+    known = _FROM_JAX.get(id(js))
+    if known is not None and known[0] is js:
+        return known[1]
+    s = _FOREIGN.get(js)
     if s is None:
-        if isinstance(js, _JSingle):
-            s = fs.SingleDeviceSharding(next(iter(js.device_set)))
-        elif isinstance(js, _JNamed):
+        if isinstance(js, _jax.SingleDeviceSharding):
+            s = fs.SingleDeviceSharding(js._device)
+        elif isinstance(js, _jax.GSPMDSharding):
+            devs = np.empty(len(js._devices), dtype=object)
+            devs[:] = list(js._devices)
+            flat = fs.Mesh(devs, ("_flat",))
+            s = _named_from_hlo(js._hlo_sharding, [mesh] if mesh is not None else [flat])
+        elif isinstance(js, _jax.NamedSharding):  # made by JAX (loaded)
             m = mesh if mesh is not None else fs.Mesh(js.mesh.devices, js.mesh.axis_names)
             s = fs.NamedSharding(m, fs.PartitionSpec(*js.spec))
         else:
             raise TypeError(f"unexpected sharding {js!r}")
-        if len(_FROM_JAX) > 4096:
-            _FROM_JAX.clear()
-        _FROM_JAX[js] = s
+        if len(_FOREIGN) > 4096:
+            _FOREIGN.clear()
+        _FOREIGN[js] = s
     return s
 
 
 def sharding_of(buf):
-    return from_jax(buf.sharding)
+    return from_jax(buf._sharding)
 
 
 def is_sharded(buf) -> bool:
     """Whether a device buffer spans more than one device."""
-    return type(buf.sharding) is not _JSingle
+    return type(buf._sharding) is not _jax.SingleDeviceSharding
 
 
 def shards(buf) -> list:
     """(device, index, replica id, single-device buffer) of each addressable shard."""
-    return [(s.device, s.index, s.replica_id, s.data) for s in buf.addressable_shards]
+    if not is_sharded(buf):
+        return [(buf._sharding._device, (slice(None),) * len(buf.aval.shape), 0, buf)]
+    idx = sharding_of(buf).devices_indices_map(buf.aval.shape)
+    seen: dict = {}
+    replica = {}
+    for d, i in idx.items():
+        k = tuple((sl.start, sl.stop) for sl in i)
+        replica[d] = seen.get(k, 0)
+        seen[k] = replica[d] + 1
+    out = []
+    for data in shard_buffers(buf):
+        d = data._sharding._device
+        out.append((d, idx[d], replica[d], data))
+    return out
 
 
 # ----------------------------------------------------------------------------- transfers
@@ -88,25 +165,55 @@ def put(x: np.ndarray, s: fs.NamedSharding):
     transfers the shards of its own devices."""
     idx = s.addressable_devices_indices_map(x.shape)
     devs = list(idx)
-    aval = _core.ShapedArray(x.shape, x.dtype)
-    wide = x.dtype in _WIDE and not _config.enable_x64.value
-    return _xc.batched_device_put(aval, jax_sharding(s), [x[i] for i in idx.values()], devs,
-                                  True, enable_x64=True if wide else None)
+    return _xc.batched_device_put(aval(x.shape, x.dtype), jax_sharding(s, x.ndim),
+                                  [x[i] for i in idx.values()], devs, True,
+                                  enable_x64=True if x.dtype in _WIDE else None)
 
 
-_REUSE = _xc.ArrayCopySemantics.REUSE_INPUT
+_NARROW = {np.dtype(np.float64): np.float32, np.dtype(np.int64): np.int32,
+           np.dtype(np.uint64): np.uint32, np.dtype(np.complex128): np.complex64}
+
+
+def to_host(buf) -> np.ndarray:
+    """The value of any device buffer (on one device or several) as a read-only numpy array."""
+    if not is_sharded(buf) or jax_module("jax._src.array") is not None:
+        return _one_host(buf)
+    out = None
+    for _, index, _, data in shards(buf):
+        v = _one_host(data)
+        if out is None:
+            out = np.empty(buf.aval.shape, v.dtype)
+        out[index] = v
+    out.flags.writeable = False
+    return out
+
+
+def _host_value(x) -> np.ndarray:
+    """A host array of ``x`` (a buffer, numpy array or Python scalar) in a canonical dtype."""
+    v = to_host(x) if isinstance(x, _jax.ArrayImpl) else np.asarray(x)
+    if v.dtype in _NARROW and not _x64_state().value:
+        v = v.astype(_NARROW[v.dtype])
+    return v
 
 
 def place(bufs: list, jshardings: list) -> list:
     """The buffers laid out as ``jshardings`` (unchanged where they already are; numpy
-    arrays are transferred). A sharded array that does not match its placement is copied
-    (JAX's argument handling)."""
-    n = len(bufs)
-    return _pxla.shard_args(jshardings, [None] * n, [_REUSE] * n, bufs, canonicalize=False)
+    arrays and scalars are transferred, buffers laid out otherwise copied)."""
+    out = []
+    for x, js in zip(bufs, jshardings, strict=True):
+        if isinstance(x, _jax.ArrayImpl) and (x._sharding is js or x._sharding == js):
+            out.append(x)
+            continue
+        v = _host_value(x)
+        if isinstance(js, _jax.SingleDeviceSharding):
+            out.append(_to_device(v, js._device))
+        else:
+            out.append(put(v, from_jax(js)))
+    return out
 
 
 def reshard(buf, s):
-    return place([buf], [jax_sharding(s)])[0]
+    return place([buf], [jax_sharding(s, len(buf.aval.shape))])[0]
 
 
 # ----------------------------------------------------------------------------- compile, run
@@ -116,13 +223,11 @@ def _named_from_hlo(op, meshes: list) -> fs.NamedSharding:
     """The NamedSharding of a sharding XLA chose (an OpSharding): on the first of ``meshes``
     (the program's meshes, the first ordering the partitions) that expresses it, else on a
     mesh made of its tile assignment (axes "_0", "_1", ...)."""
-    hlo = _xc.HloSharding.from_proto(op)
+    hlo = op if isinstance(op, _xc.HloSharding) else _xc.HloSharding.from_proto(op)
     for m in meshes:
-        try:
-            spec = _si.parse_flatten_op_sharding(hlo, jax_mesh(m))[0]
-        except (NotImplementedError, ValueError, KeyError):
-            continue
-        return fs.NamedSharding(m, fs.PartitionSpec(*spec))
+        spec = _spec_on(hlo, m)
+        if spec is not None:
+            return fs.NamedSharding(m, fs.PartitionSpec(*spec))
     tiles = list(hlo.tile_assignment_dimensions())
     flat = list(meshes[0].devices.flat)
     devs = np.empty(len(flat), dtype=object)
@@ -131,6 +236,39 @@ def _named_from_hlo(op, meshes: list) -> fs.NamedSharding:
     n_data = len(tiles) - (1 if hlo.replicate_on_last_tile_dim() else 0)
     spec = [names[k] if tiles[k] > 1 else None for k in range(n_data)]
     return fs.NamedSharding(fs.Mesh(devs.reshape(tiles), names), fs.PartitionSpec(*spec))
+
+
+def _spec_on(hlo, mesh: fs.Mesh):
+    """The partition spec over ``mesh`` whose HLO sharding is ``hlo``, or None."""
+    if hlo.is_replicated():
+        return ()
+    tiles = list(hlo.tile_assignment_dimensions())
+    ndim = len(tiles) - (1 if hlo.replicate_on_last_tile_dim() else 0)
+    if len(hlo.subgroup_types()) > (1 if hlo.replicate_on_last_tile_dim() else 0):
+        return None
+    sizes = dict(zip(mesh.axis_names, mesh.devices.shape, strict=True))
+    names = [n for n in mesh.axis_names if sizes[n] > 1]
+
+    def options(t, free):  # ordered tuples of free axes whose sizes multiply to t
+        if t == 1:
+            return [()]
+        return [c for r in range(1, len(free) + 1) for c in itertools.permutations(free, r)
+                if math.prod(sizes[n] for n in c) == t]
+
+    def search(k, free):
+        if k == ndim:
+            yield ()
+            return
+        for c in options(tiles[k], free):
+            for rest in search(k + 1, [n for n in free if n not in c]):
+                yield (c,) + rest
+
+    for dims in search(0, names):
+        if _xc.HloSharding.from_proto(_op_sharding(mesh, dims)) == hlo:
+            while dims and not dims[-1]:
+                dims = dims[:-1]
+            return tuple(None if not e else e[0] if len(e) == 1 else e for e in dims)
+    return None
 
 
 class SpmdExecutable(Executable):
@@ -171,20 +309,31 @@ def compile_spmd(text: str, meshes: list, in_shardings, out_shardings,
     exe.mesh = mesh
     exe.in_shardings = _chosen(in_shardings, loaded.get_parameter_shardings, meshes)
     exe.out_shardings = _chosen(out_shardings, loaded.get_output_shardings, meshes)
-    exe._in_j = [jax_sharding(s) for s in exe.in_shardings]
-    exe._out_j = [jax_sharding(s) for s in exe.out_shardings]
-    order = [d for d in devs if d.process_index == devs[0].client.process_index()]
-    # whether every result's sharding lists its devices in partition order (the C++ call
-    # path builds results without reordering)
-    exe.in_order = all(list(js._addressable_device_assignment) == order for js in exe._out_j)
+    ranks = [len(shape) for shape, _ in mlir.text_signature(text)[0]]
+    exe._in_j = [jax_sharding(s, r) for s, r in zip(exe.in_shardings, ranks, strict=True)]
+    # the results come in partition order: each result's sharding lists its devices so
+    exe._out_j = [_in_partition_order(s, len(a.shape), devs)
+                  for s, a in zip(exe.out_shardings, out_avals, strict=True)]
+    exe.in_order = True  # (the C++ call path builds results without reordering)
     exe._handlers = [
-        _xc.array_result_handler(_core.ShapedArray(a.shape, a.dtype, weak_type=a.weak_type), js,
-                                 committed=True,
-                                 # the results come in partition order: a sharding that
-                                 # lists its devices in another order reorders them
-                                 _skip_checks=list(js._addressable_device_assignment) == order)
+        _xc.array_result_handler(aval(a.shape, a.dtype, a.weak_type), js, committed=True,
+                                 _skip_checks=True)
         for a, js in zip(out_avals, exe._out_j, strict=True)]
     return exe
+
+
+def _in_partition_order(s, ndim: int, devs: list):
+    """jaxlib's sharding of ``s`` listing its devices in the order of ``devs``."""
+    js = jax_sharding(s, ndim)
+    if isinstance(s, fs.SingleDeviceSharding) or list(s.mesh.devices.flat) == devs:
+        return js
+    op = _op_sharding(s.mesh, s.dims(ndim))
+    if op.type == _xc.OpSharding.Type.OTHER:
+        flat = list(s.mesh.devices.flat)
+        op.tile_assignment_devices = [devs.index(flat[i]) for i in op.tile_assignment_devices]
+    js = _jax.GSPMDSharding(devs, op)
+    _remember(js, s)
+    return js
 
 
 def _chosen(given, read_back, meshes) -> list:
@@ -199,21 +348,33 @@ def _chosen(given, read_back, meshes) -> list:
 
 # ----------------------------------------------------------------------------- processes
 
-
-def initialize(coordinator_address, num_processes, process_id, local_device_ids=None,
+def initialize(coordinator_address, num_processes, process_id, local_device_ids=None,  # noqa: ARG001
                initialization_timeout: int = 300) -> None:
     """Join the distributed runtime (before the XLA backend starts): processes find each
-    other through the coordinator, and CPU collectives between them run over gloo."""
-    if backend.cache_info().currsize:
+    other through the coordinator, and CPU collectives between them run over gloo
+    (``local_device_ids`` selects GPUs, which the CPU client has not)."""
+    if started():
         raise RuntimeError("frontend.distributed.initialize() must be called before any "
                            "computation runs (the XLA backend has started)")
-    _config.update("jax_cpu_collectives_implementation", "gloo")
-    _distributed.initialize(coordinator_address, num_processes, process_id, local_device_ids,
-                            initialization_timeout=initialization_timeout)
+    if _dist["client"] is not None:
+        raise RuntimeError("frontend.distributed.initialize() should only be called once.")
+    if process_id == 0:
+        _dist["service"] = _jax.get_distributed_runtime_service(
+            "[::]:" + coordinator_address.rsplit(":", 1)[1], num_processes,
+            heartbeat_timeout=100, shutdown_timeout=300)
+    client = _jax.get_distributed_runtime_client(
+        coordinator_address, process_id, init_timeout=initialization_timeout,
+        use_compression=True, heartbeat_timeout=100)
+    client.connect()
+    _dist.update(client=client, process_id=process_id, num_processes=num_processes)
 
 
 def shutdown() -> None:
-    _distributed.shutdown()
+    if _dist["client"] is not None:
+        _dist["client"].shutdown()
+    if _dist["service"] is not None:
+        _dist["service"].shutdown()
+    _dist.update(client=None, service=None, process_id=0, num_processes=1)
 
 
 def process_index() -> int:
@@ -221,7 +382,7 @@ def process_index() -> int:
 
 
 def process_count() -> int:
-    return _distributed.global_state.num_processes or 1
+    return _dist["num_processes"]
 
 
 def local_devices(platform=None) -> list:

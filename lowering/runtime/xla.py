@@ -1,25 +1,215 @@
-"""XLA client access: backends and devices, compiling StableHLO text, executing, transfers."""
+"""XLA client access: backends and devices, compiling StableHLO text, executing, transfers.
+
+jaxlib only (``jaxlib.xla_client``, ``jaxlib._jax``): the CPU client is made here, and the
+pieces of jaxlib's C++ array and sharding types that JAX completes in Python (an aval with
+``shape``/``dtype``/``weak_type``, the sharding methods its C++ code calls) are supplied here
+when ``jax`` is not imported. When the user's program has imported ``jax``, its objects are
+used instead (so buffers move between the two without copies); ``jax`` is never imported
+here."""
 from __future__ import annotations
 
+import ctypes
 import functools
+import sys
 import threading
 
 import numpy as np
-from jax._src import config as _config
-from jax._src.lib import xla_client as _xc
-from jax.extend import backend as _jex_backend
+from jaxlib import _jax
+from jaxlib import xla_client as _xc
 
 from . import cache, ffi
 
 _lock = threading.Lock()
-_ArrayImpl = None
+_ArrayImpl = _jax.ArrayImpl
+
+
+def jax_module(name: str = "jax"):
+    """The module ``name`` of JAX when the program has imported it (never imports it)."""
+    return sys.modules.get(name) if "jax" in sys.modules else None
+
+
+# ----------------------------------------------------------------------------- C++ state
+
+# jaxlib's C++ transfers and call path read JAX's 64-bit flag; without JAX this process owns
+# one, set as vmaplab's ``enable_x64`` (the buffers vmaplab hands over are canonical already;
+# wide ones say so).
+_state_lock = threading.Lock()
+_x64_state = []
+
+
+def x64_state():
+    """The flag jaxlib's C++ code reads as ``jax_enable_x64`` (JAX's when JAX is loaded);
+    the first call without JAX sets up the C++ call path's switches."""
+    cfg = jax_module("jax._src.config")
+    if cfg is not None and hasattr(cfg, "enable_x64"):
+        return cfg.enable_x64
+    if not _x64_state:
+        with _state_lock:
+            if not _x64_state:
+                st = _jax.config.Config("vmaplab_enable_x64", False, include_in_jit_key=True)
+                _jax.jax_jit.set_enable_x64_state(st)
+                # the C++ call path's other switches, as JAX leaves them by default
+                _jax.jax_jit.set_disable_jit_state(
+                    _jax.config.Config("vmaplab_disable_jit", False, include_in_jit_key=True))
+                _jax.jax_jit.set_post_hook_state(_jax.config.Config("vmaplab_post_hook", None))
+                # ours follows vmaplab's enable_x64, so the C++ path serves 64-bit programs
+                from frontend.core.config import config, on_x64_change
+                st.set_global(bool(config.enable_x64))
+                on_x64_change(lambda: st.set_global(bool(config.enable_x64)))
+                _x64_state.append(st)
+    return _x64_state[0]
+
+
+class _Aval:
+    """What jaxlib's C++ array type reads from an aval (JAX's ShapedArray when JAX is loaded)."""
+
+    __slots__ = ("shape", "dtype", "weak_type")
+
+    def __init__(self, shape, dtype, weak_type=False):
+        self.shape, self.dtype, self.weak_type = tuple(shape), np.dtype(dtype), weak_type
+
+    def __repr__(self):
+        return f"ShapedArray({self.dtype}{list(self.shape)}{', weak_type=True' if self.weak_type else ''})"
+
+
+def aval(shape, dtype, weak_type: bool = False):
+    core = jax_module("jax._src.core")
+    if core is not None and hasattr(core, "ShapedArray"):
+        return core.ShapedArray(tuple(shape), dtype, weak_type=weak_type)
+    return _Aval(shape, dtype, weak_type)
+
+
+_shim_lock = threading.Lock()
+
+
+def shard_buffers(buf) -> list:
+    """The single-device buffers of a buffer over several devices (this process's shards).
+
+    jaxlib's C++ code names the avals of the pieces with ``jax.core.ShapedArray``, importing
+    ``jax.core`` on each call. Without JAX, it finds for the length of the call a stand-in
+    module whose ``ShapedArray`` is ``aval`` (JAX's class once JAX is loaded, as jaxlib keeps
+    the first one it found); nothing of it stays in ``sys.modules``."""
+    if jax_module("jax.core") is not None:
+        return buf._arrays
+    import _imp
+    import types
+    with _shim_lock:
+        pkg, core = types.ModuleType("jax"), types.ModuleType("jax.core")
+        pkg.__path__, pkg.core, core.ShapedArray = [], core, aval
+        _imp.acquire_lock()  # no other thread starts an import (of jax) meanwhile
+        sys.modules["jax"], sys.modules["jax.core"] = pkg, core
+        try:
+            return buf._arrays
+        finally:
+            if sys.modules.get("jax.core") is core:
+                del sys.modules["jax.core"]
+            if sys.modules.get("jax") is pkg:
+                del sys.modules["jax"]
+            _imp.release_lock()
+
+
+def _hlo_of(s, _ndim):
+    return s._hlo_sharding
+
+
+# methods jaxlib's C++ code calls on its sharding types, which JAX defines in Python (JAX's own
+# replace these when it is imported: the semantics are the same)
+_SHARDING_METHODS = {
+    _jax.SingleDeviceSharding: {
+        "memory_kind": property(lambda s: s._memory_kind),
+        "_to_xla_hlo_sharding": lambda _s, _n: _xc.HloSharding.replicate(),
+        "is_fully_replicated": property(lambda _: True),
+        "is_fully_addressable": property(lambda _: True),
+        "num_devices": property(lambda _: 1),
+        "_device_assignment": property(lambda s: (s._device,)),
+        "_addressable_device_assignment": property(lambda s: (s._device,)),
+        "device_set": property(lambda s: {s._device}),
+        "shard_shape": lambda _, shape: tuple(shape),
+    },
+    _jax.GSPMDSharding: {
+        "memory_kind": property(lambda s: s._memory_kind),
+        "_to_xla_hlo_sharding": _hlo_of,
+        "is_fully_replicated": property(lambda s: s._hlo_sharding.is_replicated()),
+        "is_fully_addressable": property(lambda s: s._internal_device_list.is_fully_addressable),
+        "num_devices": property(lambda s: len(s._devices)),
+        "_device_assignment": property(lambda s: tuple(s._devices)),
+        "_addressable_device_assignment": property(
+            lambda s: tuple(s._internal_device_list.addressable_device_list)),
+        "device_set": property(lambda s: set(s._devices)),
+    },
+}
+
+
+def _complete_sharding_types() -> None:
+    if jax_module("jax.sharding") is not None:
+        return  # JAX completed them
+    for cls, methods in _SHARDING_METHODS.items():
+        for name, m in methods.items():
+            if not hasattr(cls, name):
+                setattr(cls, name, m)
+
+
+@functools.lru_cache(maxsize=64)
+def single_device_sharding(device):
+    _complete_sharding_types()
+    return _jax.SingleDeviceSharding(device)
+
+
+# ----------------------------------------------------------------------------- backends
+
+
+# the distributed runtime this process joined (jaxlib's service and client: spmd.initialize)
+distributed = {"client": None, "service": None, "process_id": 0, "num_processes": 1}
+
+
+def _make_client(platform: str | None):
+    """A new XLA client: CPU here (the distributed runtime's when one was joined); other
+    platforms, and the default one when a GPU/TPU plugin is installed, through JAX's plugin
+    discovery (``jax`` imported then)."""
+    if platform == "cpu":
+        ffi.install_cpu_handler()
+        client = distributed["client"]
+        collectives = None if client is None else _jax.make_gloo_tcp_collectives(
+            distributed_client=client)
+        return _xc.make_cpu_client(asynchronous=True, distributed_client=client,
+                                   node_id=distributed["process_id"],
+                                   num_nodes=distributed["num_processes"],
+                                   collectives=collectives)
+    import jax.extend.backend as jex_backend
+    return jex_backend.get_backend(platform)
 
 
 @functools.cache
+def _accelerator_plugins() -> bool:
+    """Whether a GPU/TPU PJRT plugin is installed (found through JAX's plugin discovery)."""
+    import importlib.util
+    return any(importlib.util.find_spec(m) is not None for m in ("jax_plugins", "libtpu"))
+
+
 def backend(platform: str | None = None):
-    """The XLA client of ``platform`` ('cpu', 'gpu', 'tpu'; None: the default one)."""
+    """The XLA client of ``platform`` ('cpu', 'gpu', 'tpu'; None: the default one: CPU unless
+    a GPU/TPU plugin is installed or JAX, loaded, has another). When the program has imported
+    JAX, JAX's own client is used, so that buffers pass between the two without copies."""
+    if platform is None and jax_module("jax") is None and not _accelerator_plugins():
+        platform = "cpu"
+    return _backend(platform)
+
+
+def started() -> bool:
+    """Whether an XLA client was made in this process."""
+    return bool(_backend.cache_info().currsize)
+
+
+@functools.cache
+def _backend(platform: str | None):
+    x64_state()
+    _complete_sharding_types()
+    jex = jax_module("jax.extend.backend")
     try:
-        return _jex_backend.get_backend(platform)
+        if jex is not None or jax_module("jax") is not None:
+            import jax.extend.backend as jex_backend  # loaded already: no import cost
+            return jex_backend.get_backend(platform)
+        return _make_client(platform)
     except RuntimeError as e:
         raise ValueError(f"no XLA backend for platform {platform!r}: {e}") from None
 
@@ -41,16 +231,27 @@ def _device_list(device):
 class Executable:
     """A compiled module on one device."""
 
-    __slots__ = ("loaded", "device", "text", "n_out", "_devlist")
+    __slots__ = ("loaded", "device", "text", "n_out", "_handlers")
 
     def __init__(self, loaded, device, text: str, n_out: int):
         self.loaded = loaded
         self.device = device
         self.text = text
         self.n_out = n_out
+        self._handlers = None
 
     def __call__(self, bufs: list) -> list:
-        return self.loaded.execute(bufs)
+        h = self._handlers
+        if h is None:
+            h = self._handlers = self._result_handlers()
+        return self.loaded.execute_sharded(bufs).consume_with_handlers(h)
+
+    def _result_handlers(self) -> list:
+        """How each result becomes a buffer (its type read off the module's text)."""
+        from .mlir import text_signature
+        sh = single_device_sharding(self.device)
+        return [_xc.array_result_handler(aval(shape, dtype), sh, committed=True, _skip_checks=True)
+                for shape, dtype in text_signature(self.text)[1]]
 
     def hlo_text(self) -> str:
         return self.loaded.hlo_modules()[0].to_string()
@@ -74,9 +275,7 @@ def compile_text(text: str, device=None, n_out: int = 1) -> Executable:
 
 @functools.lru_cache(maxsize=4096)
 def _placement(shape, dtype, device):
-    from jax._src import core as _core
-    from jax.sharding import SingleDeviceSharding
-    return _core.ShapedArray(shape, dtype), SingleDeviceSharding(device), [device]
+    return aval(shape, dtype), single_device_sharding(device), [device]
 
 
 _WIDE = {np.dtype(t) for t in (np.int64, np.uint64, np.float64, np.complex128)}
@@ -85,16 +284,105 @@ _WIDE = {np.dtype(t) for t in (np.int64, np.uint64, np.float64, np.complex128)}
 def to_device(x: np.ndarray, device=None):
     """A device buffer holding ``x`` (numpy array of a canonical dtype)."""
     device = default_device() if device is None else device
-    aval, sharding, devs = _placement(x.shape, x.dtype, device)
-    if x.dtype in _WIDE and not _config.enable_x64.value:
-        # the transfer would narrow 64-bit data to 32 bits by JAX's setting, not ours
-        with _config.enable_x64(True):
-            return _xc.batched_device_put(aval, sharding, [x], devs, True)
-    return _xc.batched_device_put(aval, sharding, [x], devs, True)
+    av, sharding, devs = _placement(x.shape, x.dtype, device)
+    # (a wide dtype says so: the transfer would narrow 64-bit data to 32 bits by JAX's setting)
+    return _xc.batched_device_put(av, sharding, [x], devs, True,
+                                  enable_x64=True if x.dtype in _WIDE else None)
+
+
+class _DLPack:
+    __slots__ = ("buf",)
+
+    def __init__(self, buf):
+        self.buf = buf
+
+    def __dlpack__(self, stream=None, **kw):
+        return _jax.buffer_to_dlpack_managed_tensor(self.buf, stream=None)
+
+    def __dlpack_device__(self):
+        return (1, 0)
 
 
 def to_host(buf) -> np.ndarray:
-    return np.asarray(buf)
+    """The value of a buffer on ONE device as a read-only numpy array (the same memory for a
+    CPU buffer of a dtype DLPack carries); ``spmd.to_host`` takes any buffer."""
+    if jax_module("jax._src.array") is not None:
+        return np.asarray(buf)  # JAX's conversion (no copy on CPU)
+    devs = buffer_devices(buf)
+    if devs[0].platform != "cpu":  # jaxlib's device-to-host copy (it imports jax)
+        return buf._single_device_array_to_np_array_did_copy()[0]
+    try:
+        a = np.from_dlpack(_DLPack(buf))
+    except (BufferError, TypeError, RuntimeError):  # bfloat16, float8, int4, ...
+        a = _copy_out(buf)
+    a.flags.writeable = False
+    return a
+
+
+class _DLDataType(ctypes.Structure):
+    _fields_ = [("code", ctypes.c_uint8), ("bits", ctypes.c_uint8), ("lanes", ctypes.c_uint16)]
+
+
+class _DLTensor(ctypes.Structure):  # DLPack's DLTensor (dlpack.h), head of DLManagedTensor
+    _fields_ = [("data", ctypes.c_void_p), ("device_type", ctypes.c_int32),
+                ("device_id", ctypes.c_int32), ("ndim", ctypes.c_int32), ("dtype", _DLDataType),
+                ("shape", ctypes.POINTER(ctypes.c_int64)),
+                ("strides", ctypes.POINTER(ctypes.c_int64)), ("byte_offset", ctypes.c_uint64)]
+
+
+_capsule_pointer = ctypes.pythonapi.PyCapsule_GetPointer
+_capsule_pointer.restype = ctypes.c_void_p
+_capsule_pointer.argtypes = (ctypes.py_object, ctypes.c_char_p)
+
+
+def _copy_out(buf) -> np.ndarray:
+    """A copy of a CPU buffer whose dtype numpy's DLPack import refuses (bfloat16, ...): its
+    bytes, read through the DLPack tensor jaxlib exports (row-major, XLA CPU's layout)."""
+    buf.block_until_ready()
+    a = np.empty(buf.aval.shape, buf.aval.dtype)
+    cap = _jax.buffer_to_dlpack_managed_tensor(buf, stream=None)
+    t = _DLTensor.from_address(_capsule_pointer(cap, b"dltensor"))
+    if t.strides:  # only a compact row-major tensor is copied as bytes
+        want = np.empty(a.shape, np.uint8).strides  # (in elements, as DLPack's)
+        if tuple(t.strides[k] for k in range(t.ndim)) != want and a.size > 1:
+            return buf._single_device_array_to_np_array_did_copy()[0]
+    if a.nbytes:
+        ctypes.memmove(a.ctypes.data, t.data + t.byte_offset, a.nbytes)
+    del cap  # (the capsule's destructor lets go of the buffer)
+    return a
+
+
+def buffer_devices(buf) -> list:
+    return list(buf._sharding._internal_device_list)
+
+
+def dlpack(buf, stream=None, copy=None, **kw):
+    """The DLPack capsule of a device buffer."""
+    if jax_module("jax._src.array") is not None:
+        return buf.__dlpack__(stream=stream, copy=copy, **kw)
+    if copy:
+        buf = to_device(np.array(to_host(buf)), buffer_devices(buf)[0])
+    return _jax.buffer_to_dlpack_managed_tensor(buf, stream=stream)
+
+
+_DLPACK_TYPES = {"cpu": 1, "cuda": 2, "rocm": 10, "gpu": 2}
+
+
+def dlpack_device(buf) -> tuple:
+    if jax_module("jax._src.array") is not None:
+        return buf.__dlpack_device__()
+    d = buffer_devices(buf)[0]
+    return (_DLPACK_TYPES.get(d.platform, 1), 0 if d.platform == "cpu" else d.local_hardware_id)
+
+
+def as_jax_array(buf):
+    """A device buffer as a jax.Array (JAX loaded): the same buffer, with JAX's aval."""
+    if type(buf.aval) is _Aval:
+        a = buf.aval
+        core = jax_module("jax._src.core")
+        return buf._rewrap_with_aval_and_sharding(
+            core.ShapedArray(a.shape, a.dtype, weak_type=a.weak_type), buf._sharding)
+    return buf
 
 
 def is_device(x) -> bool:
@@ -103,10 +391,6 @@ def is_device(x) -> bool:
 
 
 def is_device_buffer(x) -> bool:
-    global _ArrayImpl
-    if _ArrayImpl is None:
-        from jax._src.lib import _jax
-        _ArrayImpl = _jax.ArrayImpl
     return isinstance(x, _ArrayImpl)
 
 
@@ -121,16 +405,15 @@ def adopt(x, device=None):
     on ``device`` can take as an operand (no copy); None otherwise."""
     if not is_device_buffer(x) or x.is_deleted():
         return None
-    devs = x.devices()
+    devs = buffer_devices(x)
     want = default_device() if device is None else device
-    return x if len(devs) == 1 and next(iter(devs)) == want else None
+    return x if len(devs) == 1 and devs[0] == want else None
 
 
 def from_dlpack(obj, copy=None):
     """A device buffer over a DLPack tensor (``obj`` has ``__dlpack__`` and
     ``__dlpack_device__``): the same memory when its device and layout allow, else a copy
     (``copy=False`` forbids the copy, ``copy=True`` forces one)."""
-    from jax._src.lib import _jax
     dl_type, dl_id = obj.__dlpack_device__()
     platform = _DLPACK_PLATFORMS.get(int(dl_type))
     if platform is None:
