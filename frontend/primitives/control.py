@@ -286,24 +286,16 @@ def _size(a: Aval) -> int:
 
 def graph_work(g: Graph) -> float:
     """A per-example estimate of the element operations of ``g``: output elements for most
-    equations, flops for a dot, the trip count times the body for a scan, the largest branch
-    for a cond; unbounded for a while loop, a convolution and a custom call (an equation
-    naming a foreign target)."""
+    equations, the largest branch for a cond; unbounded for a loop, a dot, a convolution and a
+    custom call (an equation naming a foreign target)."""
     work = 0.0
     for e in g.eqns:
-        if e.prim is while_p or e.prim is conv_general_dilated_p or "target_name" in e.params:
+        if e.prim in _HEAVY or "target_name" in e.params:
             return _UNBOUNDED
-        if e.prim is dot_general_p:
-            (lc, _), _ = e.params["dimension_numbers"]
-            shp = e.inputs[0].aval.shape
-            work += 2 * _size(e.outs[0].aval) * int(np.prod([shp[i] for i in lc], dtype=np.int64))
-        elif e.prim is scan_p:
-            work += e.params["length"] * graph_work(e.params["body"])
-        elif e.prim is cond_p:
+        if e.prim is cond_p:
             work += max(graph_work(b) for b in e.params["branches"])
         else:
-            work += sum(_size(o.aval) for o in e.outs)
-            work += sum(graph_work(sub) for sub in subgraphs(e))
+            work += sum(_size(o.aval) for o in e.outs) + sum(graph_work(sub) for sub in subgraphs(e))
     return work
 
 
@@ -677,6 +669,9 @@ def _scan_transpose(cts, *args, body, num_consts, num_carry, length, reverse):
     return ([next(it_c) if lin else None for lin in c_lin]
             + [c if is_undefined_primal(x) else None for c, x in zip(ct_init, init, strict=True)]
             + [next(it_x) if lin else None for lin in x_lin])
+
+
+_HEAVY = (while_p, scan_p, dot_general_p, conv_general_dilated_p)
 
 
 # ----------------------------------------------------------------------------- loops over lanes
