@@ -21,6 +21,7 @@ in forward mode only (one loop carrying the tangents too), as in JAX.
 from __future__ import annotations
 
 import builtins
+import functools
 
 import numpy as np
 
@@ -223,21 +224,23 @@ def _cond_batch(args, dims, *, branches):
     # behind a stop_gradient, so an untaken branch's nan derivative never reaches them (JAX).
     n_out = len(branches[0].outvars)
     index = moveaxis(index, idx_dim, 0)
-    given, given_dims = ops, op_dims
-    ops = [bdim_at(x, d, axis_size, 0) if _inexact(x) else x for x, d in zip(ops, op_dims, strict=True)]
-    op_dims = [0 if _inexact(x) else d for x, d in zip(ops, op_dims, strict=True)]
+    in_dims = [0 if _inexact(x) else d for x, d in zip(ops, op_dims, strict=True)]
+
+    def run(bg, hit, lanes, *xs):
+        # (inside the guard, so that XLA sees the broadcasts and selects with the branch)
+        xs = [bdim_at(x, d, axis_size, 0) if _inexact(x) else x for x, d in zip(xs, op_dims, strict=True)]
+        xs = [_lane_select(hit, x, stop_gradient_p.bind(x)) if _inexact(x) else x for x in xs]
+        return inline_graph(bg, xs + ([lanes] if len(bg.invars) > n_in else []))
+
     results = []
     for k, g in enumerate(branches):
         hit = eq_p.bind(index, literal(k, _I32))
         lanes = hit if mask is None else and_p.bind(hit, mask)
-        mine = [_lane_select(hit, x, stop_gradient_p.bind(x)) if _inexact(x) else x for x in ops]
-        bg = batch_graph(g, axis_size, op_dims, [True] * n_out, masked=True)[0]
-        if len(bg.invars) > n_in:
-            mine.append(lanes)
+        bg = batch_graph(g, axis_size, in_dims, [True] * n_out, masked=True)[0]
         if guard_branch(g, axis_size):
-            results.append(_guarded(lanes, bg, mine))
+            results.append(_guarded(lanes, functools.partial(run, bg), [hit, lanes, *ops]))
         else:
-            results.append(inline_graph(bg, mine))
+            results.append(run(bg, hit, lanes, *ops))
     outs = list(results[-1])
     for k in range(len(branches) - 2, -1, -1):
         hit = eq_p.bind(index, literal(k, _I32))
@@ -245,18 +248,19 @@ def _cond_batch(args, dims, *, branches):
     # an operand every branch returns as it is needs no select: it is returned as given, with
     # its own batch axis (or none)
     fwd = _forwarded(branches)
-    return ([o if j is None else given[j] for o, j in zip(outs, fwd, strict=True)],
-            [0 if j is None else given_dims[j] for j in fwd])
+    return ([o if j is None else ops[j] for o, j in zip(outs, fwd, strict=True)],
+            [0 if j is None else op_dims[j] for j in fwd])
 
 
-def _guarded(lanes, g: Graph, operands) -> list:
-    """``g(*operands)`` if any of ``lanes`` (bool[B]) is set, else zeros of its output types:
+def _guarded(lanes, fn, operands) -> list:
+    """``fn(*operands)`` if any of ``lanes`` (bool[B]) is set, else zeros of its output types:
     an ordinary cond (so its jvp and transpose rules apply to the guarded form)."""
     taken = convert_element_type_p.bind(reduce_or_p.bind(lanes, axes=(0,)), new_dtype=_I32,
                                         weak_type=False)
-    skip = trace_graph(lambda *a: [zeros_like_aval(o) for o in g.out_avals],
-                       [aval_of(x) for x in operands])
-    gs, consts = close_branches([skip, g])
+    avals = [aval_of(x) for x in operands]
+    run = trace_graph(fn, avals)
+    skip = trace_graph(lambda *a: [zeros_like_aval(o) for o in run.out_avals], avals)
+    gs, consts = close_branches([skip, run])
     return cond_p.bind(taken, *consts, *operands, branches=gs)
 
 
@@ -264,8 +268,9 @@ def _guarded(lanes, g: Graph, operands) -> list:
 on_vmap_cond_change(rule_replaced)
 
 # A branch doing at least this many element operations over all lanes is guarded in "auto"
-# mode (a guard costs a reduction and a conditional: a few microseconds on CPU).
-GUARD_WORK = 1 << 15
+# mode (a guard costs a reduction and a conditional, and the branch no longer fuses with
+# its neighbours: elementwise work below this runs faster as a select).
+GUARD_WORK = 1 << 22
 _UNBOUNDED = float("inf")
 
 

@@ -1,0 +1,112 @@
+"""vmap of a cond with a batched predicate (issue 29): the rare-slow-path program at B=64, its
+expensive branch 40 matmuls, with no lane taking it (the guard skips it: target <= 0.1x JAX)
+and with 1 lane in 64 taking it (target <= 1.05x), and a cheap-branch cond where the cost
+model keeps JAX's select (target <= 1.0x). Ours and JAX's interleaved in one process, medians
+of the per-pair ratios.
+
+Then the measurement behind item 3 (not shipped): a batched while loop whose lanes finish at
+very different trip counts, as vmap runs it (every lane stepped until the last is done) and
+with the active lanes compacted into a quarter-size batch once at most a quarter are left.
+
+    python benchmarks/bench_cond.py
+"""
+from __future__ import annotations
+
+import os
+import sys
+
+import numpy as np
+
+sys.path.insert(0, os.path.dirname(__file__))
+import jax  # noqa: E402
+import jax.numpy as jnp  # noqa: E402
+from common import paired, row_paired  # noqa: E402
+
+import frontend as fe  # noqa: E402
+import frontend.numpy as fnp  # noqa: E402
+from frontend import lax  # noqa: E402
+
+B, N, DEPTH = 64, 32, 40
+W = (np.random.default_rng(29).normal(size=(N, N)) / np.sqrt(N)).astype(np.float32)
+
+
+def rare_slow_path(L, NP):
+    def expensive(x):
+        for _ in range(DEPTH):
+            x = NP.tanh(x @ W)
+        return x
+
+    return lambda x: L.cond(x[0, 0] > 100, expensive, lambda x: x * 2.0 + 1.0, x)
+
+
+def cheap_cond(L, NP):
+    return lambda x: L.cond(x.sum() > 0, lambda x: x * 2.0 + 1.0, lambda x: NP.sin(x) - x, x)
+
+
+def compare(name, make, x, target):
+    ours, theirs = fe.jit(fe.vmap(make(lax, fnp))), jax.jit(jax.vmap(make(jax.lax, jnp)))
+    xo, xj = fe.device_put(x), jax.device_put(x)
+    np.testing.assert_allclose(np.asarray(ours(xo)), np.asarray(theirs(xj)), rtol=2e-4, atol=2e-5)
+    res = paired(lambda: ours(xo).block_until_ready(), lambda: theirs(xj).block_until_ready(),
+                 repeat=15, number=5)
+    print(row_paired(name, res, target))
+    return res
+
+
+# ----------------------------------------------------------------------------- item 3
+
+
+def stepped(x):
+    """Lane work: halve the norm of x (N x N) with a matmul-heavy step until it is < 1."""
+    return lax.while_loop(lambda y: fnp.abs(y).sum() > 1.0, lambda y: fnp.tanh(y @ W) * 0.5, x)
+
+
+def compacted(xs):
+    """The same over a batch, compacting: the batched loop runs while more than a quarter of
+    the lanes are active, then the active lanes are gathered into a quarter-size batch that
+    loops on its own, and scattered back."""
+    q = xs.shape[0] // 4
+    active = lambda ys: fnp.abs(ys).sum(axis=(1, 2)) > 1.0  # noqa: E731
+    step = lambda ys: fnp.tanh(ys @ W) * 0.5  # noqa: E731
+
+    def body(ys):
+        a = active(ys)
+        return fnp.where(a[:, None, None], step(ys), ys)
+
+    ys = lax.while_loop(lambda ys: active(ys).sum() > q, body, xs)
+    order = fnp.argsort(~active(ys))  # active lanes first (stable)
+    idx = order[:q]
+    rest = fe.vmap(stepped)(ys[idx])
+    return ys.at[idx].set(rest)
+
+
+def compaction():
+    rng = np.random.default_rng(3)
+    # most lanes finish in a step or two, a few take dozens: scales spread over 2**0..2**40
+    scale = np.where(rng.random(B) < 0.08, 2.0 ** rng.integers(30, 40, B), 2.0).astype(np.float32)
+    x = (rng.normal(size=(B, N, N)).astype(np.float32) / N) * scale[:, None, None]
+    plain = fe.jit(fe.vmap(stepped))
+    comp = fe.jit(compacted)
+    xo = fe.device_put(x)
+    np.testing.assert_allclose(np.asarray(comp(xo)), np.asarray(plain(xo)), rtol=1e-5, atol=1e-6)
+    o, t, r = paired(lambda: comp(xo).block_until_ready(), lambda: plain(xo).block_until_ready(),
+                     repeat=15, number=5)
+    print(f"{'while, lanes compacted (vs vmap as is)':<44} compacted {o * 1e3:7.2f} ms  "
+          f"as is {t * 1e3:7.2f} ms  ratio {r:6.3f}")
+
+
+def main():
+    print(f"B={B}, expensive branch: {DEPTH} tanh(x @ W) on {N}x{N}, vmap_cond="
+          f"{fe.config.vmap_cond}")
+    rng = np.random.default_rng(0)
+    x = rng.normal(size=(B, N, N)).astype(np.float32)
+    compare("rare slow path, no lane takes it", rare_slow_path, x, "(target <= 0.1)")
+    one = x.copy()
+    one[17, 0, 0] = 200.0
+    compare("rare slow path, 1 lane in 64 takes it", rare_slow_path, one, "(target <= 1.05)")
+    compare("cheap branches (the select is kept)", cheap_cond, x, "(target <= 1.0)")
+    compaction()
+
+
+if __name__ == "__main__":
+    main()
