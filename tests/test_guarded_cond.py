@@ -280,3 +280,18 @@ def test_issue_2947_terminates():
                        text=True, timeout=300, cwd=root)
     assert r.returncode == 0, r.stderr[-3000:]
     assert "terminated" in r.stdout
+
+
+def test_readme_prints_the_current_graph():
+    # README's vmap section shows the guard as make_graph prints it (its notes after "<-")
+    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text()
+    sec = readme[readme.index("### Control flow under vmap"):]
+    shown = sec[sec.index("```text\n") + 8:]
+    shown = shown[:shown.index("```")]
+    A = np.eye(2, dtype=np.float32)  # noqa: N806  (the README's name)
+
+    def step(x):
+        return lax.cond(x[0] > 0, lambda x: fnp.tanh(A @ x), lambda x: -x, x)
+    got = str(fe.make_graph(fe.vmap(step))(np.ones((3, 2), np.float32)))
+    strip = lambda t: [ln.split("<-")[0].rstrip() for ln in t.strip().splitlines()]  # noqa: E731
+    assert strip(shown) == strip(got)
