@@ -261,10 +261,14 @@ ISSUE_2947 = textwrap.dedent("""
                                                            [neg, pos], x), lambda x: x, x)
     # an inner cond on an unbatched predicate, inside a masked branch
     unb = lambda x: lax.cond(x >= 0, lambda x: lax.cond(True, pos, neg, x), neg, x)
+    # a loop in a loop body: a lane done with the outer loop would never end the inner one
+    # (in float32, y - 1 stops changing below -2**24)
+    down = lambda n: lax.while_loop(lambda y: y != 0, lambda y: y - 1.0, n)
+    nested_loops = lambda x: lax.while_loop(lambda n: n >= 1, lambda n: down(n - 1.0), fnp.floor(x))
     x = np.array([3.0, -2.0, 0.5, -0.1, 7.0], np.float32)
     for mode in ("auto", "select", "guarded"):
         fe.config.update("vmap_cond", mode)
-        for f in (issue, fori, nest, unb):
+        for f in (issue, fori, nest, unb, nested_loops):
             ref = np.array([np.asarray(f(v)) for v in x])
             for g in ((fe.vmap(f), fe.jit(fe.vmap(f))) if f is issue else (fe.jit(fe.vmap(f)),)):
                 np.testing.assert_allclose(np.asarray(g(x)), ref, rtol=1e-6)
