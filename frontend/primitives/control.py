@@ -277,10 +277,12 @@ _UNBOUNDED = float("inf")
 def guard_branch(g: Graph, size: int) -> bool:
     """Whether vmap guards this cond branch (batched over ``size`` lanes) by "some lane takes
     it": per ``config.vmap_cond``; in "auto" mode when it holds a loop, a dot, a convolution,
-    a custom call, or at least GUARD_WORK element operations. A branch with no equation is
-    never guarded (there is no work to skip)."""
+    a custom call, or at least GUARD_WORK element operations. A branch that reads none of its
+    operands (constants, such as the zeros of a guard batched by an outer vmap) is never
+    guarded: there is no work worth skipping."""
     mode = config.vmap_cond
-    if mode == "select" or not g.eqns:
+    ins = set(g.invars)
+    if mode == "select" or not any(not ins.isdisjoint(e.inputs) for e in g.eqns):
         return False
     return mode == "guarded" or graph_work(g) * size >= GUARD_WORK
 
