@@ -21,7 +21,7 @@ import numpy as np
 sys.path.insert(0, os.path.dirname(__file__))
 import jax  # noqa: E402
 import jax.numpy as jnp  # noqa: E402
-from common import paired, row_paired  # noqa: E402
+from common import paired, row_paired, same_call_time, self_contained_text  # noqa: E402
 
 import frontend as fe  # noqa: E402
 import frontend.numpy as fnp  # noqa: E402
@@ -49,8 +49,12 @@ def compare(name, make, x, target):
     xo, xj = fe.device_put(x), jax.device_put(x)
     np.testing.assert_allclose(np.asarray(ours(xo)), np.asarray(theirs(xj)), rtol=2e-4, atol=2e-5)
     res = paired(lambda: ours(xo).block_until_ready(), lambda: theirs(xj).block_until_ready(),
-                 repeat=15, number=5)
+                 repeat=31, number=5)
     print(row_paired(name, res, target))
+    # the two modules alone: one XLA client, the same buffers, the same call
+    text_jax = theirs.lower(x).as_text()
+    print(row_paired("  (the modules alone)", same_call_time(self_contained_text(ours, [x]), text_jax,
+                                                            [x], number=5)))
     return res
 
 
