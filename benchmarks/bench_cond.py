@@ -4,10 +4,11 @@ and with 1 lane in 64 taking it (target <= 1.05x), and a cheap-branch cond where
 model keeps JAX's select (target <= 1.0x). Ours and JAX's interleaved in one process, medians
 of the per-pair ratios.
 
-Then the measurement behind item 3 (not shipped): a batched while loop whose lanes finish at
-very different trip counts (most after 1-3 steps, one in 16 after 64), as vmap runs it
-(every lane stepped until the last is done, finished lanes held by the select) and with the
-active lanes compacted into a quarter-size batch once at most a quarter are left.
+Then item 3: a batched while loop whose lanes finish at very different trip counts (most
+after 1-3 steps, one in 16 after 64), with the active lanes compacted into a quarter-size
+batch once at most a quarter are left (vmap_cond="auto") and stepping every lane until the
+last is done, finished lanes held by the select (vmap_cond="select", JAX's way), each
+against jax.vmap.
 
     python benchmarks/bench_cond.py
 """
@@ -66,39 +67,32 @@ def stepped(x, n):
     return lax.while_loop(lambda c: c[0] < n, lambda c: (c[0] + 1, fnp.tanh(c[1] @ W)), (0, x))[1]
 
 
-def compacted(xs, ns):
-    """The same over a batch, compacting: the batched loop runs while more than a quarter of
-    the lanes are active, then the active lanes are gathered into a quarter-size batch that
-    loops on its own, and scattered back."""
-    q = xs.shape[0] // 4
-
-    def body(c):
-        k, ys = c
-        a = k < ns
-        return k + a, fnp.where(a[:, None, None], fnp.tanh(ys @ W), ys)
-
-    k, ys = lax.while_loop(lambda c: (c[0] < ns).sum() > q, body, (fnp.zeros_like(ns), xs))
-    idx = fnp.argsort(~(k < ns))[:q]  # the active lanes first (a stable sort)
-    rest = fe.vmap(stepped)(ys[idx], ns[idx] - k[idx])
-    return ys.at[idx].set(rest)
-
-
 def compaction():
     rng = np.random.default_rng(3)
+    global W
     for n_mat in (32, 128):
-        global W
         W = (rng.normal(size=(n_mat, n_mat)) / np.sqrt(n_mat)).astype(np.float32)
         # most lanes finish in one to three steps, one in sixteen takes 64
         ns = np.where(np.arange(B) % 16 == 5, 64, rng.integers(1, 4, B)).astype(np.int32)
         x = rng.normal(size=(B, n_mat, n_mat)).astype(np.float32)
-        plain, comp = fe.jit(fe.vmap(stepped)), fe.jit(compacted)
+        fe.config.update("vmap_cond", "select")  # every lane stepped to the end (JAX's way)
+        plain = fe.jit(fe.vmap(stepped))
         xo, no = fe.device_put(x), fe.device_put(ns)
-        np.testing.assert_allclose(np.asarray(comp(xo, no)), np.asarray(plain(xo, no)),
-                                   rtol=1e-5, atol=1e-6)
-        o, t, r = paired(lambda: comp(xo, no).block_until_ready(),
-                         lambda: plain(xo, no).block_until_ready(), repeat=15, number=3)
-        print(f"{f'while {n_mat}x{n_mat} body, lanes compacted':<44} compacted {o * 1e3:7.2f} ms  "
-              f"as is {t * 1e3:7.2f} ms  ratio {r:6.3f}")
+        ref = np.asarray(plain(xo, no))
+        fe.config.update("vmap_cond", "auto")
+        comp = fe.jit(fe.vmap(stepped))
+        np.testing.assert_allclose(np.asarray(comp(xo, no)), ref, rtol=1e-5, atol=1e-6)
+        theirs = jax.jit(jax.vmap(lambda x, n: jax.lax.while_loop(
+            lambda c: c[0] < n, lambda c: (c[0] + 1, jnp.tanh(c[1] @ W)), (0, x))[1]))
+        xj, nj = jax.device_put(x), jax.device_put(ns)
+        res = paired(lambda: comp(xo, no).block_until_ready(),
+                     lambda: theirs(xj, nj).block_until_ready(), repeat=11, number=3)
+        print(row_paired(f"while {n_mat}x{n_mat} body, lanes compacted", res))
+        fe.config.update("vmap_cond", "select")
+        res = paired(lambda: plain(xo, no).block_until_ready(),
+                     lambda: theirs(xj, nj).block_until_ready(), repeat=11, number=3)
+        print(row_paired(f"while {n_mat}x{n_mat} body, vmap_cond=select", res))
+        fe.config.update("vmap_cond", "auto")
 
 
 def main():

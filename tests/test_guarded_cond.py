@@ -239,6 +239,45 @@ def test_bad_mode():
     assert config.vmap_cond in ("auto", "select", "guarded")
 
 
+# ----------------------------------------------------------------------------- compaction
+
+
+def lane_steps(L, N):
+    # n steps of a body with a dot: the lanes' trip counts differ
+    return lambda x, n: L.while_loop(lambda c: c[0] < n, lambda c: (c[0] + 1, N.tanh(N.dot(W, c[1]))),
+                                     (0, x))[1]
+
+
+def test_while_compacts_its_active_lanes():
+    ours, theirs = lane_steps(*OURS), lane_steps(*JAX)
+    n = np.array([1, 2, 9, 1, 3, 0, 2, 1, 1, 12, 2, 1, 3, 1, 2, 5], np.int32)  # 16 lanes
+    x = rand((16, 4), rng=RNG)
+    ref = loop_reference(ours, [x, n], (0, 0))
+    expected = jax.jit(jax.vmap(theirs))(x, n)
+    text = stablehlo(fe.vmap(ours), x, n)  # the loop over all lanes, then over 4 of them
+    assert text.count('"stablehlo.while"') == 2 and "stablehlo.scatter" in text
+    assert_same(fe.jit(fe.vmap(ours))(x, n), ref, "jit(vmap) vs loop")
+    assert_same(fe.jit(fe.vmap(ours))(x, n), expected, "vs jax")
+    assert_same(fe.vmap(ours)(x, n), ref, "eager vmap vs loop")
+    for m in (np.zeros(16, np.int32), np.full(16, 3, np.int32)):  # no lane, or all at once
+        assert_same(fe.jit(fe.vmap(ours))(x, m), jax.jit(jax.vmap(theirs))(x, m))
+    # the batch axis elsewhere, nested vmap, jvp
+    assert_same(fe.jit(fe.vmap(ours, in_axes=(1, 0)))(x.T, n), expected, "in_axes=1")
+    x2, n2 = rand((2, 16, 4), rng=RNG), np.stack([n, n[::-1]])
+    assert_same(fe.jit(fe.vmap(fe.vmap(ours)))(x2, n2), jax.vmap(jax.vmap(theirs))(x2, n2))
+    t = rand((16, 4), rng=RNG)
+    got = fe.jvp(lambda x: fe.vmap(ours)(x, n), (x,), (t,))
+    want = jax.jvp(lambda x: jax.vmap(theirs)(x, n), (x,), (t,))
+    assert_same(got[0], want[0], "jvp primal")
+    assert_same(got[1], want[1], "jvp tangent")
+    old = config.vmap_cond
+    try:
+        fe.config.update("vmap_cond", "select")  # JAX's way: every lane stepped to the end
+        assert stablehlo(fe.vmap(ours), x, n).count('"stablehlo.while"') == 1
+    finally:
+        fe.config.update("vmap_cond", old)
+
+
 # ----------------------------------------------------------------------------- JAX issue 2947
 
 ISSUE_2947 = textwrap.dedent("""

@@ -42,7 +42,9 @@ class _Config:
     ``vmap_cond`` (beyond JAX): how vmap batches a cond/switch whose predicate is batched:
     "select" runs every branch on every lane and selects (JAX's way), "guarded" runs each
     branch only when some lane takes it, "auto" (default) guards the branches a cost model
-    finds expensive (loops, dots, convolutions, custom calls, much work)."""
+    finds expensive (loops, dots, convolutions, custom calls, much work). Under "auto" and
+    "guarded" a batched while loop with such a body also compacts its active lanes into a
+    quarter-size batch once at most a quarter are left; "select" steps every lane."""
 
     compilation_cache_dir: str | None
     compilation_cache_max_size: int
