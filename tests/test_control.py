@@ -45,6 +45,13 @@ def cond_mixed(L, N):
     return lambda p, x, y: L.cond(p, lambda a: (a, y), lambda a: (a * 3.0, y * 0.0 + 2.0), x)
 
 
+def cond_guarded(L, N):
+    # a dot in one branch, a loop in the other: vmap guards both (tests/test_guarded_cond.py)
+    return lambda p, x, y: L.cond(p, lambda a, b: (N.dot(a, b) * a, b),
+                                  lambda a, b: (L.while_loop(lambda c: N.abs(c).sum() > 1.0,
+                                                             lambda c: c * 0.5, a), b + 1.0), x, y)
+
+
 def cond_int_pred(L, N):
     return lambda n, x: L.cond(n, lambda a: a + 1.0, lambda a: a - 1.0, x)
 
@@ -118,6 +125,7 @@ VS_JAX = [
     ("cond_ops_true", cond_ops, lambda: (True, rand((3,)), rand((3,)))),
     ("cond_ops_false", cond_ops, lambda: (False, rand((3,)), rand((3,)))),
     ("cond_closure", cond_closure, lambda: (np.bool_(True), rand((3,)), rand((3,)))),
+    ("cond_guarded", cond_guarded, lambda: (np.bool_(False), rand((3,)), rand((3,)))),
     ("cond_int_pred", cond_int_pred, lambda: (np.int32(2), rand((2,)))),
     ("switch_0", switch3, lambda: (np.int32(0), rand((3,)))),
     ("switch_2", switch3, lambda: (np.int32(2), rand((3,)))),
@@ -176,7 +184,7 @@ BOOL = lambda: np.bool_(RNG.integers(0, 2))  # noqa: E731
 
 
 def test_vmap_cond_every_operand_combination():
-    for make in (cond_ops, cond_closure, cond_mixed):
+    for make in (cond_ops, cond_closure, cond_mixed, cond_guarded):
         ours, theirs = both(make)
         check_vmap(ours, [np.bool_(True), rand((3,)), rand((3,))], f_jax=theirs,
                    makers=[BOOL, lambda: rand((3,)), lambda: rand((3,))])

@@ -38,7 +38,13 @@ class _Config:
     VMAPLAB_PERSISTENT_CACHE_MIN_COMPILE_TIME_SECS); closed-over constants larger than
     ``embedded_constants_max_bytes`` are passed to the compiled program as arguments instead
     of being written into its module text (as ``jax_embedded_constants_max_bytes``; JAX's
-    default is smaller, ours keeps small weights in the text, where XLA can fold them)."""
+    default is smaller, ours keeps small weights in the text, where XLA can fold them).
+    ``vmap_cond`` (beyond JAX): how vmap batches a cond/switch whose predicate is batched:
+    "select" runs every branch on every lane and selects (JAX's way), "guarded" runs each
+    branch only when some lane takes it, "auto" (default) guards the branches a cost model
+    finds expensive (loops, dots, convolutions, custom calls, much work). Under "auto" and
+    "guarded" a batched while loop with such a body also compacts its active lanes into a
+    quarter-size batch once at most a quarter are left; "select" steps every lane."""
 
     compilation_cache_dir: str | None
     compilation_cache_max_size: int
@@ -47,6 +53,7 @@ class _Config:
     def __init__(self) -> None:
         self.enable_x64 = False
         self.embedded_constants_max_bytes = 1 << 16
+        self.vmap_cond = "auto"
         for name, (env, parse, default) in _CACHE_OPTIONS.items():
             raw = os.environ.get(env)
             try:
@@ -70,9 +77,20 @@ class _Config:
                 raise ValueError(f"embedded_constants_max_bytes must be a non-negative int, "
                                  f"got {value!r}")
             self.embedded_constants_max_bytes = value
+        elif key == "vmap_cond":
+            if value not in _VMAP_COND:
+                raise ValueError(f"vmap_cond must be one of {', '.join(map(repr, _VMAP_COND))}, "
+                                 f"got {value!r}")
+            if value != self.vmap_cond:
+                self.vmap_cond = value
+                for fn in _vmap_cond_listeners:
+                    fn()
         else:
             raise ValueError(f"unknown config option {name!r}")
 
+
+_VMAP_COND = ("auto", "select", "guarded")
+_vmap_cond_listeners: list[Callable[[], object]] = []
 
 config = _Config()
 
@@ -84,3 +102,9 @@ def on_x64_change(fn: Callable[[], object]) -> None:
     """Call ``fn()`` whenever ``enable_x64`` flips (caches of what was built under the other
     setting drop it)."""
     _x64_listeners.append(fn)
+
+
+def on_vmap_cond_change(fn: Callable[[], object]) -> None:
+    """Call ``fn()`` whenever ``vmap_cond`` changes (programs batched the other way are
+    stale)."""
+    _vmap_cond_listeners.append(fn)

@@ -95,16 +95,18 @@ _rule_trace: contextvars.ContextVar[BatchTrace | None] = contextvars.ContextVar(
 
 class BatchTrace(AxisBinder, Trace):
     """``spmd_axis_name``: the mesh axes (a tuple of names) the batch axis is sharded over
-    where a sharding is given inside (vmap's ``spmd_axis_name``), or None."""
+    where a sharding is given inside (vmap's ``spmd_axis_name``), or None. ``lane_mask``: a
+    bool[axis_size] value of the parent trace, the lanes whose results count (None: all)."""
 
     parent: Trace  # (never the root)
 
     def __init__(self, parent: Trace, axis_size: int, axis_name: Hashable | None = None,
-                 spmd_axis_name: tuple[Hashable, ...] | None = None) -> None:
+                 spmd_axis_name: tuple[Hashable, ...] | None = None, lane_mask: Any = None) -> None:
         super().__init__(parent)
         self.axis_size = axis_size
         self.axis_name = axis_name
         self.spmd_axis_name = spmd_axis_name
+        self.lane_mask = lane_mask
 
     def bound_axis_size(self, name: Hashable) -> int | None:
         return self.axis_size if self.axis_name is not None and self.axis_name == name else None
@@ -176,13 +178,15 @@ def _bad_out_dim(prim: Primitive, out: Any, d: Any) -> ValueError:
 
 def batch_fun(fun: Callable[..., Sequence[Any]], axis_size: int, args: Sequence[Any],
               in_dims: Sequence[int | None], axis_name: Hashable | None = None,
-              spmd_axis_name: tuple[Hashable, ...] | None = None) -> tuple[list[Any], list[int | None]]:
+              spmd_axis_name: tuple[Hashable, ...] | None = None,
+              lane_mask: Any = None) -> tuple[list[Any], list[int | None]]:
     """Run ``fun`` (flat values in, flat list out) with ``args[i]`` batched at ``in_dims[i]``
     (None: not batched) over an axis named ``axis_name`` (None: anonymous), sharded over the
     mesh axes ``spmd_axis_name`` (a tuple, or None). Returns (values, batch dims) of the
     outputs, values of the enclosing trace; an output that does not depend on a batched input
-    (nor on the axis through a collective) has dim None."""
-    with new_trace(BatchTrace, axis_size, axis_name, spmd_axis_name) as tr:
+    (nor on the axis through a collective) has dim None. ``lane_mask``: the lanes that run
+    ``fun`` (a bool[axis_size] value of the current trace; None: all)."""
+    with new_trace(BatchTrace, axis_size, axis_name, spmd_axis_name, lane_mask) as tr:
         tracers = [BatchTracer(tr, a, d) if d is not None else a for a, d in zip(args, in_dims, strict=True)]
         outs = fun(*tracers)
     vals: list[Any] = []
@@ -229,6 +233,14 @@ def rule_axis() -> BatchTrace | None:
     the rule traces."""
     t = _trace_var.get()
     return _rule_trace.get() if t is EVAL else t._batch_rule
+
+
+def lane_mask() -> Any:
+    """The lanes that run the code being batched (a bool[axis_size] value of the trace the
+    running rule computes with), or None when every lane does: set for a cond branch and a
+    loop body under a batched predicate (``batch_fun(lane_mask=...)``)."""
+    t = rule_axis()
+    return None if t is None else t.lane_mask
 
 
 def moved_shape(shp: Sequence[int], src: int, dst: int) -> tuple[int, ...]:

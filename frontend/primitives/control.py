@@ -21,20 +21,37 @@ in forward mode only (one loop carrying the tangents too), as in JAX.
 from __future__ import annotations
 
 import builtins
+import functools
 
 import numpy as np
 
 from ..core import dtypes
+from ..core.config import config, on_vmap_cond_change
 from ..core.graph_utils import closure_convert
-from ..core.ir import Aval, Graph, Primitive, Var, aval_of, eval_graph, inline_graph, literal
+from ..core.ir import (
+    Aval,
+    Graph,
+    Primitive,
+    Var,
+    aval_of,
+    eval_graph,
+    inline_graph,
+    literal,
+    rule_replaced,
+    subgraphs,
+)
 from ..core.params import intern_graph
 from ..core.tracing import trace_graph
 from ..interpreters import batching
 from ..interpreters.ad_util import Zero, is_undefined_primal, tangent_aval
 from ..interpreters.transpose import jvp_graph, linearize_graph, transpose_graph
-from .elementwise import add_tangents, eq_p, select_p, stop_gradient_p
+from .conv import conv_general_dilated_p
+from .elementwise import add_tangents, and_p, convert_element_type_p, eq_p, gt_p, select_p, stop_gradient_p
+from .indexing import gather_p, scatter_p
+from .linalg import dot_general_p
 from .reductions import reduce_or_p
-from .shape import bdim_at, broadcast_in_dim_p, instantiate_zeros, moveaxis, zeros_like_aval
+from .shape import bdim_at, broadcast_in_dim_p, instantiate_zeros, moveaxis, reduce_sum_p, zeros_like_aval
+from .sort import top_k_p
 
 _I32 = np.dtype(np.int32)
 
@@ -54,19 +71,27 @@ def _batched_aval(a: Aval, d, size: int) -> Aval:
     return Aval(a.shape[:d] + (size,) + a.shape[d:], a.dtype, a.weak_type)
 
 
-def batch_graph(g: Graph, size: int, in_dims, force=None, mesh_axes=None):
+def batch_graph(g: Graph, size: int, in_dims, force=None, mesh_axes=None, masked=False):
     """(graph, out_batched): ``g`` vectorized over ``size`` lanes. Input i carries its batch
     axis at ``in_dims[i]`` (None: unbatched); every batched output has it at 0; an output with
     ``force[i]`` is batched (broadcast) even when it depends on no batched input.
-    ``mesh_axes``: ``g`` is the body of a shard_map over those mesh axes."""
+    ``mesh_axes``: ``g`` is the body of a shard_map over those mesh axes. ``masked``: ``g``
+    runs for some lanes only; the batched graph then takes one more, trailing input, the
+    bool[size] lane mask (``batching.lane_mask()`` inside), if something in it reads the
+    mask (a while loop or cond), and has ``g``'s inputs only otherwise."""
     in_avals = [_batched_aval(v.aval, d, size) for v, d in zip(g.invars, in_dims, strict=True)]
+    if masked:
+        in_avals.append(Aval((size,), np.dtype(np.bool_)))
     box = []
     rule = batching.rule_axis()  # the vmap being batched: its axis names reach the body
     name = rule.axis_name if rule is not None else None
     spmd = rule.spmd_axis_name if rule is not None and mesh_axes is None else None
 
     def fn(*args):
-        vals, dims = batching.batch_fun(lambda *a: inline_graph(g, a), size, args, in_dims, name, spmd)
+        mask = args[-1] if masked else None
+        args = args[:-1] if masked else args
+        vals, dims = batching.batch_fun(lambda *a: inline_graph(g, a), size, args, in_dims, name,
+                                        spmd, mask)
         res, flags = [], []
         for i, (o, d) in enumerate(zip(vals, dims, strict=True)):
             if d is not None:
@@ -81,7 +106,26 @@ def batch_graph(g: Graph, size: int, in_dims, force=None, mesh_axes=None):
         box.append(flags)
         return res
 
-    return intern_graph(trace_graph(fn, in_avals, mesh_axes)), box[0]
+    out = trace_graph(fn, in_avals, mesh_axes)
+    if masked and not _reads(out, out.invars[-1]):
+        out = Graph(out.invars[:-1], out.constvars, out.consts, out.eqns, out.outvars)
+    return intern_graph(out), box[0]
+
+
+def _reads(g: Graph, v: Var) -> bool:
+    """Whether an equation or output of ``g`` reads ``v`` (sub-graphs are closed)."""
+    return v in g.outvars or any(v in e.inputs for e in g.eqns)
+
+
+def _with_mask(g: Graph, n_in: int, size: int, first=False) -> Graph:
+    """``g`` (from ``batch_graph(masked=True)`` of a graph with ``n_in`` inputs) taking the
+    lane mask as its last input (its first with ``first``) whether or not it reads it."""
+    ins = tuple(g.invars)
+    if len(ins) == n_in:
+        ins = ins + (Var(Aval((size,), np.dtype(np.bool_))),)
+    if first:
+        ins = ins[-1:] + ins[:-1]
+    return intern_graph(Graph(ins, g.constvars, g.consts, g.eqns, g.outvars))
 
 
 def _inexact(x) -> bool:
@@ -162,26 +206,43 @@ def _cond_batch(args, dims, *, branches):
     axis_size = batching.axis_size(args, dims)
     index, ops = args[0], args[1:]
     idx_dim, op_dims = dims[0], dims[1:]
+    mask = batching.lane_mask()  # the lanes running this cond (None: all)
+    n_in = len(ops)
     if idx_dim is None:
         out_b = [False] * len(branches[0].outvars)
         for g in branches:
             out_b = [a or b for a, b in zip(out_b, batch_graph(g, axis_size, op_dims)[1], strict=True)]
-        new = tuple(batch_graph(g, axis_size, op_dims, out_b)[0] for g in branches)
-        outs = cond_p.bind(index, *ops, branches=new)
+        new = [batch_graph(g, axis_size, op_dims, out_b, masked=mask is not None)[0] for g in branches]
+        if any(len(g.invars) > n_in for g in new):  # a branch reads the lane mask
+            new = [_with_mask(g, n_in, axis_size) for g in new]
+            ops = [*ops, mask]
+        gs, consts = close_branches(new)
+        outs = cond_p.bind(index, *consts, *ops, branches=gs)
         return outs, [0 if b else None for b in out_b]
-    # batched predicate: every branch runs (batched), each lane selects its branch's result.
-    # Branch k sees its inexact operands only in its own lanes: elsewhere behind a
-    # stop_gradient, so an untaken branch's nan derivative never reaches them (as JAX).
+    # batched predicate: each lane selects its branch's result. Branch k runs on the lanes
+    # taking it (its lane mask, read by a while loop inside); an expensive branch (the cost
+    # model, config.vmap_cond) is guarded by a cond on "some lane takes it", a cheap one runs
+    # on every lane. Branch k sees its inexact operands only in its own lanes: elsewhere
+    # behind a stop_gradient, so an untaken branch's nan derivative never reaches them (JAX).
     n_out = len(branches[0].outvars)
     index = moveaxis(index, idx_dim, 0)
-    given, given_dims = ops, op_dims
-    ops = [bdim_at(x, d, axis_size, 0) if _inexact(x) else x for x, d in zip(ops, op_dims, strict=True)]
-    op_dims = [0 if _inexact(x) else d for x, d in zip(ops, op_dims, strict=True)]
+    in_dims = [0 if _inexact(x) else d for x, d in zip(ops, op_dims, strict=True)]
+
+    def run(bg, hit, lanes, *xs):
+        # (inside the guard, so that XLA sees the broadcasts and selects with the branch)
+        xs = [bdim_at(x, d, axis_size, 0) if _inexact(x) else x for x, d in zip(xs, op_dims, strict=True)]
+        xs = [_lane_select(hit, x, stop_gradient_p.bind(x)) if _inexact(x) else x for x in xs]
+        return inline_graph(bg, xs + ([lanes] if len(bg.invars) > n_in else []))
+
     results = []
     for k, g in enumerate(branches):
         hit = eq_p.bind(index, literal(k, _I32))
-        mine = [_lane_select(hit, x, stop_gradient_p.bind(x)) if _inexact(x) else x for x in ops]
-        results.append(inline_graph(batch_graph(g, axis_size, op_dims, [True] * n_out)[0], mine))
+        lanes = hit if mask is None else and_p.bind(hit, mask)
+        bg = batch_graph(g, axis_size, in_dims, [True] * n_out, masked=True)[0]
+        if guard_branch(g, axis_size):
+            results.append(_guarded(lanes, functools.partial(run, bg), [hit, lanes, *ops]))
+        else:
+            results.append(run(bg, hit, lanes, *ops))
     outs = list(results[-1])
     for k in range(len(branches) - 2, -1, -1):
         hit = eq_p.bind(index, literal(k, _I32))
@@ -189,8 +250,62 @@ def _cond_batch(args, dims, *, branches):
     # an operand every branch returns as it is needs no select: it is returned as given, with
     # its own batch axis (or none)
     fwd = _forwarded(branches)
-    return ([o if j is None else given[j] for o, j in zip(outs, fwd, strict=True)],
-            [0 if j is None else given_dims[j] for j in fwd])
+    return ([o if j is None else ops[j] for o, j in zip(outs, fwd, strict=True)],
+            [0 if j is None else op_dims[j] for j in fwd])
+
+
+def _guarded(lanes, fn, operands) -> list:
+    """``fn(*operands)`` if any of ``lanes`` (bool[B]) is set, else zeros of its output types:
+    an ordinary cond (so its jvp and transpose rules apply to the guarded form)."""
+    taken = convert_element_type_p.bind(reduce_or_p.bind(lanes, axes=(0,)), new_dtype=_I32,
+                                        weak_type=False)
+    avals = [aval_of(x) for x in operands]
+    run = trace_graph(fn, avals)
+    skip = trace_graph(lambda *a: [zeros_like_aval(o) for o in run.out_avals], avals)
+    gs, consts = close_branches([skip, run])
+    return cond_p.bind(taken, *consts, *operands, branches=gs)
+
+
+# programs batched under another vmap_cond are stale
+on_vmap_cond_change(rule_replaced)
+
+# A branch doing at least this many element operations over all lanes is guarded in "auto"
+# mode (a guard costs a reduction and a conditional, and the branch no longer fuses with
+# its neighbours: elementwise work below this runs faster as a select).
+GUARD_WORK = 1 << 22
+_UNBOUNDED = float("inf")
+
+
+def guard_branch(g: Graph, size: int) -> bool:
+    """Whether vmap guards this cond branch (batched over ``size`` lanes) by "some lane takes
+    it": per ``config.vmap_cond``; in "auto" mode when it holds a loop, a dot, a convolution,
+    a custom call, or at least GUARD_WORK element operations. A branch that reads none of its
+    operands (constants, such as the zeros of a guard batched by an outer vmap) is never
+    guarded: there is no work worth skipping."""
+    mode = config.vmap_cond
+    ins = set(g.invars)
+    if mode == "select" or not any(not ins.isdisjoint(e.inputs) for e in g.eqns):
+        return False
+    return mode == "guarded" or graph_work(g) * size >= GUARD_WORK
+
+
+def _size(a: Aval) -> int:
+    return int(np.prod(a.shape, dtype=np.int64))
+
+
+def graph_work(g: Graph) -> float:
+    """A per-example estimate of the element operations of ``g``: output elements for most
+    equations, the largest branch for a cond; unbounded for a loop, a dot, a convolution and a
+    custom call (an equation naming a foreign target)."""
+    work = 0.0
+    for e in g.eqns:
+        if e.prim in _HEAVY or "target_name" in e.params:
+            return _UNBOUNDED
+        if e.prim is cond_p:
+            work += max(graph_work(b) for b in e.params["branches"])
+        else:
+            work += sum(_size(o.aval) for o in e.outs) + sum(graph_work(sub) for sub in subgraphs(e))
+    return work
 
 
 def _forwarded(branches) -> list:
@@ -320,34 +435,110 @@ def _while_batch(args, dims, *, cond_graph, body_graph, cond_nconsts, body_ncons
     cd = [0 if b else None for b in carry_b]
     init = [bdim_at(x, d, axis_size, 0) if b else x for x, d, b in zip(init, initd, carry_b, strict=True)]
     out_dims = [0 if b else None for b in carry_b]
-    body_b = batch_graph(body_graph, axis_size, list(bcd) + cd, carry_b)[0]
+    mask = batching.lane_mask()  # the lanes running this loop (None: all)
+    # the body runs for the lanes in the mask (all of them under an unbatched predicate), or
+    # for the active ones: a loop or cond inside reads that mask
     if not pred_b:
+        body_b = batch_graph(body_graph, axis_size, list(bcd) + cd, carry_b,
+                             masked=mask is not None)[0]
+        body_reads = len(body_b.invars) > len(body_graph.invars)
         cond_b = batch_graph(cond_graph, axis_size, list(ccd) + cd)[0]
+        if body_reads:  # the mask is the body's first const
+            body_b, bc, nb = _with_mask(body_b, len(body_graph.invars), axis_size, first=True), [mask, *bc], nb + 1
         outs = while_p.bind(*cc, *bc, *init, cond_graph=cond_b, body_graph=body_b,
                          cond_nconsts=nc, body_nconsts=nb)
         return outs, out_dims
-    # batched predicate: loop while any lane is active; finished lanes keep their carry
-    cond_lanes = batch_graph(cond_graph, axis_size, list(ccd) + cd)[0]
+    # batched predicate: loop while any lane is active (its predicate holds, and it is in the
+    # lane mask); inactive lanes keep their carry
+    loop = functools.partial(_lanes_loop, cond_graph, body_graph, carry_b)
+    q = axis_size // 4
+    rule = batching.rule_axis()
+    if q < 2 or rule is None or rule.axis_name is not None or rule.spmd_axis_name is not None \
+            or config.vmap_cond == "select" or graph_work(body_graph) * axis_size < COMPACT_WORK:
+        return loop(axis_size, cc, ccd, bc, bcd, init, mask)[0], out_dims
+    # an expensive body: once at most a quarter of the lanes are active, those lanes are
+    # gathered into a batch of a quarter size that loops on, and scattered back
+    outs, active = loop(axis_size, cc, ccd, bc, bcd, init, mask, more_than=q)
+    on = convert_element_type_p.bind(active(outs), new_dtype=_I32, weak_type=False)
+    idx = top_k_p.bind(on, k=q, axis=0)[1]
+    cc = [x if d is None else _take_lanes(moveaxis(x, d, 0), idx) for x, d in zip(cc, ccd, strict=True)]
+    bc = [x if d is None else _take_lanes(moveaxis(x, d, 0), idx) for x, d in zip(bc, bcd, strict=True)]
+    part = [_take_lanes(x, idx) if b else x for x, b in zip(outs, carry_b, strict=True)]
+    part = loop(q, cc, [None if d is None else 0 for d in ccd], bc,
+                [None if d is None else 0 for d in bcd], part,
+                None if mask is None else _take_lanes(mask, idx))[0]
+    return [_put_lanes(x, idx, y) if b else y for x, y, b in zip(outs, part, carry_b, strict=True)], \
+        out_dims
+
+
+# A batched while loop whose body does at least this many element operations per step over
+# all lanes (or holds a dot, a loop, ...) compacts its active lanes, unless vmap_cond is
+# "select" (JAX's way); bench_cond.py: lanes finishing after 1-3 steps and 1 in 16 after 64
+# run in 0.2-0.3x of the time of the loop stepping every lane to the end.
+COMPACT_WORK = 1 << 22
+
+
+def _take_lanes(x, idx):
+    """x's lanes (axis 0) idx[0], idx[1], ... (one gather)."""
+    shp = aval_of(x).shape
+    return gather_p.bind(x, idx, offset_dims=tuple(range(1, len(shp))), collapsed_slice_dims=(0,),
+                         start_index_map=(0,), operand_batching_dims=(),
+                         start_indices_batching_dims=(), index_vector_dim=1,
+                         slice_sizes=(1,) + tuple(shp[1:]), indices_are_sorted=False,
+                         mode="promise_in_bounds")
+
+
+def _put_lanes(x, idx, y):
+    """x with lane idx[k] (axis 0) replaced by y's lane k (one scatter; idx distinct)."""
+    r = aval_of(x).ndim
+    return scatter_p.bind(x, idx, y, update_window_dims=tuple(range(1, r)),
+                          inserted_window_dims=(0,), input_batching_dims=(),
+                          scatter_indices_batching_dims=(), scatter_dims_to_operand_dims=(0,),
+                          index_vector_dim=1, indices_are_sorted=False, unique_indices=True)
+
+
+def _lanes_loop(cond_graph, body_graph, carry_b, size, cc, ccd, bc, bcd, init, mask, more_than=0):
+    """(outputs, active): the while loop over ``size`` lanes with a batched predicate, run
+    while more than ``more_than`` lanes are active (their predicate holds, and they are in
+    ``mask``); inactive lanes keep their carry. ``active(carry)`` gives the active lanes of a
+    carry. Batched carries (``carry_b``) are at axis 0, consts at ``ccd``/``bcd``."""
+    nc, nb = len(cc), len(bc)
+    cd = [0 if b else None for b in carry_b]
+    cond_lanes = batch_graph(cond_graph, size, list(ccd) + cd, masked=mask is not None)[0]
+    cond_reads = len(cond_lanes.invars) > len(cond_graph.invars)
+    body_b = batch_graph(body_graph, size, list(bcd) + cd, carry_b, masked=True)[0]
+    body_reads = len(body_b.invars) > len(body_graph.invars)
+    if mask is not None:
+        cc, nc = [*cc, mask], nc + 1
     cc_avals = [aval_of(x) for x in cc]
     bc_avals = [aval_of(x) for x in bc]
     carry_avals = [aval_of(x) for x in init]
 
-    def any_active(*a):
-        (pred,) = inline_graph(cond_lanes, a)
-        return [reduce_or_p.bind(pred, axes=(0,))]
+    def active(c_in, carry):
+        m = list(c_in[-1:]) if mask is not None else []
+        (pred,) = inline_graph(cond_lanes, list(c_in[:len(c_in) - len(m)]) + list(carry)
+                               + (m if cond_reads else []))
+        return and_p.bind(pred, m[0]) if m else pred
+
+    def keep_going(*a):
+        on = active(a[:nc], a[nc:])
+        if not more_than:
+            return [reduce_or_p.bind(on, axes=(0,))]
+        n = reduce_sum_p.bind(convert_element_type_p.bind(on, new_dtype=_I32, weak_type=False), axes=(0,))
+        return [gt_p.bind(n, literal(more_than, _I32))]
 
     def step(*a):
         c_in, b_in, carry = a[:nc], a[nc:nc + nb], a[nc + nb:]
-        (pred,) = inline_graph(cond_lanes, list(c_in) + list(carry))
-        new = inline_graph(body_b, list(b_in) + list(carry))
+        pred = active(c_in, carry)
+        new = inline_graph(body_b, list(b_in) + list(carry) + ([pred] if body_reads else []))
         return [_lane_select(pred, n, o) if b else n
                 for n, o, b in zip(new, carry, carry_b, strict=True)]
 
-    cond_g = intern_graph(trace_graph(any_active, cc_avals + carry_avals))
+    cond_g = intern_graph(trace_graph(keep_going, cc_avals + carry_avals))
     body_g = intern_graph(trace_graph(step, cc_avals + bc_avals + carry_avals))
     outs = while_p.bind(*cc, *cc, *bc, *init, cond_graph=cond_g, body_graph=body_g,
-                     cond_nconsts=nc, body_nconsts=nc + nb)
-    return outs, out_dims
+                        cond_nconsts=nc, body_nconsts=nc + nb)
+    return outs, functools.partial(active, cc)
 
 
 @while_p.def_jvp
@@ -547,6 +738,9 @@ def _scan_transpose(cts, *args, body, num_consts, num_carry, length, reverse):
     return ([next(it_c) if lin else None for lin in c_lin]
             + [c if is_undefined_primal(x) else None for c, x in zip(ct_init, init, strict=True)]
             + [next(it_x) if lin else None for lin in x_lin])
+
+
+_HEAVY = (while_p, scan_p, dot_general_p, conv_general_dilated_p)
 
 
 # ----------------------------------------------------------------------------- loops over lanes

@@ -693,8 +693,12 @@ class Gen:
         p = self.pick_var(lambda v: self.shape_of(v) == () and v != a)
         pred = f"{p} > 0" if p is not None and self.ch.flip(0.6) else f"np.sum({a}) > 0"
         used = [a] + ([p] if p is not None and pred.startswith(p) else [])
-        t = self.ch.pick(["lambda y: np.sin(y) * 2.0", "lambda y: y + 1.0", "lambda y: np.cumsum(y.reshape(-1)).reshape(y.shape)"])
-        f = self.ch.pick(["lambda y: -y", "lambda y: np.tanh(y)", "lambda y: y * y"])
+        # (a dot or a loop in a branch: vmap guards it and masks the loop by the branch's lanes)
+        t = self.ch.pick(["lambda y: np.sin(y) * 2.0", "lambda y: y + 1.0", "lambda y: np.cumsum(y.reshape(-1)).reshape(y.shape)",
+                          "lambda y: np.tanh(np.dot(y.reshape(-1), y.reshape(-1))) + y"])
+        f = self.ch.pick(["lambda y: -y", "lambda y: np.tanh(y)", "lambda y: y * y",
+                          "lambda y: lax.while_loop(lambda c: (c[0] < 3) & (np.sum(c[1]) > 0), "
+                          "lambda c: (c[0] + 1, c[1] * 0.5), (0, y))[1]"])
         return self.add_stmt(f"lax.cond({pred}, {t}, {f}, {a})", used, control=True)
 
     def op_fori(self):
