@@ -32,7 +32,7 @@ __all__ = [
     "process_index", "process_count", "local_devices", "initialize_distributed",
     "shutdown_distributed",
     # graphs to programs
-    "lower", "lower_self_contained", "compile_graph", "stablehlo_signature", "compile_module",
+    "lower", "lower_self_contained", "lowering_platform", "compile_graph", "stablehlo_signature", "compile_module",
     "check_custom_calls",
     # the C++ call path
     "dispatcher", "clear_dispatchers", "jax_x64_enabled", "dispatch_in_trace", "fastpath_data",
@@ -93,11 +93,25 @@ def const_args(graph: Graph) -> tuple:
                  if v.aval.size * v.aval.dtype.itemsize > limit)
 
 
-def lower(graph: Graph, in_shardings=None, out_shardings=None) -> str:
+def lowering_platform(device=None) -> str:
+    """The lowering platform (JAX's name: "cpu", "cuda", "rocm", "tpu") of ``device``
+    (default: the default device; a named device runs on the default one)."""
+    d = runtime.default_device() if device is None or isinstance(device, str) else device
+    p = d.platform
+    if p == "gpu":  # jaxlib's name for both GPU kinds; the client's version tells them apart
+        return "rocm" if "rocm" in str(getattr(d.client, "platform_version", "")).lower() \
+            else "cuda"
+    return p
+
+
+def lower(graph: Graph, in_shardings=None, out_shardings=None, platforms=None) -> str:
+    """The module of ``graph`` for ``platforms`` (JAX's names; default: the default
+    device's platform). Lowering never needs the platforms' devices or plugins."""
     idx = const_args(graph)
     meshes, consts, ins, outs, _ = placement(graph, idx, in_shardings, out_shardings, None)
     return lower_graph(graph, const_args=idx, in_shardings=ins, out_shardings=outs,
-                       const_shardings=consts)
+                       const_shardings=consts,
+                       platforms=tuple(platforms) if platforms else (lowering_platform(),))
 
 
 def lower_self_contained(graph: Graph) -> str:
@@ -117,7 +131,8 @@ def compile_graph(graph: Graph, device=None, text: str | None = None, in_shardin
                                                   device)
     if text is None:
         text = lower_graph(graph, const_args=idx, in_shardings=ins, out_shardings=outs,
-                           const_shardings=consts)
+                           const_shardings=consts, platforms=(lowering_platform(
+                               None if meshes is not None else device),))
     if meshes is not None:
         return ShardedCompiled(graph, text, meshes, idx, consts + (ins or (None,) * len(
             graph.invars)), outs)

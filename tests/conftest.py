@@ -87,8 +87,13 @@ def _recording(kind, p, rule):
 
 PROJECT = project_primitives()
 for _p in PROJECT.values():
+    _wrapped = {}  # one wrapper per rule object: rules shared by platforms stay shared
     if _p.lowering_rule is not None:
-        _p.lowering_rule = _recording("lowered", _p, _p.lowering_rule)
+        _p.lowering_rule = _wrapped[id(_p.lowering_rule)] = \
+            _recording("lowered", _p, _p.lowering_rule)
+    _p.platform_lowering_rules = {
+        k: _wrapped.setdefault(id(r), _recording("lowered", _p, r))
+        for k, r in _p.platform_lowering_rules.items()}
     if _p.batching_rule is not None:
         _p.batching_rule = _recording("batched", _p, _p.batching_rule)
     if _p.jvp_rule is not None:

@@ -34,7 +34,14 @@ from ..interpreters.ad_util import Zero, is_undefined_primal, tangent_aval
 from ..interpreters.transpose import jvp_graph, linearize_graph, transpose_graph
 from .elementwise import add_tangents, eq_p, select_p, stop_gradient_p
 from .reductions import reduce_or_p
-from .shape import bdim_at, broadcast_in_dim_p, instantiate_zeros, moveaxis, zeros_like_aval
+from .shape import (
+    bdim_at,
+    broadcast_in_dim_p,
+    instantiate_zeros,
+    moveaxis,
+    zero_jvp,
+    zeros_like_aval,
+)
 
 _I32 = np.dtype(np.int32)
 
@@ -130,6 +137,36 @@ def _residual(r, computed, inputs):
 
 
 # ----------------------------------------------------------------------------- cond
+
+
+# platform_index(; platforms): the index of the tuple of ``platforms`` that holds the platform
+# the program is lowered for (None: the default, for any other), an int32 scalar chosen at
+# lowering (the rules are per platform, lowering/emit/control.py); what platform_dependent's
+# cond takes.
+platform_index_p = Primitive("platform_index")
+
+
+@platform_index_p.def_abstract_eval
+def _platform_index_abstract_eval(*, platforms):
+    return Aval((), _I32)
+
+
+platform_index_p.def_jvp(zero_jvp(platform_index_p))
+
+
+def platform_branch(platforms: tuple, platform: str) -> int:
+    """The branch of ``platform`` in platform_index's ``platforms``; ValueError without one."""
+    default = None
+    for k, ps in enumerate(platforms):
+        if ps is None:
+            default = k
+        elif platform in ps:
+            return k
+    if default is None:
+        raise ValueError(f"platform_dependent has no branch for platform {platform!r} (branches "
+                         f"for {[p for ps in platforms if ps for p in ps]}) and no default")
+    return default
+
 
 
 # cond(index, *operands; branches): branches[index](*operands). ``index`` is an int32

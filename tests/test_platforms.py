@@ -1,0 +1,117 @@
+"""Lowering for every XLA platform from this host (issue 27): ``jit(f).trace(*a).lower(
+lowering_platforms=...)`` for "cpu", "cuda", "rocm", "tpu" and several at once (JAX's
+convention: a leading platform-index argument, a ``stablehlo.case`` where rules differ),
+per-platform lowering rules (``def_lowering(rule, platform=)``, ``lax.platform_dependent``),
+and the parity table: each op-table row lowered for each platform verifies and makes the
+custom calls JAX's own lowering of the same program makes."""
+import re
+
+import numpy as np
+import pytest
+
+import frontend as fe
+import frontend.numpy as fnp
+from frontend import lax
+from frontend.extend import Primitive
+
+PLATFORMS = ("cpu", "cuda", "rocm", "tpu")
+X = np.linspace(0.5, 1.5, 3, dtype=np.float32)
+
+
+def _verify(text):
+    fe.jit(lambda x: x).lower(X)  # (the backend is loaded)
+    from frontend.device import seam
+    seam.get().compiler_ir(text)  # parses and verifies
+
+
+def _platform_dependent(x):
+    return lax.platform_dependent(x, cpu=fnp.sin, cuda=fnp.cos, default=fnp.tan) * 2
+
+
+def test_trace_gives_the_graph_and_out_info():
+    t = fe.jit(lambda x, y: {"s": x * y, "n": y.sum()}).trace(X, X)
+    assert [e.prim.name for e in t.jaxpr.eqns] == ["mul", "reduce_sum"]
+    info = t.out_info
+    assert info["s"].shape == (3,) and info["n"].shape == () and info["s"].dtype == np.float32
+    assert t.lower().as_text() == fe.jit(lambda x, y: {"s": x * y, "n": y.sum()}).lower(X, X).as_text()
+
+
+@pytest.mark.parametrize("platform", PLATFORMS)
+def test_platform_dependent_picks_the_branch_of_each_platform(platform):
+    text = fe.jit(_platform_dependent).trace(X).lower(lowering_platforms=(platform,)).as_text()
+    want = {"cpu": "sine", "cuda": "cosine"}.get(platform, "tan")
+    ops = {"sine", "cosine", "tan"}
+    assert [o for o in ops if f"stablehlo.{o} " in text] == [want]
+    assert "stablehlo.case" not in text and "_platform_index" not in text
+    _verify(text)
+
+
+def test_several_platforms_make_a_case_on_the_platform_index():
+    import jax
+    t = fe.jit(_platform_dependent).trace(X)
+    text = t.lower(lowering_platforms=("cpu", "cuda", "tpu")).as_text()
+    _verify(text)
+    head = re.search(r"func.func public @main\(([^)]*)\)", text).group(1)
+    assert head.startswith('%arg0: tensor<i32> {jax.global_constant = "_platform_index"}')
+    assert text.count('"stablehlo.case"') == 2  # platform -> branch, then the branches
+    # the same convention as JAX's module for the same platforms
+    jtext = jax.jit(lambda x: jax.lax.platform_dependent(
+        x, cpu=jax.numpy.sin, cuda=jax.numpy.cos, default=jax.numpy.tan) * 2).trace(X).lower(
+        lowering_platforms=("cpu", "cuda", "tpu")).as_text()
+    assert '%arg0: tensor<i32> {jax.global_constant = "_platform_index"}' in jtext
+    # compiled here, it runs this platform's branch
+    lo = t.lower(lowering_platforms=("cuda", "cpu"))
+    np.testing.assert_allclose(lo.compile()(X), np.sin(X) * 2, rtol=1e-6)
+
+
+def test_platform_dependent_eager_vmap_grad_use_this_platforms_branch():
+    np.testing.assert_allclose(_platform_dependent(X), np.sin(X) * 2, rtol=1e-6)
+    np.testing.assert_allclose(fe.vmap(_platform_dependent)(np.stack([X, X])),
+                               np.stack([np.sin(X) * 2] * 2), rtol=1e-6)
+    np.testing.assert_allclose(fe.grad(lambda x: _platform_dependent(x).sum())(X),
+                               np.cos(X) * 2, rtol=1e-6)
+
+
+def test_platform_dependent_errors_as_jax():
+    with pytest.raises(ValueError, match="Use 'cuda' or 'rocm'"):
+        lax.platform_dependent(X, gpu=fnp.sin)
+    with pytest.raises(TypeError, match="the 'cpu' branch must be a callable"):
+        lax.platform_dependent(X, cpu=1)
+    t = fe.jit(lambda x: lax.platform_dependent(x, cpu=fnp.sin)).trace(X)
+    with pytest.raises(ValueError, match="no branch for platform 'tpu'"):
+        t.lower(lowering_platforms=("tpu",))
+
+
+def test_lowering_for_an_absent_platform_compiles_nowhere_here():
+    lo = fe.jit(fnp.sin).trace(X).lower(lowering_platforms=("cuda",))
+    assert lo.platforms == ("cuda",)
+    with pytest.raises(ValueError, match=r"lowered for \('cuda',\) and cannot be compiled here"):
+        lo.compile()
+    with pytest.raises(ValueError, match="unknown platform 'gpu'"):
+        fe.jit(fnp.sin).trace(X).lower(lowering_platforms=("gpu",))
+    with pytest.raises(TypeError, match="tuple of platform names"):
+        fe.jit(fnp.sin).trace(X).lower(lowering_platforms="cuda")
+
+
+def test_user_primitive_with_a_cuda_rule():
+    p = Primitive("h27_twice")
+    p.def_abstract_eval(lambda x: x)
+    p.def_lowering(lambda ctx, x: [ctx.op(f"stablehlo.add {x}, {x} : {ctx.type(ctx.avals_in[0])}")])
+
+    @p.def_lowering(platform="cuda")
+    def _cuda(ctx, x):
+        two = ctx.broadcast(ctx.constant(2.0, ctx.avals_in[0].update(shape=())),
+                            ctx.avals_in[0].update(shape=()), ctx.avals_in[0].shape)
+        return [ctx.op(f"stablehlo.multiply {x}, {two} : {ctx.type(ctx.avals_in[0])}")]
+
+    t = fe.jit(p.bind).trace(X)
+    for plat, op in (("cpu", "add"), ("cuda", "multiply"), ("tpu", "add")):
+        text = t.lower(lowering_platforms=(plat,)).as_text()
+        assert f"stablehlo.{op} " in text and text.count("stablehlo.add ") + \
+            text.count("stablehlo.multiply ") == 1, plat
+    multi = t.lower(lowering_platforms=("cpu", "cuda", "rocm")).as_text()
+    _verify(multi)
+    assert multi.count('"stablehlo.case"') == 2  # cpu and rocm share the default rule
+    np.testing.assert_allclose(fe.jit(p.bind)(X), 2 * X)
+    with pytest.raises(ValueError, match="unknown platform 'gpu'"):
+        p.def_lowering(lambda ctx, x: [x], platform="gpu")
