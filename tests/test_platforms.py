@@ -115,3 +115,87 @@ def test_user_primitive_with_a_cuda_rule():
     np.testing.assert_allclose(fe.jit(p.bind)(X), 2 * X)
     with pytest.raises(ValueError, match="unknown platform 'gpu'"):
         p.def_lowering(lambda ctx, x: [x], platform="gpu")
+
+
+# ----------------------------------------------------------------------------- parity table
+# Every row of the op tables (tests/test_prims.py's families, tests/test_linalg.py's dot
+# table), traced once on each side and lowered for each platform (no compile): our module
+# verifies and makes the same set of custom calls as JAX's lowering of the same program.
+
+def _rows():
+    import test_linalg
+    import test_prims
+    rows = []
+    for family, table in test_prims.FAMILIES.items():
+        for row in table:
+            args = [mk() for mk in row.makers]
+            rows.append((f"{family}:{row.name}", row.fn(test_prims.OURS), row.fn(test_prims.JAX),
+                         args))
+    for name, ours, theirs, shapes in test_linalg.OPS:
+        args = [np.asarray(test_linalg.R.normal(size=s), np.float32) for s in shapes] \
+            if hasattr(test_linalg, "R") else [np.ones(s, np.float32) for s in shapes]
+        rows.append((f"dot:{name}", ours, theirs, args))
+    return rows
+
+
+ROWS = _rows()
+_TARGET = re.compile(r"stablehlo\.custom_call @([\w.$-]+)|call_target_name = \"([^\"]+)\"")
+CPU_ONLY = ("lapack_", "ducc_")
+
+# Documented differences from JAX's custom calls: {(row, platform): reason}
+EXCEPTIONS: dict = {}
+
+
+def custom_calls(text: str) -> set:
+    return {a or b for a, b in _TARGET.findall(text)}
+
+
+_TRACED: dict = {}
+
+
+def _traced(name):
+    if name not in _TRACED:
+        import jax
+        _, ours, theirs, args = next(r for r in ROWS if r[0] == name)
+        _TRACED[name] = (fe.jit(ours).trace(*args), jax.jit(theirs).trace(*args))
+    return _TRACED[name]
+
+
+@pytest.mark.parametrize("platform", PLATFORMS)
+@pytest.mark.parametrize("name", [r[0] for r in ROWS])
+def test_custom_calls_match_jax(name, platform):
+    ours, theirs = _traced(name)
+    text = ours.lower(lowering_platforms=(platform,)).as_text()
+    _verify(text)
+    got = custom_calls(text)
+    if platform != "cpu":
+        assert not [t for t in got if t.startswith(CPU_ONLY)], f"{name}: CPU-only target on {platform}"
+    want = custom_calls(theirs.lower(lowering_platforms=(platform,)).as_text())
+    if (name, platform) in EXCEPTIONS:
+        pytest.xfail(EXCEPTIONS[name, platform])
+    assert got == want, f"{name} on {platform}: ours {sorted(got)}, JAX's {sorted(want)}"
+
+
+@pytest.mark.parametrize("shape", [(5, 3), (3, 5), (2, 4, 4)])
+@pytest.mark.parametrize("full_matrices", [False, True])
+def test_the_tpu_svd_algorithm_gives_the_svd(shape, full_matrices):
+    """The TPU's SVD (QR, eigh of the Gram matrix, QR again) runs here on the CPU kernels."""
+    from lowering.emit.solvers import svd_by_eigh
+    a = np.random.default_rng(3).normal(size=shape).astype(np.float32)
+    s, u, vt = fe.jit(lambda x: svd_by_eigh(x, full_matrices=full_matrices, compute_uv=True))(a)
+    s, u, vt = map(np.asarray, (s, u, vt))
+    k = min(shape[-2:])
+    np.testing.assert_allclose(s, np.linalg.svd(a, compute_uv=False), atol=2e-5)
+    assert u.shape[-1] == (shape[-2] if full_matrices else k)
+    np.testing.assert_allclose((u[..., :k] * s[..., None, :]) @ vt[..., :k, :], a, atol=2e-5)
+    np.testing.assert_allclose(np.swapaxes(u, -1, -2) @ u, np.broadcast_to(np.eye(u.shape[-1]), u.shape[:-2] + (u.shape[-1],) * 2), atol=2e-5)
+
+
+def test_lu_permutation_is_a_primitive_with_a_gpu_kernel():
+    piv = np.array([[2, 2, 2], [0, 1, 2]], np.int32)
+    perm = fe.vmap(lambda p: lax.linalg.lu_pivots_to_permutation(p, 4))(piv)
+    np.testing.assert_array_equal(perm, [[2, 0, 1, 3], [0, 1, 2, 3]])
+    t = fe.jit(lambda p: lax.linalg.lu_pivots_to_permutation(p, 4)).trace(piv[0])
+    assert custom_calls(t.lower(lowering_platforms=("cuda",)).as_text()) == {"cu_lu_pivots_to_permutation"}
+    assert custom_calls(t.lower(lowering_platforms=("rocm",)).as_text()) == {"hip_lu_pivots_to_permutation"}
+    assert custom_calls(t.lower(lowering_platforms=("cpu",)).as_text()) == set()

@@ -66,7 +66,7 @@ def lu_pivots_to_permutation(pivots, permutation_size: int):
     if k > m:
         raise ValueError(f"Output permutation size {m} has to exceed the trailing dimension "
                          f"of the pivots. Got pivots size {k}")
-    return dc.pivots_to_permutation(pivots, m)
+    return dc.lu_pivots_to_permutation_p.bind(pivots, permutation_size=m)
 
 
 def lu(x):

@@ -53,6 +53,7 @@ from .shape import (
     reshape_p,
     rev_p,
     transpose_p,
+    zero_jvp,
     zeros_like_aval,
 )
 from .sort import take_along
@@ -646,3 +647,30 @@ def _no_jvp(prim):
 
 geqrf_p.def_jvp(_no_jvp(geqrf_p))
 householder_product_p.def_jvp(_no_jvp(householder_product_p))
+
+
+# lu_pivots_to_permutation(pivots; permutation_size): int32 (..., k) -> int32 (..., m): the
+# permutation the row swaps make (a primitive so that a platform may lower it its own way:
+# a custom call on GPUs, ``pivots_to_permutation`` elsewhere)
+lu_pivots_to_permutation_p = Primitive("lu_pivots_to_permutation")
+
+
+@lu_pivots_to_permutation_p.def_abstract_eval
+def _lu_pivots_to_permutation_abstract_eval(pivots, *, permutation_size):
+    if pivots.ndim < 1 or not dtypes.is_int(pivots.dtype) or pivots.shape[-1] > permutation_size:
+        raise TypeError("Argument to lu_pivots_to_permutation must be an integer array of rank "
+                        f">= 1 and at most {permutation_size} pivots, got {pivots.str_short()}")
+    return Aval(pivots.shape[:-1] + (permutation_size,), pivots.dtype)
+
+
+@lu_pivots_to_permutation_p.def_batching
+def _lu_pivots_to_permutation_batch(args, dims, *, permutation_size):
+    # the vmap axis stays where it is when it is a leading axis, else it moves to the front
+    (p,), (d,) = args, dims
+    if d == batching.ndim(p) - 1:
+        p, d = moveaxis(p, d, 0), 0
+    return lu_pivots_to_permutation_p.bind(p, permutation_size=permutation_size), d
+
+
+lu_pivots_to_permutation_p.def_jvp(zero_jvp(lu_pivots_to_permutation_p))
+
