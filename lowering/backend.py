@@ -39,7 +39,7 @@ __all__ = [
     "register_arrays", "register_pytree_node",
     # testbed: MLIR, artifacts, FFI
     "compiler_ir", "run_mlir_pipeline", "check_compilable", "apply_patterns", "MLIR_PASSES",
-    "serialize_artifact", "deserialize_artifact", "check_stablehlo_version", "exported_callee",
+    "serialize_artifact", "deserialize_artifact", "check_stablehlo_version", "exported_callee", "exported_for_platform",
     "read_jax_export", "write_jax_export", "stablehlo_versions", "register_ffi_target",
     "ffi_include_dir",
 ]
@@ -114,10 +114,11 @@ def lower(graph: Graph, in_shardings=None, out_shardings=None, platforms=None) -
                        platforms=tuple(platforms) if platforms else (lowering_platform(),))
 
 
-def lower_self_contained(graph: Graph) -> str:
+def lower_self_contained(graph: Graph, platforms=None) -> str:
     """The module with every constant written into it (none hoisted to @main's arguments):
-    what a portable artifact holds, since its callers pass only the function's arguments."""
-    return lower_graph(graph)
+    what a portable artifact holds, since its callers pass only the function's arguments;
+    for ``platforms`` (default: the default device's)."""
+    return lower_graph(graph, platforms=tuple(platforms) if platforms else (lowering_platform(),))
 
 
 def compile_graph(graph: Graph, device=None, text: str | None = None, in_shardings=None,
@@ -178,6 +179,7 @@ serialize_artifact = runtime.artifact.serialize
 deserialize_artifact = runtime.artifact.deserialize
 check_stablehlo_version = runtime.artifact.check_version
 exported_callee = runtime.artifact.callee
+exported_for_platform = runtime.artifact.for_platform
 read_jax_export = runtime.artifact.read_jax
 write_jax_export = runtime.artifact.write_jax
 

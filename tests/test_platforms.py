@@ -199,3 +199,49 @@ def test_lu_permutation_is_a_primitive_with_a_gpu_kernel():
     assert custom_calls(t.lower(lowering_platforms=("cuda",)).as_text()) == {"cu_lu_pivots_to_permutation"}
     assert custom_calls(t.lower(lowering_platforms=("rocm",)).as_text()) == {"hip_lu_pivots_to_permutation"}
     assert custom_calls(t.lower(lowering_platforms=("cpu",)).as_text()) == set()
+
+
+# ----------------------------------------------------------------------------- multi-platform export
+
+def _export_f(x):
+    # a CUDA branch with a cuSOLVER call: the module this host runs must not keep it
+    return lax.platform_dependent(
+        x, cpu=fnp.sin, cuda=lambda v: fnp.linalg.cholesky(fnp.eye(3) * v[0])[0],
+        default=fnp.tan) * 2
+
+
+def test_multi_platform_export_round_trips_in_both_formats():
+    import jax
+
+    from frontend.export import deserialize, export
+    exp = export(fe.jit(_export_f), platforms=("cpu", "cuda", "tpu"))(X)
+    assert exp.platforms == ("cpu", "cuda", "tpu")
+    text = exp.mlir_module()
+    assert '%arg0: tensor<i32> {jax.global_constant = "_platform_index"}' in text
+    assert "cusolver_potrf_ffi" in custom_calls(text)
+    want = np.sin(X) * 2
+    np.testing.assert_allclose(exp.call(X), want, rtol=1e-6)
+    np.testing.assert_allclose(deserialize(exp.serialize()).call(X), want, rtol=1e-6)
+    blob = exp.serialize(format="jax")
+    theirs = jax.export.deserialize(blob)
+    assert theirs.platforms == ("cpu", "cuda", "tpu")
+    np.testing.assert_allclose(theirs.call(X), want, rtol=1e-6)
+    np.testing.assert_allclose(deserialize(blob).call(X), want, rtol=1e-6)
+    # called inside a module for other platforms: the callee gets their indices
+    outer = fe.jit(exp.call).trace(X).lower(lowering_platforms=("cuda", "tpu")).as_text()
+    _verify(outer)
+    assert "cusolver_potrf_ffi" in custom_calls(outer)
+
+
+def test_export_missing_the_running_platform_is_jaxs_error():
+    import jax
+
+    from frontend.export import export
+    exp = export(fe.jit(_export_f), platforms=("cuda",))(X)
+    msg = "Function '_export_f' was exported for platforms '('cuda',)' but it is used on '('cpu',)'."
+    with pytest.raises(ValueError, match=re.escape(msg)):
+        exp.call(X)
+    with pytest.raises(ValueError, match=re.escape(msg)):
+        jax.export.deserialize(exp.serialize(format="jax")).call(X)
+    with pytest.raises(ValueError, match="unknown platform 'gpu'"):
+        export(fe.jit(_export_f), platforms=("gpu",))
