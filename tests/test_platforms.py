@@ -245,3 +245,48 @@ def test_export_missing_the_running_platform_is_jaxs_error():
         jax.export.deserialize(exp.serialize(format="jax")).call(X)
     with pytest.raises(ValueError, match="unknown platform 'gpu'"):
         export(fe.jit(_export_f), platforms=("gpu",))
+
+
+# ----------------------------------------------------------------------------- kernels on GPUs
+
+def test_ffi_call_lowers_the_same_for_every_platform():
+    from frontend.kernels import rms_norm
+    t = fe.jit(lambda x: rms_norm(x, eps=1e-5)).trace(np.ones((2, 4), np.float32))
+    texts = {p: t.lower(lowering_platforms=(p,)).as_text() for p in PLATFORMS}
+    assert len(set(texts.values())) == 1
+    assert custom_calls(texts["cuda"]) == {"vmaplab_rms_norm"}
+
+
+def test_register_ffi_target_for_cuda_from_a_cpu_host():
+    import ctypes
+
+    from frontend.ffi import pycapsule, register_ffi_target
+    from lowering.runtime import native
+    lib = ctypes.CDLL(native.library_path())
+    register_ffi_target("h27_rms_norm_for_cuda", pycapsule(lib.VmaplabRmsNorm), platform="CUDA")
+
+
+@pytest.mark.slow
+def test_cuda_kernels_build_with_nvcc_and_only_when_asked(tmp_path):
+    """cmake -DVMAPLAB_CUDA=ON builds libvmaplab_kernels_cuda with nvcc (compile only: no
+    GPU here); the default configuration has no CUDA target."""
+    import shutil
+    import subprocess
+    from pathlib import Path
+    root = Path(__file__).parents[1]
+    plain = subprocess.run(["cmake", "-S", root, "-B", tmp_path / "plain"], capture_output=True,
+                           text=True)
+    assert plain.returncode == 0, plain.stderr
+    assert "vmaplab_kernels_cuda" not in (tmp_path / "plain" / "Makefile").read_text()
+    if shutil.which("nvcc") is None:
+        pytest.skip("no CUDA toolkit (nvcc) on this machine")
+    out = tmp_path / "out"
+    for cmd in (["cmake", "-S", root, "-B", tmp_path / "cuda", "-DVMAPLAB_CUDA=ON",
+                 f"-DVMAPLAB_KERNELS_OUTPUT_DIR={out}"],
+                ["cmake", "--build", tmp_path / "cuda", "--target", "vmaplab_kernels_cuda"]):
+        r = subprocess.run(cmd, capture_output=True, text=True)
+        assert r.returncode == 0, r.stdout[-3000:] + r.stderr[-3000:]
+    syms = subprocess.run(["nm", "-D", "--defined-only", out / "libvmaplab_kernels_cuda.so"],
+                          capture_output=True, text=True).stdout
+    for s in ("VmaplabRmsNormCuda", "VmaplabSegmentSumCuda", "VmaplabTridiagonalSolveCuda"):
+        assert s in syms
