@@ -290,3 +290,9 @@ def test_cuda_kernels_build_with_nvcc_and_only_when_asked(tmp_path):
                           capture_output=True, text=True).stdout
     for s in ("VmaplabRmsNormCuda", "VmaplabSegmentSumCuda", "VmaplabTridiagonalSolveCuda"):
         assert s in syms
+
+
+def test_device_check_finds_platforms_by_name():
+    from test_device import accelerator
+    assert accelerator("cpu").platform == "cpu"
+    assert accelerator("no_such_platform") is None
