@@ -201,6 +201,29 @@ def test_lu_permutation_is_a_primitive_with_a_gpu_kernel():
     assert custom_calls(t.lower(lowering_platforms=("cpu",)).as_text()) == set()
 
 
+@pytest.mark.parametrize("name", [r[0] for r in ROWS])
+def test_other_platforms_modules_compute_the_same_values(name):
+    """Where a row's module for cuda, rocm or tpu differs from the CPU's and makes no custom
+    call (a platform rule written in StableHLO: the TPU's cholesky, the GPUs' IRFFT, ...),
+    it is compiled here, on the CPU, and gives the CPU module's results."""
+    import jax
+    ours, _ = _traced(name)
+    cpu = ours.lower(lowering_platforms=("cpu",)).as_text()
+    args = next(r[3] for r in ROWS if r[0] == name)
+    leaves = jax.tree_util.tree_leaves(args)
+    want = None
+    for platform in PLATFORMS[1:]:
+        text = ours.lower(lowering_platforms=(platform,)).as_text()
+        if text == cpu or custom_calls(text):
+            continue
+        if want is None:
+            want = [np.asarray(x) for x in jax.tree_util.tree_leaves(ours.lower().compile()(*args))]
+        got = fe.compile_stablehlo(text)(*leaves)
+        got = [np.asarray(x) for x in (got if isinstance(got, tuple) else (got,))]
+        for g, w in zip(got, want, strict=True):
+            np.testing.assert_allclose(g, w, rtol=2e-4, atol=2e-4, err_msg=f"{name} on {platform}")
+
+
 # The decompositions again, complex and batched, and larger than the GPU SVD's batched
 # Jacobi limit (32): (name, function of M, argument).
 def _spd(M, a):
