@@ -46,11 +46,11 @@ def _aliases(aliases: dict, multi: bool) -> str:
 
 
 def gpu_call(ctx, target: str, operands, in_avals, out_avals, *, attrs: str = "",
-             aliases=None, batch_dims: int = 0) -> list:
+             aliases=None, batch_dims: int = 0, column_major: bool = True) -> list:
     """One custom call of a jaxlib GPU FFI kernel in JAX's form: attributes in
-    ``mhlo.backend_config``, matrices column-major (batch axes major), result ``o``
-    written over operand ``aliases[o]``."""
-    rank = max(a.ndim for a in in_avals)
+    ``mhlo.backend_config``, matrices column-major (batch axes major; row-major without
+    ``column_major``), result ``o`` written over operand ``aliases[o]``."""
+    rank = max(a.ndim for a in in_avals) if column_major else -1
     multi = len(out_avals) > 1
     fields = ['backend_config = ""', f"mhlo.backend_config = {{{attrs}}}",
               f'mhlo.frontend_attributes = {{num_batch_dims = "{batch_dims}"}}',
@@ -116,13 +116,15 @@ def _gpu_pivots_to_permutation(platform, ctx, pivots, *, permutation_size):
 
 
 def _gpu_svd(platform, ctx, x, *, full_matrices, compute_uv):
-    """gesvdj (JAX's choice up to 1024 x 1024; it also takes larger ones): U and V always
-    allocated, V transposed (and conjugated) into vt, sliced for the reduced form."""
+    """gesvdj up to 1024 x 1024 (JAX's choice): U and V always allocated, V transposed (and
+    conjugated) into vt, sliced for the reduced form; gesvd beyond."""
     (a,) = ctx.avals_in
     batch = a.shape[:-2]
     nb = len(batch)
     m, n = a.shape[-2:]
     k = min(m, n)
+    if m > 1024 or n > 1024:
+        return _gpu_gesvd(platform, ctx, x, full_matrices=full_matrices, compute_uv=compute_uv)
     econ = not full_matrices and m > 32 and n > 32
     s_a = Aval(batch + (k,), np.finfo(a.dtype).dtype)
     u_a = Aval(batch + (m, k if econ else m), a.dtype)
@@ -146,6 +148,29 @@ def _gpu_svd(platform, ctx, x, *, full_matrices, compute_uv):
         u = _leading_block(ctx, u, u_a, want_u)
         vt = _leading_block(ctx, vt, vt_a, want_vt)
     return outs + [_nan_unless(ctx, ok, batch, u, want_u), _nan_unless(ctx, ok, batch, vt, want_vt)]
+
+
+def _gpu_gesvd(platform, ctx, x, *, full_matrices, compute_uv):
+    """gesvd (QR-based) for large matrices: a wide one is passed row-major (the kernel sees
+    its transpose, whose U and V^T are our V^T and U)."""
+    (a,) = ctx.avals_in
+    batch = a.shape[:-2]
+    m, n = a.shape[-2:]
+    transposed = m < n
+    s_a = ctx.avals_out[0]
+    u_a, vt_a = ctx.avals_out[1:] if compute_uv else (Aval((), a.dtype),) * 2
+    pair = [vt_a, u_a] if transposed else [u_a, vt_a]
+    attrs = (f"compute_uv = {str(compute_uv).lower()}, full_matrices = "
+             f"{str(full_matrices).lower()}, transposed = {str(transposed).lower()}")
+    _, s, first, second, info = gpu_call(
+        ctx, _solver(platform, "gesvd"), [x], [a], [a, s_a, *pair, _info(a)], attrs=attrs,
+        aliases={0: 0}, batch_dims=len(batch), column_major=not transposed)
+    ok = _ok(ctx, info, batch)
+    outs = [_nan_unless(ctx, ok, batch, s, s_a)]
+    if compute_uv:
+        u, vt = (second, first) if transposed else (first, second)
+        outs += [_nan_unless(ctx, ok, batch, u, u_a), _nan_unless(ctx, ok, batch, vt, vt_a)]
+    return outs
 
 
 def _leading_block(ctx, x, aval: Aval, out: Aval) -> str:
