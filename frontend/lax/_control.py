@@ -336,8 +336,8 @@ def platform_dependent(*args, default=None, **per_platform):
 
     >>> import numpy as np
     >>> from frontend import lax
-    >>> lax.platform_dependent(np.float32(2), cpu=lambda x: x + 1, default=lambda x: x * 10)
-    Array(3., dtype=float32)
+    >>> lax.platform_dependent(np.float32(2), cpu=lax.exp, default=lax.log)
+    Array(7.389056, dtype=float32)
     """
     groups: list = []  # [platforms, branch], identical branches joined (as JAX's)
     for name, branch in per_platform.items():
