@@ -29,6 +29,7 @@ LINEAR = {
     # issue 14's families
     "real", "imag", "conj", "complex", "reduce_precision", "conv_general_dilated", "fft",
     "reduce_window_sum", "triangular_solve", "optimization_barrier",
+    "tridiagonal_solve",
 }
 
 

@@ -372,3 +372,14 @@ def test_device_check_finds_platforms_by_name():
     from test_device import accelerator
     assert accelerator("cpu").platform == "cpu"
     assert accelerator("no_such_platform") is None
+
+
+def test_tridiagonal_solve_artifact_passes_the_custom_call_check():
+    """A deserialized module calling LAPACK's gtsv is checked against the kernel's rule."""
+    from frontend.export import deserialize, export
+    one = np.ones((2, 5), np.float32)
+    b = np.ones((2, 5, 3), np.float32)
+    exp = export(fe.jit(lax.linalg.tridiagonal_solve))(one, 4 * one, one, b)
+    assert custom_calls(exp.mlir_module()) == {"lapack_sgtsv_ffi"}
+    got = deserialize(exp.serialize()).call(one, 4 * one, one, b)
+    np.testing.assert_allclose(got, lax.linalg.tridiagonal_solve(one, 4 * one, one, b), rtol=1e-6)

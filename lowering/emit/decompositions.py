@@ -102,6 +102,15 @@ def _trsm(ins, attrs):
     return [b]
 
 
+def _gtsv(ins, attrs):
+    dl, d, du, b = ins
+    b_batch, m, _ = _matrix(b, "right-hand side")
+    if not dl.shape == d.shape == du.shape == b_batch + (m,):
+        raise ValueError(f"the diagonals must be (..., m) for a (..., m, n) right-hand side, got "
+                         f"{dl.str_short()}, {d.str_short()}, {du.str_short()} and {b.str_short()}")
+    return [dl, d, du, b, Aval(b_batch, _I32)]
+
+
 class Routine:
     __slots__ = ("prefixes", "operands", "attrs", "results", "aliases")
 
@@ -119,6 +128,7 @@ ROUTINES = {
     "syevd": Routine("sd", 1, {"mode": "V", "uplo": "LU"}, _syevd, {0: 0}),
     "heevd": Routine("cz", 1, {"mode": "V", "uplo": "LU"}, _syevd, {0: 0}),
     "gesdd": Routine("sdcz", 1, {"mode": "ASN"}, _gesdd, {0: 0}),
+    "gtsv": Routine("sdcz", 4, {}, _gtsv, {0: 0, 1: 1, 2: 2, 3: 3}),
     "trsm": Routine("sdcz", 2, {"side": "LR", "uplo": "LU", "trans_x": "NTC", "diag": "UN"}, _trsm,
                     {0: 1}),
 }
@@ -318,4 +328,12 @@ def _qr(ctx, x, *, full_matrices):
 @dc.lu_pivots_to_permutation_p.def_lowering
 def _lu_pivots_to_permutation(ctx, pivots, *, permutation_size):
     return [ctx.lower_fun(dc.pivots_to_permutation, [pivots], m=permutation_size)[0]]
+
+
+@dc.tridiagonal_solve_p.def_lowering
+def _tridiagonal_solve(ctx, dl, d, du, b):
+    ba = ctx.avals_in[3]
+    batch = ba.shape[:-2]
+    *_, x, info = lapack(ctx, "gtsv", [dl, d, du, b], list(ctx.avals_in))
+    return [_nan_unless(ctx, _ok(ctx, info, batch), batch, x, ba)]
 

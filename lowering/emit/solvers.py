@@ -192,6 +192,46 @@ def _stablehlo_triangular_solve(ctx, a, b, *, left_side, lower, transpose_a, con
                    f"{ctx.type(ba)}")]
 
 
+def _gpu_tridiagonal_solve(platform, ctx, dl, d, du, b):
+    """gtsv2 (cuSPARSE / hipSPARSE), which takes m >= 3; smaller systems by the scans."""
+    ba = ctx.avals_in[3]
+    if ba.shape[-2] < 3:
+        return ctx.lower_fun(tridiagonal_solve_by_scan, [dl, d, du, b])
+    return gpu_call(ctx, f"{GPUS[platform]}sparse_gtsv2_ffi", [dl, d, du, b], list(ctx.avals_in),
+                    [ba], aliases={0: 3}, batch_dims=ba.ndim - 2)
+
+
+def tridiagonal_solve_by_scan(dl, d, du, b):
+    """The Thomas algorithm (no pivoting) as two scans over the rows, the leading axes a
+    batch: what a platform without a tridiagonal kernel runs (the TPU's)."""
+    nd = aval_of(b).ndim
+    vec = lambda v: lax.transpose(v, (nd - 2,) + tuple(range(nd - 2)))  # noqa: E731  (m first)
+    mat = lax.transpose(b, (nd - 2,) + tuple(range(nd - 2)) + (nd - 1,))
+    col = lambda v: lax.expand_dims(v, (v.ndim,))  # noqa: E731
+
+    def forward(carry, row):
+        c_prev, y_prev = carry
+        l, dd, u, bb = row
+        denom = lax.sub(dd, lax.mul(l, c_prev))
+        c = lax.div(u, denom)
+        y = lax.div(lax.sub(bb, lax.mul(col(l), y_prev)), col(denom))
+        return (c, y), (c, y)
+
+    first = lax.index_in_dim(mat, 0, keepdims=False)
+    zero_c = lax.sub(lax.index_in_dim(vec(d), 0, keepdims=False),
+                     lax.index_in_dim(vec(d), 0, keepdims=False))
+    _, (cs, ys) = lax.scan(forward, (zero_c, lax.sub(first, first)),
+                           (vec(dl), vec(d), vec(du), mat))
+
+    def backward(x_next, row):
+        c, y = row
+        x = lax.sub(y, lax.mul(col(c), x_next))
+        return x, x
+
+    _, xs = lax.scan(backward, lax.sub(first, first), (cs, ys), reverse=True)
+    return lax.transpose(xs, tuple(range(1, nd - 1)) + (0, nd - 1))
+
+
 for _p in GPUS:
     _on = functools.partial
     dc.cholesky_p.def_lowering(cholesky_rule(_on(_gpu_potrf, _p)), platform=_p)
@@ -202,6 +242,7 @@ for _p in GPUS:
     dc.lu_pivots_to_permutation_p.def_lowering(_on(_gpu_pivots_to_permutation, _p), platform=_p)
     dc.svd_p.def_lowering(_on(_gpu_svd, _p), platform=_p)
     dc.triangular_solve_p.def_lowering(_stablehlo_triangular_solve, platform=_p)
+    dc.tridiagonal_solve_p.def_lowering(_on(_gpu_tridiagonal_solve, _p), platform=_p)
 
 
 # ----------------------------------------------------------------------------- TPUs
@@ -294,3 +335,9 @@ def _eye(n: int, nb: int, xa: Aval):
 @dc.svd_p.def_lowering(platform="tpu")
 def _tpu_svd(ctx, x, *, full_matrices, compute_uv):
     return ctx.lower_fun(svd_by_eigh, [x], full_matrices=full_matrices, compute_uv=compute_uv)
+
+
+@dc.tridiagonal_solve_p.def_lowering(platform="tpu")
+def _tpu_tridiagonal_solve(ctx, dl, d, du, b):
+    return ctx.lower_fun(tridiagonal_solve_by_scan, [dl, d, du, b])
+
