@@ -28,7 +28,7 @@ from .placement import arg_shardings, placement, to_device
 __all__ = [
     # buffers and devices
     "to_host", "to_device", "is_buffer", "adopt", "from_dlpack", "as_jax_array", "devices",
-    "is_device", "platform_of", "sharding_of", "shards", "reshard", "arg_shardings",
+    "is_device", "sharding_of", "shards", "reshard", "arg_shardings",
     "process_index", "process_count", "local_devices", "initialize_distributed",
     "shutdown_distributed",
     # graphs to programs
@@ -71,13 +71,6 @@ def devices(platform=None):
 def is_device(d) -> bool:
     """Whether ``d`` names a place to run: an XLA device, or "interpreter"."""
     return d == runtime.interpreter.INTERPRETER if isinstance(d, str) else runtime.is_device(d)
-
-
-def platform_of(device=None) -> str:
-    """The platform name of ``device`` ('cpu', 'gpu', ...; named devices run on the default
-    XLA device's platform)."""
-    d = runtime.default_device() if device is None or isinstance(device, str) else device
-    return d.platform
 
 
 # ----------------------------------------------------------------------------- graphs to programs
