@@ -383,3 +383,15 @@ def test_tridiagonal_solve_artifact_passes_the_custom_call_check():
     assert custom_calls(exp.mlir_module()) == {"lapack_sgtsv_ffi"}
     got = deserialize(exp.serialize()).call(one, 4 * one, one, b)
     np.testing.assert_allclose(got, lax.linalg.tridiagonal_solve(one, 4 * one, one, b), rtol=1e-6)
+
+
+def test_tpu_eigh_above_256_is_one_kernel_call_documented_difference():
+    """Documented difference: above 256 x 256 JAX's TPU eigh is its QDWH divide and conquer
+    (Qr, ProductOfElementaryHouseholderReflectors and Eigh on the blocks); ours calls the TPU's
+    Jacobi kernel (Eigh) on the whole matrix: the same decomposition, not the same algorithm."""
+    import jax
+    import jax.numpy as jnp
+    a = np.eye(300, dtype=np.float32)
+    ours = custom_calls(fe.jit(fnp.linalg.eigh).trace(a).lower(lowering_platforms=("tpu",)).as_text())
+    theirs = custom_calls(jax.jit(jnp.linalg.eigh).trace(a).lower(lowering_platforms=("tpu",)).as_text())
+    assert ours == {"Eigh"} and theirs == {"Eigh", "Qr", "ProductOfElementaryHouseholderReflectors"}
