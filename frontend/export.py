@@ -93,7 +93,7 @@ class Exported:
             if module_kept_var_idx is None else tuple(module_kept_var_idx)
         self._kept_avals = tuple(self.in_avals[i] for i in self.module_kept_var_idx)
         self._text = text
-        self._callee = None
+        self._callees: dict = {}
         self._lock = threading.Lock()
 
     def __repr__(self):
@@ -120,22 +120,31 @@ class Exported:
                             f"{[a.str_short() for a in want]}, called with "
                             f"{[a.str_short() for a in got]}: " + "; ".join(bad))
 
-    def callee(self) -> tuple:
-        """(function name, functions text) that a module adds to call this one."""
-        if self._callee is None:
-            with self._lock:
-                if self._callee is None:
-                    self._callee = _backend.get().exported_callee(self._text)
-        return self._callee
+    def callee(self, platform_index=None) -> tuple:
+        """(function name, functions text) that a module adds to call this one; with
+        ``platform_index`` (an int, for a module of several platforms) the module of that
+        platform alone, which takes no platform index."""
+        with self._lock:
+            hit = self._callees.get(platform_index)
+            if hit is None:
+                be = _backend.get()
+                text = self._text if platform_index is None else \
+                    be.exported_for_platform(self._text, platform_index)
+                hit = self._callees[platform_index] = be.exported_callee(text)
+        return hit
 
     def platform_index(self):
         """None, or the index of this platform for a module exported for several (JAX's
         convention: @main then takes it as a leading i32 argument)."""
-        here = _backend.get().platform_of()
-        if here not in self.platforms:
-            raise ValueError(f"Function {self.fun_name} was exported for platforms "
-                             f"{self.platforms} but it is used on {here!r}")
-        return self.platforms.index(here) if len(self.platforms) > 1 else None
+        return self.platform_branch(_backend.get().lowering_platform())
+
+    def platform_branch(self, platform: str):
+        """The index of ``platform`` among this module's platforms (None for a module of
+        one platform); JAX's ValueError when it was not exported for it."""
+        if platform not in self.platforms:
+            raise ValueError(f"Function '{self.fun_name}' was exported for platforms "
+                             f"'{self.platforms}' but it is used on '{(platform,)}'.")
+        return self.platforms.index(platform) if len(self.platforms) > 1 else None
 
     def call(self, *args, **kwargs):
         """Run the exported function (eagerly, or traced under jit/vmap/make_graph)."""
@@ -145,7 +154,6 @@ class Exported:
                             f"{self.in_tree}, called with {td}")
         avals = [abstractify(x, f"argument {i}", self.fun_name) for i, x in enumerate(leaves)]
         self._check_avals(avals, self.in_avals)
-        self.platform_index()
         outs = call_exported_p.bind(*(leaves[i] for i in self.module_kept_var_idx),
                                     exported=self)
         return tree_unflatten(self.out_tree, outs)
@@ -163,7 +171,7 @@ class Exported:
                 self.fun_name, self._text, self.in_tree.unflatten(range(len(self.in_avals))),
                 [_aval_triple(a) for a in self.in_avals],
                 self.out_tree.unflatten(range(len(self.out_avals))),
-                [_aval_triple(a) for a in self.out_avals], self.platforms[0], target_version,
+                [_aval_triple(a) for a in self.out_avals], self.platforms, target_version,
                 self.module_kept_var_idx))
         if format != "vmaplab":
             raise ValueError(f"unknown export format {format!r}: 'vmaplab' or 'jax'")
@@ -195,20 +203,25 @@ def export(fun_jit, *, platforms=None):
     jitted = jitted_of(fun_jit)
     if jitted is None:
         raise TypeError(f"Function to be exported must be the result of `jit` but is: {fun_jit!r}")
-    here = _backend.get().platform_of(jitted.device)
-    if platforms is not None:
-        platforms = (platforms,) if isinstance(platforms, str) else tuple(platforms)
-        if platforms != (here,):
-            raise ValueError(f"export compiles for the platform of the jitted function's device "
-                             f"({here!r}); got platforms={platforms}")
+    platforms = _export_platforms(jitted, platforms)
 
     def do_export(*args, **kwargs) -> Exported:
-        lo = jitted.lower(*args, **kwargs)
-        text = _backend.get().lower_self_contained(lo.graph)  # large constants inside too
+        lo = jitted.trace(*args, **kwargs)
+        # (large constants inside too)
+        text = _backend.get().lower_self_contained(lo.jaxpr, platforms)
         return Exported(getattr(fun_jit, "__name__", "fun"), lo.in_tree, lo.in_avals, lo.out_tree,
-                        lo.out_avals, (here,), text)
+                        lo.out_avals, platforms, text)
 
     return do_export
+
+
+def _export_platforms(jitted, platforms) -> tuple:
+    """The platforms to export for (JAX's names; default: the jitted function's device's).
+    Several give JAX's multi-platform module: @main takes the platform's index first."""
+    from .transforms.stages import check_platforms
+    if platforms is None:
+        return (_backend.get().lowering_platform(jitted.device),)
+    return check_platforms((platforms,) if isinstance(platforms, str) else platforms, "export")
 
 
 def stablehlo_versions() -> tuple:
@@ -244,7 +257,7 @@ def deserialize(blob) -> Exported:
     text = _backend.get().deserialize_artifact(body[4 + n:])
     exp = Exported(*fields[:6], text, fields[6])
     _check_module(exp)
-    _backend.get().check_custom_calls(exp._text, f"the artifact of {exp.fun_name}")
+    _check_custom_calls(exp)
     return exp
 
 
@@ -304,8 +317,22 @@ def _from_jax(d: dict) -> Exported:
                    [Aval(*a) for a in d["out_avals"]], d["platforms"], d["text"],
                    d["kept_var_idx"])
     _check_module(exp)
-    _backend.get().check_custom_calls(exp._text, f"the artifact of {exp.fun_name}")
+    _check_custom_calls(exp)
     return exp
+
+
+def _check_custom_calls(exp: Exported) -> None:
+    """The custom calls of the module this process would run (the running platform's, for
+    a module of several platforms; none when it was not exported for this platform) must be
+    ones it may run (lowering/custom_calls.py)."""
+    be = _backend.get()
+    text = exp._text
+    if len(exp.platforms) > 1:
+        here = be.lowering_platform()
+        if here not in exp.platforms:
+            return  # (calling it here is JAX's error; lowering it for another platform is fine)
+        text = be.exported_for_platform(text, exp.platforms.index(here))
+    be.check_custom_calls(text, f"the artifact of {exp.fun_name}")
 
 
 def _check_module(exp: Exported) -> None:

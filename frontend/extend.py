@@ -29,6 +29,19 @@ linear primitives, transpose) are set with ``def_*`` methods and live on it:
     >>> fe.grad(logaddexp_p.bind)(np.float32(0), np.float32(0))
     Array(0.5, dtype=float32)
 
+A lowering rule may be given per platform (JAX's names "cpu", "cuda", "rocm", "tpu"); the
+rule without a platform serves the others, and ``ctx.platforms`` says what is being lowered
+for. A module for several platforms branches on the platform where the rules differ:
+
+    >>> @logaddexp_p.def_lowering(platform="tpu")
+    ... def _(ctx, x, y):                           # (a stand-in: any StableHLO)
+    ...     return [ctx.op(f"stablehlo.maximum {x}, {y} : {ctx.type(ctx.avals_out[0])}")]
+    >>> t = fe.jit(logaddexp_p.bind).trace(np.zeros(3, np.float32), np.ones(3, np.float32))
+    >>> "stablehlo.log_plus_one" in t.lower(lowering_platforms=("tpu",)).as_text()
+    False
+    >>> "stablehlo.case" in t.lower(lowering_platforms=("cpu", "tpu")).as_text()
+    True
+
 Built-in primitives are declared with exactly this API (frontend/primitives/), so they are
 the examples to copy. See docs/extending.md for a walk-through.
 """

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdint>
 
+#include "checks.h"
 #include "common.h"
 
 namespace vmaplab {
@@ -31,14 +32,8 @@ void RmsNormRows(const T* x, T* y, int64_t rows, int64_t n, double eps) {
 ffi::Error RmsNorm(ffi::ThreadPool pool, double eps, ffi::AnyBuffer x,
                    ffi::Result<ffi::AnyBuffer> y) {
   const std::string name = "vmaplab_rms_norm";
-  auto dims = x.dimensions();
-  if (dims.size() == 0) return Invalid(name, "x must have rank >= 1, got shape ()");
-  if (y->element_type() != x.element_type() || !(y->dimensions() == dims)) {
-    return Invalid(name, "the result must have the shape and dtype of x, got shape " +
-                             ShapeString(y->dimensions()) + " for x of shape " + ShapeString(dims));
-  }
-  const int64_t n = dims.back();
-  const int64_t rows = LeadingSize(dims, dims.size() - 1);
+  int64_t rows = 0, n = 0;
+  if (auto e = CheckRmsNorm(name, x, *y, &rows, &n); e.failure()) return e;
   if (n == 0 || rows == 0) return ffi::Error::Success();
   return DispatchFloat(name, x.element_type(), [&](auto t) {
     using T = decltype(t);

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "checks.h"
 #include "common.h"
 
 namespace vmaplab {
@@ -34,32 +35,12 @@ void SegmentSum(const T* data, const int32_t* ids, T* out, const std::vector<int
 ffi::Error SegmentSumImpl(ffi::ThreadPool pool, int64_t num_segments, ffi::AnyBuffer data, ffi::AnyBuffer ids,
                           ffi::Result<ffi::AnyBuffer> out) {
   const std::string name = "vmaplab_segment_sum";
-  auto dd = data.dimensions(), id = ids.dimensions(), od = out->dimensions();
-  if (dd.size() < 2 || id.size() + 1 != dd.size()) {
-    return Invalid(name, "data must be [..., n, r] and segment_ids [..., n], got shapes " +
-                             ShapeString(dd) + " and " + ShapeString(id));
-  }
-  if (ids.element_type() != ffi::DataType::S32) {
-    return Invalid(name, "segment_ids must be int32");
-  }
-  const size_t lead = dd.size() - 2;
-  const int64_t n = dd[lead], r = dd[lead + 1];
-  if (id[lead] != n) {
-    return Invalid(name, "segment_ids must have one id per row of data, got shapes " +
-                             ShapeString(dd) + " and " + ShapeString(id));
-  }
   std::vector<int64_t> batch;
-  if (!BroadcastLeading({dd, id}, lead, &batch)) {
-    return Invalid(name, "the leading axes of data and segment_ids do not broadcast: " +
-                             ShapeString(dd) + " and " + ShapeString(id));
+  int64_t n = 0, r = 0;
+  if (auto e = CheckSegmentSum(name, num_segments, data, ids, *out, &batch, &n, &r); e.failure()) {
+    return e;
   }
-  bool out_ok = od.size() == dd.size() && od[lead] == num_segments && od[lead + 1] == r &&
-                out->element_type() == data.element_type();
-  for (size_t a = 0; out_ok && a < lead; ++a) out_ok = od[a] == batch[a];
-  if (num_segments < 0 || !out_ok) {
-    return Invalid(name, "the result must have shape [..., num_segments, r] and the dtype of "
-                         "data, got " + ShapeString(od));
-  }
+  auto dd = data.dimensions(), id = ids.dimensions();
   const auto data_off = BroadcastOffsets(dd, batch);
   const auto ids_off = BroadcastOffsets(id, batch);
   return DispatchFloat(name, data.element_type(), [&](auto t) {

@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "checks.h"
 #include "common.h"
 
 namespace vmaplab {
@@ -39,30 +40,10 @@ void ThomasSolve(const T* dl, const T* d, const T* du, const T* b, T* x, int64_t
 ffi::Error TridiagonalSolve(ffi::ThreadPool pool, ffi::AnyBuffer dl, ffi::AnyBuffer d, ffi::AnyBuffer du,
                             ffi::AnyBuffer b, ffi::Result<ffi::AnyBuffer> x) {
   const std::string name = "vmaplab_tridiagonal_solve";
-  auto bd = b.dimensions(), xd = x->dimensions();
-  if (bd.size() < 2) {
-    return Invalid(name, "b must have rank >= 2 ([..., m, n]), got shape " + ShapeString(bd));
-  }
-  const size_t lead = bd.size() - 2;
-  const int64_t m = bd[lead], n = bd[lead + 1];
-  for (const ffi::AnyBuffer* diag : {&dl, &d, &du}) {
-    auto dd = diag->dimensions();
-    if (dd.size() != lead + 1 || dd[lead] != m) {
-      return Invalid(name, "dl, d and du must have shape [..., m] for b of shape [..., m, n], got " +
-                               ShapeString(dd) + " for b of shape " + ShapeString(bd));
-    }
-    if (diag->element_type() != b.element_type()) {
-      return Invalid(name, "dl, d, du and b must have the same dtype");
-    }
-  }
   std::vector<int64_t> batch;
-  if (!BroadcastLeading({dl.dimensions(), d.dimensions(), du.dimensions(), bd}, lead, &batch)) {
-    return Invalid(name, "the leading axes of dl, d, du and b do not broadcast");
-  }
-  bool out_ok = x->element_type() == b.element_type() && xd.size() == bd.size() &&
-                xd[lead] == m && xd[lead + 1] == n;
-  for (size_t a = 0; out_ok && a < lead; ++a) out_ok = xd[a] == batch[a];
-  if (!out_ok) return Invalid(name, "the result must have shape [..., m, n] and the dtype of b");
+  int64_t m = 0, n = 0;
+  if (auto e = CheckTridiagonalSolve(name, dl, d, du, b, *x, &batch, &m, &n); e.failure()) return e;
+  auto bd = b.dimensions();
   if (m == 0 || n == 0) return ffi::Error::Success();
   const auto o_dl = BroadcastOffsets(dl.dimensions(), batch);
   const auto o_d = BroadcastOffsets(d.dimensions(), batch);

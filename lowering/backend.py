@@ -29,18 +29,18 @@ __all__ = [
     # buffers and devices
     "to_host", "to_device", "is_buffer", "adopt", "from_dlpack", "as_jax_array", "devices",
     "buffer_devices", "dlpack", "dlpack_device",
-    "is_device", "platform_of", "sharding_of", "shards", "reshard", "arg_shardings",
+    "is_device", "sharding_of", "shards", "reshard", "arg_shardings",
     "process_index", "process_count", "local_devices", "initialize_distributed",
     "shutdown_distributed",
     # graphs to programs
-    "lower", "lower_self_contained", "compile_graph", "stablehlo_signature", "compile_module",
+    "lower", "lower_self_contained", "lowering_platform", "compile_graph", "stablehlo_signature", "compile_module",
     "check_custom_calls",
     # the C++ call path
     "dispatcher", "clear_dispatchers", "jax_x64_enabled", "dispatch_in_trace", "fastpath_data",
     "register_arrays", "register_pytree_node",
     # testbed: MLIR, artifacts, FFI
     "compiler_ir", "run_mlir_pipeline", "check_compilable", "apply_patterns", "MLIR_PASSES",
-    "serialize_artifact", "deserialize_artifact", "check_stablehlo_version", "exported_callee",
+    "serialize_artifact", "deserialize_artifact", "check_stablehlo_version", "exported_callee", "exported_for_platform",
     "read_jax_export", "write_jax_export", "stablehlo_versions", "register_ffi_target",
     "ffi_include_dir",
     # the explorer page (lowering/explore, imported when first asked for)
@@ -79,13 +79,6 @@ def is_device(d) -> bool:
     return d == runtime.interpreter.INTERPRETER if isinstance(d, str) else runtime.is_device(d)
 
 
-def platform_of(device=None) -> str:
-    """The platform name of ``device`` ('cpu', 'gpu', ...; named devices run on the default
-    XLA device's platform)."""
-    d = runtime.default_device() if device is None or isinstance(device, str) else device
-    return d.platform
-
-
 # ----------------------------------------------------------------------------- graphs to programs
 
 
@@ -99,11 +92,25 @@ def const_args(graph: Graph) -> tuple:
                  if v.aval.size * v.aval.dtype.itemsize > limit)
 
 
-def lower(graph: Graph, in_shardings=None, out_shardings=None) -> str:
+def lowering_platform(device=None) -> str:
+    """The lowering platform (JAX's name: "cpu", "cuda", "rocm", "tpu") of ``device``
+    (default: the default device; a named device runs on the default one)."""
+    d = runtime.default_device() if device is None or isinstance(device, str) else device
+    p = d.platform
+    if p == "gpu":  # jaxlib's name for both GPU kinds; the client's version tells them apart
+        return "rocm" if "rocm" in str(getattr(d.client, "platform_version", "")).lower() \
+            else "cuda"
+    return p
+
+
+def lower(graph: Graph, in_shardings=None, out_shardings=None, platforms=None) -> str:
+    """The module of ``graph`` for ``platforms`` (JAX's names; default: the default
+    device's platform). Lowering never needs the platforms' devices or plugins."""
     idx = const_args(graph)
     meshes, consts, ins, outs, _ = placement(graph, idx, in_shardings, out_shardings, None)
     return lower_graph(graph, const_args=idx, in_shardings=ins, out_shardings=outs,
-                       const_shardings=consts)
+                       const_shardings=consts,
+                       platforms=tuple(platforms) if platforms else (lowering_platform(),))
 
 
 def explore_page(fn, args, kwargs, **options):
@@ -121,10 +128,11 @@ def lowered_html(lowered) -> str:
     return lowered_html(lowered)
 
 
-def lower_self_contained(graph: Graph) -> str:
+def lower_self_contained(graph: Graph, platforms=None) -> str:
     """The module with every constant written into it (none hoisted to @main's arguments):
-    what a portable artifact holds, since its callers pass only the function's arguments."""
-    return lower_graph(graph)
+    what a portable artifact holds, since its callers pass only the function's arguments;
+    for ``platforms`` (default: the default device's)."""
+    return lower_graph(graph, platforms=tuple(platforms) if platforms else (lowering_platform(),))
 
 
 def compile_graph(graph: Graph, device=None, text: str | None = None, in_shardings=None,
@@ -138,7 +146,8 @@ def compile_graph(graph: Graph, device=None, text: str | None = None, in_shardin
                                                   device)
     if text is None:
         text = lower_graph(graph, const_args=idx, in_shardings=ins, out_shardings=outs,
-                           const_shardings=consts)
+                           const_shardings=consts, platforms=(lowering_platform(
+                               None if meshes is not None else device),))
     if meshes is not None:
         return ShardedCompiled(graph, text, meshes, idx, consts + (ins or (None,) * len(
             graph.invars)), outs)
@@ -184,6 +193,7 @@ serialize_artifact = runtime.artifact.serialize
 deserialize_artifact = runtime.artifact.deserialize
 check_stablehlo_version = runtime.artifact.check_version
 exported_callee = runtime.artifact.callee
+exported_for_platform = runtime.artifact.for_platform
 read_jax_export = runtime.artifact.read_jax
 write_jax_export = runtime.artifact.write_jax
 

@@ -52,8 +52,7 @@ def _check_lapack(what: str, c, prefix: str, rule) -> None:
     ins = _avals(what, c, c.operands, "operand")
     dtype = _dc.DTYPE_OF_PREFIX[prefix]
     n_in = rule.operands
-    if len(ins) != n_in or any(a.dtype != dtype for a in ins[:1]) or \
-            (n_in == 2 and ins[1].dtype != dtype):
+    if len(ins) != n_in or any(a.dtype != dtype for a in ins):
         raise ValueError(f"{where}: takes {n_in} operand(s) of dtype {dtype.name}, got {_short(ins)}")
     if c.api_version != 4 or c.config is None or c.called:
         raise ValueError(f"{where}: must be an XLA FFI call (api_version = 4, a dictionary "

@@ -45,6 +45,37 @@ _verifying_compile_text.__wrapped__ = _verify_once
 _runtime.spmd.compile_spmd = _verifying_compile_spmd
 
 
+def pytest_addoption(parser):
+    parser.addoption("--device-platform", default=None,
+                     help="the platform the device check (-m device) runs on (default: the "
+                          "first accelerator found; 'cpu' checks the check itself)")
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_cmdline_main(config):
+    """``-m device`` runs in this process (no xdist workers to start for one small file)."""
+    if config.getoption("markexpr") == "device" and hasattr(config.option, "numprocesses"):
+        config.option.numprocesses = 0
+        config.option.dist = "no"
+
+
+def pytest_ignore_collect(collection_path, config):
+    """``-m device`` collects only tests/test_device.py (it runs in seconds without an
+    accelerator)."""
+    if config.getoption("markexpr") == "device" and collection_path.suffix == ".py" \
+            and collection_path.name.startswith("test_") and collection_path.name != "test_device.py":
+        return True
+    return None
+
+
+def pytest_report_header(config):
+    if config.getoption("markexpr") != "device":
+        return None
+    from test_device import accelerator
+    d = accelerator(config.getoption("device_platform"))
+    return f"device check: {'on ' + str(d) if d is not None else 'no accelerator (GPU/TPU) found, every test skips'}"
+
+
 def pytest_terminal_summary(terminalreporter):
     terminalreporter.write_line(f"StableHLO modules verified by the MLIR verifier: {VERIFIED['modules']}")
 
@@ -87,8 +118,13 @@ def _recording(kind, p, rule):
 
 PROJECT = project_primitives()
 for _p in PROJECT.values():
+    _wrapped = {}  # one wrapper per rule object: rules shared by platforms stay shared
     if _p.lowering_rule is not None:
-        _p.lowering_rule = _recording("lowered", _p, _p.lowering_rule)
+        _p.lowering_rule = _wrapped[id(_p.lowering_rule)] = \
+            _recording("lowered", _p, _p.lowering_rule)
+    _p.platform_lowering_rules = {
+        k: _wrapped.setdefault(id(r), _recording("lowered", _p, r))
+        for k, r in _p.platform_lowering_rules.items()}
     if _p.batching_rule is not None:
         _p.batching_rule = _recording("batched", _p, _p.batching_rule)
     if _p.jvp_rule is not None:

@@ -32,6 +32,7 @@ SKIPPED = [
     (r"python -m pytest\b", "runs the test suite itself"),
     (r"python examples/", "tests/test_examples.py runs every example"),
     (r"python benchmarks/", "benchmarks are long timing runs"),
+    (r"cmake ", "builds the kernels (tests/test_platforms.py builds the CUDA ones, -m slow)"),
 ]
 NOT_RUN = {"text", "cpp"}
 FENCE = re.compile(r"^```(.*)$")

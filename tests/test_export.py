@@ -156,8 +156,8 @@ def test_call_checks_its_arguments(exported):
         exported.call(X, W, scale=2.0)
     with pytest.raises(TypeError, match="Function to be exported must be the result of `jit`"):
         fx.export(f)
-    with pytest.raises(ValueError, match="export compiles for the platform"):
-        fx.export(fe.jit(f), platforms=("tpu",))
+    with pytest.raises(ValueError, match=r"exported for platforms '\('tpu',\)' but it is used"):
+        fx.export(fe.jit(f), platforms=("tpu",))(X, {"w": W}, scale=2.0).call(X, {"w": W}, scale=2.0)
 
 
 def test_static_arguments_are_baked_in():

@@ -219,6 +219,8 @@ LINALG = [
         [f32(5, 3), f32(5)], eager=False),
     Row("cho_solve", lambda M: lambda a, b: M.sl.cho_solve(M.sl.cho_factor(_spd(M, a)), b),
         [f32(4, 4), f32(4)], eager=False),
+    Row("tridiagonal_solve", lambda M: lambda dl, d, du, b: M.lax.linalg.tridiagonal_solve(
+        dl, d + 4, du, b), [f32(2, 5), f32(2, 5), f32(2, 5), f32(2, 5, 3)]),
 ]
 
 

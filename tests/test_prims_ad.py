@@ -138,6 +138,8 @@ TABLES = {
             M.lax.linalg.triangular_solve(_spd(M, a), b, left_side=True, lower=True),
             M.lax.linalg.triangular_solve(_spd(M, a), b.T, lower=False, transpose_a=True,
                                           unit_diagonal=True)), [f32(4, 4), f32(4, 3)]),
+        Row("tridiagonal_solve", lambda M: lambda dl, d, du, b: M.lax.linalg.tridiagonal_solve(
+            dl, d * d + 4, du, b), [f32(2, 5), f32(2, 5), f32(2, 5), f32(2, 5, 3)]),
     ],
 }
 TOL = {"elementwise": dict(rtol=1e-5, atol=1e-5), "special": dict(rtol=1e-4, atol=1e-5),

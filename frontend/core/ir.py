@@ -419,6 +419,9 @@ def typecheck(g: Graph) -> None:
 
 _rule_listeners: list[Callable[[], object]] = []
 
+# the platforms a program can be lowered for (JAX's names)
+LOWERING_PLATFORMS = ("cpu", "cuda", "rocm", "tpu")
+
 
 def on_rule_change(fn: Callable[[], object]) -> None:
     """Call ``fn()`` whenever a rule is replaced (see ``rule_replaced``): caches of programs
@@ -447,6 +450,8 @@ class Primitive:
       ``operands`` and ``results`` are SSA names, ``ctx`` the per-equation emitter context
       that ``lowering/`` passes in (``ctx.avals_in``, ``ctx.avals_out``, ``ctx.op(text)``,
       ``ctx.type(aval)``, constants, broadcasts, regions).
+      ``def_lowering(fn, platform="cuda")`` (JAX's platform names: "cpu", "cuda", "rocm",
+      "tpu") sets the rule for one platform; the rule without a platform is the default.
     - ``def_jvp(fn)`` / ``def_transpose(fn)``: the autodiff rules.
 
     Rules live on the object and are found there; ``name`` is only for printing, so two
@@ -471,7 +476,8 @@ class Primitive:
         self.multiple_results = multiple_results
         self.abstract_eval_rule: Callable[..., Any] | None = None
         self.batching_rule: Callable[..., Any] | None = None
-        self.lowering_rule: Callable[..., Any] | None = None
+        self.lowering_rule: Callable[..., Any] | None = None  # the default (any platform)
+        self.platform_lowering_rules: dict[str, Callable[..., Any]] = {}
         self.jvp_rule: Callable[..., Any] | None = None
         self.transpose_rule: Callable[..., Any] | None = None
 
@@ -486,8 +492,26 @@ class Primitive:
     def def_batching(self, fn: RuleT) -> RuleT:
         return self._set_rule("batching_rule", fn)
 
-    def def_lowering(self, fn: RuleT) -> RuleT:
-        return self._set_rule("lowering_rule", fn)
+    def def_lowering(self, fn: RuleT | None = None, *, platform: str | None = None) -> Any:
+        """Set the lowering rule (for ``platform``, one of ``LOWERING_PLATFORMS``; None: the
+        default); ``@p.def_lowering(platform="tpu")`` works as a decorator too."""
+        if fn is None:
+            return lambda f: self.def_lowering(f, platform=platform)
+        if platform is None:
+            return self._set_rule("lowering_rule", fn)
+        if platform not in LOWERING_PLATFORMS:
+            raise ValueError(f"def_lowering: unknown platform {platform!r}; expected one of "
+                             f"{LOWERING_PLATFORMS} (or None for the default rule)")
+        old = self.platform_lowering_rules.get(platform)
+        self.platform_lowering_rules = {**self.platform_lowering_rules, platform: fn}
+        if old is not None and old is not fn:
+            rule_replaced()
+        return fn
+
+    def lowering_for(self, platform: str) -> Callable[..., Any] | None:
+        """The lowering rule for ``platform``: its own, else the default."""
+        rules = self.platform_lowering_rules
+        return rules.get(platform, self.lowering_rule) if rules else self.lowering_rule
 
     def def_jvp(self, fn: RuleT) -> RuleT:
         return self._set_rule("jvp_rule", fn)

@@ -10,7 +10,7 @@ from ..core import jax_names as _jax_names
 from ..primitives.conv import ConvDimensionNumbers
 from ..primitives.fft import FftType
 from . import linalg  # noqa: F401
-from ._control import cond, fori_loop, map, scan, switch, while_loop  # noqa: A004
+from ._control import cond, fori_loop, map, platform_dependent, scan, switch, while_loop  # noqa: A004
 from ._conv import (
     conv,
     conv_dimension_numbers,
@@ -201,7 +201,7 @@ __all__ = [
     "scan", "scatter", "scatter_add", "scatter_apply", "scatter_max", "scatter_min", "scatter_mul",
     "ScatterDimensionNumbers", "select", "select_n", "shift_left", "shift_right_arithmetic",
     "shift_right_logical", "sign", "sin", "sinh", "slice", "slice_in_dim", "sort",
-    "sort_key_val", "split", "sqrt", "square", "squeeze", "stop_gradient", "sub", "switch",
+    "sort_key_val", "split", "sqrt", "square", "squeeze", "stop_gradient", "sub", "switch", "platform_dependent",
     "tan", "tanh", "tile", "top_k", "transpose", "while_loop", "zeta",
     "with_sharding_constraint", "xor",
 ]

@@ -15,12 +15,22 @@ from ..core import dtypes
 from ..core.arguments import leaf_aval
 from ..core.config import config
 from ..core.graph_utils import closure_convert, dce
-from ..core.ir import Aval, ConcretizationTypeError, Graph, Literal, Tracer, _trace_var, aval_of, literal
+from ..core.ir import (
+    LOWERING_PLATFORMS,
+    Aval,
+    ConcretizationTypeError,
+    Graph,
+    Literal,
+    Tracer,
+    _trace_var,
+    aval_of,
+    literal,
+)
 from ..core.params import intern_graph
 from ..core.pytree import TreeDef, child_keys, key_paths, tree_flatten, tree_map, tree_unflatten
 from ..core.tracing import trace_pytree
 from ..interpreters import named_axes
-from ..primitives.control import close_branches, cond_p, scan_p, typematch, while_p
+from ..primitives.control import close_branches, cond_p, platform_index_p, scan_p, typematch, while_p
 from ..primitives.elementwise import max_p, min_p, ne_p
 from ..transforms.vmap import chunked_map
 from ._convert import convert
@@ -303,6 +313,11 @@ def switch(index, branches, *operands, operand=_NO):
         return branches[0](*operands)
     index = convert(index, _I32, False)
     index = min_p.bind(max_p.bind(index, literal(0, _I32)), literal(len(branches) - 1, _I32))
+    return _switch(index, branches, operands)
+
+
+def _switch(index, branches: tuple, operands: tuple):
+    """One cond of the branches traced on ``operands``; ``index`` an int32 in range."""
     leaves, in_td = tree_flatten(operands)
     avals = [leaf_aval(x) for x in leaves]
     graphs, tds = zip(*[_trace_flat(br, in_td, avals) for br in branches], strict=True)
@@ -310,6 +325,45 @@ def switch(index, branches, *operands, operand=_NO):
         _check_branch_outputs("switch", "branch 0", f"branch{k}", branches[0], branches[k],
                               tds[0], graphs[0].out_avals, tds[k], graphs[k].out_avals)
     return _bind_cond(index, graphs, leaves, tds[0])
+
+
+def platform_dependent(*args, default=None, **per_platform):
+    """``per_platform[platform](*args)`` for the platform the program is lowered for (JAX's
+    ``lax.platform_dependent``): every branch is traced, the choice is made at lowering
+    (keywords "cpu", "cuda", "rocm", "tpu"; ``default`` for any other). A module for several
+    platforms holds a ``stablehlo.case`` on the platform; under transformations it is a
+    ``switch``.
+
+    >>> import numpy as np
+    >>> from frontend import lax
+    >>> lax.platform_dependent(np.float32(2), cpu=lax.exp, default=lax.log)
+    Array(7.389056, dtype=float32)
+    """
+    groups: list = []  # [platforms, branch], identical branches joined (as JAX's)
+    for name, branch in per_platform.items():
+        if not callable(branch):
+            raise TypeError(f"lax.platform_dependent: the '{name}' branch must be a callable.")
+        if name == "gpu":
+            raise ValueError("Use 'cuda' or 'rocm' for lax.platform_dependent.")
+        if name not in LOWERING_PLATFORMS:
+            raise ValueError(f"lax.platform_dependent: unknown platform {name!r}; expected "
+                             f"one of {LOWERING_PLATFORMS}")
+        for g in groups:
+            if g[1] == branch:
+                g[0].append(name)
+                break
+        else:
+            groups.append([[name], branch])
+    platforms = tuple(tuple(ps) for ps, _ in groups)
+    branches = tuple(b for _, b in groups)
+    if default is not None:
+        if not callable(default):
+            raise TypeError("lax.platform_dependent: the 'default' branch must be a callable.")
+        platforms, branches = platforms + (None,), branches + (default,)
+    index = platform_index_p.bind(platforms=platforms)
+    if not isinstance(index, Tracer):  # (run now, on this process's platform)
+        return branches[int(index)](*args)
+    return _switch(index, branches, args)  # (unclamped: the lowering sees the index)
 
 
 def while_loop(cond_fun, body_fun, init_val):

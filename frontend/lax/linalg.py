@@ -21,7 +21,8 @@ from ..primitives.shape import broadcast_in_dim_p, reshape_p, transpose_p
 from ._convert import as_operand
 
 __all__ = ["cholesky", "eigh", "geqrf", "householder_product", "lu", "lu_pivots_to_permutation",
-           "qr", "svd", "triangular_solve", "tril", "triu", "hermitian_transpose"]
+           "qr", "svd", "triangular_solve", "tridiagonal_solve", "tril", "triu",
+           "hermitian_transpose"]
 
 
 def hermitian_transpose(x):
@@ -66,7 +67,7 @@ def lu_pivots_to_permutation(pivots, permutation_size: int):
     if k > m:
         raise ValueError(f"Output permutation size {m} has to exceed the trailing dimension "
                          f"of the pivots. Got pivots size {k}")
-    return dc.pivots_to_permutation(pivots, m)
+    return dc.lu_pivots_to_permutation_p.bind(pivots, permutation_size=m)
 
 
 def lu(x):
@@ -147,3 +148,22 @@ def triangular_solve(a, b, *, left_side: bool = False, lower: bool = False,
     if vector:
         out = reshape_p.bind(out, new_sizes=ba.shape, dimensions=None)
     return out
+
+
+def tridiagonal_solve(dl, d, du, b, *, perturb_singular: bool = False):
+    """Solve ``A x = b`` for the tridiagonal ``A`` with sub-, main and super-diagonals ``dl``,
+    ``d``, ``du`` (shape ``[..., m]``; ``dl[..., 0]`` and ``du[..., m - 1]`` are ignored) and
+    ``b`` of shape ``[..., m, n]`` (JAX's ``lax.linalg.tridiagonal_solve``): LAPACK's gtsv on
+    the CPU, cuSPARSE/hipSPARSE's gtsv2 on GPUs, the Thomas algorithm elsewhere.
+
+    >>> import numpy as np
+    >>> from frontend.lax import linalg
+    >>> one = np.ones(3, np.float32)
+    >>> linalg.tridiagonal_solve(one, 2 * one, one, np.array([[3], [4], [3]], np.float32)).ravel()
+    Array([1., 1., 1.], dtype=float32)
+    """
+    if perturb_singular:
+        raise NotImplementedError("tridiagonal_solve with perturb_singular=True is not supported "
+                                  "by vmaplab")
+    return dc.tridiagonal_solve_p.bind(*(as_operand(v) for v in (dl, d, du, b)))
+

@@ -35,7 +35,8 @@ def fold_constants(g: Graph, *, max_elements: int = 1 << 16) -> Graph:
     known = {id(v) for v in g.constvars}
     producer: dict = {}
     for i, e in enumerate(eqns):
-        if e.prim.lowering_rule is not None and all(
+        # (not folded on this host: a primitive lowered per platform, e.g. platform_index)
+        if e.prim.lowering_rule is not None and not e.prim.platform_lowering_rules and all(
                 type(a) is Literal or id(a) in known for a in e.inputs):
             for o in e.outs:
                 known.add(id(o))

@@ -50,7 +50,15 @@ from .elementwise import add_tangents, and_p, convert_element_type_p, eq_p, gt_p
 from .indexing import gather_p, scatter_p
 from .linalg import dot_general_p
 from .reductions import reduce_or_p
-from .shape import bdim_at, broadcast_in_dim_p, instantiate_zeros, moveaxis, reduce_sum_p, zeros_like_aval
+from .shape import (
+    bdim_at,
+    broadcast_in_dim_p,
+    instantiate_zeros,
+    moveaxis,
+    reduce_sum_p,
+    zero_jvp,
+    zeros_like_aval,
+)
 from .sort import top_k_p
 
 _I32 = np.dtype(np.int32)
@@ -174,6 +182,36 @@ def _residual(r, computed, inputs):
 
 
 # ----------------------------------------------------------------------------- cond
+
+
+# platform_index(; platforms): the index of the tuple of ``platforms`` that holds the platform
+# the program is lowered for (None: the default, for any other), an int32 scalar chosen at
+# lowering (the rules are per platform, lowering/emit/control.py); what platform_dependent's
+# cond takes.
+platform_index_p = Primitive("platform_index")
+
+
+@platform_index_p.def_abstract_eval
+def _platform_index_abstract_eval(*, platforms):
+    return Aval((), _I32)
+
+
+platform_index_p.def_jvp(zero_jvp(platform_index_p))
+
+
+def platform_branch(platforms: tuple, platform: str) -> int:
+    """The branch of ``platform`` in platform_index's ``platforms``; ValueError without one."""
+    default = None
+    for k, ps in enumerate(platforms):
+        if ps is None:
+            default = k
+        elif platform in ps:
+            return k
+    if default is None:
+        raise ValueError(f"platform_dependent has no branch for platform {platform!r} (branches "
+                         f"for {[p for ps in platforms if ps for p in ps]}) and no default")
+    return default
+
 
 
 # cond(index, *operands; branches): branches[index](*operands). ``index`` is an int32

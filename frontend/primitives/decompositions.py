@@ -53,6 +53,7 @@ from .shape import (
     reshape_p,
     rev_p,
     transpose_p,
+    zero_jvp,
     zeros_like_aval,
 )
 from .sort import take_along
@@ -161,12 +162,16 @@ def _householder_product_abstract_eval(a, taus):
     return a.strip_weak()
 
 
-@householder_product_p.def_batching
-def _householder_product_batch(args, dims):
-    # both operands get the vmap axis at the front (the kernels' batch axis); result: 0
-    size = batching.axis_size(args, dims)
-    a, taus = (bdim_at(x, d, size, 0) for x, d in zip(args, dims, strict=True))
-    return householder_product_p.bind(a, taus), 0
+def _front_batch(prim):
+    """The batching rule of a decomposition of several operands: every operand gets the vmap
+    axis at the front (the kernels' batch axis); result: 0."""
+    def rule(args, dims):
+        size = batching.axis_size(args, dims)
+        return prim.bind(*(bdim_at(x, d, size, 0) for x, d in zip(args, dims, strict=True))), 0
+    return rule
+
+
+householder_product_p.def_batching(_front_batch(householder_product_p))
 
 
 # eigh(x, lower): (..., n, n) -> [eigenvectors (..., n, n), eigenvalues (..., n), real]
@@ -646,3 +651,105 @@ def _no_jvp(prim):
 
 geqrf_p.def_jvp(_no_jvp(geqrf_p))
 householder_product_p.def_jvp(_no_jvp(householder_product_p))
+
+
+# lu_pivots_to_permutation(pivots; permutation_size): int32 (..., k) -> int32 (..., m): the
+# permutation the row swaps make (a primitive so that a platform may lower it its own way:
+# a custom call on GPUs, ``pivots_to_permutation`` elsewhere)
+lu_pivots_to_permutation_p = Primitive("lu_pivots_to_permutation")
+
+
+@lu_pivots_to_permutation_p.def_abstract_eval
+def _lu_pivots_to_permutation_abstract_eval(pivots, *, permutation_size):
+    if pivots.ndim < 1 or not dtypes.is_int(pivots.dtype) or pivots.shape[-1] > permutation_size:
+        raise TypeError("Argument to lu_pivots_to_permutation must be an integer array of rank "
+                        f">= 1 and at most {permutation_size} pivots, got {pivots.str_short()}")
+    return Aval(pivots.shape[:-1] + (permutation_size,), pivots.dtype)
+
+
+@lu_pivots_to_permutation_p.def_batching
+def _lu_pivots_to_permutation_batch(args, dims, *, permutation_size):
+    # the vmap axis stays where it is when it is a leading axis, else it moves to the front
+    (p,), (d,) = args, dims
+    if d == batching.ndim(p) - 1:
+        p, d = moveaxis(p, d, 0), 0
+    return lu_pivots_to_permutation_p.bind(p, permutation_size=permutation_size), d
+
+
+lu_pivots_to_permutation_p.def_jvp(zero_jvp(lu_pivots_to_permutation_p))
+
+
+
+# tridiagonal_solve(dl, d, du, b): A x = b for the tridiagonal A with sub-, main and
+# super-diagonals dl, d, du (..., m) (dl[..., 0] and du[..., m - 1] unused) and b (..., m, n)
+# -> x of b's shape (JAX's lax.linalg.tridiagonal_solve)
+tridiagonal_solve_p = Primitive("tridiagonal_solve")
+
+
+@tridiagonal_solve_p.def_abstract_eval
+def _tridiagonal_solve_abstract_eval(dl, d, du, b):
+    _check("tridiagonal_solve", [dl, d, du, b], [1, 1, 1, 2])
+    if dl.shape != d.shape or dl.shape != du.shape:
+        raise TypeError("tridiagonal_solve requires that all diagonal arguments have the same "
+                        "shape.")
+    if dl.shape != b.shape[:-1]:
+        raise TypeError("tridiagonal_solve requires that the leading ndim-1 dimensions of b "
+                        "equal the dimensions of the diagonal arguments.")
+    return b.strip_weak()
+
+
+tridiagonal_solve_p.def_batching(_front_batch(tridiagonal_solve_p))
+
+
+def _shift_rows(x, down: bool):
+    """x[..., i - 1, :] (down) or x[..., i + 1, :] (up), zero where that row is missing."""
+    a = aval_of(x)
+    nd, m = a.ndim, a.shape[-2]
+    cfg = ((0, 0, 0),) * (nd - 2) + (((1, 0, 0) if down else (0, 1, 0)), (0, 0, 0))
+    padded = pad_p.bind(x, literal(0, a.dtype), padding_config=cfg)
+    start = (0,) * nd if down else (0,) * (nd - 2) + (1, 0)
+    return slice_p.bind(padded, start_indices=start,
+                        limit_indices=a.shape[:-2] + (start[-2] + m, a.shape[-1]), strides=None)
+
+
+def _diag_times(v, x):
+    """v[..., i] * x[..., i, :]."""
+    a = aval_of(x)
+    return mul_p.bind(broadcast_in_dim_p.bind(v, shape=a.shape,
+                                              broadcast_dimensions=tuple(range(a.ndim - 1))), x)
+
+
+def _tridiagonal_jvp(part):
+    """The jvp of one diagonal: -A^{-1} (dA x), dA the tangent of that diagonal alone."""
+    def jvp(g, ans, dl, d, du, b):
+        prod = _diag_times(g, ans if part == "d" else _shift_rows(ans, down=part == "dl"))
+        return neg_p.bind(tridiagonal_solve_p.bind(dl, d, du, prod))
+    return jvp
+
+
+tridiagonal_solve_p.def_jvp(jvp_by_operand(
+    tridiagonal_solve_p, _tridiagonal_jvp("dl"), _tridiagonal_jvp("d"), _tridiagonal_jvp("du"),
+    lambda g, ans, dl, d, du, b: tridiagonal_solve_p.bind(dl, d, du, g), with_result=True))
+
+
+def _shift(v, down: bool):
+    """v[..., i - 1] (down) or v[..., i + 1] (up) along the last axis, zero where missing."""
+    a = aval_of(v)
+    cfg = ((0, 0, 0),) * (a.ndim - 1) + ((1, 0, 0) if down else (0, 1, 0),)
+    padded = pad_p.bind(v, literal(0, a.dtype), padding_config=cfg)
+    start = (0,) * a.ndim if down else (0,) * (a.ndim - 1) + (1,)
+    return slice_p.bind(padded, start_indices=start,
+                        limit_indices=a.shape[:-1] + (start[-1] + a.shape[-1],), strides=None)
+
+
+@tridiagonal_solve_p.def_transpose
+def _tridiagonal_solve_transpose(ct, dl, d, du, b):
+    # linear in b: the cotangent is solved with A^T, whose sub-diagonal is du shifted down
+    # and super-diagonal dl shifted up
+    if any(is_undefined_primal(x) for x in (dl, d, du)):
+        raise TypeError("tridiagonal_solve is not linear in its diagonals: it cannot be "
+                        "transposed with respect to them")
+    if type(ct) is Zero:
+        return [None, None, None, Zero(b.aval)]
+    return [None, None, None, tridiagonal_solve_p.bind(_shift(du, True), d, _shift(dl, False), ct)]
+

@@ -23,7 +23,7 @@ from ..device import seam as _backend
 from ..device.array import Array, adopt_foreign, check_device
 from ..lax._convert import as_operand
 from ..lax._sharding import with_sharding_constraint
-from .stages import Lowered, arg_buffers
+from .stages import Lowered, Traced, arg_buffers
 
 
 def _trace_flat(fun, static: dict, in_avals, td):
@@ -313,13 +313,20 @@ class Jitted:
                                                 out_td, has_side_effects(graph))
         return entry
 
-    def lower(self, *args, **kwargs) -> Lowered:
+    def trace(self, *args, **kwargs) -> Traced:
+        """The traced stage of this specialization (JAX's ``jit(f).trace``): its graph,
+        ``out_info``, and ``lower(lowering_platforms=...)`` for any platforms."""
         dyn, static, leaves, td, sig = self._signature(args, kwargs)
         ins = self._in_shardings(dyn, leaves, td, sig)
         res, out_td = self._specialize(dyn, static, leaves, td, record=True)
         outs = self._out_shardings(out_td, res.graph.out_avals)
-        return Lowered(res.graph, _backend.get().lower(res.graph, ins, outs), out_td,
-                       self.device, td, res.stats, shardings=(ins, outs))
+        return Traced(res.graph, out_td, self.device, td, res.stats, (ins, outs))
+
+    def lower(self, *args, **kwargs) -> Lowered:
+        t = self.trace(*args, **kwargs)
+        ins, outs = t._shardings
+        return Lowered(t.jaxpr, _backend.get().lower(t.jaxpr, ins, outs), t.out_tree,
+                       self.device, t.in_tree, t._pass_stats, shardings=(ins, outs))
 
     def make_graph(self, *args, **kwargs) -> Graph:
         dyn, static, leaves, td, _ = self._signature(args, kwargs)
@@ -332,10 +339,6 @@ class Jitted:
         graph, out_td = self._specialize(dyn, static, leaves, td)
         return tree_unflatten(out_td, [ShapeDtypeStruct(a.shape, a.dtype, weak_type=a.weak_type)
                                        for a in graph.out_avals])
-
-    def trace(self, *_args, **_kwargs):
-        raise AttributeError("jit(f).trace is not provided: jit(f).make_graph(*args) gives the "
-                             "traced Graph, jit(f).lower(*args) the lowered program")
 
     def clear_cache(self) -> None:
         """Forget every compiled signature (the next calls trace and compile again)."""

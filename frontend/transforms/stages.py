@@ -1,4 +1,5 @@
-"""The stages of a jitted function, as JAX's: ``Lowered`` (the StableHLO of one
+"""The stages of a jitted function, as JAX's: ``Traced`` (the graph of one specialization,
+lowered for any platforms), ``Lowered`` (the StableHLO of one
 specialization, with the testbed's MLIR passes and rewrites) and ``Compiled`` (its executable,
 called with the arguments it was lowered for), and ``compile_stablehlo`` (a ``Compiled`` from
 module text someone wrote)."""
@@ -9,19 +10,85 @@ import numpy as np
 from ..core import dtypes
 from ..core.arguments import abstractify
 from ..core.config import config
-from ..core.ir import Graph, Tracer
+from ..core.ir import LOWERING_PLATFORMS, Graph, ShapeDtypeStruct, Tracer
 from ..core.pytree import tree_flatten, tree_unflatten
 from ..device import seam as _backend
 from ..device.array import Array, adopt_foreign, to_buffer
 
 
+class Traced:
+    """One specialization of a jitted function, traced (JAX's ``Traced``, from
+    ``jit(f).trace(*args)``): ``jaxpr`` is its graph (after the graph passes), ``out_info``
+    the shapes and dtypes of its result; ``lower(lowering_platforms=...)`` writes its
+    module for any platforms, without their devices.
+
+    >>> import numpy as np
+    >>> import frontend as fe
+    >>> t = fe.jit(lambda x: x * 2).trace(np.ones(3, np.float32))
+    >>> t.out_info
+    ShapeDtypeStruct(shape=(3,), dtype=float32)
+    >>> "stablehlo.multiply" in t.lower(lowering_platforms=("cuda",)).as_text()
+    True
+    """
+
+    def __init__(self, graph: Graph, out_td, device, in_tree, pass_stats, shardings):
+        self.jaxpr = graph
+        self.out_tree = out_td
+        self.in_tree = in_tree
+        self._device = device
+        self._pass_stats = pass_stats
+        self._shardings = shardings
+
+    graph = property(lambda self: self.jaxpr)
+    in_avals = property(lambda self: self.jaxpr.in_avals)
+    out_avals = property(lambda self: self.jaxpr.out_avals)
+
+    @property
+    def out_info(self):
+        return tree_unflatten(self.out_tree, [
+            ShapeDtypeStruct(a.shape, a.dtype, weak_type=a.weak_type)
+            for a in self.jaxpr.out_avals])
+
+    def lower(self, *, lowering_platforms: tuple | None = None) -> Lowered:
+        """The module for ``lowering_platforms`` (a tuple of "cpu", "cuda", "rocm", "tpu";
+        default: the platform of the device it runs on). For several platforms @main takes
+        the index of the running one in that tuple first (JAX's convention)."""
+        platforms = check_platforms(lowering_platforms, "lower")
+        ins, outs = self._shardings
+        text = _backend.get().lower(self.jaxpr, ins, outs, platforms)
+        return Lowered(self.jaxpr, text, self.out_tree, self._device, self.in_tree,
+                       self._pass_stats, shardings=self._shardings, platforms=platforms)
+
+
+def check_platforms(platforms, what: str) -> tuple | None:
+    """``platforms`` (None, or a sequence of JAX's platform names) as a tuple; ValueError
+    for an unknown or repeated name, TypeError for a string."""
+    if platforms is None:
+        return None
+    if isinstance(platforms, str):
+        raise TypeError(f"{what}: lowering_platforms must be a tuple of platform names, got "
+                        f"the string {platforms!r}")
+    platforms = tuple(platforms)
+    if not platforms:
+        raise ValueError(f"{what}: lowering_platforms must name at least one platform")
+    for p in platforms:
+        if p not in LOWERING_PLATFORMS:
+            raise ValueError(f"{what}: unknown platform {p!r}; expected one of "
+                             f"{LOWERING_PLATFORMS}")
+    if len(set(platforms)) != len(platforms):
+        raise ValueError(f"{what}: lowering_platforms {platforms} names a platform twice")
+    return platforms
+
+
 class Lowered:
     """The StableHLO of one specialization of a jitted function (JAX's ``Lowered``):
     ``graph`` is the graph that was lowered (after the graph passes, whose statistics are
-    ``pass_stats``); ``compile()`` gives a callable ``Compiled``."""
+    ``pass_stats``); ``compile()`` gives a callable ``Compiled``. ``platforms``: the
+    platforms the module is for (None: the running one)."""
 
     def __init__(self, graph: Graph, text: str, out_td, device, in_tree=None, pass_stats=(),
-                 foreign: bool = False, shardings=(None, None)):
+                 foreign: bool = False, shardings=(None, None), platforms=None):
+        self.platforms = platforms
         self.graph = graph
         self._shardings = shardings  # (in_shardings, out_shardings) it was lowered with
         self._text = text
@@ -50,7 +117,8 @@ class Lowered:
         the module). The result compiles when the pipeline leaves StableHLO."""
         text = _backend.get().run_mlir_pipeline(self._text, pipeline)
         return Lowered(self.graph, text, self.out_tree, self.device, self.in_tree,
-                       self.pass_stats, foreign=True, shardings=self._shardings)
+                       self.pass_stats, foreign=True, shardings=self._shardings,
+                       platforms=self.platforms)
 
     def apply_patterns(self, patterns) -> Lowered:
         """A new Lowered whose module is this one rewritten by Python rewrite patterns with
@@ -59,14 +127,31 @@ class Lowered:
         ``op``; see docs/testbed.md, section 4)."""
         text = _backend.get().apply_patterns(self._text, patterns)
         return Lowered(self.graph, text, self.out_tree, self.device, self.in_tree,
-                       self.pass_stats, foreign=True, shardings=self._shardings)
+                       self.pass_stats, foreign=True, shardings=self._shardings,
+                       platforms=self.platforms)
 
     def compile(self) -> Compiled:
         be = _backend.get()
+        text = self._text
+        if self.platforms is not None:
+            here = be.lowering_platform(self.device)
+            if here not in self.platforms:
+                raise ValueError(
+                    f"The module was lowered for {self.platforms} and cannot be compiled "
+                    f"here: this process runs on {here!r} and has no device or plugin for "
+                    f"{self.platforms[0]!r}. Compile it where one is present, or lower with "
+                    f"lowering_platforms=({here!r},)")
+            if self.platforms != (here,):
+                if self._foreign:
+                    raise ValueError("compile: a module for several platforms rewritten by "
+                                     "MLIR passes cannot be compiled; lower it for "
+                                     f"({here!r},) and apply the passes to that")
+                # (the running platform's branch of every platform case: that platform's module)
+                text = be.lower(self.graph, *self._shardings, (here,))
         if self._foreign:
-            be.check_compilable(self._text)
+            be.check_compilable(text)
         ins, outs = self._shardings
-        return Compiled(be.compile_graph(self.graph, self.device, self._text, ins, outs),
+        return Compiled(be.compile_graph(self.graph, self.device, text, ins, outs),
                         self.in_tree, self.graph.in_avals, self.out_tree, self.graph.out_avals,
                         self.device)
 

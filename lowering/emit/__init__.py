@@ -17,6 +17,7 @@ from . import (  # noqa: F401
     reductions,
     shape,
     sharding,
+    solvers,
     sort,
     special,
     windows,

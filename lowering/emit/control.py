@@ -5,12 +5,14 @@ become regions (``ctx.region``); operands of the enclosing scope are used inside
 directly (implicit capture) instead of being threaded through the loop carry."""
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 
-from frontend.core.ir import Aval
+from frontend.core.ir import LOWERING_PLATFORMS, Aval
 from frontend.custom_batching import custom_vmap_call_p
 from frontend.primitives.barrier import optimization_barrier_p
-from frontend.primitives.control import cond_p, scan_p, while_p
+from frontend.primitives.control import cond_p, platform_branch, platform_index_p, scan_p, while_p
 from frontend.transforms.checkpoint import checkpoint_p
 from frontend.transforms.custom_derivatives import custom_jvp_call_p, custom_lin_p, custom_vjp_call_p
 
@@ -24,9 +26,23 @@ def _types(avals) -> str:
     return ", ".join(tensor_type(a) for a in avals)
 
 
+def _platform_index(platform, ctx, *, platforms):
+    k = platform_branch(platforms, platform)
+    name = ctx.constant(k, _I32)
+    ctx.fn.known_ints[name] = k  # a cond on it emits only that branch
+    return [name]
+
+
+for _p in LOWERING_PLATFORMS:  # (in a module for several platforms: a case on its index)
+    platform_index_p.def_lowering(functools.partial(_platform_index, _p), platform=_p)
+
+
 @cond_p.def_lowering
 def _cond(ctx, index, *ops, branches):
     out_avals = list(ctx.avals_out)
+    known = ctx.fn.known_ints.get(index)
+    if known is not None:  # (platform_dependent lowered for one platform: its branch only)
+        return ctx.lower_body(branches[known], list(ops))
 
     def region(g):
         return ctx.region(lambda _: (ctx.lower_body(g, list(ops)), out_avals))

@@ -102,6 +102,15 @@ def _trsm(ins, attrs):
     return [b]
 
 
+def _gtsv(ins, attrs):
+    dl, d, du, b = ins
+    b_batch, m, _ = _matrix(b, "right-hand side")
+    if not dl.shape == d.shape == du.shape == b_batch + (m,):
+        raise ValueError(f"the diagonals must be (..., m) for a (..., m, n) right-hand side, got "
+                         f"{dl.str_short()}, {d.str_short()}, {du.str_short()} and {b.str_short()}")
+    return [dl, d, du, b, Aval(b_batch, _I32)]
+
+
 class Routine:
     __slots__ = ("prefixes", "operands", "attrs", "results", "aliases")
 
@@ -119,6 +128,7 @@ ROUTINES = {
     "syevd": Routine("sd", 1, {"mode": "V", "uplo": "LU"}, _syevd, {0: 0}),
     "heevd": Routine("cz", 1, {"mode": "V", "uplo": "LU"}, _syevd, {0: 0}),
     "gesdd": Routine("sdcz", 1, {"mode": "ASN"}, _gesdd, {0: 0}),
+    "gtsv": Routine("sdcz", 4, {}, _gtsv, {0: 0, 1: 1, 2: 2, 3: 3}),
     "trsm": Routine("sdcz", 2, {"side": "LR", "uplo": "LU", "trans_x": "NTC", "diag": "UN"}, _trsm,
                     {0: 1}),
 }
@@ -212,24 +222,49 @@ def triangle(ctx, x, aval: Aval, lower: bool, k: int = 0) -> str:
                   f"{ctx.type(aval)}")
 
 
-@dc.cholesky_p.def_lowering
-def _cholesky(ctx, x):
-    (a,) = ctx.avals_in
-    batch = a.shape[:-2]
-    factor, info = lapack(ctx, "potrf", [x], [a], {"uplo": "L"})
-    return [triangle(ctx, _nan_unless(ctx, _ok(ctx, info, batch), batch, factor, a), a, True)]
+def cholesky_rule(potrf):
+    """The rule of cholesky from a kernel ``potrf(ctx, x, aval) -> (factor, info)`` (the
+    lower factor; info 0 where a problem succeeded): failed problems NaN, the factor masked
+    to its lower triangle."""
+    def rule(ctx, x):
+        (a,) = ctx.avals_in
+        batch = a.shape[:-2]
+        factor, info = potrf(ctx, x, a)
+        return [triangle(ctx, _nan_unless(ctx, _ok(ctx, info, batch), batch, factor, a), a, True)]
+    return rule
 
 
-@dc.lu_p.def_lowering
-def _lu(ctx, x):
-    (a,) = ctx.avals_in
-    batch = a.shape[:-2]
-    piv_a = ctx.avals_out[1]
-    lu, ipiv, info = lapack(ctx, "getrf", [x], [a])
-    one = ctx.broadcast(ctx.constant(1, Aval((), _I32)), Aval((), _I32), piv_a.shape, ())
-    pivots = ctx.op(f"stablehlo.subtract {ipiv}, {one} : {ctx.type(piv_a)}")  # 1-based -> 0
-    # info > 0 is an exactly singular U (still a factorization); < 0 a bad argument
-    return [_nan_unless(ctx, _ok(ctx, info, batch, "GE"), batch, lu, a), pivots]
+def lu_rule(getrf):
+    """The rule of lu from a kernel ``getrf(ctx, x, aval) -> (lu, 1-based pivots, info)``."""
+    def rule(ctx, x):
+        (a,) = ctx.avals_in
+        batch = a.shape[:-2]
+        piv_a = ctx.avals_out[1]
+        lu, ipiv, info = getrf(ctx, x, a)
+        one = ctx.broadcast(ctx.constant(1, Aval((), _I32)), Aval((), _I32), piv_a.shape, ())
+        pivots = ctx.op(f"stablehlo.subtract {ipiv}, {one} : {ctx.type(piv_a)}")  # 1-based -> 0
+        # info > 0 is an exactly singular U (still a factorization); < 0 a bad argument
+        return [_nan_unless(ctx, _ok(ctx, info, batch, "GE"), batch, lu, a), pivots]
+    return rule
+
+
+def eigh_rule(syevd):
+    """The rule of eigh from a kernel ``syevd(ctx, x, aval, lower) -> (v, w, info)``."""
+    def rule(ctx, x, *, lower=True):
+        (a,) = ctx.avals_in
+        batch = a.shape[:-2]
+        v, w, info = syevd(ctx, x, a, lower)
+        ok = _ok(ctx, info, batch)
+        return [_nan_unless(ctx, ok, batch, v, a), _nan_unless(ctx, ok, batch, w, ctx.avals_out[1])]
+    return rule
+
+
+dc.cholesky_p.def_lowering(cholesky_rule(
+    lambda ctx, x, a: lapack(ctx, "potrf", [x], [a], {"uplo": "L"})))
+dc.lu_p.def_lowering(lu_rule(lambda ctx, x, a: lapack(ctx, "getrf", [x], [a])))
+dc.eigh_p.def_lowering(eigh_rule(lambda ctx, x, a, lower: lapack(
+    ctx, "heevd" if dtypes.is_complex(a.dtype) else "syevd", [x], [a],
+    {"mode": "V", "uplo": "L" if lower else "U"})))
 
 
 @dc.geqrf_p.def_lowering
@@ -243,17 +278,6 @@ def _householder_product(ctx, a, taus):
     aa, ta = ctx.avals_in
     routine = "ungqr" if dtypes.is_complex(aa.dtype) else "orgqr"
     return lapack(ctx, routine, [a, taus], [aa, ta])
-
-
-@dc.eigh_p.def_lowering
-def _eigh(ctx, x, *, lower=True):
-    (a,) = ctx.avals_in
-    batch = a.shape[:-2]
-    w_a = ctx.avals_out[1]
-    routine = "heevd" if dtypes.is_complex(a.dtype) else "syevd"
-    v, w, info = lapack(ctx, routine, [x], [a], {"mode": "V", "uplo": "L" if lower else "U"})
-    ok = _ok(ctx, info, batch)
-    return [_nan_unless(ctx, ok, batch, v, a), _nan_unless(ctx, ok, batch, w, w_a)]
 
 
 @dc.svd_p.def_lowering
@@ -273,17 +297,23 @@ def _svd(ctx, x, *, full_matrices, compute_uv):
     return outs
 
 
+def conj_unless_transposed(ctx, a, aa: Aval, transpose_a: bool, conjugate_a: bool) -> str:
+    """conj(a) when conjugate_a asks for it without a transpose (the kernels conjugate only
+    with the transpose), else a."""
+    if not (conjugate_a and not transpose_a and dtypes.is_complex(aa.dtype)):
+        return a
+    part = Aval(aa.shape, np.finfo(aa.dtype).dtype)
+    re = ctx.op(f"stablehlo.real {a} : ({ctx.type(aa)}) -> {ctx.type(part)}")
+    im = ctx.op(f"stablehlo.imag {a} : ({ctx.type(aa)}) -> {ctx.type(part)}")
+    im = ctx.op(f"stablehlo.negate {im} : {ctx.type(part)}")
+    return ctx.op(f"stablehlo.complex {re}, {im} : {ctx.type(aa)}")
+
+
 @dc.triangular_solve_p.def_lowering
 def _triangular_solve(ctx, a, b, *, left_side, lower, transpose_a, conjugate_a, unit_diagonal):
     aa, ba = ctx.avals_in
     trans = ("C" if conjugate_a else "T") if transpose_a else "N"
-    if conjugate_a and not transpose_a and dtypes.is_complex(aa.dtype):
-        # the kernel conjugates only with the transpose: conj(a) explicitly
-        part = Aval(aa.shape, np.finfo(aa.dtype).dtype)
-        re = ctx.op(f"stablehlo.real {a} : ({ctx.type(aa)}) -> {ctx.type(part)}")
-        im = ctx.op(f"stablehlo.imag {a} : ({ctx.type(aa)}) -> {ctx.type(part)}")
-        im = ctx.op(f"stablehlo.negate {im} : {ctx.type(part)}")
-        a = ctx.op(f"stablehlo.complex {re}, {im} : {ctx.type(aa)}")
+    a = conj_unless_transposed(ctx, a, aa, transpose_a, conjugate_a)
     attrs = {"side": "L" if left_side else "R", "uplo": "L" if lower else "U",
              "trans_x": trans, "diag": "U" if unit_diagonal else "N"}
     return lapack(ctx, "trsm", [a, b], [aa, ba], attrs)
@@ -293,3 +323,17 @@ def _triangular_solve(ctx, a, b, *, left_side, lower, transpose_a, conjugate_a, 
 def _qr(ctx, x, *, full_matrices):
     # geqrf, then householder_product: two LAPACK calls
     return ctx.lower_fun(dc.qr_by_householder, [x], full_matrices=full_matrices)
+
+
+@dc.lu_pivots_to_permutation_p.def_lowering
+def _lu_pivots_to_permutation(ctx, pivots, *, permutation_size):
+    return [ctx.lower_fun(dc.pivots_to_permutation, [pivots], m=permutation_size)[0]]
+
+
+@dc.tridiagonal_solve_p.def_lowering
+def _tridiagonal_solve(ctx, dl, d, du, b):
+    ba = ctx.avals_in[3]
+    batch = ba.shape[:-2]
+    *_, x, info = lapack(ctx, "gtsv", [dl, d, du, b], list(ctx.avals_in))
+    return [_nan_unless(ctx, _ok(ctx, info, batch), batch, x, ba)]
+

@@ -12,13 +12,16 @@ _I32 = Aval((), np.dtype(np.int32))
 
 @call_exported_p.def_lowering
 def _call_exported_lowering(ctx, *args, exported):
-    name, text = exported.callee()
+    # the index of each platform being lowered for among the exported ones: None (exported
+    # for one), an int (that platform's module alone is called), or computed from this
+    # module's own platform index (the callee takes it, JAX's convention)
+    idx = ctx.platform_branch(exported.platform_branch, f"the call of {exported.fun_name}")
+    name, text = exported.callee(idx if type(idx) is int else None)
     ctx.add_function(name, text)
     operands = list(args)
     in_types = [ctx.type(a) for a in ctx.avals_in]
-    idx = exported.platform_index()
-    if idx is not None:  # a module exported for several platforms takes the platform's index
-        operands.insert(0, ctx.constant(idx, _I32))
+    if isinstance(idx, str):
+        operands.insert(0, idx)
         in_types.insert(0, ctx.type(_I32))
     out_types = [ctx.type(a) for a in ctx.avals_out]
     return ctx.op_results(f"func.call @{name}({', '.join(operands)}) : ({', '.join(in_types)}) "

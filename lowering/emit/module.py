@@ -94,6 +94,11 @@ class FuncCtx:
         self.lines: list = []
         self.n = 0
         self._consts: dict = {}
+        # the platforms the ops emitted now are for (a branch of a platform case narrows
+        # them) and the SSA name of @main's platform index (modules for several platforms)
+        self.platforms: tuple = module.platforms
+        self.platform_index: str | None = None
+        self.known_ints: dict = {}  # SSA name -> the int it is known to hold (platform_index)
 
     def fresh(self) -> str:
         name = f"%{self.n}"
@@ -149,14 +154,20 @@ class FuncCtx:
             return self.constant(a.val, a.aval) if type(a) is Literal else env[a]
 
         for e in g.eqns:
-            rule = e.prim.lowering_rule
-            if rule is None:
+            prim = e.prim
+            rule = prim.lowering_rule if not prim.platform_lowering_rules else \
+                self._platform_rule(e, [env[a] if type(a) is not Literal else read(a)
+                                        for a in e.inputs])
+            if type(rule) is list:  # (a platform case, already emitted)
+                outs = rule
+            elif rule is None:
                 raise NotImplementedError(
                     f"primitive {e.prim.name!r} has no lowering rule, so it cannot be compiled: "
                     f"define one with p.def_lowering(fn), fn(ctx, *operands, **params) -> "
                     f"[results] (see docs/extending.md)")
-            outs = rule(RuleCtx(self, e), *[env[a] if type(a) is not Literal else read(a)
-                                            for a in e.inputs], **e.params)
+            else:
+                outs = rule(RuleCtx(self, e), *[env[a] if type(a) is not Literal else read(a)
+                                                for a in e.inputs], **e.params)
             if type(outs) is str:
                 outs = [outs]
             vs = e.outs
@@ -169,20 +180,88 @@ class FuncCtx:
                 env.update(zip(vs, outs, strict=True))
         return [read(v) for v in g.outvars]
 
+    def _platform_rule(self, e, operands):
+        """The rule of ``e`` for the platforms being emitted for: one rule when they agree
+        (None when there is none), else the results of a ``stablehlo.case`` on the platform
+        index, one branch per distinct rule (JAX's form of a multi-platform module)."""
+        rules: list = []
+        for p in self.platforms:
+            r = e.prim.lowering_for(p)
+            if r is None:
+                raise NotImplementedError(
+                    f"primitive {e.prim.name!r} has no lowering rule for platform {p!r}: "
+                    "define one with p.def_lowering(fn, platform=...) or a default "
+                    "p.def_lowering(fn)")
+            if r not in rules:
+                rules.append(r)
+        if len(rules) == 1:
+            return rules[0]
+        index = self.platform_branch(lambda p: rules.index(e.prim.lowering_for(p)),
+                                     f"primitive {e.prim.name!r}")
+        saved = self.platforms
+        regions = []
+        try:
+            for rule in rules:
+                self.platforms = tuple(p for p in saved if e.prim.lowering_for(p) is rule)
+
+                def body(_, rule=rule):
+                    outs = rule(RuleCtx(self, e), *operands, **e.params)
+                    return ([outs] if type(outs) is str else list(outs)), [v.aval for v in e.outs]
+                regions.append(self.region(body))
+        finally:
+            self.platforms = saved
+        types = ", ".join(tensor_type(v.aval) for v in e.outs)
+        return self.op_results(f'"stablehlo.case"({index}) ({", ".join(regions)}) : '
+                               f"(tensor<i32>) -> ({types})", len(e.outs))
+
+    def platform_branch(self, branch_of, what: str):
+        """The branch ``branch_of(platform)`` (an int) for the platforms being emitted for:
+        that int when they agree, else the SSA name of an i32 computed from @main's
+        platform index (what a ``stablehlo.case`` takes)."""
+        ks = [branch_of(p) for p in self.platforms]
+        if len(set(ks)) == 1:
+            return ks[0]
+        if self.platform_index is None:
+            raise NotImplementedError(
+                f"{what} lowers differently per platform inside a region that cannot see "
+                "the platform index (e.g. a reduction body): lower for one platform at a time")
+        which = dict(zip(self.platforms, ks, strict=True))
+        mapping = tuple(which.get(p, 0) for p in self.module.platforms)
+        if mapping == tuple(range(len(mapping))):
+            return self.platform_index
+        return self._index_map(mapping)
+
+    def _index_map(self, mapping: tuple) -> str:
+        """The branch index ``mapping[platform index]`` (a case returning constants, as
+        JAX's), once per mapping in a function."""
+        key = ("platform map", mapping)
+        name = self._consts.get(key)
+        if name is None:
+            i32 = Aval((), np.dtype(np.int32))
+            regions = [self.region(lambda _, k=k: ([self.constant(k, i32)], [i32]))
+                       for k in mapping]
+            name = self._consts[key] = self.op(
+                f'"stablehlo.case"({self.platform_index}) ({", ".join(regions)}) : '
+                f"(tensor<i32>) -> tensor<i32>")
+        return name
+
     def scoped(self, body, arg_avals=(), isolated: bool = False):
         """Emit ``body(arg_names) -> (result_names, result_avals)`` into a nested scope (the
         ops of a region); return (arg names, the scope's lines, result names, result avals).
         Scalar constants emitted inside stay inside (the constant cache is scoped); an
         ``isolated`` scope (a region that cannot use values of the enclosing scope) starts
         with an empty cache."""
-        saved_lines, saved_consts = self.lines, self._consts
+        saved_lines, saved_consts, saved_index = self.lines, self._consts, self.platform_index
         self.lines, self._consts = [], ({} if isolated else dict(saved_consts))
+        if isolated:
+            self.platform_index = None
         try:
             args = [self.fresh() for _ in arg_avals]
             outs, out_avals = body(args)
             inner = self.lines
         finally:
             self.lines, self._consts = saved_lines, saved_consts
+            self.platform_index = saved_index
         return args, inner, outs, out_avals
 
     def region(self, body, arg_avals=()) -> str:
@@ -233,6 +312,7 @@ class RuleCtx:
     - ``ctx.add_function(name, text)``: module-level functions (once per name)
     - ``ctx.scoped(body, arg_avals, isolated)``: a nested scope's lines (custom region syntax)
     - ``ctx.mesh_ref(mesh)``: the module's ``sdy.mesh`` symbol for a mesh (declared once)
+    - ``ctx.platforms``: the platforms the rule lowers for (see ``def_lowering(platform=)``)
     - ``ctx.channel()``: a new channel handle for a collective; ``ctx.manual``: the mesh of
       the enclosing shard_map (None outside one)
     """
@@ -251,6 +331,12 @@ class RuleCtx:
     @property
     def primitive(self):
         return self.eqn.prim
+
+    @property
+    def platforms(self) -> tuple:
+        """The platforms this rule is lowering for (JAX's names: "cpu", "cuda", "rocm",
+        "tpu"); one, except in a default rule of a module for several platforms."""
+        return self.fn.platforms
 
     def op(self, rhs: str) -> str:
         return self.fn.op(rhs)
@@ -272,6 +358,12 @@ class RuleCtx:
 
     def lower_body(self, g: Graph, in_names: list) -> list:
         return self.fn.lower_body(g, in_names)
+
+    def platform_branch(self, branch_of, what: str):
+        """``branch_of(platform) -> int`` for the platforms being lowered for: that int when
+        they agree, else the SSA name of an i32 (from @main's platform index) for a
+        ``stablehlo.case``."""
+        return self.fn.platform_branch(branch_of, what)
 
     def lower_fun(self, fn, operands, **params) -> list:
         """The outputs of ``fn(*operands, **params)`` (``fn`` binds primitives; traced once
@@ -325,8 +417,9 @@ class _ManualScope:
 
 
 class ModuleCtx:
-    def __init__(self, name: str, mesh=None):
+    def __init__(self, name: str, mesh=None, platforms: tuple = ("cpu",)):
         self.name = name
+        self.platforms = tuple(platforms)
         self.funcs: list = []
         self._func_names: set = set()
         self.mesh = mesh      # the program's mesh: partition k runs on mesh.devices.flat[k]
@@ -369,24 +462,31 @@ class ModuleCtx:
 
 
 def lower_graph(g: Graph, name: str = "main", const_args: tuple = (), in_shardings=None,
-                out_shardings=None, const_shardings=None) -> str:
+                out_shardings=None, const_shardings=None, platforms: tuple = ("cpu",)) -> str:
     """The StableHLO module of a graph: ``func.func public @main``. Constants are written as
     ``stablehlo.constant``, except those whose indices are in ``const_args``: they lead the
     arguments of @main (in that order) and the caller passes them at run time.
     ``in_shardings``/``out_shardings`` (one NamedSharding or None per argument / result;
     ``const_shardings``: per hoisted constant) become Shardy ``sdy.sharding`` attributes on
     @main; a program with shardings (there or
-    in its equations) declares its mesh and has one partition per device."""
-    mod = ModuleCtx(name)
+    in its equations) declares its mesh and has one partition per device. ``platforms``:
+    the platforms the module is for; for several, @main's first argument is the index of
+    the running one in ``platforms`` (JAX's convention) and rules that differ per platform
+    become a ``stablehlo.case`` on it."""
+    mod = ModuleCtx(name, platforms=platforms)
     f = FuncCtx(mod)
     hoisted = [g.constvars[i] for i in const_args]
     params = hoisted + list(g.invars)
-    arg_names = [f"%arg{i}" for i in range(len(params))]
+    lead = 1 if len(mod.platforms) > 1 else 0
+    arg_names = [f"%arg{i + lead}" for i in range(len(params))]
+    if lead:
+        f.platform_index = "%arg0"
     k = len(hoisted)
     ins = list(const_shardings or [None] * k) + list(in_shardings or [None] * len(g.invars))
     outs_sh = list(out_shardings or [None] * len(g.outvars))
-    args = ", ".join(f"{n}: {tensor_type(v.aval)}{_sdy_attr(mod, s, v.aval)}"
-                     for n, v, s in zip(arg_names, params, ins, strict=True))
+    args = ", ".join(([PLATFORM_INDEX_ARG] if lead else []) + [
+        f"{n}: {tensor_type(v.aval)}{_sdy_attr(mod, s, v.aval)}"
+        for n, v, s in zip(arg_names, params, ins, strict=True)])
     const_names = dict(zip(const_args, arg_names[:k], strict=True))
     for i, (v, c) in enumerate(zip(g.constvars, g.consts, strict=True)):
         if i not in const_names:
@@ -407,6 +507,10 @@ def lower_graph(g: Graph, name: str = "main", const_args: tuple = (), in_shardin
     head.append(f"  func.func public @main({args}) -> ({', '.join(results)}) {{")
     body = [*f.lines, ret, "  }"]
     return "\n".join([*head, *body, *mod.funcs, "}", ""])
+
+
+# @main's leading argument in a module for several platforms (JAX's spelling)
+PLATFORM_INDEX_ARG = '%arg0: tensor<i32> {jax.global_constant = "_platform_index"}'
 
 
 def _sdy_attr(mod: ModuleCtx, sharding, aval: Aval) -> str:

@@ -117,6 +117,35 @@ def callee(text: str) -> tuple:
     return prefix + "main", text
 
 
+def for_platform(text: str, index: int) -> str:
+    """A module for several platforms (@main's first argument the platform's index, JAX's
+    convention) as the module of the platform at ``index``: that argument replaced by the
+    constant and the platform cases folded (MLIR's canonicalize), so that no other
+    platform's custom call is left for the compiler to refuse."""
+    from jaxlib.mlir import ir
+    from jaxlib.mlir.dialects import stablehlo
+
+    from .mlir import run_pipeline
+    m = parse_module(text)
+    with _context(), ir.Location.unknown():
+        main = next(op for op in m.body.operations
+                    if op.operation.name == "func.func" and op.attributes["sym_name"].value == "main")
+        block = main.regions[0].blocks[0]
+        i32 = ir.IntegerType.get_signless(32)
+        with ir.InsertionPoint.at_block_begin(block):
+            const = stablehlo.ConstantOp(ir.DenseElementsAttr.get(
+                np.asarray(index, np.int32), type=ir.RankedTensorType.get([], i32)))
+        block.arguments[0].replace_all_uses_with(const.result)
+        block.erase_argument(0)
+        ftype = ir.FunctionType(main.attributes["function_type"].value)
+        main.attributes["function_type"] = ir.TypeAttr.get(
+            ir.FunctionType.get(list(ftype.inputs)[1:], list(ftype.results)))
+        if "arg_attrs" in main.attributes:
+            main.attributes["arg_attrs"] = ir.ArrayAttr.get(list(main.attributes["arg_attrs"])[1:])
+        text = module_text(m)
+    return run_pipeline(text, "builtin.module(canonicalize)")
+
+
 # ----------------------------------------------------------------------------- JAX's format
 
 
@@ -154,12 +183,12 @@ def read_jax(blob: bytes) -> dict:
         text=deserialize(exp.mlir_module_serialized))
 
 
-def write_jax(fun_name: str, text: str, in_tree, in_avals, out_tree, out_avals, platform: str,
+def write_jax(fun_name: str, text: str, in_tree, in_avals, out_tree, out_avals, platform,
               target_version: str | None = None, kept_var_idx=None) -> bytes:
     """A JAX export artifact (``jax.export.deserialize`` reads it) of a single-device, pure
     module whose @main takes the arguments ``kept_var_idx`` (default: all). ``in_tree`` and
     ``out_tree`` are Python structures with int leaves; avals are (shape, dtype, weak)
-    triples. JAX's format keeps no weak types."""
+    triples; ``platform`` a name or a tuple of them. JAX's format keeps no weak types."""
     import jax
     from jax import export as jex
     from jax import tree_util
@@ -176,7 +205,8 @@ def write_jax(fun_name: str, text: str, in_tree, in_avals, out_tree, out_avals, 
             out_avals=tuple(map(sa, out_avals)), _has_named_shardings=True,
             _in_named_shardings=(None,) * n_in, _out_named_shardings=(None,) * n_out,
             in_shardings_hlo=(None,) * n_in, out_shardings_hlo=(None,) * n_out, nr_devices=1,
-            platforms=(platform,), ordered_effects=(), unordered_effects=(),
+            platforms=(platform,) if isinstance(platform, str) else tuple(platform),
+            ordered_effects=(), unordered_effects=(),
             disabled_safety_checks=(), mlir_module_serialized=serialize(text, target_version),
             calling_convention_version=10,
             module_kept_var_idx=tuple(range(n_in)) if kept_var_idx is None else tuple(kept_var_idx),

@@ -89,6 +89,9 @@ def ensure_registered(text: str, platform: str) -> None:
             from frontend.ffi import pycapsule
             register(name, pycapsule(native.handler(name)), platform)
             continue
+        if name in native.HANDLERS and platform in ("gpu", "cuda"):  # (kernels/cuda)
+            register(name, _jax_ffi.pycapsule(native.cuda_handler(name)), "CUDA")
+            continue
         raise ValueError(
             f"custom call target {name!r} is not registered for platform {platform!r}: register "
             f"its FFI handler with frontend.ffi.register_ffi_target({name!r}, "

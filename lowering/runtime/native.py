@@ -96,3 +96,30 @@ def load():
 def handler(target: str):
     """The ctypes function of a project target's handler."""
     return getattr(load(), HANDLERS[target])
+
+
+# ----------------------------------------------------------------------------- CUDA
+# The CUDA versions of the kernels (kernels/cuda, built with cmake -DVMAPLAB_CUDA=ON) are a
+# second library next to this one; each handler is the CPU one's symbol + "Cuda".
+_cuda_lib = []
+
+
+def cuda_handler(target: str):
+    """The ctypes function of a project target's CUDA handler (KernelLibraryError when the
+    CUDA library was not built)."""
+    with _lock:
+        if not _cuda_lib:
+            path = os.path.join(_HERE, library_name().replace("vmaplab_kernels",
+                                                              "vmaplab_kernels_cuda"))
+            if not os.path.isfile(path):
+                raise KernelLibraryError(
+                    f"{target} on a CUDA GPU needs vmaplab's CUDA kernels ({path} is missing): "
+                    "build them with `cmake -S . -B build -DVMAPLAB_CUDA=ON && cmake --build "
+                    "build` (a CUDA toolkit is needed)")
+            try:
+                _cuda_lib.append(ctypes.CDLL(path))
+            except OSError as e:
+                raise KernelLibraryError(f"vmaplab's CUDA kernel library {path} cannot be "
+                                         f"loaded ({e})") from None
+        return getattr(_cuda_lib[0], HANDLERS[target] + "Cuda")
+
