@@ -93,11 +93,11 @@ def const_args(graph: Graph) -> tuple:
                  if v.aval.size * v.aval.dtype.itemsize > limit)
 
 
-def lower(graph: Graph, in_shardings=None, out_shardings=None) -> str:
+def lower(graph: Graph, in_shardings=None, out_shardings=None, debug_info: bool = False) -> str:
     idx = const_args(graph)
     meshes, consts, ins, outs, _ = placement(graph, idx, in_shardings, out_shardings, None)
     return lower_graph(graph, const_args=idx, in_shardings=ins, out_shardings=outs,
-                       const_shardings=consts)
+                       const_shardings=consts, debug_info=debug_info)
 
 
 def lower_self_contained(graph: Graph) -> str:
@@ -115,9 +115,9 @@ def compile_graph(graph: Graph, device=None, text: str | None = None, in_shardin
     idx = const_args(graph) if graph.consts else ()
     meshes, consts, ins, outs, device = placement(graph, idx, in_shardings, out_shardings,
                                                   device)
-    if text is None:
+    if text is None:  # (for XLA with source locations: its metadata names Python lines)
         text = lower_graph(graph, const_args=idx, in_shardings=ins, out_shardings=outs,
-                           const_shardings=consts)
+                           const_shardings=consts, debug_info=not isinstance(device, str))
     if meshes is not None:
         return ShardedCompiled(graph, text, meshes, idx, consts + (ins or (None,) * len(
             graph.invars)), outs)

@@ -36,7 +36,7 @@ def map_subgraphs(e: Eqn, fn: Callable[[Graph], Graph]) -> Eqn:
         if new is None:
             new = dict(e.params)
         new[k] = ngs[0] if type(v) is Graph else ngs
-    return e if new is None else Eqn(e.prim, e.inputs, new, e.outs)
+    return e if new is None else Eqn(e.prim, e.inputs, new, e.outs, e.loc)
 
 
 def has_side_effects(g: Graph) -> bool:

@@ -34,8 +34,13 @@ class Lowered:
     in_avals = property(lambda self: self.graph.in_avals)
     out_avals = property(lambda self: self.graph.out_avals)
 
-    def as_text(self, dialect: str | None = None) -> str:
+    def as_text(self, dialect: str | None = None, *, debug_info: bool = False) -> str:
+        """The module's text; ``debug_info=True`` adds each op's location (``loc(#locK)``,
+        defined after the module: the primitive, the equation id and the Python line that
+        made it; docs/testbed.md, "Source locations"), as JAX's ``as_text(debug_info=True)``."""
         _check_dialect(dialect or "stablehlo", "as_text")
+        if debug_info and not self._foreign:
+            return _backend.get().lower(self.graph, *self._shardings, debug_info=True)
         return self._text
 
     def compiler_ir(self, dialect: str = "stablehlo"):
@@ -66,7 +71,8 @@ class Lowered:
         if self._foreign:
             be.check_compilable(self._text)
         ins, outs = self._shardings
-        return Compiled(be.compile_graph(self.graph, self.device, self._text, ins, outs),
+        text = self._text if self._foreign else None  # (None: lowered again, with locations)
+        return Compiled(be.compile_graph(self.graph, self.device, text, ins, outs),
                         self.in_tree, self.graph.in_avals, self.out_tree, self.graph.out_avals,
                         self.device)
 

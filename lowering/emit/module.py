@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 
 from frontend.core import dtypes
-from frontend.core.ir import Aval, Graph, Literal
+from frontend.core.ir import Aval, Graph, Literal, Var, param_graphs, source_info
 from frontend.core.tracing import trace_graph
 
 from . import shardy
@@ -136,9 +136,12 @@ class FuncCtx:
                 f"({tensor_type(in_aval)}) -> {tensor_type(out)}")
         return name
 
-    def lower_body(self, g: Graph, in_names: list, const_names: list | None = None) -> list:
+    def lower_body(self, g: Graph, in_names: list, const_names: list | None = None,
+                   scope: str | tuple = "") -> list:
         """Emit the equations of ``g`` with its invars bound to ``in_names``; return the
-        SSA names of its outputs."""
+        SSA names of its outputs. ``scope``: the equation-id prefix of ``g``'s equations
+        ("" for @main's graph, "3.0." for sub-graph 0 of equation 3), or ``(ref,)``: every
+        op takes the location ``ref`` (a graph inlined by ``lower_fun``)."""
         env: dict = {}  # Var -> SSA name
         if const_names is None:
             const_names = [self.constant(c, v.aval) for v, c in zip(g.constvars, g.consts, strict=True)]
@@ -148,15 +151,30 @@ class FuncCtx:
         def read(a):
             return self.constant(a.val, a.aval) if type(a) is Literal else env[a]
 
-        for e in g.eqns:
+        locs = self.module.locs
+        lines = self.lines
+        for k, e in enumerate(g.eqns):
             rule = e.prim.lowering_rule
             if rule is None:
                 raise NotImplementedError(
                     f"primitive {e.prim.name!r} has no lowering rule, so it cannot be compiled: "
                     f"define one with p.def_lowering(fn), fn(ctx, *operands, **params) -> "
                     f"[results] (see docs/extending.md)")
-            outs = rule(RuleCtx(self, e), *[env[a] if type(a) is not Literal else read(a)
-                                            for a in e.inputs], **e.params)
+            start = len(lines)
+            eqn_id = scope if type(scope) is tuple else f"{scope}{k}"
+            try:
+                outs = rule(RuleCtx(self, e, eqn_id), *[
+                    env[a] if type(a) is not Literal else read(a) for a in e.inputs], **e.params)
+            except KeyError as err:
+                if err.args and type(err.args[0]) is Var:
+                    raise ValueError(_unbound_error(e, err.args[0])) from None
+                raise
+            if locs is not None and len(lines) > start:
+                ref = eqn_id[0] if type(eqn_id) is tuple else self.module.loc_ref(e, eqn_id)
+                for i in range(start, len(lines)):
+                    ln = lines[i]
+                    if ln.rfind(" loc(#loc", -24) < 0:  # (not the ops of an inlined sub-graph)
+                        lines[i] = f"{ln} loc({ref})"
             if type(outs) is str:
                 outs = [outs]
             vs = e.outs
@@ -214,6 +232,30 @@ class FuncCtx:
         return [f"{name}#{i}" for i in range(n)]
 
 
+def _unbound_error(e, v) -> str:
+    where = f" (made at {_where(e)})" if e.loc is not None else ""
+    return (f"equation {e.prim.name}{where} reads {v.aval.str_short()} value that no earlier "
+            "equation defines: a graph pass left the graph ill-formed (run it with check=True "
+            "to find the pass)")
+
+
+def _where(e) -> str:
+    info = source_info(e.loc)
+    return f"{info[0]}:{info[1]}:{info[2]} ({info[4]})"
+
+
+def _loc_text(name: str, loc) -> str:
+    """``loc("name"("function"("file":line:col to :end)))``: a named location (the op's
+    name in XLA's metadata) around the user's frame."""
+    info = source_info(loc)
+    if info is None:
+        return f'loc("{name}")'
+    file, line, col, end, fn = info
+    esc = file.replace("\\", "\\\\").replace('"', '\\"')
+    span = f" to :{end}" if end > col else ""
+    return f'loc("{name}"("{fn}"("{esc}":{line}:{col}{span})))'
+
+
 _FUN_GRAPHS: dict = {}  # (fn, avals, params) -> the graph ``RuleCtx.lower_fun`` inlines
 
 
@@ -237,13 +279,14 @@ class RuleCtx:
       the enclosing shard_map (None outside one)
     """
 
-    __slots__ = ("fn", "eqn", "avals_in", "avals_out")
+    __slots__ = ("fn", "eqn", "eqn_id", "avals_in", "avals_out")
 
     type = staticmethod(tensor_type)
 
-    def __init__(self, fn: FuncCtx, eqn):
+    def __init__(self, fn: FuncCtx, eqn, eqn_id: str | tuple = ""):
         self.fn = fn
         self.eqn = eqn
+        self.eqn_id = eqn_id  # (see FuncCtx.lower_body's ``scope``)
         self.avals_in = tuple([a.aval for a in eqn.inputs])
         outs = eqn.outs
         self.avals_out = (outs[0].aval,) if len(outs) == 1 else tuple([v.aval for v in outs])
@@ -271,7 +314,22 @@ class RuleCtx:
         return self.fn.region(body, arg_avals)
 
     def lower_body(self, g: Graph, in_names: list) -> list:
-        return self.fn.lower_body(g, in_names)
+        return self.fn.lower_body(g, in_names, None, self._sub_scope(g))
+
+    def _sub_scope(self, g: Graph):
+        """The equation-id scope of a graph this equation's rule lowers: "<id>.<k>." for its
+        k-th sub-graph (param order, as ``subgraphs``), else this equation's own location."""
+        eid = self.eqn_id
+        if type(eid) is tuple:
+            return eid
+        k = 0
+        for v in (self.eqn.params or {}).values():
+            for sub in param_graphs(v):
+                if sub is g:
+                    return f"{eid}.{k}."
+                k += 1
+        mod = self.fn.module
+        return (mod.loc_ref(self.eqn, eid) if mod.locs is not None else "",)
 
     def lower_fun(self, fn, operands, **params) -> list:
         """The outputs of ``fn(*operands, **params)`` (``fn`` binds primitives; traced once
@@ -283,7 +341,7 @@ class RuleCtx:
                 out = fn(*args, **params)
                 return list(out) if isinstance(out, (list, tuple)) else [out]
             g = _FUN_GRAPHS[key] = trace_graph(flat, [a.strip_weak() for a in self.avals_in])
-        return self.fn.lower_body(g, list(operands))
+        return self.fn.lower_body(g, list(operands), None, self._sub_scope(g))
 
     def scoped(self, body, arg_avals=(), isolated: bool = False):
         return self.fn.scoped(body, arg_avals, isolated)
@@ -325,8 +383,12 @@ class _ManualScope:
 
 
 class ModuleCtx:
-    def __init__(self, name: str, mesh=None):
+    def __init__(self, name: str, mesh=None, debug_info: bool = False):
         self.name = name
+        # ``#locK = loc(...)`` definitions, one per equation that emitted ops (None: the
+        # module is written without locations)
+        self.locs: list | None = [] if debug_info else None
+        self._loc_refs: dict = {}
         self.funcs: list = []
         self._func_names: set = set()
         self.mesh = mesh      # the program's mesh: partition k runs on mesh.devices.flat[k]
@@ -357,6 +419,14 @@ class ModuleCtx:
         pos = {d: k for k, d in enumerate(self.mesh.device_ids.ravel().tolist())}
         return np.vectorize(pos.__getitem__, otypes=[np.int64])(mesh.device_ids)
 
+    def loc_ref(self, eqn, eqn_id: str) -> str:
+        """``#locK``: the location of the ops of equation ``eqn_id`` (declared once)."""
+        ref = self._loc_refs.get(eqn_id)
+        if ref is None:
+            ref = self._loc_refs[eqn_id] = f"#loc{len(self.locs) + 1}"
+            self.locs.append(f"{ref} = {_loc_text(f'{eqn.prim.name}:{eqn_id}', eqn.loc)}")
+        return ref
+
     def channel(self) -> int:
         self._channels += 1
         return self._channels
@@ -369,15 +439,22 @@ class ModuleCtx:
 
 
 def lower_graph(g: Graph, name: str = "main", const_args: tuple = (), in_shardings=None,
-                out_shardings=None, const_shardings=None) -> str:
+                out_shardings=None, const_shardings=None, debug_info: bool = False) -> str:
     """The StableHLO module of a graph: ``func.func public @main``. Constants are written as
     ``stablehlo.constant``, except those whose indices are in ``const_args``: they lead the
     arguments of @main (in that order) and the caller passes them at run time.
     ``in_shardings``/``out_shardings`` (one NamedSharding or None per argument / result;
     ``const_shardings``: per hoisted constant) become Shardy ``sdy.sharding`` attributes on
     @main; a program with shardings (there or
-    in its equations) declares its mesh and has one partition per device."""
-    mod = ModuleCtx(name)
+    in its equations) declares its mesh and has one partition per device.
+
+    ``debug_info``: every op an equation emitted ends with ``loc(#locK)``, and the module
+    is followed by ``#locK = loc("<primitive>:<equation id>"("<function>"("<file>":line:
+    col to :end_col)))``: the Python line that made the equation (XLA keeps the name as
+    the instruction's ``op_name`` and the frame in its stack-frame table). The equation id
+    is its index in the graph, "3.0.2" for equation 2 of sub-graph 0 of equation 3
+    (docs/testbed.md, "Source locations")."""
+    mod = ModuleCtx(name, debug_info=debug_info)
     f = FuncCtx(mod)
     hoisted = [g.constvars[i] for i in const_args]
     params = hoisted + list(g.invars)
@@ -406,7 +483,7 @@ def lower_graph(g: Graph, name: str = "main", const_args: tuple = (), in_shardin
                     f"constants ({', '.join(v.aval.str_short() for v in hoisted)}), passed as arguments")
     head.append(f"  func.func public @main({args}) -> ({', '.join(results)}) {{")
     body = [*f.lines, ret, "  }"]
-    return "\n".join([*head, *body, *mod.funcs, "}", ""])
+    return "\n".join([*head, *body, *mod.funcs, "}", *(mod.locs or ()), ""])
 
 
 def _sdy_attr(mod: ModuleCtx, sharding, aval: Aval) -> str:

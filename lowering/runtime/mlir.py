@@ -2,6 +2,7 @@
 Python rewrite patterns over modules, reading ``@main``'s signature."""
 from __future__ import annotations
 
+import re
 import threading
 
 import numpy as np
@@ -33,14 +34,47 @@ class StableHLOVerificationError(ValueError):
 
 def parse_module(text: str):
     """Parse and verify a StableHLO module; raise StableHLOVerificationError with the
-    verifier's diagnostics."""
+    verifier's diagnostics (and, for a module with locations, the equation, primitive and
+    Python line of the op they point at)."""
     from jaxlib.mlir import ir
     ctx = _context()
     with ctx:
         try:
             return ir.Module.parse(text)
         except Exception as e:  # MLIRError carries the diagnostics
-            raise StableHLOVerificationError(f"{e}\n--- module ---\n{text}") from None
+            where = explain_error(text, str(e))
+            where = f"\n{where}" if where else ""
+            raise StableHLOVerificationError(f"{e}{where}\n--- module ---\n{text}") from None
+
+
+_ERR_LINE = re.compile(r"(?:^|[\s(])\"?-\"?:(\d+):\d+")
+_LOC_USE = re.compile(r"loc\((#loc\d+)\)\s*$")
+_LOC_NAMED = re.compile(r'loc\("(([^":]*):([^"]*))"(?:\("([^"]*)"\("((?:[^"\\]|\\.)*)":(\d+):(\d+))?')
+
+
+def explain_error(text: str, message: str) -> str | None:
+    """For a diagnostic that points at a line of ``text`` (``-:LINE:COL``) whose op carries
+    a location written by ``lower_graph(debug_info=True)`` (or a diagnostic printed with
+    such a location), the sentence naming the equation, its primitive and its Python line;
+    else None."""
+    m = _LOC_NAMED.search(message)
+    if m is None:
+        e = _ERR_LINE.search(message)
+        if e is None:
+            return None
+        lines = text.split("\n")
+        k = int(e.group(1)) - 1
+        use = _LOC_USE.search(lines[k]) if 0 <= k < len(lines) else None
+        if use is None:
+            return None
+        ref = use.group(1) + " = "
+        m = next((_LOC_NAMED.match(ln, len(ref)) for ln in reversed(lines)
+                  if ln.startswith(ref)), None)
+        if m is None:
+            return None
+    _, prim, eqn_id, fn, file, line, col = m.groups()
+    at = f", made at {file}:{line}:{col} ({fn})" if file is not None else ""
+    return f"(the failing op was emitted for equation {eqn_id}, primitive {prim!r}{at})"
 
 
 def verify(text: str) -> bool:

@@ -9,7 +9,7 @@ from jax._src import config as _config
 from jax._src.lib import xla_client as _xc
 from jax.extend import backend as _jex_backend
 
-from . import cache, ffi
+from . import cache, ffi, mlir
 
 _lock = threading.Lock()
 _ArrayImpl = None
@@ -66,9 +66,20 @@ def compile_text(text: str, device=None, n_out: int = 1) -> Executable:
     opts = _xc.CompileOptions()
     devs = _device_list(device)
     ffi.ensure_registered(text, device.platform)
-    loaded = cache.compile_or_load(
-        text, device, opts, lambda: device.client.compile_and_load(text, devs, opts),
-        lambda blob: device.client.deserialize_executable(blob, devs, opts))
+    try:
+        loaded = cache.compile_or_load(
+            text, device, opts, lambda: device.client.compile_and_load(text, devs, opts),
+            lambda blob: device.client.deserialize_executable(blob, devs, opts))
+    except Exception as e:
+        where = mlir.explain_error(text, str(e))
+        if where is None:
+            raise
+        try:
+            err = type(e)(f"{e}\n{where}")
+        except Exception:
+            e.add_note(where)
+            raise e from None
+        raise err from e
     return Executable(loaded, device, text, n_out)
 
 
