@@ -7,7 +7,9 @@ Array([5., 5., 5.], dtype=float32)
 """
 from . import (  # noqa: F401
     custom_batching,
+    debug,
     distributed,
+    experimental,
     export,
     extend,
     ffi,
@@ -22,6 +24,7 @@ from . import (  # noqa: F401
     tree,
     tree_util,
 )
+from .callbacks import effects_barrier, pure_callback
 from .core import jax_names as _jax_names  # noqa: F401
 from .core.config import config
 from .core.ir import Aval as ShapedArray  # noqa: F401
@@ -51,10 +54,10 @@ numpy.ndarray = Array
 
 __all__ = ["Array", "Compiled", "Lowered", "ShapeDtypeStruct", "ShapedArray", "block_until_ready",
            "checkpoint", "compile_stablehlo", "config", "custom_batching", "custom_jvp",
-           "custom_vjp", "device_get", "device_put", "devices", "distributed", "eval_shape",
-           "export", "extend", "ffi", "from_dlpack", "grad", "hessian", "jacfwd", "jacrev", "jit",
+           "custom_vjp", "debug", "device_get", "device_put", "devices", "distributed",
+           "effects_barrier", "eval_shape", "experimental", "export", "extend", "ffi", "from_dlpack", "grad", "hessian", "jacfwd", "jacrev", "jit",
            "jvp", "lax", "linearize", "local_devices", "make_graph", "make_mesh", "nn", "numpy",
-           "ops", "passes", "process_count", "process_index", "random", "remat", "scipy", "set_mesh",
+           "ops", "passes", "process_count", "process_index", "pure_callback", "random", "remat", "scipy", "set_mesh",
            "shard_map", "sharding", "tree", "tree_util", "value_and_grad", "vjp", "vmap"]
 
 

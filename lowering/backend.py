@@ -33,7 +33,7 @@ __all__ = [
     "shutdown_distributed",
     # graphs to programs
     "lower", "lower_self_contained", "compile_graph", "stablehlo_signature", "compile_module",
-    "check_custom_calls",
+    "check_custom_calls", "effects_barrier",
     # the C++ call path
     "dispatcher", "clear_dispatchers", "jax_x64_enabled", "dispatch_in_trace", "fastpath_data",
     "register_arrays", "register_pytree_node",
@@ -136,6 +136,9 @@ def stablehlo_signature(module):
     ins, outs = runtime.mlir.main_signature(text)
     check_compilable(text)
     return text, [Aval(s, d) for s, d in ins], [Aval(s, d) for s, d in outs]
+
+
+effects_barrier = runtime.effects_barrier
 
 
 def compile_module(text: str, in_avals, out_avals, device=None):

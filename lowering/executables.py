@@ -69,7 +69,7 @@ class Compiled(Executable):
 
     def __init__(self, graph: Graph, text: str, device, const_idx: tuple = ()):
         exe = runtime.compile_text(text, device, len(graph.outvars))
-        super().__init__(graph, text, device, exe, exe.loaded.execute,
+        super().__init__(graph, text, device, exe, exe.run,
                          _ConstArgs(graph, const_idx, device) if const_idx else None)
 
 

@@ -524,6 +524,9 @@ class Primitive:
       that ``lowering/`` passes in (``ctx.avals_in``, ``ctx.avals_out``, ``ctx.op(text)``,
       ``ctx.type(aval)``, constants, broadcasts, regions).
     - ``def_jvp(fn)`` / ``def_transpose(fn)``: the autodiff rules.
+    - ``def_impl(fn)``: ``fn(*args, **params)`` runs the primitive eagerly (outside any
+      transformation) instead of compiling it (JAX's ``def_impl``): ``args`` are the
+      concrete operands (Arrays, numpy arrays or scalars); return what ``bind`` returns.
 
     Rules live on the object and are found there; ``name`` is only for printing, so two
     primitives may share a name. Arrays are positional, static params keyword-only and
@@ -550,6 +553,7 @@ class Primitive:
         self.lowering_rule: Callable[..., Any] | None = None
         self.jvp_rule: Callable[..., Any] | None = None
         self.transpose_rule: Callable[..., Any] | None = None
+        self.impl_rule: Callable[..., Any] | None = None
 
     def __repr__(self) -> str:
         return self.name
@@ -570,6 +574,9 @@ class Primitive:
 
     def def_transpose(self, fn: RuleT) -> RuleT:
         return self._set_rule("transpose_rule", fn)
+
+    def def_impl(self, fn: RuleT) -> RuleT:
+        return self._set_rule("impl_rule", fn)
 
     def _set_rule(self, slot: str, fn: RuleT) -> RuleT:
         """Set a rule. A rule replaced after use takes effect at the next trace: the programs
@@ -701,6 +708,9 @@ class EvalTrace(Trace):
         for a in args:
             if isinstance(a, Tracer):
                 raise escaped_tracer_error(a)
+        impl = prim.impl_rule
+        if impl is not None:
+            return impl(*args, **params)
         return _eager_apply(prim, args, params)
 
     def const(self, x: np.ndarray, weak: bool = False) -> Any:

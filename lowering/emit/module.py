@@ -94,6 +94,7 @@ class FuncCtx:
         self.lines: list = []
         self.n = 0
         self._consts: dict = {}
+        self.token = None  # the last ordered effect's !stablehlo.token in this scope
 
     def fresh(self) -> str:
         name = f"%{self.n}"
@@ -193,14 +194,14 @@ class FuncCtx:
         Scalar constants emitted inside stay inside (the constant cache is scoped); an
         ``isolated`` scope (a region that cannot use values of the enclosing scope) starts
         with an empty cache."""
-        saved_lines, saved_consts = self.lines, self._consts
-        self.lines, self._consts = [], ({} if isolated else dict(saved_consts))
+        saved_lines, saved_consts, saved_token = self.lines, self._consts, self.token
+        self.lines, self._consts, self.token = [], ({} if isolated else dict(saved_consts)), None
         try:
             args = [self.fresh() for _ in arg_avals]
             outs, out_avals = body(args)
             inner = self.lines
         finally:
-            self.lines, self._consts = saved_lines, saved_consts
+            self.lines, self._consts, self.token = saved_lines, saved_consts, saved_token
         return args, inner, outs, out_avals
 
     def region(self, body, arg_avals=()) -> str:

@@ -21,6 +21,7 @@ from .xla import (  # noqa: F401
     compile_text,
     default_device,
     devices,
+    effects_barrier,
     from_dlpack,
     is_device,
     is_device_buffer,

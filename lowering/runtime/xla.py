@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import functools
+import re
 import threading
 
 import numpy as np
@@ -52,6 +53,11 @@ class Executable:
     def __call__(self, bufs: list) -> list:
         return self.loaded.execute(bufs)
 
+    @property
+    def run(self):
+        """The function running it: buffers in, result buffers out."""
+        return self.loaded.execute
+
     def hlo_text(self) -> str:
         return self.loaded.hlo_modules()[0].to_string()
 
@@ -65,22 +71,88 @@ def compile_text(text: str, device=None, n_out: int = 1) -> Executable:
     device = default_device() if device is None else device
     opts = _xc.CompileOptions()
     devs = _device_list(device)
+    if _PY_CALLBACK in text:
+        return _compile_with_callbacks(text, device, devs, opts, n_out)
     ffi.ensure_registered(text, device.platform)
     try:
         loaded = cache.compile_or_load(
             text, device, opts, lambda: device.client.compile_and_load(text, devs, opts),
             lambda blob: device.client.deserialize_executable(blob, devs, opts))
     except Exception as e:
-        where = mlir.explain_error(text, str(e))
-        if where is None:
-            raise
-        try:
-            err = type(e)(f"{e}\n{where}")
-        except Exception:
-            e.add_note(where)
-            raise e from None
-        raise err from e
+        _explain(e, text)
+        raise
     return Executable(loaded, device, text, n_out)
+
+
+_PY_CALLBACK = "@xla_ffi_python_cpu_callback("
+_CALLBACK_INDEX = re.compile(r"(@xla_ffi_python_cpu_callback\(.*?mhlo\.backend_config = "
+                             r"\{index = )(\d+)( : ui64\})")
+_last_effects: list = []  # the results of the last program with host callbacks
+
+
+def _compile_with_callbacks(text: str, device, devs, opts, n_out: int) -> Executable:
+    """A module calling Python functions (lowering/emit/callback.py): their process-wide
+    numbers in the text become positions in the list handed to XLA with the module. Not
+    in the persistent cache (the functions live in this process); runs to completion on
+    each call, so callbacks of successive programs run in order."""
+    from lowering.emit.callback import HOST_CALLBACKS
+    fns: list = []
+    pos: dict = {}
+
+    def renumber(m):
+        k = int(m.group(2))
+        if k not in pos:
+            pos[k] = len(fns)
+            fns.append(HOST_CALLBACKS[k])
+        return f"{m.group(1)}{pos[k]}{m.group(3)}"
+    text = _CALLBACK_INDEX.sub(renumber, text)
+    try:
+        with mlir._context():
+            module = mlir.parse_module(text)
+            loaded = device.client.compile_and_load(module, devs, opts, fns)
+    except Exception as e:
+        _explain(e, text)
+        raise
+    return EffectfulExecutable(loaded, device, text, n_out)
+
+
+class EffectfulExecutable(Executable):
+    """An executable with host callbacks: each call waits for its results (and so for
+    its callbacks)."""
+
+    __slots__ = ()
+    effectful = True
+
+    @property
+    def run(self):
+        return self.__call__
+
+    def __call__(self, bufs: list) -> list:
+        outs = self.loaded.execute(bufs)
+        for b in outs:
+            b.block_until_ready()
+        _last_effects[:] = outs
+        return outs
+
+
+def effects_barrier() -> None:
+    """Wait for every host callback of the programs run so far."""
+    for b in _last_effects:
+        b.block_until_ready()
+
+
+def _explain(e: Exception, text: str) -> None:
+    """Re-raise a compile error with the equation, primitive and Python line of the op it
+    points at (when the text has locations)."""
+    where = mlir.explain_error(text, str(e))
+    if where is None:
+        return
+    try:
+        err = type(e)(f"{e}\n{where}")
+    except Exception:
+        e.add_note(where)
+        raise e from None
+    raise err from e
 
 
 @functools.lru_cache(maxsize=4096)
