@@ -43,7 +43,7 @@ from .sharding import make_mesh, set_mesh
 from .transforms.checkpoint import checkpoint, remat
 from .transforms.custom_derivatives import custom_jvp, custom_vjp
 from .transforms.grad import grad, hessian, jacfwd, jacrev, jvp, linearize, value_and_grad, vjp
-from .transforms.jit import eval_shape, jit, make_graph
+from .transforms.jit import cache_stats, eval_shape, jit, make_graph
 from .transforms.shard_map import shard_map
 from .transforms.stages import Compiled, Lowered, compile_stablehlo
 from .transforms.vmap import vmap
@@ -53,7 +53,7 @@ _am.install(Tracer)
 numpy.ndarray = Array
 
 __all__ = ["Array", "Compiled", "Lowered", "ShapeDtypeStruct", "ShapedArray", "block_until_ready",
-           "checkpoint", "compile_stablehlo", "config", "custom_batching", "custom_jvp",
+           "cache_stats", "checkpoint", "compile_stablehlo", "config", "custom_batching", "custom_jvp",
            "custom_vjp", "debug", "device_get", "device_put", "devices", "distributed",
            "effects_barrier", "eval_shape", "experimental", "export", "extend", "ffi", "from_dlpack", "grad", "hessian", "jacfwd", "jacrev", "jit",
            "jvp", "lax", "linearize", "local_devices", "make_graph", "make_mesh", "nn", "numpy",

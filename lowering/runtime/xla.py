@@ -2,8 +2,10 @@
 from __future__ import annotations
 
 import functools
+import logging
 import re
 import threading
+import time
 
 import numpy as np
 from jax._src import config as _config
@@ -13,6 +15,7 @@ from jax.extend import backend as _jex_backend
 from . import cache, ffi, mlir
 
 _lock = threading.Lock()
+logger = logging.getLogger("lowering.runtime")
 _ArrayImpl = None
 
 
@@ -74,6 +77,7 @@ def compile_text(text: str, device=None, n_out: int = 1) -> Executable:
     if _PY_CALLBACK in text:
         return _compile_with_callbacks(text, device, devs, opts, n_out)
     ffi.ensure_registered(text, device.platform)
+    t0 = time.perf_counter()
     try:
         loaded = cache.compile_or_load(
             text, device, opts, lambda: device.client.compile_and_load(text, devs, opts),
@@ -81,6 +85,9 @@ def compile_text(text: str, device=None, n_out: int = 1) -> Executable:
     except Exception as e:
         _explain(e, text)
         raise
+    if logger.isEnabledFor(logging.DEBUG):
+        logger.debug("compiled a module of %d characters for %s in %.3f s", len(text), device,
+                     time.perf_counter() - t0)
     return Executable(loaded, device, text, n_out)
 
 
