@@ -41,7 +41,7 @@ __all__ = [
     "compiler_ir", "run_mlir_pipeline", "check_compilable", "apply_patterns", "MLIR_PASSES",
     "serialize_artifact", "deserialize_artifact", "check_stablehlo_version", "exported_callee",
     "read_jax_export", "write_jax_export", "stablehlo_versions", "register_ffi_target",
-    "ffi_include_dir",
+    "ffi_include_dir", "mlir_builder_modules", "build_mlir_function",
 ]
 
 # ----------------------------------------------------------------------------- buffers, devices
@@ -166,6 +166,8 @@ compiler_ir = runtime.mlir.compiler_ir
 run_mlir_pipeline = runtime.mlir.run_pipeline
 check_compilable = runtime.mlir.check_compilable
 apply_patterns = runtime.mlir.apply_patterns
+mlir_builder_modules = runtime.mlir.builder_modules
+build_mlir_function = runtime.mlir.build_function
 MLIR_PASSES = runtime.mlir.MLIR_PASSES
 serialize_artifact = runtime.artifact.serialize
 deserialize_artifact = runtime.artifact.deserialize
