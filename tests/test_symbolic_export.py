@@ -125,3 +125,32 @@ def test_fresh_process_differentiates_the_reloaded_artifact(exported, tmp_path):
     assert r.returncode == 0, r.stderr[-3000:]
     np.testing.assert_allclose(np.load(tmp_path / "g.npy"), fe.grad(_f(fnp))(X, W, N),
                                rtol=1e-5, atol=1e-6)
+
+
+def _cli(tmp_path, *argv):
+    script = tmp_path / "model.py"
+    script.write_text(
+        "import frontend.numpy as fnp\n"
+        "def layer(x, params, act):\n"
+        "    y = x @ params['w'] + params['b']\n"
+        "    return fnp.tanh(y) if act == 'tanh' else y\n")
+    env = dict(os.environ, PYTHONPATH=ROOT)
+    return subprocess.run([sys.executable, "-m", "lowering.cli", *argv], capture_output=True,
+                          text=True, timeout=300, env=env, cwd=tmp_path)
+
+
+def test_cli_dump_takes_pytree_and_static_arguments(tmp_path):
+    args = ["--arg", "f32[8,3]", "--arg", "{'w': f32[3,4], 'b': f32[4]}"]
+    r = _cli(tmp_path, "dump", "model.py:layer", *args, "--arg", "static:'tanh'",
+             "--stage", "stablehlo")
+    assert r.returncode == 0, r.stderr
+    assert "stablehlo.tanh" in r.stdout and "tensor<8x4xf32>" in r.stdout
+    r = _cli(tmp_path, "dump", "model.py:layer", *args, "--arg", "static:'linear'")
+    assert r.returncode == 0 and "stablehlo.tanh" not in r.stdout
+    r = _cli(tmp_path, "check", "model.py:layer", *args, "--arg", "static:'tanh'",
+             "--vmap", "0,None")
+    assert r.returncode == 0, r.stderr
+    for bad, msg in (("{'w': f32[3,4], 'b': 3}", "a pytree holds only specs"),
+                     ("static:[1]", "bad static argument"), ("{'w': }", "bad argument spec")):
+        r = _cli(tmp_path, "dump", "model.py:layer", "--arg", "f32[8,3]", "--arg", bad)
+        assert r.returncode == 2 and msg in r.stderr, r.stderr
