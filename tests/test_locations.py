@@ -63,6 +63,10 @@ def test_locations_survive_vmap_grad_and_nested_graphs():
         text = g.pretty_print(source_info=True)
         assert f"sin a  # {HERE}:{_line_of('SIN_LINE')}" in text
         assert f"tanh b  # {HERE}:{body_line}:15 (body)" in text
+    # the backward pass's equations name the line of the forward equation they come from
+    # (as JAX's): the last one multiplies by cos(x), sin's derivative
+    assert source_info(g.eqns[-1].loc)[1] == _line_of("SIN_LINE")
+    assert all(source_info(e.loc)[0] == HERE for e in g.eqns)
 
 
 def test_debug_info_text_has_jaxs_file_line_columns():

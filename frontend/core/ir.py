@@ -296,6 +296,26 @@ _rebinding_loc: contextvars.ContextVar[tuple[Any, int] | None] = contextvars.Con
     "vmaplab_loc", default=None)
 
 
+class source_loc:
+    """``with source_loc(e.loc):`` the equations made inside take ``e.loc`` (nothing
+    changes for None): re-binding a graph's equations (inlining, the backward pass) keeps
+    the user's lines of the equations they come from, as JAX's ``user_context``."""
+
+    __slots__ = ("loc", "token")
+
+    def __init__(self, loc: tuple[Any, int] | None) -> None:
+        self.loc = loc
+        self.token = None
+
+    def __enter__(self) -> None:
+        if self.loc is not None:
+            self.token = _rebinding_loc.set(self.loc)
+
+    def __exit__(self, *exc: Any) -> None:
+        if self.token is not None:
+            _rebinding_loc.reset(self.token)
+
+
 def register_exclusion(path: str) -> None:
     """Frames of files under ``path`` are not the user's (as JAX's
     ``source_info_util.register_exclusion``): e.g. a library wrapping vmaplab's functions."""
@@ -929,12 +949,8 @@ def eval_graph(g: Graph, consts: Sequence[Any], args: Sequence[Any]) -> list[Any
         return a if type(a) is Literal else env[id(a)]  # Literals keep their dtype
 
     for e in g.eqns:
-        token = _rebinding_loc.set(e.loc) if e.loc is not None else None
-        try:
+        with source_loc(e.loc):
             out = e.prim.bind(*map(read, e.inputs), **e.params)
-        finally:
-            if token is not None:
-                _rebinding_loc.reset(token)
         if e.prim.multiple_results:
             for v, o in zip(e.outs, out, strict=True):
                 env[id(v)] = o
