@@ -126,9 +126,11 @@ def test_verifier_errors_name_equation_primitive_and_line():
     p.def_abstract_eval(lambda a: a)
     # an add of a tensor<3xf32> typed as tensor<4xf32>: the verifier rejects it
     p.def_lowering(lambda ctx, x: ctx.op(f"stablehlo.add {x}, {x} : tensor<4xf32>"))
-    text = fe.jit(lambda x: p.bind(x)).lower(X).as_text(debug_info=True)
+    lowered = fe.jit(lambda x: p.bind(x)).lower(X)
     with pytest.raises(mlir.StableHLOVerificationError, match="primitive 'bad_add', made at"):
-        mlir.parse_module(text)
+        mlir.parse_module(lowered.as_text(debug_info=True))
+    with pytest.raises(mlir.StableHLOVerificationError, match="primitive 'bad_add', made at"):
+        lowered.compiler_ir()
 
 
 def test_broken_pass_without_check_names_the_equation():

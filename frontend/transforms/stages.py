@@ -45,9 +45,10 @@ class Lowered:
 
     def compiler_ir(self, dialect: str = "stablehlo"):
         """The module parsed by jaxlib's MLIR bindings (an ``ir.Module`` of this thread's
-        context), as JAX's ``compiler_ir`` gives it."""
+        context), with its ops' locations, as JAX's ``compiler_ir`` gives it (a verifier
+        error names the equation, primitive and Python line of the op)."""
         _check_dialect(dialect, "compiler_ir")
-        return _backend.get().compiler_ir(self._text)
+        return _backend.get().compiler_ir(self.as_text(debug_info=True))
 
     def apply_passes(self, pipeline: str) -> Lowered:
         """A new Lowered whose module is this one after the MLIR pass pipeline ``pipeline``
