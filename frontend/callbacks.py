@@ -31,8 +31,8 @@ VMAP_METHODS = ("sequential", "sequential_unrolled", "expand_dims", "broadcast_a
 
 class HostFunction:
     """The ``callback`` param of ``callback_p``: the user's function and the pytree of its
-    arguments ((args, kwargs)); equal only to itself. ``id``: its number in the programs
-    that call it. ``call(flat_values, result_avals)`` calls it with Arrays and returns the
+    arguments ((args, kwargs)); equal only to itself. ``id``: its number in this
+    process. ``call(flat_values, result_avals)`` calls it with Arrays and returns the
     flat results as numpy arrays, checked against ``result_avals`` (JAX's errors)."""
 
     __slots__ = ("fn", "in_tree", "id", "__weakref__")

@@ -205,3 +205,14 @@ def test_the_program_calls_jaxlibs_host_callback_target():
     # dce keeps an unused side-effecting callback; XLA may drop an unused pure one
     g = fe.make_graph(lambda x: (fe.debug.print("{}", x), x)[1])(X)
     assert [e.prim.name for e in g.eqns] == ["callback"]
+
+
+def test_one_traced_callback_lowered_unbatched_and_batched():
+    # the same callback equation (one HostFunction) in two programs with different result
+    # types: each program calls it with its own checks
+    from frontend.core.ir import inline_graph
+    g = fe.make_graph(lambda x: fe.pure_callback(
+        np.sin, fe.ShapeDtypeStruct(x.shape, x.dtype), x, vmap_method="expand_dims"))(X)
+    run = lambda x: inline_graph(g, [x])[0]  # noqa: E731
+    np.testing.assert_allclose(fe.jit(run)(X), np.sin(X), rtol=1e-6)
+    np.testing.assert_allclose(fe.jit(fe.vmap(run))(XS), np.sin(XS), rtol=1e-6)
