@@ -19,12 +19,11 @@ hlo = mlir.hlo
 
 # ---- the primitives (vmaplab's side: abstract evaluation and batching)
 reduce_precision_p = Primitive("reduce_precision")
-reduce_precision_p.def_abstract_eval(
-    lambda x, *, exponent_bits, mantissa_bits: ShapedArray(x.shape, x.dtype))
+reduce_precision_p.def_abstract_eval(lambda x, **_params: ShapedArray(x.shape, x.dtype))
 reduce_precision_p.def_batching(unary_batching(reduce_precision_p))
 
 integer_pow_p = Primitive("integer_pow")
-integer_pow_p.def_abstract_eval(lambda x, *, y: ShapedArray(x.shape, x.dtype))
+integer_pow_p.def_abstract_eval(lambda x, **_params: ShapedArray(x.shape, x.dtype))
 integer_pow_p.def_batching(unary_batching(integer_pow_p))
 
 
