@@ -37,6 +37,8 @@ _am.install(Tracer)
 _LAZY = {
     "compilation_cache": "frontend.compilation_cache",
     "custom_batching": "frontend.custom_batching",
+    "debug": "frontend.debug",
+    "experimental": "frontend.experimental",
     "distributed": "frontend.distributed",
     "export": "frontend.export",
     "extend": "frontend.extend",
@@ -52,6 +54,9 @@ _LAZY = {
     "tree": "frontend.tree",
     "tree_util": "frontend.tree_util",
     "jit": "frontend.transforms.jit:jit",
+    "cache_stats": "frontend.transforms.jit:cache_stats",
+    "pure_callback": "frontend.callbacks:pure_callback",
+    "effects_barrier": "frontend.callbacks:effects_barrier",
     "make_graph": "frontend.transforms.jit:make_graph",
     "eval_shape": "frontend.transforms.jit:eval_shape",
     "vmap": "frontend.transforms.vmap:vmap",

@@ -23,6 +23,7 @@ import threading
 
 import numpy as np
 
+from . import _export_vjp
 from .core import dtypes
 from .core.arguments import abstractify
 from .core.ir import Aval, Primitive, aval_of
@@ -34,7 +35,7 @@ from .transforms.custom_derivatives import custom_lin_p
 from .transforms.jit import jitted_of
 from .transforms.vmap import sequential_batch
 
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2  # (2: may carry the artifact of its VJP, see serialize's vjp_order)
 MAGIC = b"VMAPLAB-EXPORTED\n"
 
 # call_exported(*args; exported): the exported module's @main on the kept arguments
@@ -61,7 +62,9 @@ def _call_exported_jvp(primals, tangents, *, exported):
     outs = call_exported_p.bind(*primals, exported=exported)
     lin = tuple(tangent_aval(aval_of(x)).dtype != dtypes.float0 for x in primals)
     ts = [instantiate_zeros(t) for t, keep in zip(tangents, lin, strict=True) if keep]
-    touts = custom_lin_p.bind(*ts, num_res=0, bwd=_no_vjp, out_avals=tuple(exported.out_avals),
+    res, bwd = _backward(exported, primals)
+    touts = custom_lin_p.bind(*res, *ts, num_res=len(res), bwd=bwd,
+                              out_avals=tuple(exported.out_avals),
                               arg_avals=tuple(aval_of(x) for x in primals), linear=lin)
     return outs, [Zero(tangent_aval(a)) if tangent_aval(a).dtype == dtypes.float0 else t
                   for t, a in zip(touts, exported.out_avals, strict=True)]
@@ -69,8 +72,25 @@ def _call_exported_jvp(primals, tangents, *, exported):
 
 def _no_vjp(res, cts):
     raise ValueError("No VJP is available: an exported function is differentiated in reverse "
-                     "mode only through a VJP exported with it, and vmaplab's artifacts carry "
-                     "none (differentiate the function before exporting it)")
+                     "mode only through a VJP exported with it, and this artifact carries none "
+                     "(serialize it with vjp_order=1, as JAX's Exported.serialize)")
+
+
+def _backward(exported, primals) -> tuple:
+    """(residuals, bwd) of the custom_lin of ``Exported.call``: the primal inputs and the
+    artifact's VJP when it has one (frontend/_export_vjp.py), else JAX's error."""
+    if not exported.has_vjp():
+        return [], _no_vjp
+    kept, n_in = exported.module_kept_var_idx, len(exported.in_avals)
+    bwd = _export_vjp.vjp_backward(exported)
+
+    def kept_bwd(res, cts):  # (arguments the module drops: any value; their cts are zero)
+        full = [np.zeros(a.shape, a.dtype) for a in exported.in_avals]
+        for i, r in zip(kept, res, strict=True):
+            full[i] = r
+        outs = bwd(full, cts)
+        return [outs[i] for i in kept] if len(kept) != n_in else outs
+    return list(primals), kept_bwd
 
 
 class Exported:
@@ -94,6 +114,8 @@ class Exported:
         self._kept_avals = tuple(self.in_avals[i] for i in self.module_kept_var_idx)
         self._text = text
         self._callees: dict = {}
+        self._graph = None  # the traced graph it was exported from (its VJP is built from it)
+        self._vjp = None    # the Exported of its VJP, once built or read
         self._lock = threading.Lock()
 
     def __repr__(self):
@@ -103,6 +125,23 @@ class Exported:
 
     def mlir_module(self) -> str:
         return self._text
+
+    def has_vjp(self) -> bool:
+        """Whether ``vjp()`` is available (JAX's ``has_vjp``): for a function exported in
+        this process, and for an artifact serialized with ``vjp_order >= 1``."""
+        return self._vjp is not None or self._graph is not None
+
+    def vjp(self) -> Exported:
+        """The Exported of this function's VJP, as JAX's: a function of the flat inputs and
+        output cotangents giving the flat input cotangents."""
+        if self._vjp is None:
+            if self._graph is None:
+                raise ValueError("No VJP is available: the artifact was serialized without "
+                                 "one (serialize(vjp_order=1))")
+            from .transforms.grad import vjp as _vjp_fn
+            from .transforms.jit import jit as _jit
+            self._vjp = _export_vjp.export_vjp(self, self._graph, export, _jit, _vjp_fn)
+        return self._vjp
 
     @property
     def mlir_module_serialized(self) -> bytes:
@@ -160,11 +199,15 @@ class Exported:
 
     # -- serialization
 
-    def serialize(self, *, target_version: str | None = None, format: str = "vmaplab") -> bytearray:
+    def serialize(self, *, target_version: str | None = None, format: str = "vmaplab",
+                  vjp_order: int = 0) -> bytearray:
         """The exported function as bytes: ``format="vmaplab"`` (a header with the types
         and pytrees, a checksum, and a StableHLO portable artifact for ``target_version``,
         default the current version) or ``format="jax"`` (JAX's export format, which keeps
-        no weak types)."""
+        no weak types). ``vjp_order=n`` also writes its VJP (``vjp()``), and that one's to
+        order n, so that the deserialized function can be differentiated n times in reverse
+        mode (as JAX's)."""
+        vjp_blob = _serialize_vjp(self, target_version, format, vjp_order)
         be = _backend.get()
         if format == "jax":
             return bytearray(be.write_jax_export(
@@ -172,19 +215,19 @@ class Exported:
                 [_aval_triple(a) for a in self.in_avals],
                 self.out_tree.unflatten(range(len(self.out_avals))),
                 [_aval_triple(a) for a in self.out_avals], self.platforms, target_version,
-                self.module_kept_var_idx))
+                self.module_kept_var_idx, vjp_blob or None))
         if format != "vmaplab":
             raise ValueError(f"unknown export format {format!r}: 'vmaplab' or 'jax'")
         version = be.check_stablehlo_version(target_version or be.stablehlo_versions()[1])
         artifact = be.serialize_artifact(self._text, version)
         header = json.dumps({
-            "format_version": FORMAT_VERSION, "fun_name": self.fun_name,
+            "format_version": 1, "fun_name": self.fun_name,
             "in_tree": _tree_to_json(self.in_tree), "out_tree": _tree_to_json(self.out_tree),
             "in_avals": [_aval_json(a) for a in self.in_avals],
             "out_avals": [_aval_json(a) for a in self.out_avals],
             "platforms": list(self.platforms), "module_kept_var_idx": list(self.module_kept_var_idx),
-            "stablehlo_version": version}, sort_keys=True).encode()
-        body = struct.pack(">I", len(header)) + header + artifact
+            "stablehlo_version": version, **_vjp_header(vjp_blob)}, sort_keys=True).encode()
+        body = struct.pack(">I", len(header)) + header + artifact + vjp_blob
         return bytearray(MAGIC + hashlib.sha256(body).digest() + body)
 
 
@@ -209,8 +252,10 @@ def export(fun_jit, *, platforms=None):
         lo = jitted.trace(*args, **kwargs)
         # (large constants inside too)
         text = _backend.get().lower_self_contained(lo.jaxpr, platforms)
-        return Exported(getattr(fun_jit, "__name__", "fun"), lo.in_tree, lo.in_avals, lo.out_tree,
-                        lo.out_avals, platforms, text)
+        exp = Exported(getattr(fun_jit, "__name__", "fun"), lo.in_tree, lo.in_avals, lo.out_tree,
+                       lo.out_avals, platforms, text)
+        exp._graph = lo.jaxpr
+        return exp
 
     return do_export
 
@@ -254,8 +299,11 @@ def deserialize(blob) -> Exported:
     if hashlib.sha256(body).digest() != digest:
         raise ValueError("corrupt vmaplab export artifact: checksum mismatch")
     fields = _header_fields(header)
-    text = _backend.get().deserialize_artifact(body[4 + n:])
+    vjp_n = _vjp_size(header, len(body) - 4 - n)
+    text = _backend.get().deserialize_artifact(body[4 + n:len(body) - vjp_n])
     exp = Exported(*fields[:6], text, fields[6])
+    if vjp_n:
+        exp._vjp = deserialize(body[len(body) - vjp_n:])
     _check_module(exp)
     _check_custom_calls(exp)
     return exp
@@ -318,6 +366,8 @@ def _from_jax(d: dict) -> Exported:
                    d["kept_var_idx"])
     _check_module(exp)
     _check_custom_calls(exp)
+    if d.get("vjp") is not None:
+        exp._vjp = _from_jax(d["vjp"])
     return exp
 
 
@@ -333,6 +383,29 @@ def _check_custom_calls(exp: Exported) -> None:
             return  # (calling it here is JAX's error; lowering it for another platform is fine)
         text = be.exported_for_platform(text, exp.platforms.index(here))
     be.check_custom_calls(text, f"the artifact of {exp.fun_name}")
+
+
+def _serialize_vjp(exp: Exported, target_version, format: str, vjp_order) -> bytes:
+    """The bytes of ``exp.vjp()`` serialized to order ``vjp_order - 1`` (b"" for 0)."""
+    if isinstance(vjp_order, bool) or not isinstance(vjp_order, int) or vjp_order < 0:
+        raise ValueError(f"vjp_order must be a non-negative int, got {vjp_order!r}")
+    if vjp_order == 0:
+        return b""
+    return bytes(exp.vjp().serialize(target_version=target_version, format=format,
+                                     vjp_order=vjp_order - 1))
+
+
+def _vjp_header(vjp_blob: bytes) -> dict:
+    """Header fields of an artifact carrying its VJP (format version 2), else none."""
+    return {"vjp_bytes": len(vjp_blob), "format_version": 2} if vjp_blob else {}
+
+
+def _vjp_size(header: dict, rest: int) -> int:
+    n = header.get("vjp_bytes", 0)
+    if type(n) is not int or not 0 <= n < rest:
+        raise ValueError(f"corrupt artifact: vjp_bytes must be a byte count below {rest}, "
+                         f"got {str(n)[:100]}")
+    return n
 
 
 def _check_module(exp: Exported) -> None:

@@ -47,6 +47,7 @@ the examples to copy. See docs/extending.md for a walk-through.
 """
 from __future__ import annotations
 
+from . import extend_mlir as mlir
 from .core.ir import Aval as ShapedArray
 from .core.ir import Primitive
 from .custom_batching import custom_vmap, sequential_vmap
@@ -60,7 +61,7 @@ not_mapped = None  # the batch dim of an unbatched operand or result
 vectorized_batching = vectorized_batch  # elementwise n-ary primitives (JAX's defbroadcasting)
 unary_batching = same_axis_batch        # one operand; the batch axis stays (JAX's defvectorized)
 
-__all__ = ["Primitive", "ShapedArray", "UndefinedPrimal", "Zero", "axis_size", "bdim_at",
+__all__ = ["Primitive", "ShapedArray", "mlir", "UndefinedPrimal", "Zero", "axis_size", "bdim_at",
            "custom_vmap", "instantiate_zeros", "is_undefined_primal", "jvp_by_operand",
            "linear_jvp", "moveaxis", "moved_shape", "not_mapped", "sequential_vmap",
            "unary_batching", "vectorized_batching", "zero_jvp"]

@@ -228,39 +228,53 @@ def _ffi_call_jvp(primals, tangents, *, target_name, **params):
                      "`custom_jvp` or `custom_vjp` to add support.")
 
 
-@ffi_call_p.def_batching
-def _ffi_call_batch(args, dims, *, vmap_method, result_avals, **params):
-    # every result gets the batch axis at 0
-    size = axis_size(args, dims)
-    batched_avals = tuple(a.update(shape=(size,) + a.shape) for a in result_avals)
-    if vmap_method in ("expand_dims", "broadcast_all"):
-        lead = size if vmap_method == "broadcast_all" else 1
-        xs = [bdim_at(x, d, lead if d is None else size, 0) for x, d in zip(args, dims, strict=True)]
-        outs = ffi_call_p.bind(*xs, vmap_method=vmap_method, result_avals=batched_avals, **params)
+def vmap_method_batching(prim: Primitive, hint=lambda params: ""):
+    """The batching rule of a primitive called with ``vmap_method`` and ``result_avals``
+    params (``ffi_call``, the host callbacks), as JAX's: 'expand_dims' / 'broadcast_all'
+    (unbatched operands get a size-1 / batch-size leading axis, one call sees the batch),
+    'legacy_vectorized' (batched operands moved to axis 0, unbatched ones left as they are),
+    'sequential' (one call per example, in a loop), 'sequential_unrolled' (the loop
+    unrolled); None is an error. ``hint(params)``: words added to that error."""
+
+    def rule(args, dims, *, vmap_method, result_avals, **params):
+        # every result gets the batch axis at 0
+        size = axis_size(args, dims)
+        batched_avals = tuple(a.update(shape=(size,) + a.shape) for a in result_avals)
+        if vmap_method in ("expand_dims", "broadcast_all", "legacy_vectorized"):
+            lead = size if vmap_method == "broadcast_all" else 1
+            xs = [x if d is None and vmap_method == "legacy_vectorized" else
+                  bdim_at(x, d, lead if d is None else size, 0)
+                  for x, d in zip(args, dims, strict=True)]
+            outs = prim.bind(*xs, vmap_method=vmap_method, result_avals=batched_avals, **params)
+            return outs, [0] * len(outs)
+        if vmap_method not in ("sequential", "sequential_unrolled"):
+            raise NotImplementedError(
+                f"vmap is only supported for the {prim.name} primitive when vmap_method is one "
+                "of 'sequential', 'sequential_unrolled', 'expand_dims', 'broadcast_all', or "
+                f"'legacy_vectorized'. Got vmap_method={vmap_method!r}.{hint(params)}")
+        idx = [i for i, d in enumerate(dims) if d is not None]
+
+        def one(*lanes):
+            full = list(args)
+            for i, x in zip(idx, lanes, strict=True):
+                full[i] = x
+            return prim.bind(*full, vmap_method=vmap_method, result_avals=result_avals, **params)
+
+        xs = [bdim_at(args[i], dims[i], size, 0) for i in idx]
+        if vmap_method == "sequential":
+            outs = scan_lanes(one, xs)  # one stablehlo.while
+        else:
+            per_lane = [one(*[_lane(x, k) for x in xs]) for k in range(size)]
+            outs = [_stack([lane[j] for lane in per_lane], a) for j, a in enumerate(result_avals)]
         return outs, [0] * len(outs)
-    if vmap_method not in ("sequential", "sequential_unrolled"):
-        raise NotImplementedError(
-            "vmap is only supported for the ffi_call primitive when vmap_method is one of "
-            "'sequential', 'sequential_unrolled', 'expand_dims', 'broadcast_all', or "
-            f"'legacy_vectorized'. Got vmap_method={vmap_method!r}. (Target "
-            f"{params['target_name']!r}: pass vmap_method= to ffi_call: 'expand_dims' or "
-            "'broadcast_all' when the kernel treats leading axes as a batch, 'sequential' to "
-            "call it once per example in a loop.)")
-    idx = [i for i, d in enumerate(dims) if d is not None]
 
-    def one(*lanes):
-        full = list(args)
-        for i, x in zip(idx, lanes, strict=True):
-            full[i] = x
-        return ffi_call_p.bind(*full, vmap_method=vmap_method, result_avals=result_avals, **params)
+    return rule
 
-    xs = [bdim_at(args[i], dims[i], size, 0) for i in idx]
-    if vmap_method == "sequential":
-        outs = scan_lanes(one, xs)  # one stablehlo.while
-    else:
-        per_lane = [one(*[_lane(x, k) for x in xs]) for k in range(size)]
-        outs = [_stack([lane[j] for lane in per_lane], a) for j, a in enumerate(result_avals)]
-    return outs, [0] * len(outs)
+
+ffi_call_p.def_batching(vmap_method_batching(ffi_call_p, lambda params: (
+    f" (Target {params['target_name']!r}: pass vmap_method= to ffi_call: 'expand_dims' or "
+    "'broadcast_all' when the kernel treats leading axes as a batch, 'sequential' to call it "
+    "once per example in a loop.)")))
 
 
 def _lane(x, k):

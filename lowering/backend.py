@@ -33,8 +33,8 @@ __all__ = [
     "process_index", "process_count", "local_devices", "initialize_distributed",
     "shutdown_distributed",
     # graphs to programs
-    "lower", "lower_self_contained", "lowering_platform", "compile_graph", "stablehlo_signature", "compile_module",
-    "check_custom_calls",
+    "lower", "lower_self_contained", "lowering_platform", "compile_graph", "stablehlo_signature",
+    "compile_module", "check_custom_calls", "effects_barrier", "persistent_cache_stats",
     # the C++ call path
     "dispatcher", "clear_dispatchers", "jax_x64_enabled", "dispatch_in_trace", "fastpath_data",
     "register_arrays", "register_pytree_node",
@@ -42,7 +42,7 @@ __all__ = [
     "compiler_ir", "run_mlir_pipeline", "check_compilable", "apply_patterns", "MLIR_PASSES",
     "serialize_artifact", "deserialize_artifact", "check_stablehlo_version", "exported_callee", "exported_for_platform",
     "read_jax_export", "write_jax_export", "stablehlo_versions", "register_ffi_target",
-    "ffi_include_dir",
+    "ffi_include_dir", "mlir_builder_modules", "build_mlir_function",
     # the explorer page (lowering/explore, imported when first asked for)
     "explore_page", "graph_html", "lowered_html",
     # the persistent compilation cache
@@ -103,14 +103,16 @@ def lowering_platform(device=None) -> str:
     return p
 
 
-def lower(graph: Graph, in_shardings=None, out_shardings=None, platforms=None) -> str:
+def lower(graph: Graph, in_shardings=None, out_shardings=None, platforms=None,
+          debug_info: bool = False) -> str:
     """The module of ``graph`` for ``platforms`` (JAX's names; default: the default
     device's platform). Lowering never needs the platforms' devices or plugins."""
     idx = const_args(graph)
     meshes, consts, ins, outs, _ = placement(graph, idx, in_shardings, out_shardings, None)
     return lower_graph(graph, const_args=idx, in_shardings=ins, out_shardings=outs,
                        const_shardings=consts,
-                       platforms=tuple(platforms) if platforms else (lowering_platform(),))
+                       platforms=tuple(platforms) if platforms else (lowering_platform(),),
+                       debug_info=debug_info)
 
 
 def explore_page(fn, args, kwargs, **options):
@@ -144,10 +146,11 @@ def compile_graph(graph: Graph, device=None, text: str | None = None, in_shardin
     idx = const_args(graph) if graph.consts else ()
     meshes, consts, ins, outs, device = placement(graph, idx, in_shardings, out_shardings,
                                                   device)
-    if text is None:
+    if text is None:  # (for XLA with source locations: its metadata names Python lines)
         text = lower_graph(graph, const_args=idx, in_shardings=ins, out_shardings=outs,
                            const_shardings=consts, platforms=(lowering_platform(
-                               None if meshes is not None else device),))
+                               None if meshes is not None else device),),
+                           debug_info=not isinstance(device, str))
     if meshes is not None:
         return ShardedCompiled(graph, text, meshes, idx, consts + (ins or (None,) * len(
             graph.invars)), outs)
@@ -166,6 +169,14 @@ def stablehlo_signature(module):
     ins, outs = runtime.mlir.main_signature(text)
     check_compilable(text)
     return text, [Aval(s, d) for s, d in ins], [Aval(s, d) for s, d in outs]
+
+
+effects_barrier = runtime.effects_barrier
+
+
+def persistent_cache_stats() -> dict:
+    """The persistent compilation cache's counters (a copy): hits, misses, writes, errors."""
+    return dict(runtime.cache.stats)
 
 
 def compile_module(text: str, in_avals, out_avals, device=None):
@@ -188,6 +199,8 @@ compiler_ir = runtime.mlir.compiler_ir
 run_mlir_pipeline = runtime.mlir.run_pipeline
 check_compilable = runtime.mlir.check_compilable
 apply_patterns = runtime.mlir.apply_patterns
+mlir_builder_modules = runtime.mlir.builder_modules
+build_mlir_function = runtime.mlir.build_function
 MLIR_PASSES = runtime.mlir.MLIR_PASSES
 serialize_artifact = runtime.artifact.serialize
 deserialize_artifact = runtime.artifact.deserialize

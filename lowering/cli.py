@@ -68,6 +68,61 @@ def parse_spec(spec: str) -> tuple:
     return tuple(int(p) for p in parts), dtype
 
 
+_SPEC_TOKEN = re.compile(r"([A-Za-z][A-Za-z0-9_]*)\s*\[([^\]\[]*)\]")
+
+
+class _Spec(tuple):
+    """A leaf of a pytree of specs: ((shape), dtype name)."""
+
+
+def parse_arg(text: str):
+    """One ``--arg``: ``static:LITERAL`` (a static argument: a hashable Python literal,
+    baked into the function as jit's static arguments are), a spec ``f32[8,3]``, or a pytree
+    of specs written as a Python literal (tuples, lists, dicts with str keys):
+    ``{'w': f32[3,4], 'b': f32[4]}``. Returns ("static", value) or ("tree", pytree of
+    _Spec)."""
+    if text.startswith("static:"):
+        try:
+            value = ast.literal_eval(text[len("static:"):].strip())
+            hash(value)
+        except (ValueError, SyntaxError, TypeError):
+            raise CLIError(f"bad static argument {text!r}: static:LITERAL with a hashable "
+                           "Python literal, such as static:3 or static:'relu'") from None
+        return "static", value
+    if _SPEC.match(text):
+        return "tree", _Spec(parse_spec(text))
+    specs = []
+
+    def slot(m):
+        specs.append(_Spec(parse_spec(m.group(0))))
+        return f"__spec{len(specs) - 1}__"
+    try:
+        tree = ast.literal_eval(repr_tree(_SPEC_TOKEN.sub(slot, text)))
+    except (ValueError, SyntaxError):
+        raise CLIError(f"bad argument spec {text!r}: expected DTYPE[DIMS] such as f32[8,3], a "
+                       "pytree of them such as {'w': f32[3,4], 'b': f32[4]}, or "
+                       "static:LITERAL") from None
+    if not specs:
+        raise CLIError(f"bad argument spec {text!r}: no DTYPE[DIMS] in it (a Python value "
+                       "is passed with static:LITERAL)")
+
+    def back(t):
+        if isinstance(t, str) and t.startswith("__spec") and t.endswith("__"):
+            return specs[int(t[6:-2])]
+        if isinstance(t, (tuple, list)):
+            return type(t)(back(c) for c in t)
+        if isinstance(t, dict):
+            return {k: back(v) for k, v in t.items()}
+        raise CLIError(f"bad argument spec {text!r}: a pytree holds only specs, tuples, "
+                       f"lists and dicts, not {t!r}")
+    return "tree", back(tree)
+
+
+def repr_tree(text: str) -> str:
+    """The placeholders ``__specK__`` quoted, so that the text is a Python literal."""
+    return re.sub(r"__spec\d+__", lambda m: repr(m.group(0)), text)
+
+
 def parse_axes(text: str):
     """'0' -> 0, '0,None' -> (0, None), '(1, None)' -> (1, None)."""
     try:
@@ -129,40 +184,65 @@ def _dtype(name: str):
     return dtypes.bfloat16 if name == "bfloat16" else np.dtype(name)
 
 
+def _map_specs(fn, tree):
+    """``tree`` (a pytree of _Spec) with each spec replaced by ``fn(shape, dtype name)``."""
+    if isinstance(tree, _Spec):
+        return fn(*tree)
+    if isinstance(tree, (tuple, list)):
+        return type(tree)(_map_specs(fn, c) for c in tree)
+    return {k: _map_specs(fn, v) for k, v in tree.items()}
+
+
 def abstract_inputs(specs) -> list:
-    """The specs as ShapeDtypeStructs: enough to trace, lower and compile, nothing allocated."""
+    """The specs (pytrees of them) as ShapeDtypeStructs: enough to trace, lower and compile,
+    nothing allocated."""
     import frontend as fe
-    return [fe.ShapeDtypeStruct(shape, _dtype(name)) for shape, name in specs]
+    return [_map_specs(lambda shape, name: fe.ShapeDtypeStruct(shape, _dtype(name)), t)
+            for t in specs]
 
 
 def make_inputs(specs, seed: int) -> list:
-    """Random arrays of the specs (``check`` runs on them)."""
+    """Random arrays of the specs (pytrees of them; ``check`` runs on them)."""
     import numpy as np
     rng = np.random.default_rng(seed)
-    out = []
-    for shape, name in specs:
+
+    def one(shape, name):
         dt = _dtype(name)
         if dt == np.bool_:
-            x = rng.integers(0, 2, size=shape).astype(bool)
-        elif dt.kind in "iu":
-            x = rng.integers(0 if dt.kind == "u" else -5, 6, size=shape).astype(dt)
-        elif dt.kind == "c":
-            x = (rng.normal(size=shape) + 1j * rng.normal(size=shape)).astype(dt)
-        else:
-            x = rng.normal(size=shape).astype(dt)
-        out.append(x)
-    return out
+            return rng.integers(0, 2, size=shape).astype(bool)
+        if dt.kind in "iu":
+            return rng.integers(0 if dt.kind == "u" else -5, 6, size=shape).astype(dt)
+        if dt.kind == "c":
+            return (rng.normal(size=shape) + 1j * rng.normal(size=shape)).astype(dt)
+        return rng.normal(size=shape).astype(dt)
+    return [_map_specs(one, t) for t in specs]
+
+
+def _with_statics(fn, parsed):
+    """``fn`` with the static arguments of ``parsed`` (``parse_arg`` results, in order)
+    baked in at their positions: a function of the other arguments."""
+    statics = {i: v for i, (kind, v) in enumerate(parsed) if kind == "static"}
+    if not statics:
+        return fn
+    n = len(parsed)
+
+    def with_statics(*dyn):
+        it = iter(dyn)
+        return fn(*[statics[i] if i in statics else next(it) for i in range(n)])
+    with_statics.__name__ = getattr(fn, "__name__", "fn")
+    return with_statics
 
 
 def _prepare(args, concrete: bool):
     """(function after --vmap, inputs, graph passes) from the parsed arguments; the inputs
     are random arrays when ``concrete``, else ShapeDtypeStructs."""
-    specs = [parse_spec(s) for s in args.arg]
+    parsed = [parse_arg(s) for s in args.arg]
+    specs = [t for kind, t in parsed if kind == "tree"]
     axes = [parse_axes(a) for a in args.vmap]
     passes = None
     if args.passes is not None:
         passes = tuple(p.strip() for p in args.passes.split(",") if p.strip())
-    fn = load_function(args.target)
+    fn = _with_statics(load_function(args.target), parsed)
     import frontend as fe
     from frontend import passes as P
     if passes is not None:
@@ -448,7 +528,9 @@ def cmd_passes(_args) -> int:
 def _function_args(p):
     p.add_argument("target", metavar="SCRIPT.py:FUNCTION", help="the function to compile")
     p.add_argument("--arg", action="append", default=[], metavar="SPEC",
-                   help="an argument, DTYPE[DIMS] such as f32[8,3] or i32[] (repeat, in order)")
+                   help="an argument, DTYPE[DIMS] such as f32[8,3] or i32[], a pytree of them "
+                        "such as \"{'w': f32[3,4], 'b': f32[4]}\", or static:LITERAL (a "
+                        "static argument); repeat, in order")
     p.add_argument("--vmap", action="append", default=[], metavar="IN_AXES",
                    help="wrap the function in vmap(in_axes=IN_AXES), e.g. 0 or 0,None "
                         "(repeat to nest; the first is innermost)")

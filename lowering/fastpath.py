@@ -37,8 +37,8 @@ def fastpath_data(compiled, n_in: int, outs, out_avals):
     ``n_in`` arguments, whose results rebuilt were ``outs``); None where only the Python
     path can serve (the interpreter, results that are not Arrays, a mesh's program whose
     arguments the partitioner reordered)."""
-    if isinstance(compiled, InterpretedCompiled):
-        return None  # the interpreter never takes the C++ call path
+    if isinstance(compiled, InterpretedCompiled) or getattr(compiled.exe, "effectful", False):
+        return None  # the interpreter / host callbacks never take the C++ call path
     aux = results_aux(outs, out_avals)
     if aux is None:
         return None

@@ -266,7 +266,7 @@ PUBLIC_MODULES = [
     "frontend.scipy", "frontend.scipy.linalg", "frontend.scipy.special", "frontend.tree",
     "frontend.tree_util", "frontend.extend", "frontend.export", "frontend.ffi",
     "frontend.sharding", "frontend.custom_batching", "frontend.distributed", "frontend.ops",
-    "frontend.passes",
+    "frontend.passes", "frontend.debug", "frontend.experimental",
 ]
 # imported by name only (not attributes of ``import frontend``): the optional kernels, the command
 OPT_IN_MODULES = ["frontend.kernels", "lowering.cli"]

@@ -54,6 +54,7 @@ class _Config:
         self.enable_x64 = False
         self.embedded_constants_max_bytes = 1 << 16
         self.vmap_cond = "auto"
+        self.explain_cache_misses = False  # log why jit traces again (frontend/transforms/cache_misses.py)
         for name, (env, parse, default) in _CACHE_OPTIONS.items():
             raw = os.environ.get(env)
             try:
@@ -72,6 +73,8 @@ class _Config:
         elif key in _CACHE_OPTIONS:
             setattr(self, key, _CACHE_OPTIONS[key][1](value) if value is not None else
                     _CACHE_OPTIONS[key][2])
+        elif key == "explain_cache_misses":
+            self.explain_cache_misses = bool(value)
         elif key == "embedded_constants_max_bytes":
             if isinstance(value, bool) or not isinstance(value, int) or value < 0:
                 raise ValueError(f"embedded_constants_max_bytes must be a non-negative int, "

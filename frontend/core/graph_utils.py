@@ -36,7 +36,7 @@ def map_subgraphs(e: Eqn, fn: Callable[[Graph], Graph]) -> Eqn:
         if new is None:
             new = dict(e.params)
         new[k] = ngs[0] if type(v) is Graph else ngs
-    return e if new is None else Eqn(e.prim, e.inputs, new, e.outs)
+    return e if new is None else Eqn(e.prim, e.inputs, new, e.outs, e.loc)
 
 
 def has_side_effects(g: Graph) -> bool:
@@ -47,7 +47,8 @@ def has_side_effects(g: Graph) -> bool:
 
 def dce(g: Graph) -> Graph:
     """Dead-code elimination: drop equations none of whose outputs are used (primitives are
-    pure; a call declaring ``has_side_effect`` is kept) and constants nobody reads, also
+    pure; a call declaring ``has_side_effect`` is kept, and so is an equation whose
+    sub-graphs hold one, such as a loop calling the host) and constants nobody reads, also
     inside sub-graphs."""
     live = {v for v in g.outvars if type(v) is not Literal}  # Vars (identity hashed)
     nested = g.nested
@@ -56,7 +57,8 @@ def dce(g: Graph) -> Graph:
     for e in reversed(g.eqns):
         outs = e.outs
         if (outs[0] in live if len(outs) == 1 else not live.isdisjoint(outs)) \
-                or e.params.get("has_side_effect"):
+                or e.params.get("has_side_effect") \
+                or nested and e in nested and any(has_side_effects(s) for s in subgraphs(e)):
             if nested and e.params:
                 e2 = map_subgraphs(e, dce)
                 if e2 is not e:

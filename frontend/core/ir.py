@@ -10,6 +10,8 @@ import contextvars
 import functools
 import itertools
 import math
+import os
+import sys
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, NoReturn, TypeVar, overload
@@ -265,19 +267,103 @@ def _literal_str(val: Any, aval: Aval) -> str:
 
 class Eqn:
     """One primitive application: ``outs = prim[params](*inputs)``. Not mutated after
-    construction (passes build new equations)."""
+    construction (passes build new equations, passing ``loc`` on). ``loc``: where the user's
+    code made it, ``(code object, bytecode offset)`` of the innermost frame outside vmaplab,
+    or None (``source_info(e.loc)`` spells it out)."""
 
-    __slots__ = ("prim", "inputs", "params", "outs")
+    __slots__ = ("prim", "inputs", "params", "outs", "loc")
 
     def __init__(self, prim: Primitive, inputs: tuple[Atom, ...], params: dict[str, Any],
-                 outs: tuple[Var, ...]) -> None:
+                 outs: tuple[Var, ...], loc: tuple[Any, int] | None = None) -> None:
         self.prim = prim
         self.inputs = inputs  # of Var | Literal
         self.params = params
         self.outs = outs  # of Var
+        self.loc = loc
 
     def __repr__(self) -> str:
         return f"Eqn({self.prim.name}, {self.inputs}, {self.params}, {self.outs})"
+
+
+# ----------------------------------------------------------------------------- source locations
+
+_INTERNAL_DIRS = tuple(os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(
+    os.path.abspath(__file__)))), d) + os.sep for d in ("frontend", "lowering"))
+_internal_code: dict[Any, bool] = {}  # code object -> whether it is vmaplab's own
+# The location equations take while ``eval_graph`` re-binds a graph's equations (inlining,
+# batching or differentiating a traced graph): the one each came from.
+_rebinding_loc: contextvars.ContextVar[tuple[Any, int] | None] = contextvars.ContextVar(
+    "vmaplab_loc", default=None)
+
+
+class source_loc:
+    """``with source_loc(e.loc):`` the equations made inside take ``e.loc`` (nothing
+    changes for None): re-binding a graph's equations (inlining, the backward pass) keeps
+    the user's lines of the equations they come from, as JAX's ``user_context``."""
+
+    __slots__ = ("loc", "token")
+
+    def __init__(self, loc: tuple[Any, int] | None) -> None:
+        self.loc = loc
+        self.token = None
+
+    def __enter__(self) -> None:
+        if self.loc is not None:
+            self.token = _rebinding_loc.set(self.loc)
+
+    def __exit__(self, *exc: Any) -> None:
+        if self.token is not None:
+            _rebinding_loc.reset(self.token)
+
+
+def register_exclusion(path: str) -> None:
+    """Frames of files under ``path`` are not the user's (as JAX's
+    ``source_info_util.register_exclusion``): e.g. a library wrapping vmaplab's functions."""
+    global _INTERNAL_DIRS
+    _INTERNAL_DIRS = (*_INTERNAL_DIRS, os.path.abspath(path))
+    _internal_code.clear()
+    source_info.cache_clear()
+
+
+def user_frame() -> tuple[Any, int] | None:
+    """``(code, bytecode offset)`` of the innermost frame outside frontend/ and lowering/
+    (JAX's traceback filtering): the user's line that is making an equation. Cheap: a walk
+    of frame objects, with one dict hit per frame; the line is found only when asked for."""
+    loc = _rebinding_loc.get()
+    if loc is not None:
+        return loc
+    f: Any = sys._getframe(2)
+    internal = _internal_code
+    while f is not None:
+        c = f.f_code
+        i = internal.get(c)
+        if i is None:
+            i = internal[c] = c.co_filename.startswith(_INTERNAL_DIRS)
+        if not i:
+            return (c, f.f_lasti)
+        f = f.f_back
+    return None
+
+
+@functools.lru_cache(maxsize=8192)
+def source_info(loc: tuple[Any, int] | None) -> tuple[str, int, int, int, str] | None:
+    """``(file, line, column, end column, function)`` of an equation's ``loc`` (columns
+    counted from 0, as Python's and JAX's locations); None for None."""
+    if loc is None:
+        return None
+    code, lasti = loc
+    pos = next(itertools.islice(code.co_positions(), lasti // 2, None), None)
+    line, _, col, end = pos if pos is not None else (None, None, None, None)
+    if line is None:
+        line = code.co_firstlineno
+    col = col or 0
+    return (code.co_filename, line, col, end if end is not None else col, code.co_name)
+
+
+def format_loc(loc: tuple[Any, int] | None) -> str:
+    """``file:line:column (function)``, or "" for None."""
+    info = source_info(loc)
+    return "" if info is None else f"{info[0]}:{info[1]}:{info[2]} ({info[4]})"
 
 
 def param_graphs(v: Any) -> tuple[Graph, ...]:
@@ -333,6 +419,11 @@ class Graph:
     def __str__(self) -> str:
         return pp_graph(self)
 
+    def pretty_print(self, *, source_info: bool = False) -> str:
+        """The printed graph; ``source_info=True`` adds each equation's Python location
+        (``# file:line:column (function)``), as JAX's ``Jaxpr.pretty_print``."""
+        return pp_graph(self, 0, source_info)
+
     __repr__ = __str__
 
     def typecheck(self) -> Graph:
@@ -351,18 +442,20 @@ def _names() -> Iterator[str]:
         yield s
 
 
-def _fmt_param(v: Any, indent: int) -> str:
+def _fmt_param(v: Any, indent: int, source_info: bool = False) -> str:
     gs = param_graphs(v)
     if gs:
-        text = ", ".join("\n" + pp_graph(g, indent + 4) for g in gs)
+        text = ", ".join("\n" + pp_graph(g, indent + 4, source_info) for g in gs)
         return text if type(v) is Graph else "(" + text + ")"
     if isinstance(v, np.dtype):
         return str(v)
     return repr(v) if not isinstance(v, str) else v
 
 
-def pp_graph(g: Graph, indent: int = 0) -> str:
-    """Print like a jaxpr: ``{ lambda a:f32[3]; b:f32[3,5]. let c:f32[3] = ... in (c,) }``."""
+def pp_graph(g: Graph, indent: int = 0, source_info: bool = False) -> str:
+    """Print like a jaxpr: ``{ lambda a:f32[3]; b:f32[3,5]. let c:f32[3] = ... in (c,) }``;
+    with ``source_info``, each equation ends with ``# file:line:column (function)``, the
+    user's line that made it (as JAX's ``pretty_print(source_info=True)``)."""
     gen = _names()
     names: dict[int, str] = {}
 
@@ -385,10 +478,13 @@ def pp_graph(g: Graph, indent: int = 0) -> str:
         outs = " ".join(decl(v) for v in e.outs)
         params = ""
         if e.params:
-            params = "[" + " ".join(f"{k}={_fmt_param(v, indent)}"
+            params = "[" + " ".join(f"{k}={_fmt_param(v, indent, source_info)}"
                                     for k, v in sorted(e.params.items())) + "]"
         ins = " ".join(name(v) for v in e.inputs)
-        lines.append(f"{pad}    {outs} = {e.prim.name}{params} {ins}".rstrip())
+        line = f"{pad}    {outs} = {e.prim.name}{params} {ins}".rstrip()
+        if source_info and e.loc is not None:
+            line += f"  # {format_loc(e.loc)}"
+        lines.append(line)
     outs = ", ".join(name(v) for v in g.outvars)
     lines.append(f"{pad}  in ({outs}{',' if len(g.outvars) == 1 else ''}) }}")
     return "\n".join(lines)
@@ -453,6 +549,9 @@ class Primitive:
       ``def_lowering(fn, platform="cuda")`` (JAX's platform names: "cpu", "cuda", "rocm",
       "tpu") sets the rule for one platform; the rule without a platform is the default.
     - ``def_jvp(fn)`` / ``def_transpose(fn)``: the autodiff rules.
+    - ``def_impl(fn)``: ``fn(*args, **params)`` runs the primitive eagerly (outside any
+      transformation) instead of compiling it (JAX's ``def_impl``): ``args`` are the
+      concrete operands (Arrays, numpy arrays or scalars); return what ``bind`` returns.
 
     Rules live on the object and are found there; ``name`` is only for printing, so two
     primitives may share a name. Arrays are positional, static params keyword-only and
@@ -480,6 +579,7 @@ class Primitive:
         self.platform_lowering_rules: dict[str, Callable[..., Any]] = {}
         self.jvp_rule: Callable[..., Any] | None = None
         self.transpose_rule: Callable[..., Any] | None = None
+        self.impl_rule: Callable[..., Any] | None = None
 
     def __repr__(self) -> str:
         return self.name
@@ -518,6 +618,9 @@ class Primitive:
 
     def def_transpose(self, fn: RuleT) -> RuleT:
         return self._set_rule("transpose_rule", fn)
+
+    def def_impl(self, fn: RuleT) -> RuleT:
+        return self._set_rule("impl_rule", fn)
 
     def _set_rule(self, slot: str, fn: RuleT) -> RuleT:
         """Set a rule. A rule replaced after use takes effect at the next trace: the programs
@@ -649,6 +752,9 @@ class EvalTrace(Trace):
         for a in args:
             if isinstance(a, Tracer):
                 raise escaped_tracer_error(a)
+        impl = prim.impl_rule
+        if impl is not None:
+            return impl(*args, **params)
         return _eager_apply(prim, args, params)
 
     def const(self, x: np.ndarray, weak: bool = False) -> Any:
@@ -839,14 +945,14 @@ class GraphTrace(Trace):
             out_avals = prim.abstract_eval(*avals, **params)
             if prim.multiple_results:
                 outs = tuple(Var(a) for a in out_avals)
-                self.eqns.append(Eqn(prim, atoms, params, outs))
+                self.eqns.append(Eqn(prim, atoms, params, outs, user_frame()))
                 return [GraphTracer(self, v) for v in outs]
         else:  # (Primitive.abstract_eval without its call, for the common case)
             out_avals = rule(*avals, **params)
             if type(out_avals) is not Aval:
                 out_avals = _as_aval(prim, out_avals)
         out = Var(out_avals)
-        self.eqns.append(Eqn(prim, atoms, params, (out,)))
+        self.eqns.append(Eqn(prim, atoms, params, (out,), user_frame()))
         return GraphTracer(self, out)
 
     def to_graph(self, in_tracers: Sequence[GraphTracer], out_vals: Sequence[Any]) -> Graph:
@@ -867,7 +973,8 @@ def eval_graph(g: Graph, consts: Sequence[Any], args: Sequence[Any]) -> list[Any
         return a if type(a) is Literal else env[id(a)]  # Literals keep their dtype
 
     for e in g.eqns:
-        out = e.prim.bind(*map(read, e.inputs), **e.params)
+        with source_loc(e.loc):
+            out = e.prim.bind(*map(read, e.inputs), **e.params)
         if e.prim.multiple_results:
             for v, o in zip(e.outs, out, strict=True):
                 env[id(v)] = o

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..core.graph_utils import closure_convert, dce
-from ..core.ir import Atom, Aval, Graph, Literal, Tracer, Var, aval_of, inline_graph
+from ..core.ir import Atom, Aval, Graph, Literal, Tracer, Var, aval_of, inline_graph, source_loc
 from ..core.tracing import trace_graph
 from ..primitives.elementwise import add_tangents
 from ..primitives.shape import instantiate_zeros, zeros_like_aval
@@ -58,7 +58,8 @@ def backward_pass(g: Graph, consts: Sequence[Any], args: Sequence[Any],
                     linear.add(id(o))
                 break
         else:
-            out = e.prim.bind(*map(read, e.inputs), **e.params)  # known: evaluate forward
+            with source_loc(e.loc):
+                out = e.prim.bind(*map(read, e.inputs), **e.params)  # known: evaluate forward
             for v, o in zip(e.outs, out if e.prim.multiple_results else (out,), strict=True):
                 env[id(v)] = o
     ct_env: dict[int, Any] = {}
@@ -89,7 +90,8 @@ def backward_pass(g: Graph, consts: Sequence[Any], args: Sequence[Any],
                                       f"'{prim.name}' not implemented")
         ins = [UndefinedPrimal(x.aval) if type(x) is Var and id(x) in linear else read(x)
                for x in e.inputs]
-        ct_in = rule(outs, *ins, **e.params)
+        with source_loc(e.loc):  # (the backward equations name the forward one's line)
+            ct_in = rule(outs, *ins, **e.params)
         for x, ct in zip(e.inputs, ct_in, strict=True):
             if type(x) is Var and id(x) in linear:
                 put(x, ct)

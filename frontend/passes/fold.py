@@ -91,7 +91,7 @@ def fold_constants(g: Graph, *, max_elements: int = 1 << 16) -> Graph:
         e = eqns[i]
         ins = tuple(get(a) for a in e.inputs)
         new_eqns.append(e if all(a is b for a, b in zip(ins, e.inputs, strict=True))
-                        else Eqn(e.prim, ins, e.params, e.outs))
+                        else Eqn(e.prim, ins, e.params, e.outs, e.loc))
     out = Graph(g.invars, tuple(new_cv), tuple(new_c), tuple(new_eqns),
                 tuple(get(v) for v in g.outvars))
     return dce(out)

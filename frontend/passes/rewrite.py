@@ -128,7 +128,7 @@ def rewrite(g: Graph, rules, recurse: bool = True) -> Graph:
         if subst:
             ins = tuple([get(a) for a in e.inputs])
             if any(a is not b for a, b in zip(ins, e.inputs, strict=True)):
-                e = Eqn(e.prim, ins, e.params, e.outs)
+                e = Eqn(e.prim, ins, e.params, e.outs, e.loc)
                 changed = True
         if recurse and e.params:
             e2 = map_subgraphs(e, lambda s: rewrite(s, rules))

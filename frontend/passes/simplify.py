@@ -29,7 +29,7 @@ def transpose_chain(e, rw):
         src = inner.inputs[0]
         perm = tuple(inner.params["permutation"][p] for p in perm)
         if perm != tuple(range(len(perm))):
-            return Eqn(transpose_p, (src,), {**e.params, "permutation": perm}, e.outs)
+            return Eqn(transpose_p, (src,), {**e.params, "permutation": perm}, e.outs, e.loc)
     if perm == tuple(range(len(perm))):
         return forward(e, src)
     return None
@@ -50,7 +50,7 @@ def reshape_chain(e, rw):
     inner = rw.producer(src)
     if inner is not None and inner.prim in _RESHAPES:
         return Eqn(reshape_p, (inner.inputs[0],), {"new_sizes": out.aval.shape, "dimensions": None},
-                   e.outs)
+                   e.outs, e.loc)
     return None
 
 
@@ -68,7 +68,7 @@ def broadcast_chain(e, rw):
     if inner is not None and inner.prim is broadcast_in_dim_p:
         dims = tuple(bd[d] for d in inner.params["broadcast_dimensions"])
         return Eqn(broadcast_in_dim_p, (inner.inputs[0],),
-                   {"shape": tuple(e.params["shape"]), "broadcast_dimensions": dims}, e.outs)
+                   {"shape": tuple(e.params["shape"]), "broadcast_dimensions": dims}, e.outs, e.loc)
     return None
 
 
@@ -134,14 +134,14 @@ def convert_chain(e, rw):
     if inner is None:
         return None
     if inner.prim is ew.convert_element_type_p and exact_cast(inner.inputs[0].aval.dtype, x.aval.dtype):
-        return Eqn(e.prim, (inner.inputs[0],), e.params, e.outs)
+        return Eqn(e.prim, (inner.inputs[0],), e.params, e.outs, e.loc)
     lit = inner.inputs[0]
     if inner.prim is broadcast_in_dim_p and type(lit) is Literal \
             and exact_cast(lit.aval.dtype, out.aval.dtype):
         # convert(broadcast(Literal)) -> broadcast(converted Literal)
         new = Literal(_py(np.asarray(lit.val, lit.aval.dtype).astype(out.aval.dtype), out.aval.dtype),
                       out.aval.update(shape=()))
-        return Eqn(broadcast_in_dim_p, (new,), inner.params, e.outs)
+        return Eqn(broadcast_in_dim_p, (new,), inner.params, e.outs, e.loc)
     return None
 
 
@@ -210,7 +210,7 @@ def literal_operands(e, rw):
             new[i] = inner.inputs[0]
     if all(a is b for a, b in zip(new, e.inputs, strict=True)) or all(a.aval.ndim == 0 for a in new):
         return None
-    return Eqn(e.prim, tuple(new), e.params, e.outs)
+    return Eqn(e.prim, tuple(new), e.params, e.outs, e.loc)
 
 
 # ----------------------------------------------------------------------------- dot_general
@@ -245,7 +245,7 @@ def dot_transposes(e, rw):
     if fr is not None:
         rhs, rc, rb = fr
     params = {**e.params, "dimension_numbers": ((tuple(lc), tuple(rc)), (tuple(lb), tuple(rb)))}
-    return Eqn(dot_general_p, (lhs, rhs), params, e.outs)
+    return Eqn(dot_general_p, (lhs, rhs), params, e.outs, e.loc)
 
 
 # ----------------------------------------------------------------------------- passes

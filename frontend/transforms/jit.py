@@ -23,6 +23,7 @@ from ..device import seam as _backend
 from ..device.array import Array, adopt_foreign, check_device
 from ..lax._convert import as_operand
 from ..lax._sharding import with_sharding_constraint
+from . import cache_misses
 from .stages import Lowered, Traced, arg_buffers
 
 
@@ -306,6 +307,9 @@ class Jitted:
             with self._lock:  # one trace and compile per signature, also across threads
                 entry = self._cache.get(key)
                 if entry is None:
+                    if config.explain_cache_misses:
+                        cache_misses.explain(self, key, self._cache, dyn, td)
+                    cache_misses.STATS["traces"] += 1
                     graph, out_td = self._specialize(dyn, static, leaves, td)
                     outs = self._out_shardings(out_td, graph.out_avals)
                     compiled = _backend.get().compile_graph(graph, self.device, None, ins, outs)
@@ -340,6 +344,10 @@ class Jitted:
         return tree_unflatten(out_td, [ShapeDtypeStruct(a.shape, a.dtype, weak_type=a.weak_type)
                                        for a in graph.out_avals])
 
+    def _cache_size(self) -> int:
+        """How many signatures have been traced and compiled (JAX's ``_cache_size``)."""
+        return len(self._cache)
+
     def clear_cache(self) -> None:
         """Forget every compiled signature (the next calls trace and compile again)."""
         self._cache.clear()
@@ -359,6 +367,10 @@ class Jitted:
         cpp.lower, cpp.make_graph = self.lower, self.make_graph
         cpp.eval_shape, cpp.clear_cache = self.eval_shape, self.clear_cache
         cpp.trace = self.trace
+        try:
+            cpp._cache_size = self._cache_size
+        except AttributeError:  # (a jaxlib whose callable fixes it: its own count)
+            pass
         cpp._jitted = self
         self._cpp = weakref.ref(cpp)
         return cpp
@@ -377,6 +389,19 @@ def _forget_signatures() -> None:
 
 
 on_x64_change(_forget_signatures)
+
+def cache_stats() -> dict:
+    """Counts of the caches of compiled programs, in this process: ``jit_traces`` (the
+    signatures jit traced and compiled: its cache misses), ``jit_signatures`` (those the
+    live jitted functions hold; ``jit(f)._cache_size()`` for one), ``eager_programs`` (the
+    one-primitive programs of eager calls) and ``persistent`` (the persistent compilation
+    cache: ``hits``, ``misses``, ``writes``, ``errors``)."""
+    from ..device.array import _eager_cache
+    return {"jit_traces": cache_misses.STATS["traces"],
+            "jit_signatures": sum(len(j._cache) for j in list(_live_jits)),
+            "eager_programs": len(_eager_cache),
+            "persistent": _backend.get().persistent_cache_stats()}
+
 
 _live_jits: weakref.WeakSet = weakref.WeakSet()  # every Jitted: a rule change reaches them
 

@@ -101,15 +101,21 @@ class Lowered:
     in_avals = property(lambda self: self.graph.in_avals)
     out_avals = property(lambda self: self.graph.out_avals)
 
-    def as_text(self, dialect: str | None = None) -> str:
+    def as_text(self, dialect: str | None = None, *, debug_info: bool = False) -> str:
+        """The module's text; ``debug_info=True`` adds each op's location (``loc(#locK)``,
+        defined after the module: the primitive, the equation id and the Python line that
+        made it; docs/testbed.md, "Source locations"), as JAX's ``as_text(debug_info=True)``."""
         _check_dialect(dialect or "stablehlo", "as_text")
+        if debug_info and not self._foreign:
+            return _backend.get().lower(self.graph, *self._shardings, debug_info=True)
         return self._text
 
     def compiler_ir(self, dialect: str = "stablehlo"):
         """The module parsed by jaxlib's MLIR bindings (an ``ir.Module`` of this thread's
-        context), as JAX's ``compiler_ir`` gives it."""
+        context), with its ops' locations, as JAX's ``compiler_ir`` gives it (a verifier
+        error names the equation, primitive and Python line of the op)."""
         _check_dialect(dialect, "compiler_ir")
-        return _backend.get().compiler_ir(self._text)
+        return _backend.get().compiler_ir(self.as_text(debug_info=True))
 
     def apply_passes(self, pipeline: str) -> Lowered:
         """A new Lowered whose module is this one after the MLIR pass pipeline ``pipeline``
@@ -146,11 +152,11 @@ class Lowered:
                     raise ValueError("compile: a module for several platforms rewritten by "
                                      "MLIR passes cannot be compiled; lower it for "
                                      f"({here!r},) and apply the passes to that")
-                # (the running platform's branch of every platform case: that platform's module)
-                text = be.lower(self.graph, *self._shardings, (here,))
         if self._foreign:
             be.check_compilable(text)
         ins, outs = self._shardings
+        if not self._foreign:
+            text = None  # lowered again, for this device's platform, with locations
         return Compiled(be.compile_graph(self.graph, self.device, text, ins, outs),
                         self.in_tree, self.graph.in_avals, self.out_tree, self.graph.out_avals,
                         self.device)

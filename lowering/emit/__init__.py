@@ -2,6 +2,7 @@
 frontend/primitives; importing this package sets them (``prim.def_lowering``)."""
 from . import (  # noqa: F401
     bits,
+    callback,
     collectives,
     control,
     conv,

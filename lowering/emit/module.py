@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 
 from frontend.core import dtypes
-from frontend.core.ir import Aval, Graph, Literal
+from frontend.core.ir import Aval, Graph, Literal, Var, param_graphs, source_info
 from frontend.core.tracing import trace_graph
 
 from . import shardy
@@ -99,6 +99,7 @@ class FuncCtx:
         self.platforms: tuple = module.platforms
         self.platform_index: str | None = None
         self.known_ints: dict = {}  # SSA name -> the int it is known to hold (platform_index)
+        self.token = None  # the last ordered effect's !stablehlo.token in this scope
 
     def fresh(self) -> str:
         name = f"%{self.n}"
@@ -141,9 +142,12 @@ class FuncCtx:
                 f"({tensor_type(in_aval)}) -> {tensor_type(out)}")
         return name
 
-    def lower_body(self, g: Graph, in_names: list, const_names: list | None = None) -> list:
+    def lower_body(self, g: Graph, in_names: list, const_names: list | None = None,
+                   scope: str | tuple = "") -> list:
         """Emit the equations of ``g`` with its invars bound to ``in_names``; return the
-        SSA names of its outputs."""
+        SSA names of its outputs. ``scope``: the equation-id prefix of ``g``'s equations
+        ("" for @main's graph, "3.0." for sub-graph 0 of equation 3), or ``(ref,)``: every
+        op takes the location ``ref`` (a graph inlined by ``lower_fun``)."""
         env: dict = {}  # Var -> SSA name
         if const_names is None:
             const_names = [self.constant(c, v.aval) for v, c in zip(g.constvars, g.consts, strict=True)]
@@ -153,11 +157,15 @@ class FuncCtx:
         def read(a):
             return self.constant(a.val, a.aval) if type(a) is Literal else env[a]
 
-        for e in g.eqns:
+        locs = self.module.locs
+        lines = self.lines
+        for k, e in enumerate(g.eqns):
             prim = e.prim
+            start = len(lines)
+            eqn_id = scope if type(scope) is tuple else f"{scope}{k}"
+            operands = [env[a] if type(a) is not Literal else read(a) for a in e.inputs]
             rule = prim.lowering_rule if not prim.platform_lowering_rules else \
-                self._platform_rule(e, [env[a] if type(a) is not Literal else read(a)
-                                        for a in e.inputs])
+                self._platform_rule(e, operands, eqn_id)
             if type(rule) is list:  # (a platform case, already emitted)
                 outs = rule
             elif rule is None:
@@ -166,8 +174,18 @@ class FuncCtx:
                     f"define one with p.def_lowering(fn), fn(ctx, *operands, **params) -> "
                     f"[results] (see docs/extending.md)")
             else:
-                outs = rule(RuleCtx(self, e), *[env[a] if type(a) is not Literal else read(a)
-                                                for a in e.inputs], **e.params)
+                try:
+                    outs = rule(RuleCtx(self, e, eqn_id), *operands, **e.params)
+                except KeyError as err:
+                    if err.args and type(err.args[0]) is Var:
+                        raise ValueError(_unbound_error(e, err.args[0])) from None
+                    raise
+            if locs is not None and len(lines) > start:
+                ref = eqn_id[0] if type(eqn_id) is tuple else self.module.loc_ref(e, eqn_id)
+                for i in range(start, len(lines)):
+                    ln = lines[i]
+                    if ln.rfind(" loc(#loc", -24) < 0:  # (not the ops of an inlined sub-graph)
+                        lines[i] = f"{ln} loc({ref})"
             if type(outs) is str:
                 outs = [outs]
             vs = e.outs
@@ -180,7 +198,7 @@ class FuncCtx:
                 env.update(zip(vs, outs, strict=True))
         return [read(v) for v in g.outvars]
 
-    def _platform_rule(self, e, operands):
+    def _platform_rule(self, e, operands, eqn_id):
         """The rule of ``e`` for the platforms being emitted for: one rule when they agree
         (None when there is none), else the results of a ``stablehlo.case`` on the platform
         index, one branch per distinct rule (JAX's form of a multi-platform module)."""
@@ -205,7 +223,7 @@ class FuncCtx:
                 self.platforms = tuple(p for p in saved if e.prim.lowering_for(p) is rule)
 
                 def body(_, rule=rule):
-                    outs = rule(RuleCtx(self, e), *operands, **e.params)
+                    outs = rule(RuleCtx(self, e, eqn_id), *operands, **e.params)
                     return ([outs] if type(outs) is str else list(outs)), [v.aval for v in e.outs]
                 regions.append(self.region(body))
         finally:
@@ -251,8 +269,9 @@ class FuncCtx:
         Scalar constants emitted inside stay inside (the constant cache is scoped); an
         ``isolated`` scope (a region that cannot use values of the enclosing scope) starts
         with an empty cache."""
-        saved_lines, saved_consts, saved_index = self.lines, self._consts, self.platform_index
-        self.lines, self._consts = [], ({} if isolated else dict(saved_consts))
+        saved_lines, saved_consts, saved_token = self.lines, self._consts, self.token
+        saved_index = self.platform_index
+        self.lines, self._consts, self.token = [], ({} if isolated else dict(saved_consts)), None
         if isolated:
             self.platform_index = None
         try:
@@ -260,7 +279,7 @@ class FuncCtx:
             outs, out_avals = body(args)
             inner = self.lines
         finally:
-            self.lines, self._consts = saved_lines, saved_consts
+            self.lines, self._consts, self.token = saved_lines, saved_consts, saved_token
             self.platform_index = saved_index
         return args, inner, outs, out_avals
 
@@ -293,6 +312,30 @@ class FuncCtx:
         return [f"{name}#{i}" for i in range(n)]
 
 
+def _unbound_error(e, v) -> str:
+    where = f" (made at {_where(e)})" if e.loc is not None else ""
+    return (f"equation {e.prim.name}{where} reads {v.aval.str_short()} value that no earlier "
+            "equation defines: a graph pass left the graph ill-formed (run it with check=True "
+            "to find the pass)")
+
+
+def _where(e) -> str:
+    info = source_info(e.loc)
+    return f"{info[0]}:{info[1]}:{info[2]} ({info[4]})"
+
+
+def _loc_text(name: str, loc) -> str:
+    """``loc("name"("function"("file":line:col to :end)))``: a named location (the op's
+    name in XLA's metadata) around the user's frame."""
+    info = source_info(loc)
+    if info is None:
+        return f'loc("{name}")'
+    file, line, col, end, fn = info
+    esc = file.replace("\\", "\\\\").replace('"', '\\"')
+    span = f" to :{end}" if end > col else ""
+    return f'loc("{name}"("{fn}"("{esc}":{line}:{col}{span})))'
+
+
 _FUN_GRAPHS: dict = {}  # (fn, avals, params) -> the graph ``RuleCtx.lower_fun`` inlines
 
 
@@ -317,13 +360,14 @@ class RuleCtx:
       the enclosing shard_map (None outside one)
     """
 
-    __slots__ = ("fn", "eqn", "avals_in", "avals_out")
+    __slots__ = ("fn", "eqn", "eqn_id", "avals_in", "avals_out")
 
     type = staticmethod(tensor_type)
 
-    def __init__(self, fn: FuncCtx, eqn):
+    def __init__(self, fn: FuncCtx, eqn, eqn_id: str | tuple = ""):
         self.fn = fn
         self.eqn = eqn
+        self.eqn_id = eqn_id  # (see FuncCtx.lower_body's ``scope``)
         self.avals_in = tuple([a.aval for a in eqn.inputs])
         outs = eqn.outs
         self.avals_out = (outs[0].aval,) if len(outs) == 1 else tuple([v.aval for v in outs])
@@ -357,7 +401,22 @@ class RuleCtx:
         return self.fn.region(body, arg_avals)
 
     def lower_body(self, g: Graph, in_names: list) -> list:
-        return self.fn.lower_body(g, in_names)
+        return self.fn.lower_body(g, in_names, None, self._sub_scope(g))
+
+    def _sub_scope(self, g: Graph):
+        """The equation-id scope of a graph this equation's rule lowers: "<id>.<k>." for its
+        k-th sub-graph (param order, as ``subgraphs``), else this equation's own location."""
+        eid = self.eqn_id
+        if type(eid) is tuple:
+            return eid
+        k = 0
+        for v in (self.eqn.params or {}).values():
+            for sub in param_graphs(v):
+                if sub is g:
+                    return f"{eid}.{k}."
+                k += 1
+        mod = self.fn.module
+        return (mod.loc_ref(self.eqn, eid) if mod.locs is not None else "",)
 
     def platform_branch(self, branch_of, what: str):
         """``branch_of(platform) -> int`` for the platforms being lowered for: that int when
@@ -375,7 +434,7 @@ class RuleCtx:
                 out = fn(*args, **params)
                 return list(out) if isinstance(out, (list, tuple)) else [out]
             g = _FUN_GRAPHS[key] = trace_graph(flat, [a.strip_weak() for a in self.avals_in])
-        return self.fn.lower_body(g, list(operands))
+        return self.fn.lower_body(g, list(operands), None, self._sub_scope(g))
 
     def scoped(self, body, arg_avals=(), isolated: bool = False):
         return self.fn.scoped(body, arg_avals, isolated)
@@ -417,9 +476,14 @@ class _ManualScope:
 
 
 class ModuleCtx:
-    def __init__(self, name: str, mesh=None, platforms: tuple = ("cpu",)):
+    def __init__(self, name: str, mesh=None, platforms: tuple = ("cpu",),
+                 debug_info: bool = False):
         self.name = name
         self.platforms = tuple(platforms)
+        # ``#locK = loc(...)`` definitions, one per equation that emitted ops (None: the
+        # module is written without locations)
+        self.locs: list | None = [] if debug_info else None
+        self._loc_refs: dict = {}
         self.funcs: list = []
         self._func_names: set = set()
         self.mesh = mesh      # the program's mesh: partition k runs on mesh.devices.flat[k]
@@ -450,6 +514,14 @@ class ModuleCtx:
         pos = {d: k for k, d in enumerate(self.mesh.device_ids.ravel().tolist())}
         return np.vectorize(pos.__getitem__, otypes=[np.int64])(mesh.device_ids)
 
+    def loc_ref(self, eqn, eqn_id: str) -> str:
+        """``#locK``: the location of the ops of equation ``eqn_id`` (declared once)."""
+        ref = self._loc_refs.get(eqn_id)
+        if ref is None:
+            ref = self._loc_refs[eqn_id] = f"#loc{len(self.locs) + 1}"
+            self.locs.append(f"{ref} = {_loc_text(f'{eqn.prim.name}:{eqn_id}', eqn.loc)}")
+        return ref
+
     def channel(self) -> int:
         self._channels += 1
         return self._channels
@@ -462,7 +534,8 @@ class ModuleCtx:
 
 
 def lower_graph(g: Graph, name: str = "main", const_args: tuple = (), in_shardings=None,
-                out_shardings=None, const_shardings=None, platforms: tuple = ("cpu",)) -> str:
+                out_shardings=None, const_shardings=None, platforms: tuple = ("cpu",),
+                debug_info: bool = False) -> str:
     """The StableHLO module of a graph: ``func.func public @main``. Constants are written as
     ``stablehlo.constant``, except those whose indices are in ``const_args``: they lead the
     arguments of @main (in that order) and the caller passes them at run time.
@@ -472,8 +545,15 @@ def lower_graph(g: Graph, name: str = "main", const_args: tuple = (), in_shardin
     in its equations) declares its mesh and has one partition per device. ``platforms``:
     the platforms the module is for; for several, @main's first argument is the index of
     the running one in ``platforms`` (JAX's convention) and rules that differ per platform
-    become a ``stablehlo.case`` on it."""
-    mod = ModuleCtx(name, platforms=platforms)
+    become a ``stablehlo.case`` on it.
+
+    ``debug_info``: every op an equation emitted ends with ``loc(#locK)``, and the module
+    is followed by ``#locK = loc("<primitive>:<equation id>"("<function>"("<file>":line:
+    col to :end_col)))``: the Python line that made the equation (XLA keeps the name as
+    the instruction's ``op_name`` and the frame in its stack-frame table). The equation id
+    is its index in the graph, "3.0.2" for equation 2 of sub-graph 0 of equation 3
+    (docs/testbed.md, "Source locations")."""
+    mod = ModuleCtx(name, platforms=platforms, debug_info=debug_info)
     f = FuncCtx(mod)
     hoisted = [g.constvars[i] for i in const_args]
     params = hoisted + list(g.invars)
@@ -506,7 +586,7 @@ def lower_graph(g: Graph, name: str = "main", const_args: tuple = (), in_shardin
                     f"constants ({', '.join(v.aval.str_short() for v in hoisted)}), passed as arguments")
     head.append(f"  func.func public @main({args}) -> ({', '.join(results)}) {{")
     body = [*f.lines, ret, "  }"]
-    return "\n".join([*head, *body, *mod.funcs, "}", ""])
+    return "\n".join([*head, *body, *mod.funcs, "}", *(mod.locs or ()), ""])
 
 
 # @main's leading argument in a module for several platforms (JAX's spelling)

@@ -27,6 +27,7 @@ from .xla import (  # noqa: E402, F401
     compile_text,
     default_device,
     devices,
+    effects_barrier,
     from_dlpack,
     is_device,
     is_device_buffer,

@@ -154,7 +154,6 @@ def read_jax(blob: bytes) -> dict:
     in_tree/out_tree (Python structures with int leaves), in_avals/out_avals
     ((shape, dtype, weak) triples), platforms, kept_var_idx and the module text."""
     from jax import export as jex
-    from jax import tree_util
     try:
         exp = jex.deserialize(bytearray(blob))
     except ImportError as e:
@@ -162,6 +161,14 @@ def read_jax(blob: bytes) -> dict:
                          f"the flatbuffers package: {e}") from None
     except Exception as e:
         raise ValueError(f"not an artifact of vmaplab's export nor of JAX's export ({e})") from None
+    return _jax_parts(exp)
+
+
+def _jax_parts(exp) -> dict:
+    """read_jax's dict of a ``jax.export.Exported`` (``vjp``: its VJP's, or None). The
+    float0 cotangents of a VJP's integer arguments are the booleans its module has."""
+    from jax import tree_util
+    from jax.dtypes import float0
     if exp.nr_devices != 1:
         raise ValueError(f"the JAX artifact runs on {exp.nr_devices} devices; only single-device "
                          "artifacts can be called")
@@ -172,7 +179,8 @@ def read_jax(blob: bytes) -> dict:
         if not all(isinstance(d, (int, np.integer)) for d in a.shape):
             raise ValueError(f"the JAX artifact has a symbolic shape {a.shape}; only static "
                              "shapes can be called")
-        return tuple(int(d) for d in a.shape), np.dtype(a.dtype), bool(a.weak_type)
+        dtype = np.dtype(bool) if a.dtype == float0 else np.dtype(a.dtype)  # (as in its module)
+        return tuple(int(d) for d in a.shape), dtype, bool(a.weak_type)
 
     in_avals, out_avals = [aval(a) for a in exp.in_avals], [aval(a) for a in exp.out_avals]
     return dict(
@@ -180,15 +188,27 @@ def read_jax(blob: bytes) -> dict:
         in_tree=tree_util.tree_unflatten(exp.in_tree, list(range(len(in_avals)))),
         out_tree=tree_util.tree_unflatten(exp.out_tree, list(range(len(out_avals)))),
         in_avals=in_avals, out_avals=out_avals, kept_var_idx=tuple(exp.module_kept_var_idx),
-        text=deserialize(exp.mlir_module_serialized))
+        text=deserialize(exp.mlir_module_serialized),
+        vjp=_jax_parts(exp.vjp()) if exp.has_vjp() else None)
+
+
+def _vjp_depth(exp) -> int:
+    """How many VJPs a JAX Exported carries, one inside the other."""
+    n = 0
+    while exp.has_vjp():
+        exp, n = exp.vjp(), n + 1
+    return n
 
 
 def write_jax(fun_name: str, text: str, in_tree, in_avals, out_tree, out_avals, platform,
-              target_version: str | None = None, kept_var_idx=None) -> bytes:
+              target_version: str | None = None, kept_var_idx=None, vjp: bytes | None = None
+              ) -> bytes:
     """A JAX export artifact (``jax.export.deserialize`` reads it) of a single-device, pure
     module whose @main takes the arguments ``kept_var_idx`` (default: all). ``in_tree`` and
     ``out_tree`` are Python structures with int leaves; avals are (shape, dtype, weak)
-    triples; ``platform`` a name or a tuple of them. JAX's format keeps no weak types."""
+    triples; ``platform`` a name or a tuple of them. JAX's format keeps no weak types.
+    ``vjp``: a JAX artifact of its VJP (written by this function), serialized with it (as
+    ``serialize(vjp_order=...)``)."""
     import jax
     from jax import export as jex
     from jax import tree_util
@@ -210,7 +230,9 @@ def write_jax(fun_name: str, text: str, in_tree, in_avals, out_tree, out_avals, 
             disabled_safety_checks=(), mlir_module_serialized=serialize(text, target_version),
             calling_convention_version=10,
             module_kept_var_idx=tuple(range(n_in)) if kept_var_idx is None else tuple(kept_var_idx),
-            uses_global_constants=False, _get_vjp=None)
-        return bytes(exp.serialize())
+            uses_global_constants=False,
+            _get_vjp=None if vjp is None else (lambda _: jex.deserialize(bytearray(vjp))))
+        order = 0 if vjp is None else 1 + _vjp_depth(jex.deserialize(bytearray(vjp)))
+        return bytes(exp.serialize(vjp_order=order))
     except ImportError as e:
         raise ValueError(f"writing JAX's export format needs the flatbuffers package: {e}") from None

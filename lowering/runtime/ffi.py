@@ -85,12 +85,12 @@ def ensure_registered(text: str, platform: str) -> None:
     for name in names:
         if name in have:
             continue
-        if name in native.HANDLERS and platform == "cpu":
+        if name in native.HANDLERS and platform in ("cpu", "gpu", "cuda"):
             from frontend.ffi import pycapsule
-            register(name, pycapsule(native.handler(name)), platform)
-            continue
-        if name in native.HANDLERS and platform in ("gpu", "cuda"):  # (kernels/cuda)
-            register(name, _jax_ffi.pycapsule(native.cuda_handler(name)), "CUDA")
+            if platform == "cpu":
+                register(name, pycapsule(native.handler(name)), platform)
+            else:  # (kernels/cuda)
+                register(name, pycapsule(native.cuda_handler(name)), "CUDA")
             continue
         raise ValueError(
             f"custom call target {name!r} is not registered for platform {platform!r}: register "

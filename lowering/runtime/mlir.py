@@ -36,14 +36,47 @@ class StableHLOVerificationError(ValueError):
 
 def parse_module(text: str):
     """Parse and verify a StableHLO module; raise StableHLOVerificationError with the
-    verifier's diagnostics."""
+    verifier's diagnostics (and, for a module with locations, the equation, primitive and
+    Python line of the op they point at)."""
     from jaxlib.mlir import ir
     ctx = _context()
     with ctx:
         try:
             return ir.Module.parse(text)
         except Exception as e:  # MLIRError carries the diagnostics
-            raise StableHLOVerificationError(f"{e}\n--- module ---\n{text}") from None
+            where = explain_error(text, str(e))
+            where = f"\n{where}" if where else ""
+            raise StableHLOVerificationError(f"{e}{where}\n--- module ---\n{text}") from None
+
+
+_ERR_LINE = re.compile(r"(?:^|[\s(])\"?-\"?:(\d+):\d+")
+_LOC_USE = re.compile(r"loc\((#loc\d+)\)\s*$")
+_LOC_NAMED = re.compile(r'loc\("(([^":]*):([^"]*))"(?:\("([^"]*)"\("((?:[^"\\]|\\.)*)":(\d+):(\d+))?')
+
+
+def explain_error(text: str, message: str) -> str | None:
+    """For a diagnostic that points at a line of ``text`` (``-:LINE:COL``) whose op carries
+    a location written by ``lower_graph(debug_info=True)`` (or a diagnostic printed with
+    such a location), the sentence naming the equation, its primitive and its Python line;
+    else None."""
+    m = _LOC_NAMED.search(message)
+    if m is None:
+        e = _ERR_LINE.search(message)
+        if e is None:
+            return None
+        lines = text.split("\n")
+        k = int(e.group(1)) - 1
+        use = _LOC_USE.search(lines[k]) if 0 <= k < len(lines) else None
+        if use is None:
+            return None
+        ref = use.group(1) + " = "
+        m = next((_LOC_NAMED.match(ln, len(ref)) for ln in reversed(lines)
+                  if ln.startswith(ref)), None)
+        if m is None:
+            return None
+    _, prim, eqn_id, fn, file, line, col = m.groups()
+    at = f", made at {file}:{line}:{col} ({fn})" if file is not None else ""
+    return f"(the failing op was emitted for equation {eqn_id}, primitive {prim!r}{at})"
 
 
 def verify(text: str) -> bool:
@@ -348,3 +381,65 @@ def apply_patterns(module, patterns) -> str:
         if not m.operation.verify():
             raise StableHLOVerificationError("the module does not verify after the rewrite")
         return module_text(m)
+
+
+# ----------------------------------------------------------------------------- builder rules
+
+
+def builder_modules():
+    """(ir, stablehlo dialect, func dialect) of jaxlib's MLIR Python bindings: what a
+    lowering rule written with them (frontend.extend_mlir) builds ops with."""
+    from jaxlib.mlir import ir
+    from jaxlib.mlir.dialects import func, stablehlo
+    return ir, stablehlo, func
+
+
+def build_function(name: str, in_types: list, out_types: list, body, what: str) -> str:
+    """The text of ``func.func private @name(in_types) -> out_types`` whose body ops are
+    built by ``body(arguments) -> results`` (``ir.Value``s; the context and an insertion
+    point at the end of the entry block are current), verified; ``what`` names the rule in
+    errors."""
+    from jaxlib.mlir import ir
+    from jaxlib.mlir.dialects import func
+    ctx = _context()
+    with ctx, ir.Location.unknown():
+        module = ir.Module.create()
+        ins = [ir.Type.parse(t) for t in in_types]
+        outs = [ir.Type.parse(t) for t in out_types]
+        with ir.InsertionPoint(module.body):
+            fn = func.FuncOp(name, ir.FunctionType.get(ins, outs))
+            fn.sym_visibility = ir.StringAttr.get("private")
+            block = fn.add_entry_block()
+        with ir.InsertionPoint(block):
+            results = body(list(block.arguments))
+            if isinstance(results, (ir.Value, ir.OpResult)):
+                results = [results]
+            results = [r.result if hasattr(r, "result") and not isinstance(r, ir.Value) else r
+                       for r in _flatten_values(results)]
+            if len(results) != len(outs):
+                raise ValueError(f"{what} returned {len(results)} values for {len(outs)} "
+                                 "outputs")
+            got = [str(r.type) for r in results]
+            if got != [str(t) for t in outs]:
+                raise TypeError(f"{what} returned values of types {got}; the primitive's "
+                                f"abstract evaluation says {[str(t) for t in outs]}")
+            func.ReturnOp(results)
+        try:
+            ok = module.operation.verify()
+        except Exception as e:  # MLIRError: the verifier's diagnostics
+            raise StableHLOVerificationError(f"{what} built ops the verifier rejects: {e}") \
+                from None
+        if not ok:
+            raise StableHLOVerificationError(f"{what} built ops the verifier rejects")
+        return fn.operation.get_asm(enable_debug_info=False, large_elements_limit=None)
+
+
+def _flatten_values(vals) -> list:
+    """A rule's results: values, or sequences of values (JAX rules return lists of lists)."""
+    out = []
+    for v in vals:
+        if isinstance(v, (list, tuple)):
+            out += _flatten_values(v)
+        else:
+            out.append(v)
+    return out

@@ -10,14 +10,17 @@ from __future__ import annotations
 
 import ctypes
 import functools
+import logging
+import re
 import sys
 import threading
+import time
 
 import numpy as np
 from jaxlib import _jax
 from jaxlib import xla_client as _xc
 
-from . import cache, ffi
+from . import cache, ffi, mlir
 
 _lock = threading.Lock()
 _ArrayImpl = _jax.ArrayImpl
@@ -177,6 +180,7 @@ def _make_client(platform: str | None):
                                    collectives=collectives)
     import jax.extend.backend as jex_backend
     return jex_backend.get_backend(platform)
+logger = logging.getLogger("lowering.runtime")
 
 
 @functools.cache
@@ -253,6 +257,11 @@ class Executable:
         return [_xc.array_result_handler(aval(shape, dtype), sh, committed=True, _skip_checks=True)
                 for shape, dtype in text_signature(self.text)[1]]
 
+    @property
+    def run(self):
+        """The function running it: buffers in, result buffers out."""
+        return self.loaded.execute
+
     def hlo_text(self) -> str:
         return self.loaded.hlo_modules()[0].to_string()
 
@@ -266,11 +275,92 @@ def compile_text(text: str, device=None, n_out: int = 1) -> Executable:
     device = default_device() if device is None else device
     opts = _xc.CompileOptions()
     devs = _device_list(device)
+    if _PY_CALLBACK in text:
+        return _compile_with_callbacks(text, device, devs, opts, n_out)
     ffi.ensure_registered(text, device.platform)
-    loaded = cache.compile_or_load(
-        text, device, opts, lambda: device.client.compile_and_load(text, devs, opts),
-        lambda blob: device.client.deserialize_executable(blob, devs, opts))
+    t0 = time.perf_counter()
+    try:
+        loaded = cache.compile_or_load(
+            text, device, opts, lambda: device.client.compile_and_load(text, devs, opts),
+            lambda blob: device.client.deserialize_executable(blob, devs, opts))
+    except Exception as e:
+        _explain(e, text)
+        raise
+    if logger.isEnabledFor(logging.DEBUG):
+        logger.debug("compiled a module of %d characters for %s in %.3f s", len(text), device,
+                     time.perf_counter() - t0)
     return Executable(loaded, device, text, n_out)
+
+
+_PY_CALLBACK = "@xla_ffi_python_cpu_callback("
+_CALLBACK_INDEX = re.compile(r"(@xla_ffi_python_cpu_callback\(.*?mhlo\.backend_config = "
+                             r"\{index = )(\d+)( : ui64\})")
+_last_effects: list = []  # the results of the last program with host callbacks
+
+
+def _compile_with_callbacks(text: str, device, devs, opts, n_out: int) -> Executable:
+    """A module calling Python functions (lowering/emit/callback.py): their process-wide
+    numbers in the text become positions in the list handed to XLA with the module. Not
+    in the persistent cache (the functions live in this process); runs to completion on
+    each call, so callbacks of successive programs run in order."""
+    from lowering.emit.callback import HOST_CALLBACKS
+    fns: list = []
+    pos: dict = {}
+
+    def renumber(m):
+        k = int(m.group(2))
+        if k not in pos:
+            pos[k] = len(fns)
+            fns.append(HOST_CALLBACKS[k])
+        return f"{m.group(1)}{pos[k]}{m.group(3)}"
+    text = _CALLBACK_INDEX.sub(renumber, text)
+    try:
+        with mlir._context():
+            module = mlir.parse_module(text)
+            loaded = device.client.compile_and_load(module, devs, opts, fns)
+    except Exception as e:
+        _explain(e, text)
+        raise
+    return EffectfulExecutable(loaded, device, text, n_out)
+
+
+class EffectfulExecutable(Executable):
+    """An executable with host callbacks: each call waits for its results (and so for
+    its callbacks)."""
+
+    __slots__ = ()
+    effectful = True
+
+    @property
+    def run(self):
+        return self.__call__
+
+    def __call__(self, bufs: list) -> list:
+        outs = self.loaded.execute(bufs)
+        for b in outs:
+            b.block_until_ready()
+        _last_effects[:] = outs
+        return outs
+
+
+def effects_barrier() -> None:
+    """Wait for every host callback of the programs run so far."""
+    for b in _last_effects:
+        b.block_until_ready()
+
+
+def _explain(e: Exception, text: str) -> None:
+    """Re-raise a compile error with the equation, primitive and Python line of the op it
+    points at (when the text has locations)."""
+    where = mlir.explain_error(text, str(e))
+    if where is None:
+        return
+    try:
+        err = type(e)(f"{e}\n{where}")
+    except Exception:
+        e.add_note(where)
+        raise e from None
+    raise err from e
 
 
 @functools.lru_cache(maxsize=4096)
