@@ -163,23 +163,22 @@ class FuncCtx:
             prim = e.prim
             start = len(lines)
             eqn_id = scope if type(scope) is tuple else f"{scope}{k}"
-            operands = [env[a] if type(a) is not Literal else read(a) for a in e.inputs]
-            rule = prim.lowering_rule if not prim.platform_lowering_rules else \
-                self._platform_rule(e, operands, eqn_id)
-            if type(rule) is list:  # (a platform case, already emitted)
-                outs = rule
-            elif rule is None:
-                raise NotImplementedError(
-                    f"primitive {e.prim.name!r} has no lowering rule, so it cannot be compiled: "
-                    f"define one with p.def_lowering(fn), fn(ctx, *operands, **params) -> "
-                    f"[results] (see docs/extending.md)")
-            else:
-                try:
-                    outs = rule(RuleCtx(self, e, eqn_id), *operands, **e.params)
-                except KeyError as err:
-                    if err.args and type(err.args[0]) is Var:
-                        raise ValueError(_unbound_error(e, err.args[0])) from None
-                    raise
+            try:
+                operands = [env[a] if type(a) is not Literal else read(a) for a in e.inputs]
+                rule = prim.lowering_rule if not prim.platform_lowering_rules else \
+                    self._platform_rule(e, operands, eqn_id)
+                if rule is None:
+                    raise NotImplementedError(
+                        f"primitive {e.prim.name!r} has no lowering rule, so it cannot be "
+                        f"compiled: define one with p.def_lowering(fn), fn(ctx, *operands, "
+                        f"**params) -> [results] (see docs/extending.md)")
+                # (a list: the results of a platform case, already emitted)
+                outs = rule if type(rule) is list else \
+                    rule(RuleCtx(self, e, eqn_id), *operands, **e.params)
+            except KeyError as err:
+                if err.args and type(err.args[0]) is Var:
+                    raise ValueError(_unbound_error(e, err.args[0])) from None
+                raise
             if locs is not None and len(lines) > start:
                 ref = eqn_id[0] if type(eqn_id) is tuple else self.module.loc_ref(e, eqn_id)
                 for i in range(start, len(lines)):
