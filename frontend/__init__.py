@@ -16,6 +16,7 @@ from . import (  # noqa: F401
     numpy,
     ops,
     passes,
+    ragged,
     random,
     scipy,
     sharding,

@@ -36,7 +36,7 @@ LAYERS = [
     ("transforms", ["frontend.transforms"]),
     ("public", ["frontend.custom_batching", "frontend.tree", "frontend.tree_util",
                 "frontend.extend", "frontend.ffi", "frontend.kernels", "frontend.distributed",
-                "frontend.export", "frontend.ops", "frontend"]),
+                "frontend.export", "frontend.ops", "frontend.ragged", "frontend"]),
     ("emit", ["lowering.emit"]),
     ("runtime", ["lowering.runtime"]),
     ("backend", ["lowering"]),
@@ -267,7 +267,7 @@ PUBLIC_MODULES = [
     "frontend.scipy", "frontend.scipy.linalg", "frontend.scipy.special", "frontend.tree",
     "frontend.tree_util", "frontend.extend", "frontend.export", "frontend.ffi",
     "frontend.sharding", "frontend.custom_batching", "frontend.distributed", "frontend.ops",
-    "frontend.passes",
+    "frontend.passes", "frontend.ragged",
 ]
 # imported by name only (not attributes of ``import frontend``): the optional kernels, the command
 OPT_IN_MODULES = ["frontend.kernels", "lowering.cli"]

@@ -38,7 +38,10 @@ class _Config:
     VMAPLAB_PERSISTENT_CACHE_MIN_COMPILE_TIME_SECS); closed-over constants larger than
     ``embedded_constants_max_bytes`` are passed to the compiled program as arguments instead
     of being written into its module text (as ``jax_embedded_constants_max_bytes``; JAX's
-    default is smaller, ours keeps small weights in the text, where XLA can fold them)."""
+    default is smaller, ours keeps small weights in the text, where XLA can fold them);
+    ``ragged_bucket`` is the padded length ``frontend.ragged.stack`` gives the ragged axis:
+    "pow2" (the next power of two, the default), "exact" (the longest example) or an int m
+    (the next multiple of m), so batches of different longest lengths share programs."""
 
     compilation_cache_dir: str | None
     compilation_cache_max_size: int
@@ -47,6 +50,7 @@ class _Config:
     def __init__(self) -> None:
         self.enable_x64 = False
         self.embedded_constants_max_bytes = 1 << 16
+        self.ragged_bucket: str | int = "pow2"
         for name, (env, parse, default) in _CACHE_OPTIONS.items():
             raw = os.environ.get(env)
             try:
@@ -70,6 +74,13 @@ class _Config:
                 raise ValueError(f"embedded_constants_max_bytes must be a non-negative int, "
                                  f"got {value!r}")
             self.embedded_constants_max_bytes = value
+        elif key == "ragged_bucket":
+            ok = value in ("pow2", "exact") or (isinstance(value, int) and not isinstance(value, bool)
+                                                and value > 0)
+            if not ok:
+                raise ValueError(f"ragged_bucket must be 'pow2', 'exact' or a positive int, got "
+                                 f"{value!r}")
+            self.ragged_bucket = value
         else:
             raise ValueError(f"unknown config option {name!r}")
 

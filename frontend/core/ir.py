@@ -479,6 +479,9 @@ class Primitive:
         return self.name
 
     looped = False  # set once vmap ran it in a loop for want of a batching rule
+    # vmap over a ragged batch (frontend.interpreters.ragged): ``fn(args, raxes, lane_length,
+    # **params) -> (out, out_raxes)``, written for one example; None: a ragged operand is an error
+    ragged_rule: Callable[..., Any] | None = None
 
     def def_abstract_eval(self, fn: RuleT) -> RuleT:
         return self._set_rule("abstract_eval_rule", fn)
@@ -488,6 +491,9 @@ class Primitive:
 
     def def_lowering(self, fn: RuleT) -> RuleT:
         return self._set_rule("lowering_rule", fn)
+
+    def def_ragged(self, fn: RuleT) -> RuleT:
+        return self._set_rule("ragged_rule", fn)
 
     def def_jvp(self, fn: RuleT) -> RuleT:
         return self._set_rule("jvp_rule", fn)
