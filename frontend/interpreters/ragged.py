@@ -154,29 +154,47 @@ def batch_fun_ragged(fun: Callable[..., Sequence[Any]], axis_size: int, args: Se
     return vals, dims, rag
 
 
-def _ragged_tracer(x: Any) -> RaggedTracer | None:
-    """The RaggedTracer behind ``x`` (through tracers of traces above it that wrap a primal,
-    as the JVP trace's), or None."""
+def _ragged_axis(x: Any, axis: int | None) -> tuple[RaggedTracer | None, int | None]:
+    """The RaggedTracer behind ``x`` and where ``axis`` of ``x`` is in it: through tracers of
+    traces above it (a JVP tracer's primal; a dense vmap's value, its batch axis skipped).
+    (None, None) when there is none."""
     while isinstance(x, Tracer):
         if type(x) is RaggedTracer:
-            return x
-        x = getattr(x, "primal", None)
-    return None
+            return x, axis
+        if isinstance(x, BatchTracer):
+            if axis is not None and x.bdim is not None and x.bdim <= axis:
+                axis += 1
+            x = x.val
+        else:
+            x = getattr(x, "primal", None)
+    return None, None
+
+
+def _shape(x: Any) -> tuple[int, ...]:
+    return x.aval.shape if isinstance(x, Tracer) or hasattr(x, "aval") else np.shape(x)
 
 
 def axis_length(x: Any, axis: int) -> Any:
     """The length of ``x`` along ``axis`` as one example sees it: under a vmap over a ragged
     batch, along a ragged axis, the lane's own length (a traced int32 scalar); else the size
     of the axis (a Python int)."""
-    t = _ragged_tracer(x)
-    shape = np.shape(x) if not isinstance(x, Tracer) and not hasattr(x, "aval") else x.aval.shape
+    shape = _shape(x)
     axis = axis % len(shape) if shape else axis
-    if t is not None and axis in t.raxes:
+    t, a = _ragged_axis(x, axis)
+    if t is not None and a in t.raxes:
         return t._trace.lane_length(t.lengths)
     return shape[axis]
 
 
 def is_ragged(x: Any, axis: int | None = None) -> bool:
     """Whether ``x`` is ragged (along ``axis``, when given) under a vmap over a ragged batch."""
-    t = _ragged_tracer(x)
-    return t is not None and (axis is None or axis % len(t.aval.shape) in t.raxes)
+    if axis is not None:
+        shape = _shape(x)
+        axis = axis % len(shape) if shape else axis
+    t, a = _ragged_axis(x, axis)
+    return t is not None and (axis is None or a in t.raxes)
+
+
+def ragged_axes(x: Any) -> tuple[int, ...]:
+    """The ragged axes of a value of a vmap over a ragged batch (its own tracer)."""
+    return x.raxes if type(x) is RaggedTracer else ()

@@ -32,14 +32,14 @@ from ..core.ir import Aval, Primitive, aval_of, eval_graph, inline_graph, litera
 from ..core.pytree import register_node
 from ..core.tracing import trace_graph
 from ..device.array import Array, device_put
-from ..interpreters.ragged import RaggedError, is_ragged, with_raxes
+from ..interpreters.ragged import RaggedError, axis_length, is_ragged, ragged_axes, with_raxes
 from . import bits as _bits
 from . import elementwise as _ew
 from . import numeric as _numeric
 from . import reductions as _red
 from . import special as _special
 from .control import scan_p
-from .elementwise import and_p, convert_element_type_p, lt_p, select_p
+from .elementwise import and_p, convert_element_type_p, lt_p, select_p, stop_gradient_p
 from .indexing import dynamic_slice_p
 from .linalg import dot_general_p
 from .padding import concatenate_p, pad_p, slice_p
@@ -167,7 +167,9 @@ def from_padded(x, lengths, axis=1) -> Ragged:
     if la.shape != (a.shape[0],) or not dtypes.is_int(la.dtype):
         raise ValueError(f"ragged.from_padded: lengths must be integers of shape "
                          f"({a.shape[0]},), got {la.dtype.name}{list(la.shape)}")
-    if la.dtype != _I32:
+    if isinstance(lengths, (np.ndarray, list, tuple)):
+        lengths = device_put(np.asarray(lengths).astype(_I32))
+    elif la.dtype != _I32:
         lengths = convert_element_type_p.bind(lengths, new_dtype=_I32, weak_type=False)
     return Ragged(x, lengths, (axis % nd,))
 
@@ -192,6 +194,17 @@ def masked(x, axes, length, fill):
     f = broadcast_in_dim_p.bind(literal(fill, a.dtype, False), shape=a.shape,
                                 broadcast_dimensions=())
     return select_p.bind(valid(a.shape, axes, length), x, f)
+
+
+def zero_padding_gradient(x):
+    """A ragged argument as the mapped function sees it: ``x``, with a gradient exactly zero
+    on its padding (a select against its own stop_gradient: a NaN that the backward pass
+    computes in padding, e.g. a softmax over an empty example, stops there)."""
+    r = ragged_axes(x)
+    if not r:
+        return x
+    m = valid(aval_of(x).shape, r, axis_length(x, r[0]))
+    return select_p.bind(m, x, stop_gradient_p.bind(x))
 
 
 def _error(prim, why):
@@ -431,4 +444,5 @@ for _mod in (_ew, _numeric, _special, _bits):
     install_elementwise(v for v in vars(_mod).values() if isinstance(v, Primitive))
 
 __all__ = ["Ragged", "stack", "from_padded", "bucket", "masked", "valid", "is_ragged",
+           "zero_padding_gradient",
            "install_elementwise", "inline_rule"]

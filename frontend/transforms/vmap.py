@@ -24,7 +24,7 @@ from ..interpreters.batching import BatchTracer
 from ..interpreters.ragged import batch_fun_ragged
 from ..primitives.control import scan_lanes
 from ..primitives.padding import concatenate_p, slice_p
-from ..primitives.ragged import Ragged
+from ..primitives.ragged import Ragged, zero_padding_gradient
 from ..primitives.shape import bdim_at, moveaxis, reshape_p
 
 _SCALARS = (bool, int, float, complex)
@@ -149,8 +149,11 @@ def _ragged_vmap(fun, in_axes, out_axes, axis_name, axis_size, spmd_axis_name, b
                              f"gives {ax} for {path}")
         rag.append((tuple(a - 1 for a in x.axes), x.lengths))
     flat, out_tree = flatten_fun(lambda a, kw: fun(*a, **kw), td)
-    vals, dims, orag = batch_fun_ragged(lambda *xs: [_check_output(o) for o in flat(*xs)],
-                                        size, leaves, axes, rag, axis_name, spmd_axis_name)
+
+    def entry(*xs):
+        return [_check_output(o) for o in flat(*map(zero_padding_gradient, xs))]
+
+    vals, dims, orag = batch_fun_ragged(entry, size, leaves, axes, rag, axis_name, spmd_axis_name)
     return _place_outputs(vals, dims, out_tree(), out_axes, size, orag)
 
 
