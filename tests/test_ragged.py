@@ -5,6 +5,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 import pytest
+from fuzz import ragged as ragged_fuzz
 
 import frontend as fe
 import frontend.numpy as fnp
@@ -287,3 +288,14 @@ def test_different_lengths_refused():
 def test_dense_vmap_unchanged_after_ragged():
     fe.ragged.stack([np.ones(2)])
     np.testing.assert_allclose(fe.vmap(fnp.sum)(np.ones((3, 4), np.float32)), [4, 4, 4])
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_fuzz_ragged_programs_sample(seed):
+    ragged_fuzz.check(seed)
+
+
+@pytest.mark.slow
+def test_fuzz_ragged_programs_1000():
+    for seed in range(1000):
+        ragged_fuzz.check(seed)
