@@ -304,3 +304,18 @@ def test_fuzz_ragged_programs_sample(seed):
 def test_fuzz_ragged_programs_1000():
     for seed in range(1000):
         ragged_fuzz.check(seed)
+
+
+@pytest.mark.parametrize("k", [1, 2, 8])
+def test_batch_size_and_lax_map(k):
+    """vmap(batch_size=k) and lax.map(batch_size=k) over a Ragged: chunks of k lanes, each a
+    ragged vmap; ragged outputs come back Ragged with the full lengths."""
+    xs = _examples(LENGTHS, 0, seed=5)
+    r = fe.ragged.stack(xs)
+    s, y = fe.jit(fe.vmap(lambda x: (fnp.sum(x, 0), fnp.cumsum(x, 0)), batch_size=k))(r)
+    np.testing.assert_allclose(s, [x.sum(0) for x in xs], rtol=1e-5, atol=1e-6)
+    assert isinstance(y, fe.ragged.Ragged) and y.lengths.tolist() == LENGTHS
+    for got, x in zip(y.unstack(), xs, strict=True):
+        np.testing.assert_allclose(got, np.cumsum(x, 0), rtol=1e-5, atol=1e-6)
+    got = lax.map(lambda x: fnp.sum(x, 0), r, batch_size=k)
+    np.testing.assert_allclose(got, [x.sum(0) for x in xs], rtol=1e-5, atol=1e-6)

@@ -132,9 +132,7 @@ def _ragged_vmap(fun, in_axes, out_axes, axis_name, axis_size, spmd_axis_name, b
                  args, kwargs):
     """vmap with Ragged arguments: each is mapped along its batch axis, the function sees its
     padded data, and the batching trace tracks its ragged axes (frontend.interpreters.ragged)."""
-    if batch_size is not None:
-        raise ValueError("vmap batch_size is not supported with Ragged arguments")
-    rleaves, _ = tree_flatten((args, kwargs), is_leaf=_is_ragged)
+    rleaves, rtd = tree_flatten((args, kwargs), is_leaf=_is_ragged)
     a2, kw2 = tree_map(lambda x: x.data if type(x) is Ragged else x, (args, kwargs),
                        is_leaf=_is_ragged)
     leaves, td, axes, size = _mapped_leaves(fun, in_axes, axis_size, a2, kw2)
@@ -148,6 +146,9 @@ def _ragged_vmap(fun, in_axes, out_axes, axis_name, axis_size, spmd_axis_name, b
             raise ValueError(f"vmap maps a Ragged argument along its batch axis 0, but in_axes "
                              f"gives {ax} for {path}")
         rag.append((tuple(a - 1 for a in x.axes), x.lengths))
+    if batch_size is not None:
+        return _ragged_chunked(fun, out_axes, axis_name, spmd_axis_name, batch_size, rleaves,
+                               rtd, axes, size)
     flat, out_tree = flatten_fun(lambda a, kw: fun(*a, **kw), td)
 
     def entry(*xs):
@@ -155,6 +156,40 @@ def _ragged_vmap(fun, in_axes, out_axes, axis_name, axis_size, spmd_axis_name, b
 
     vals, dims, orag = batch_fun_ragged(entry, size, leaves, axes, rag, axis_name, spmd_axis_name)
     return _place_outputs(vals, dims, out_tree(), out_axes, size, orag)
+
+
+def _ragged_chunked(fun, out_axes, axis_name, spmd_axis_name, batch_size, rleaves, rtd, axes,
+                    size):
+    """``vmap(fun, batch_size=k)`` with Ragged arguments (``rleaves``, Raggeds as leaves, of
+    the treedef ``rtd``; ``axes`` their mapped axes): a loop over chunks of k lanes, each a
+    ragged vmap of its chunk of data and lengths."""
+    k = _check_batch_size(batch_size, "vmap")
+    idx = [i for i, a in enumerate(axes) if a is not None]
+    mapped = []
+    for i in idx:
+        x = rleaves[i]
+        mapped += [x.data, x.lengths] if type(x) is Ragged else [moveaxis(x, axes[i], 0)]
+    flat, out_tree = flatten_fun(lambda a, kw: fun(*a, **kw), rtd)
+    info = []  # per output: None, or (ragged axes of the data, index of the input Ragged)
+
+    def chunk(*cols):
+        full, it, lens = list(rleaves), iter(cols), {}
+        for i in idx:
+            x = rleaves[i]
+            if type(x) is Ragged:
+                data, n = next(it), next(it)
+                full[i] = Ragged(data, n, x.axes)
+                lens[id(n)] = i
+            else:
+                full[i] = next(it)
+        outs = vmap(lambda *ls: flat(*ls), in_axes=tuple(0 if a is not None else None for a in axes),
+                    axis_name=axis_name, spmd_axis_name=spmd_axis_name)(*full)
+        info[:] = [(o.axes, lens[id(o.lengths)]) if type(o) is Ragged else None for o in outs]
+        return [o.data if type(o) is Ragged else o for o in outs]
+
+    ys = _map_chunked(None, mapped, size, k, inner=chunk)
+    rag = [None if r is None else (tuple(a - 1 for a in r[0]), rleaves[r[1]].lengths) for r in info]
+    return _place_outputs(ys, [0] * len(ys), out_tree(), out_axes, size, rag)
 
 
 def _out_axis(ax: int, nd: int) -> int:
@@ -250,10 +285,11 @@ def _rows(x, start, stop):
                         limit_indices=(stop,) + tuple(shp[1:]), strides=None)
 
 
-def _map_chunked(flat_fun, mapped, size, k):
+def _map_chunked(flat_fun, mapped, size, k, inner=None):
     """flat_fun vmapped over axis 0 of every array in ``mapped`` (lists of outputs, batch axis
-    0), k lanes at a time: a scan over the full chunks, then one vmapped remainder."""
-    inner = vmap(flat_fun)
+    0), k lanes at a time: a scan over the full chunks, then one vmapped remainder.
+    ``inner``: the function of a chunk, instead of ``vmap(flat_fun)``."""
+    inner = inner or vmap(flat_fun)
     if k >= size:
         return inner(*mapped)
     n_full, rem = divmod(size, k)
