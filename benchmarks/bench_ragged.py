@@ -75,7 +75,7 @@ def main():
         run_loop = lambda: [one(P, s).block_until_ready() for s in sentences]  # noqa: E731
         print(row_paired(f"ragged {name} vs JAX hand masks", paired(run_ours, run_jax, repeat=15),
                          "(target <= 1.1)"))
-        o, lp, r = paired(run_ours, run_loop, repeat=7)
+        o, lp, r = paired(run_ours, run_loop, repeat=7, number=5)
         print(f"{'ragged ' + name + ' vs Python loop':<44} ours {fmt(o)}  loop {fmt(lp)}  "
               f"speed-up {1 / r:6.1f}x")
 
