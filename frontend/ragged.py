@@ -15,15 +15,14 @@ from __future__ import annotations
 
 from .core.config import config  # noqa: F401  (config.ragged_bucket: the padded lengths)
 from .interpreters.ragged import RaggedError, axis_length
-from .primitives.ragged import Ragged, bucket, from_padded, inline_rule, stack
+from .primitives.ragged import Ragged, bucket, call_rule, from_padded, stack
 from .transforms.checkpoint import checkpoint_p
 from .transforms.custom_derivatives import custom_jvp_call_p, custom_vjp_call_p
 
-# calls run their graph's equations one by one, each by its own ragged rule (a custom
-# derivative's rule is not used for a ragged operand: the call's own equations are)
-custom_jvp_call_p.def_ragged(inline_rule("call"))
-custom_vjp_call_p.def_ragged(inline_rule("call"))
-checkpoint_p.def_ragged(inline_rule("call"))
+# calls: elementwise ones as they are (keeping a custom derivative), others equation by
+# equation (then a custom derivative gives way to the derivative of its equations)
+for _p in (custom_jvp_call_p, custom_vjp_call_p, checkpoint_p):
+    _p.def_ragged(call_rule(_p, "call"))
 
 
 def length(x, axis=0):

@@ -69,6 +69,7 @@ OPS = {
     "attention": (lambda m, n, x, a: (lambda s: n.softmax(s @ s.T, axis=-1) @ s)(x if a == 0 else x.T),
                   False, True),
     "relu_mean": (lambda m, n, x, a: m.mean(n.relu(x), a), True, True),
+
     "reshape_keep": (lambda m, n, x, a: m.sum(x.reshape(x.shape + (1,)), a), False, True),
     "transpose": (lambda m, n, x, a: m.sum(x.T * 2, 1 - a), False, True),
 }
@@ -319,3 +320,25 @@ def test_batch_size_and_lax_map(k):
         np.testing.assert_allclose(got, np.cumsum(x, 0), rtol=1e-5, atol=1e-6)
     got = lax.map(lambda x: fnp.sum(x, 0), r, batch_size=k)
     np.testing.assert_allclose(got, [x.sum(0) for x in xs], rtol=1e-5, atol=1e-6)
+
+
+def test_custom_jvp_kept_for_elementwise_calls():
+    """An elementwise custom_jvp function (nn.relu's kind) keeps its own derivative under a
+    ragged vmap; one that reduces over the ragged axis runs its equations' ragged rules."""
+    @fe.custom_jvp
+    def double(x):
+        return x * 2.0
+
+    double.defjvp(lambda p, t: (double(p[0]), t[0] * 3.0))  # (deliberately not 2)
+
+    @fe.custom_jvp
+    def total(x):
+        return fnp.sum(x, 0)
+
+    total.defjvp(lambda p, t: (total(p[0]), fnp.sum(t[0], 0)))
+    xs = _examples(LENGTHS, 0, seed=6)
+    r = fe.ragged.stack(xs)
+    g = fe.grad(lambda d: fnp.sum(fe.vmap(double)(fe.ragged.from_padded(d, r.lengths)).to_padded()))(r.data)
+    for b, n in enumerate(LENGTHS):
+        assert (np.asarray(g)[b, :n] == 3.0).all() and not np.asarray(g)[b, n:].any()
+    np.testing.assert_allclose(fe.vmap(total)(r), [x.sum(0) for x in xs], rtol=1e-5, atol=1e-6)

@@ -223,11 +223,24 @@ def _drop(raxes, removed):
 
 def elementwise_rule(prim):
     def rule(args, raxes, lane_length, **params):
-        out = set()
-        for r in raxes:
-            out.update(r)
-        return prim.bind(*args, **params), tuple(sorted(out))
+        return prim.bind(*args, **params), _union(raxes)
+    rule.elementwise = True
     return rule
+
+
+def _union(raxes):
+    out = set()
+    for r in raxes:
+        out.update(r)
+    return tuple(sorted(out))
+
+
+def _elementwise_graph(g, args, raxes) -> bool:
+    """Whether every equation of ``g`` is elementwise and every output has the shape of the
+    ragged operands (then padding in is padding out, as for one elementwise primitive)."""
+    shapes = {aval_of(a).shape for a, r in zip(args, raxes, strict=True) if r}
+    return (len(shapes) == 1 and all(o.aval.shape in shapes for o in g.outvars)
+            and all(getattr(e.prim.ragged_rule, "elementwise", False) for e in g.eqns))
 
 
 def reduction_rule(prim, fill):
@@ -393,10 +406,14 @@ def _scan_ragged(args, raxes, lane_length, *, body, num_consts, num_carry, lengt
     return outs, [()] * nk + [(0,)] * (len(outs) - nk)
 
 
-def inline_rule(graph_param):
-    """The ragged rule of a call primitive: its graph's equations, each by its own rule."""
+def call_rule(prim, graph_param):
+    """The ragged rule of a call primitive: an elementwise graph (nn.relu's custom_jvp) is
+    bound as it is, keeping the call's own rules (its custom derivative); any other runs its
+    graph's equations one by one, each by its own ragged rule."""
     def rule(args, raxes, lane_length, **params):
         g = params[graph_param]
+        if _elementwise_graph(g, args, raxes):
+            return prim.bind(*args, **params), [_union(raxes)] * len(g.outvars)
         args = [with_raxes(a, r, lane_length) for a, r in zip(args, raxes, strict=True)]
         return inline_graph(g, args), [() for _ in g.outvars]  # (ragged where they are)
     return rule
@@ -445,4 +462,4 @@ for _mod in (_ew, _numeric, _special, _bits):
 
 __all__ = ["Ragged", "stack", "from_padded", "bucket", "masked", "valid", "is_ragged",
            "zero_padding_gradient",
-           "install_elementwise", "inline_rule"]
+           "install_elementwise", "call_rule"]
