@@ -234,7 +234,17 @@ def test_bucketing_shares_programs():
     a = fe.ragged.stack(_examples([3, 5], 0))
     b = fe.ragged.stack(_examples([6, 7, 2], 0))
     assert a.shape[1] == b.shape[1] == 8
-    f = fe.jit(fe.vmap(lambda x: fnp.sum(x, 0)))
+    traces = []
+
+    def g(x):
+        traces.append(1)
+        return fnp.sum(x, 0)
+
+    f = fe.jit(fe.vmap(g))
+    for lengths in ([3, 5], [6, 7], [8, 1]):  # three longest lengths, one padded length
+        xs = _examples(lengths, 0)
+        np.testing.assert_allclose(f(fe.ragged.stack(xs)), [x.sum(0) for x in xs], rtol=1e-5, atol=1e-6)
+    assert len(traces) == 1
     text = f.lower(a).as_text()
     assert "stablehlo.select" in text and "stablehlo.while" not in text
     fe.config.update("ragged_bucket", "exact")
