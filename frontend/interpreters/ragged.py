@@ -56,6 +56,7 @@ class RaggedBatchTrace(BatchTrace):
                  spmd_axis_name: tuple[Hashable, ...] | None = None) -> None:
         super().__init__(parent, axis_size, axis_name, spmd_axis_name)
         self._lane_lengths: dict[int, tuple[Any, BatchTracer]] = {}
+        self.masks: dict[Any, Any] = {}  # the rules' padding masks, made once per shape
 
     def lane_length(self, lengths: Any) -> BatchTracer:
         """The lane's length: a per-example int32 scalar of this trace (one per lengths)."""

@@ -178,11 +178,18 @@ def from_padded(x, lengths, axis=1) -> Ragged:
 
 
 def valid(shape, axes, length):
-    """True where every ragged axis in ``axes`` is below ``length`` (of ``shape``)."""
+    """True where every ragged axis in ``axes`` is below ``length`` (of ``shape``). Under a
+    ragged vmap (``length`` the lane's length) one mask per shape and axes is made."""
+    cache = getattr(getattr(length, "_trace", None), "masks", None)
+    key = (tuple(shape), tuple(axes), id(length))
+    if cache is not None and key in cache:
+        return cache[key][1]
     m = None
     for ax in axes:
         c = lt_p.bind(iota_p.bind(dtype=_I32, shape=tuple(shape), dimension=ax), length)
         m = c if m is None else and_p.bind(m, c)
+    if cache is not None:
+        cache[key] = (length, m)  # (length kept alive: its id is in the key)
     return m
 
 
