@@ -281,8 +281,8 @@ UNSUPPORTED = {
     "rev": lambda x: fnp.flip(x, 0),
     "slice": lambda x: x[1:],
     "concatenate": lambda x: fnp.concatenate([x, x], 0),
-    "scan": lambda x: lax.scan(lambda c, _: (c + fnp.sum(x), None), 0.0, None, length=3)[0],
-    "while": lambda x: lax.while_loop(lambda c: c < fnp.sum(x), lambda c: c + 1.0, 0.0),
+    "scan": lambda x: lax.scan(lambda c, _: (c * 2.0, None), x, None, length=2)[0],
+    "while": lambda x: lax.while_loop(lambda c: c[0, 0] < 1.0, lambda c: c + 1.0, x),
     "gather": lambda x: x[np.array([0, 1])],
 }
 
@@ -352,3 +352,32 @@ def test_custom_jvp_kept_for_elementwise_calls():
     for b, n in enumerate(LENGTHS):
         assert (np.asarray(g)[b, :n] == 3.0).all() and not np.asarray(g)[b, n:].any()
     np.testing.assert_allclose(fe.vmap(total)(r), [x.sum(0) for x in xs], rtol=1e-5, atol=1e-6)
+
+
+def test_loops_reading_a_ragged_value():
+    """fori_loop up to the lane's length and scans whose body reads a ragged value it closes
+    over: the body's operations go through their ragged rules (masked mean, x[i] clamped
+    into the example), as the JAX loop over each example."""
+    xs = _examples(NONEMPTY, 0, seed=7)
+    r = fe.ragged.stack(xs)
+
+    def rnn(m, lax_, length, x):
+        def body(i, h):
+            return m.tanh(h * 0.5 + x[i] + m.mean(x, 0))
+        return lax_.fori_loop(0, length(x), body, m.zeros(3, np.float32))
+
+    got = fe.jit(fe.vmap(lambda x: rnn(fnp, lax, fe.ragged.length, x)))(r)
+    for b, x in enumerate(xs):
+        want = rnn(jnp, jax.lax, lambda x: x.shape[0], jnp.asarray(x))
+        np.testing.assert_allclose(np.asarray(got)[b], want, rtol=1e-5, atol=1e-6)
+
+    def scan_ctx(m, lax_, x):  # a scan over x whose body also reads all of x
+        return lax_.scan(lambda c, xt: (c + xt * m.max(x, 0), None), m.zeros(3, np.float32), x)[0]
+
+    got = fe.vmap(lambda x: scan_ctx(fnp, lax, x))(r)
+    for b, x in enumerate(xs):
+        np.testing.assert_allclose(np.asarray(got)[b], scan_ctx(jnp, jax.lax, jnp.asarray(x)),
+                                   rtol=1e-5, atol=1e-6)
+    # a while_loop whose condition reads a ragged sum
+    got = fe.vmap(lambda x: lax.while_loop(lambda c: c < fnp.sum(fnp.abs(x)), lambda c: c + 1.0, 0.0))(r)
+    np.testing.assert_allclose(got, [np.ceil(np.abs(x).sum()) for x in xs], rtol=1e-6)

@@ -28,7 +28,7 @@ import numpy as np
 from ..core import dtypes
 from ..core.config import config
 from ..core.graph_utils import closure_convert
-from ..core.ir import Aval, Primitive, aval_of, eval_graph, inline_graph, literal
+from ..core.ir import Aval, Literal, Primitive, aval_of, inline_graph, literal
 from ..core.pytree import register_node
 from ..core.tracing import trace_graph
 from ..device.array import Array, device_put
@@ -38,7 +38,7 @@ from . import elementwise as _ew
 from . import numeric as _numeric
 from . import reductions as _red
 from . import special as _special
-from .control import scan_p
+from .control import scan_p, while_p
 from .elementwise import and_p, convert_element_type_p, lt_p, select_p, stop_gradient_p
 from .indexing import dynamic_slice_p
 from .linalg import dot_general_p
@@ -352,11 +352,15 @@ def _dynamic_slice_ragged(args, raxes, lane_length, *, slice_sizes):
     if any(raxes[1:]):
         raise _error(dynamic_slice_p, "got a ragged start index")
     shp = aval_of(x).shape
-    keep = []
+    keep, starts = [], list(starts)
     for k in r:
         if slice_sizes[k] == shp[k]:
             keep.append(k)
-        elif slice_sizes[k] != 1:
+        elif slice_sizes[k] == 1:  # clamped into the example, as dynamic_slice clamps
+            s = convert_element_type_p.bind(starts[k], new_dtype=_I32, weak_type=False)
+            last = lane_length - literal(1, _I32)
+            starts[k] = _ew.max_p.bind(_ew.min_p.bind(s, last), literal(0, _I32))
+        else:
             raise _error(dynamic_slice_p, f"takes {slice_sizes[k]} positions of the ragged axis "
                                           f"{k}; only the whole axis or one position is supported")
     return dynamic_slice_p.bind(x, *starts, slice_sizes=slice_sizes), tuple(keep)
@@ -379,29 +383,97 @@ def _pad_ragged(args, raxes, lane_length, *, padding_config):
     return pad_p.bind(x, pv, padding_config=padding_config), r
 
 
+def eval_graph_ragged(g, consts, args, raxes, lane_length):
+    """``g``'s equations re-bound under the current trace, the ragged ones (an input ragged
+    along ``raxes[i]``, lengths ``lane_length``) through their ragged rules: a loop body
+    that reads a ragged value it closes over, interpreted for one example. Returns (outputs,
+    their ragged axes)."""
+    env, renv = {}, {}
+    for v, x in zip(g.constvars, consts, strict=True):
+        env[id(v)] = x
+    for v, x, r in zip(g.invars, args, raxes, strict=True):
+        env[id(v)], renv[id(v)] = x, r
+
+    def read(a):
+        return a if type(a) is Literal else env[id(a)]
+
+    def rread(a):
+        return () if type(a) is Literal else renv.get(id(a), ())
+
+    for e in g.eqns:
+        ins, rs = [read(a) for a in e.inputs], tuple(rread(a) for a in e.inputs)
+        if any(rs):
+            if e.prim.ragged_rule is None:
+                raise _error(e.prim, "has no ragged rule (in a loop body that reads a ragged value)")
+            out, orax = e.prim.ragged_rule(ins, rs, lane_length, **e.params)
+        else:
+            out = e.prim.bind(*ins, **e.params)
+            orax = [()] * len(e.outs) if e.prim.multiple_results else ()
+        if not e.prim.multiple_results:
+            out, orax = [out], [orax]
+        for v, o, r in zip(e.outs, out, orax, strict=True):
+            env[id(v)], renv[id(v)] = o, r
+    return [read(a) for a in g.outvars], [rread(a) for a in g.outvars]
+
+
+def _dense_carry(prim, out_raxes, nk):
+    if any(out_raxes[:nk]):
+        raise _error(prim, "would carry a ragged value from one iteration to the next")
+
+
+def _while_ragged(args, raxes, lane_length, *, cond_graph, body_graph, cond_nconsts, body_nconsts):
+    nc, nb = cond_nconsts, body_nconsts
+    if any(raxes[nc + nb:]):
+        raise _error(while_p, "got a ragged loop carry")
+    cc, bc, init = args[:nc], args[nc:nc + nb], args[nc + nb:]
+    cr, br = raxes[:nc], raxes[nc:nc + nb]
+    i32 = Aval((), _I32, False)
+    cavals = [aval_of(c) for c in init]
+
+    def cond(lane, *vals):
+        return eval_graph_ragged(cond_graph, cond_graph.consts, vals, cr + ((),) * len(init), lane)[0]
+
+    def body(lane, *vals):
+        outs, orax = eval_graph_ragged(body_graph, body_graph.consts, vals, br + ((),) * len(init), lane)
+        _dense_carry(while_p, orax, len(init))
+        return outs
+
+    cg, cconsts = closure_convert(trace_graph(cond, [i32, *map(aval_of, cc), *cavals]))
+    bg, bconsts = closure_convert(trace_graph(body, [i32, *map(aval_of, bc), *cavals]))
+    outs = while_p.bind(*cconsts, lane_length, *cc, *bconsts, lane_length, *bc, *init,
+                        cond_graph=cg, body_graph=bg, cond_nconsts=len(cconsts) + 1 + nc,
+                        body_nconsts=len(bconsts) + 1 + nb)
+    return outs, [()] * len(outs)
+
+
 def _scan_ragged(args, raxes, lane_length, *, body, num_consts, num_carry, length, reverse):
     nc, nk = num_consts, num_carry
-    if any(raxes[:nc + nk]):
-        i = next(i for i, r in enumerate(raxes) if r)
-        what = "closed over by the loop body" if i < nc else "in the loop carry"
-        raise _error(scan_p, f"got a ragged value {what} (operand {i}); scan over the ragged "
-                             "value instead (lax.scan(f, init, x)), whose steps past a lane's "
-                             "length leave its carry unchanged")
+    if any(raxes[nc:nc + nk]):
+        raise _error(scan_p, "got a ragged loop carry")
     xr = raxes[nc + nk:]
-    if any(r and r != (0,) for r in xr) or not any(xr):
+    if any(r and 0 not in r for r in xr):
         raise _error(scan_p, "scans over a value ragged along an axis other than the scanned one")
+    over = any(xr)  # (scanning over a ragged axis: a lane's carry stops at its length)
+    row_r = [tuple(a - 1 for a in r if a) for r in xr]  # each step's row, ragged along these
     consts, carry, xs = args[:nc], args[nc:nc + nk], args[nc + nk:]
     cavals = [aval_of(c) for c in carry]
     i32 = Aval((), _I32, False)
 
     def step(lane, *vals):  # (lane length, consts, counter, carry, xs) -> (counter, carry, ys)
         k, c, x = vals[nc], vals[nc + 1:nc + 1 + nk], vals[nc + 1 + nk:]
-        outs = eval_graph(body, body.consts, [*vals[:nc], *c, *x])
+        outs, orax = eval_graph_ragged(body, body.consts, [*vals[:nc], *c, *x],
+                                       (*raxes[:nc], *[()] * nk, *row_r), lane)
+        _dense_carry(scan_p, orax, nk)
+        ys_r[:] = orax[nk:]
+        if not over:
+            return [k, *outs]
         pos = k if not reverse else literal(length - 1, _I32) - k
         live = lt_p.bind(pos, lane)
         new = [select_p.bind(broadcast_in_dim_p.bind(live, shape=a.shape, broadcast_dimensions=()),
                              o, old) for o, old, a in zip(outs[:nk], c, cavals, strict=True)]
         return [k + literal(1, _I32), *new, *outs[nk:]]
+
+    ys_r = []
 
     in_avals = [i32, *map(aval_of, consts), i32, *cavals,
                 *[Aval(a.shape[1:], a.dtype, a.weak_type) for a in map(aval_of, xs)]]
@@ -410,7 +482,7 @@ def _scan_ragged(args, raxes, lane_length, *, body, num_consts, num_carry, lengt
                        num_consts=len(gconsts) + 1 + nc, num_carry=nk + 1, length=length,
                        reverse=reverse)
     outs = outs[1:]
-    return outs, [()] * nk + [(0,)] * (len(outs) - nk)
+    return outs, [()] * nk + [((0,) if over else ()) + tuple(a + 1 for a in r) for r in ys_r]
 
 
 def call_rule(prim, graph_param):
@@ -464,6 +536,7 @@ dynamic_slice_p.def_ragged(_dynamic_slice_ragged)
 concatenate_p.def_ragged(_concatenate_ragged)
 pad_p.def_ragged(_pad_ragged)
 scan_p.def_ragged(_scan_ragged)
+while_p.def_ragged(_while_ragged)
 for _mod in (_ew, _numeric, _special, _bits):
     install_elementwise(v for v in vars(_mod).values() if isinstance(v, Primitive))
 
