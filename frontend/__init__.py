@@ -48,6 +48,7 @@ _LAZY = {
     "numpy": "frontend.numpy",
     "ops": "frontend.ops",
     "passes": "frontend.passes",
+    "ragged": "frontend.ragged",
     "random": "frontend.random",
     "scipy": "frontend.scipy",
     "sharding": "frontend.sharding",

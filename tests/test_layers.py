@@ -37,7 +37,7 @@ LAYERS = [
     ("public", ["frontend.custom_batching", "frontend.tree", "frontend.tree_util",
                 "frontend.extend", "frontend.ffi", "frontend.kernels", "frontend.distributed",
                 "frontend.export", "frontend.ops", "frontend.explorer", "frontend.compilation_cache",
-                "frontend"]),
+                "frontend.ragged", "frontend"]),
     ("emit", ["lowering.emit"]),
     ("runtime", ["lowering.runtime"]),
     ("backend", ["lowering"]),
@@ -266,7 +266,7 @@ PUBLIC_MODULES = [
     "frontend.scipy", "frontend.scipy.linalg", "frontend.scipy.special", "frontend.tree",
     "frontend.tree_util", "frontend.extend", "frontend.export", "frontend.ffi",
     "frontend.sharding", "frontend.custom_batching", "frontend.distributed", "frontend.ops",
-    "frontend.passes", "frontend.debug", "frontend.experimental",
+    "frontend.passes", "frontend.debug", "frontend.experimental", "frontend.ragged",
 ]
 # imported by name only (not attributes of ``import frontend``): the optional kernels, the command
 OPT_IN_MODULES = ["frontend.kernels", "lowering.cli"]

@@ -44,7 +44,10 @@ class _Config:
     branch only when some lane takes it, "auto" (default) guards the branches a cost model
     finds expensive (loops, dots, convolutions, custom calls, much work). Under "auto" and
     "guarded" a batched while loop with such a body also compacts its active lanes into a
-    quarter-size batch once at most a quarter are left; "select" steps every lane."""
+    quarter-size batch once at most a quarter are left; "select" steps every lane.
+    ``ragged_bucket`` (beyond JAX) is the padded length ``frontend.ragged.stack`` gives the
+    ragged axis: "pow2" (the next power of two, the default), "exact" (the longest example) or
+    an int m (the next multiple of m), so batches of different longest lengths share programs."""
 
     compilation_cache_dir: str | None
     compilation_cache_max_size: int
@@ -55,6 +58,7 @@ class _Config:
         self.embedded_constants_max_bytes = 1 << 16
         self.vmap_cond = "auto"
         self.explain_cache_misses = False  # log why jit traces again (frontend/transforms/cache_misses.py)
+        self.ragged_bucket: str | int = "pow2"
         for name, (env, parse, default) in _CACHE_OPTIONS.items():
             raw = os.environ.get(env)
             try:
@@ -88,6 +92,13 @@ class _Config:
                 self.vmap_cond = value
                 for fn in _vmap_cond_listeners:
                     fn()
+        elif key == "ragged_bucket":
+            ok = value in ("pow2", "exact") or (isinstance(value, int) and not isinstance(value, bool)
+                                                and value > 0)
+            if not ok:
+                raise ValueError(f"ragged_bucket must be 'pow2', 'exact' or a positive int, got "
+                                 f"{value!r}")
+            self.ragged_bucket = value
         else:
             raise ValueError(f"unknown config option {name!r}")
 

@@ -585,6 +585,9 @@ class Primitive:
         return self.name
 
     looped = False  # set once vmap ran it in a loop for want of a batching rule
+    # vmap over a ragged batch (frontend.interpreters.ragged): ``fn(args, raxes, lane_length,
+    # **params) -> (out, out_raxes)``, written for one example; None: a ragged operand is an error
+    ragged_rule: Callable[..., Any] | None = None
 
     def def_abstract_eval(self, fn: RuleT) -> RuleT:
         return self._set_rule("abstract_eval_rule", fn)
@@ -612,6 +615,9 @@ class Primitive:
         """The lowering rule for ``platform``: its own, else the default."""
         rules = self.platform_lowering_rules
         return rules.get(platform, self.lowering_rule) if rules else self.lowering_rule
+
+    def def_ragged(self, fn: RuleT) -> RuleT:
+        return self._set_rule("ragged_rule", fn)
 
     def def_jvp(self, fn: RuleT) -> RuleT:
         return self._set_rule("jvp_rule", fn)

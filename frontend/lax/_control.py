@@ -27,12 +27,13 @@ from ..core.ir import (
     literal,
 )
 from ..core.params import intern_graph
-from ..core.pytree import TreeDef, child_keys, key_paths, tree_flatten, tree_map, tree_unflatten
+from ..core.pytree import TreeDef, child_keys, key_paths, tree_flatten, tree_leaves, tree_map, tree_unflatten
 from ..core.tracing import trace_pytree
 from ..interpreters import named_axes
 from ..primitives.control import close_branches, cond_p, platform_index_p, scan_p, typematch, while_p
 from ..primitives.elementwise import max_p, min_p, ne_p
-from ..transforms.vmap import chunked_map
+from ..primitives.ragged import Ragged
+from ..transforms.vmap import chunked_map, vmap
 from ._convert import convert
 
 _I32 = np.dtype(np.int32)
@@ -609,6 +610,9 @@ def map(f, xs, *, batch_size=None):  # noqa: A001  (lax.map)
     >>> lax.map(lambda x: x * 2, fnp.arange(3.0))
     Array([0., 2., 4.], dtype=float32)
     """
+    if Ragged.made and any(type(x) is Ragged for x in tree_leaves(xs, is_leaf=lambda x: type(x) is Ragged)):
+        # a ragged batch: each example sees its own length (frontend.ragged), k at a time
+        return vmap(f, batch_size=batch_size or 1)(xs)
     if batch_size is not None:
         return chunked_map(f, xs, batch_size)
     return scan(lambda _, x: ((), f(x)), (), xs)[1]

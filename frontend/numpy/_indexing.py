@@ -16,6 +16,7 @@ from .. import lax
 from ..core import dtypes
 from ..core.ir import Tracer, aval_of, literal
 from ..device.array import Array
+from ..interpreters.ragged import axis_length, is_ragged
 from ..lax import _indexing as lax_ix
 from ..lax._convert import convert
 from ..primitives import indexing as ix
@@ -124,7 +125,9 @@ def _static_int(v, what):
                      "a dynamic position, try lax.dynamic_slice / lax.dynamic_update_slice.")
 
 
-def _parse(shape, idx):
+def _parse(shape, idx, x=None):
+    """``x``: the indexed value, where a ragged axis (under vmap of a ragged batch) counts
+    negative and traced indices from the example's own length."""
     if isinstance(idx, list):
         raise TypeError("Using a non-tuple sequence for multidimensional indexing is not allowed; "
                         "use `arr[array(seq)]` instead of `arr[seq]`.")
@@ -158,9 +161,15 @@ def _parse(shape, idx):
             n = shape[dim]
             if not -n <= e < n:
                 raise IndexError(f"index {e} is out of bounds for axis {dim} with size {n}")
-            entries.append(_Entry("int", dim, index=e % n))
+            if e < 0 and x is not None and is_ragged(x, dim):  # from the example's own end
+                entries.append(_Entry("dyn", dim, index=lax.add(axis_length(x, dim),
+                                                                literal(e, _INT))))
+            else:
+                entries.append(_Entry("int", dim, index=e % n))
             dim += 1
         elif isinstance(e, (Array, Tracer)) and e.ndim == 0:
+            if x is not None and is_ragged(x, dim):
+                e = _wrap_index(e, axis_length(x, dim))
             entries.append(_Entry("dyn", dim, index=e))
             dim += 1
         else:
@@ -176,7 +185,8 @@ def _wrap_index(i, n):
         return np.where(i < 0, i + n, i).astype(_INT)
     i = convert(i, _INT, False)
     neg = lax.lt(i, literal(0, _INT))
-    return lax.select(neg, lax.add(i, literal(int(n), _INT)), i)
+    n = literal(int(n), _INT) if isinstance(n, (int, np.integer)) else n
+    return lax.select(neg, lax.add(i, n), i)
 
 
 def _static_slicing(x, entries):
@@ -305,7 +315,7 @@ def _getitem(x, idx, mode=None, fill_value=None):
     """``x[idx]`` with numpy's basic and advanced indexing, as JAX's numpy does it."""
     if not is_array(x):
         x = asarray(x)
-    entries = _parse(aval_of(x).shape, idx)
+    entries = _parse(aval_of(x).shape, idx, x)
     has_adv = any(e.kind == "adv" for e in entries)
     has_dyn = any(e.kind == "dyn" for e in entries)
     if has_adv or (has_dyn and mode == "fill"):

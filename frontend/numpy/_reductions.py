@@ -22,6 +22,7 @@ from ..core import dtypes
 from ..core.config import config
 from ..core.ir import aval_of, literal
 from ..device.fusion import eager_fused
+from ..interpreters.ragged import axis_length, is_ragged
 from ..lax._convert import convert
 from ..primitives import reductions as red
 from ._core import asarray, broadcast_to_shape, canonical_axis, check_arraylike
@@ -256,6 +257,11 @@ def _count(a, axes, keepdims, where, dtype):
     """The number of elements reduced: a Python number, or an array when ``where`` is given."""
     av = aval_of(a)
     if where is None:
+        if is_ragged(a):  # (under vmap of a ragged batch: a ragged axis counts the lane's length)
+            n = literal(1, np.dtype(np.int32), False)
+            for d in axes:
+                n = lax.mul(n, convert(axis_length(a, d), np.int32, False))
+            return convert(n, dtype, False)
         return math.prod(av.shape[d] for d in axes)
     return sum(broadcast_to_shape(where, av.shape), axis=axes, dtype=dtype, keepdims=keepdims)
 

@@ -16,13 +16,15 @@ import numpy as np
 from ..core import dtypes
 from ..core.arguments import abstractify, leaf_paths
 from ..core.ir import Literal, Tracer, aval_of, literal
-from ..core.pytree import broadcast_prefix, key_paths, tree_flatten, tree_unflatten
+from ..core.pytree import broadcast_prefix, key_paths, tree_flatten, tree_map, tree_unflatten
 from ..core.tracing import flatten_fun, trace_pytree
 from ..device.array import Array, adopt_foreign
 from ..interpreters import batching
 from ..interpreters.batching import BatchTracer
+from ..interpreters.ragged import batch_fun_ragged
 from ..primitives.control import scan_lanes
 from ..primitives.padding import concatenate_p, slice_p
+from ..primitives.ragged import Ragged, zero_padding_gradient
 from ..primitives.shape import bdim_at, moveaxis, reshape_p
 
 _SCALARS = (bool, int, float, complex)
@@ -72,37 +74,122 @@ def vmap(fun, in_axes=0, out_axes=0, axis_name=None, axis_size=None, spmd_axis_n
 
     @functools.wraps(fun)
     def batched(*args, **kwargs):
+        if Ragged.made and any(type(x) is Ragged for x in
+                               tree_flatten((args, kwargs), is_leaf=_is_ragged)[0]):
+            return _ragged_vmap(fun, in_axes, out_axes, axis_name, axis_size, spmd_axis_name,
+                                batch_size, args, kwargs)
         leaves, td, axes, size = _mapped_leaves(fun, in_axes, axis_size, args, kwargs)
         if batch_size is not None:
             return chunked_vmap(fun, in_axes, out_axes, size, batch_size, leaves, td, axes)
         flat, out_tree = flatten_fun(lambda a, kw: fun(*a, **kw), td)
         vals, dims = batching.batch_fun(lambda *xs: [_check_output(o) for o in flat(*xs)],
                                         size, leaves, axes, axis_name, spmd_axis_name)
-        otd = out_tree()
-        oaxes = broadcast_prefix(out_axes, otd, "vmap out_axes")
-        res = []
-        for val, d, ax, p in zip(vals, dims, oaxes, key_paths(otd), strict=True):
-            if ax is None:
-                if d is not None:
-                    raise ValueError(
-                        f"vmap has mapped output (at output{p}) but out_axes is None: only an "
-                        "output that does not depend on a mapped input can have out_axes=None")
-                res.append(val)
-                continue
-            ax = _out_axis(ax, batching.ndim(val) + (d is None))
-            if d is None:
-                if isinstance(val, np.ndarray) and val.dtype == dtypes.float0:
-                    # the tangent of an integer (no data): a float0 array of the batched shape
-                    res.append(np.zeros(np.insert(val.shape, ax, size).astype(int), dtypes.float0))
-                    continue
-                if isinstance(val, _SCALARS):
-                    val = literal(val, *dtypes.dtype_and_weak(val))
-                res.append(bdim_at(val, None, size, ax))
-            else:
-                res.append(moveaxis(val, d, ax))
-        return tree_unflatten(otd, res)
+        return _place_outputs(vals, dims, out_tree(), out_axes, size)
 
     return batched
+
+
+def _is_ragged(x):
+    return type(x) is Ragged
+
+
+def _place_outputs(vals, dims, otd, out_axes, size, ragged=None):
+    """The outputs of the batched function (values and batch dims, of the treedef ``otd``)
+    with their batch axes moved to ``out_axes``; ``ragged[i]``: None or (ragged axes,
+    lengths) of output i, which comes back as a Ragged."""
+    oaxes = broadcast_prefix(out_axes, otd, "vmap out_axes")
+    res = []
+    for i, (val, d, ax, p) in enumerate(zip(vals, dims, oaxes, key_paths(otd), strict=True)):
+        if ragged is not None and ragged[i] is not None:
+            raxes, lengths = ragged[i]
+            if ax is None or ax % (batching.ndim(val)) != 0:
+                raise ValueError(f"vmap has a ragged output (at output{p}): its out_axes must "
+                                 f"be 0 (a Ragged has the batch axis first), got {ax}")
+            res.append(Ragged(moveaxis(val, d, 0), lengths, tuple(r + 1 for r in raxes)))
+            continue
+        if ax is None:
+            if d is not None:
+                raise ValueError(
+                    f"vmap has mapped output (at output{p}) but out_axes is None: only an "
+                    "output that does not depend on a mapped input can have out_axes=None")
+            res.append(val)
+            continue
+        ax = _out_axis(ax, batching.ndim(val) + (d is None))
+        if d is None:
+            if isinstance(val, np.ndarray) and val.dtype == dtypes.float0:
+                # the tangent of an integer (no data): a float0 array of the batched shape
+                res.append(np.zeros(np.insert(val.shape, ax, size).astype(int), dtypes.float0))
+                continue
+            if isinstance(val, _SCALARS):
+                val = literal(val, *dtypes.dtype_and_weak(val))
+            res.append(bdim_at(val, None, size, ax))
+        else:
+            res.append(moveaxis(val, d, ax))
+    return tree_unflatten(otd, res)
+
+
+def _ragged_vmap(fun, in_axes, out_axes, axis_name, axis_size, spmd_axis_name, batch_size,
+                 args, kwargs):
+    """vmap with Ragged arguments: each is mapped along its batch axis, the function sees its
+    padded data, and the batching trace tracks its ragged axes (frontend.interpreters.ragged)."""
+    rleaves, rtd = tree_flatten((args, kwargs), is_leaf=_is_ragged)
+    a2, kw2 = tree_map(lambda x: x.data if type(x) is Ragged else x, (args, kwargs),
+                       is_leaf=_is_ragged)
+    leaves, td, axes, size = _mapped_leaves(fun, in_axes, axis_size, a2, kw2)
+    rag = []
+    for i, (x, ax) in enumerate(zip(rleaves, axes, strict=True)):
+        if type(x) is not Ragged:
+            rag.append(None)
+            continue
+        if ax != 0:
+            path = leaf_paths(fun, a2, td)[i]
+            raise ValueError(f"vmap maps a Ragged argument along its batch axis 0, but in_axes "
+                             f"gives {ax} for {path}")
+        rag.append((tuple(a - 1 for a in x.axes), x.lengths))
+    if batch_size is not None:
+        return _ragged_chunked(fun, out_axes, axis_name, spmd_axis_name, batch_size, rleaves,
+                               rtd, axes, size)
+    flat, out_tree = flatten_fun(lambda a, kw: fun(*a, **kw), td)
+
+    def entry(*xs):
+        return [_check_output(o) for o in flat(*map(zero_padding_gradient, xs))]
+
+    vals, dims, orag = batch_fun_ragged(entry, size, leaves, axes, rag, axis_name, spmd_axis_name)
+    return _place_outputs(vals, dims, out_tree(), out_axes, size, orag)
+
+
+def _ragged_chunked(fun, out_axes, axis_name, spmd_axis_name, batch_size, rleaves, rtd, axes,
+                    size):
+    """``vmap(fun, batch_size=k)`` with Ragged arguments (``rleaves``, Raggeds as leaves, of
+    the treedef ``rtd``; ``axes`` their mapped axes): a loop over chunks of k lanes, each a
+    ragged vmap of its chunk of data and lengths."""
+    k = _check_batch_size(batch_size, "vmap")
+    idx = [i for i, a in enumerate(axes) if a is not None]
+    mapped = []
+    for i in idx:
+        x = rleaves[i]
+        mapped += [x.data, x.lengths] if type(x) is Ragged else [moveaxis(x, axes[i], 0)]
+    flat, out_tree = flatten_fun(lambda a, kw: fun(*a, **kw), rtd)
+    info = []  # per output: None, or (ragged axes of the data, index of the input Ragged)
+
+    def chunk(*cols):
+        full, it, lens = list(rleaves), iter(cols), {}
+        for i in idx:
+            x = rleaves[i]
+            if type(x) is Ragged:
+                data, n = next(it), next(it)
+                full[i] = Ragged(data, n, x.axes)
+                lens[id(n)] = i
+            else:
+                full[i] = next(it)
+        outs = vmap(lambda *ls: flat(*ls), in_axes=tuple(0 if a is not None else None for a in axes),
+                    axis_name=axis_name, spmd_axis_name=spmd_axis_name)(*full)
+        info[:] = [(o.axes, lens[id(o.lengths)]) if type(o) is Ragged else None for o in outs]
+        return [o.data if type(o) is Ragged else o for o in outs]
+
+    ys = _map_chunked(None, mapped, size, k, inner=chunk)
+    rag = [None if r is None else (tuple(a - 1 for a in r[0]), rleaves[r[1]].lengths) for r in info]
+    return _place_outputs(ys, [0] * len(ys), out_tree(), out_axes, size, rag)
 
 
 def _out_axis(ax: int, nd: int) -> int:
@@ -198,10 +285,11 @@ def _rows(x, start, stop):
                         limit_indices=(stop,) + tuple(shp[1:]), strides=None)
 
 
-def _map_chunked(flat_fun, mapped, size, k):
+def _map_chunked(flat_fun, mapped, size, k, inner=None):
     """flat_fun vmapped over axis 0 of every array in ``mapped`` (lists of outputs, batch axis
-    0), k lanes at a time: a scan over the full chunks, then one vmapped remainder."""
-    inner = vmap(flat_fun)
+    0), k lanes at a time: a scan over the full chunks, then one vmapped remainder.
+    ``inner``: the function of a chunk, instead of ``vmap(flat_fun)``."""
+    inner = inner or vmap(flat_fun)
     if k >= size:
         return inner(*mapped)
     n_full, rem = divmod(size, k)
