@@ -11,6 +11,7 @@ import pytest
 import frontend as fe
 import frontend.numpy as fnp
 from frontend import lax
+from frontend.core.ir import register_exclusion
 from lowering import cli
 from lowering.explore import explore_data
 
@@ -37,15 +38,8 @@ def _line(marker):
     return next(i + 1 for i, s in enumerate(src) if s.endswith(f"# {marker}") and "def" not in s)
 
 
-@pytest.fixture(scope="module", autouse=True)
-def _conftest_is_not_user_code():
-    """tests/conftest.py wraps every rule (to record which ran): its frames are not the
-    user's lines."""
-    from lowering.explore import capture
-    path = os.path.join(ROOT, "tests", "conftest.py")
-    capture.excluded_files.add(path)
-    yield
-    capture.excluded_files.discard(path)
+# tests/conftest.py wraps every rule (to record which ran): its frames are not the user's lines
+register_exclusion(os.path.join(ROOT, "tests", "conftest.py"))
 
 
 @pytest.fixture(scope="module")
@@ -119,6 +113,19 @@ def test_control_flow_sub_graphs_are_clusters():
     for text, keys in d["stages"][0]["text"]:
         if "tanh" in text:
             assert keys == [py]
+    # a loop's lines, first to closing, are its equation's, but for the ops inside it that
+    # have equations of their own (read from the module's locations and HLO's op_name)
+    nodes = d["stages"][-1]["graph"]["nodes"]
+    scan, tanh = (next(n["keys"][0] for n in nodes if n["label"] == name) for name in ("scan", "tanh"))
+    assert tanh.startswith(scan + ".0.")  # (equation ids: the tanh is in the loop's body)
+    lines = d["stablehlo"]["lines"]
+    mine = [i for i, (_, k) in enumerate(lines) if scan in k]
+    assert "stablehlo.while" in lines[mine[0]][0] and lines[mine[-1]][0].lstrip().startswith("})")
+    assert [t for t, k in lines if tanh in k] == [t for t, _ in lines if "stablehlo.tanh" in t]
+    assert all(tanh not in k for i, (_, k) in enumerate(lines) if i in mine)
+    assert not any("loc(" in t for t, _ in lines)
+    hlo = [t for t, k in d["hlo"]["lines"] if tanh in k]
+    assert hlo and all(" tanh(" in t for t in hlo), hlo
 
 
 def test_pass_diff_shows_what_a_pass_changed():

@@ -1,8 +1,8 @@
 """The explorer's data: every stage of compiling one function, cross-linked by keys.
 
 A stage's items (graph nodes, printed lines, StableHLO and HLO lines, Python lines) carry
-keys: ``py:F:L`` (line L of source file F) and ``q:N`` (equation N of the graph that was
-lowered). Clicking an item highlights every item sharing its first key strongly and those
+keys: ``py:F:L`` (line L of source file F) and ``q:ID`` (the equation of id ID of the graph
+that was lowered, as its locations name it: lowering/explore/locations.py). Clicking an item highlights every item sharing its first key strongly and those
 sharing its other keys lightly."""
 from __future__ import annotations
 
@@ -14,21 +14,19 @@ import linecache
 import os
 import re
 
-from frontend.core.ir import Graph, Literal, Var, param_graphs, subgraphs
+from frontend.core.ir import Graph, Literal, Var, param_graphs
 
-from .capture import Emission, Sources
+from .locations import equation_ids, python_line, split_locations
 
-_HLO_SOURCE = re.compile(r'source_file="([^"]*)" source_line=(\d+)')
+_HLO_OP_NAME = re.compile(r'op_name="(?:[^"/]*/)*[^":]*:([\d.]+)"')
+_HLO_TEXT_LINE = re.compile(r'source_file="-" source_line=(\d+)')
 _HLO_OPCODE = re.compile(r"^\s*(?:ROOT )?%\S+ = .*? ([a-z][a-z0-9-]*)\(")
 _MLIR_OP = re.compile(r"\b((?:stablehlo|chlo|sdy)\.[a-z_]+|func\.call)\b")
 
 
 def all_eqns(g: Graph):
     """The equations of ``g`` and of its sub-graphs, in printing order."""
-    for e in g.eqns:
-        yield e
-        for s in subgraphs(e):
-            yield from all_eqns(s)
+    return (e for _, e in equation_ids(g))
 
 
 @functools.cache
@@ -68,13 +66,18 @@ def _short(v, n: int = 48) -> str:
 
 
 class Keys:
-    """The keys of equations: their Python line and, for those of the lowered graph, q:N."""
+    """The keys of equations: their Python line (with ``lines``) and, for those of the
+    lowered graph, q:ID (ID: the equation id its StableHLO ops and HLO instructions are
+    named by)."""
 
-    def __init__(self, sources: Sources, lowered_graph: Graph | None):
-        self.sources = sources
+    def __init__(self, lowered_graph: Graph | None, lines: bool = True):
+        self.lines = lines
         self.files: list = []
-        self.q = {e: f"q:{i}" for i, e in enumerate(all_eqns(lowered_graph))} \
-            if lowered_graph is not None else {}
+        self.codes: set = set()  # the code objects of the user's lines met
+        self.by_id = dict(equation_ids(lowered_graph)) if lowered_graph is not None else {}
+        self.q: dict = {}
+        for eid, e in self.by_id.items():
+            self.q.setdefault(e, f"q:{eid}")
 
     def py(self, filename: str, line: int) -> str:
         if filename not in self.files:
@@ -83,9 +86,10 @@ class Keys:
 
     def of(self, e) -> list:
         keys = [self.q[e]] if e in self.q else []
-        src = self.sources.of.get(e)
+        src = python_line(e) if self.lines else None
         if src is not None:
-            keys.append(self.py(*src))
+            self.codes.add(src[2])
+            keys.append(self.py(src[0], src[1]))
         return keys
 
 
@@ -198,7 +202,7 @@ def _source_files(keys: Keys, fns) -> list:
         spans[filename] = None
     for code in [c for c in codes if c is not None]:
         _widen(spans, code.co_filename, code)
-    for code in keys.sources.codes:
+    for code in keys.codes:
         _widen(spans, code.co_filename, code)
     out = []
     for i, filename in enumerate(keys.files):
@@ -231,16 +235,18 @@ def _mlir_stats(text: str) -> dict:
 
 
 def _hlo_json(hlo: str, mlir_keys: list, keys: Keys) -> tuple:
+    """HLO lines linked through their metadata: ``op_name`` names the equation (its last
+    part, for an instruction of a region: "scan:1/add:1.0.2"); an instruction of an op
+    without one has the line of the StableHLO text it came from (source_file="-")."""
     lines, kinds = [], collections.Counter()
     for line in hlo.split("\n"):
         k: list = []
-        m = _HLO_SOURCE.search(line)
-        if m:
-            filename, n = m.group(1), int(m.group(2))
-            if filename == "-":  # the line of the StableHLO text it came from
-                k = list(mlir_keys[n - 1]) if 0 < n <= len(mlir_keys) else []
-            elif filename in keys.files or os.path.exists(filename):
-                k = [keys.py(filename, n)]
+        m = _HLO_OP_NAME.search(line)
+        if m and m.group(1) in keys.by_id:
+            k = keys.of(keys.by_id[m.group(1)])
+        elif (m := _HLO_TEXT_LINE.search(line)) is not None:
+            n = int(m.group(1))
+            k = list(mlir_keys[n - 1]) if 0 < n <= len(mlir_keys) else []
         op = _HLO_OPCODE.match(line)
         if op and op.group(1) != "parameter":
             kinds[op.group(1)] += 1
@@ -259,13 +265,19 @@ def cost_of(compiled) -> dict:
             if k in ("flops", "bytes accessed", "transcendentals", "optimal_seconds")}
 
 
-def code_json(text: str, owner: dict, compiled, keys: Keys) -> tuple:
-    """(StableHLO, HLO) of a page: ``text`` with ``owner`` ({line: Eqn}), the optimized HLO
-    of ``compiled`` (its instructions linked through their metadata's source lines)."""
+def code_json(lowered, keys: Keys) -> tuple:
+    """(StableHLO, HLO, the StableHLO text) of a page: the plain module of ``lowered``, each
+    op's lines linked to the equation its location names (read from the module lowered
+    with ``debug_info=True``), and XLA's optimized HLO, linked through its metadata."""
+    text = lowered.as_text()
+    located, owner = split_locations(lowered.as_text(debug_info=True), keys.by_id)
+    if located != text:  # (a module from text, or a lowering that is not deterministic)
+        owner = {}
+    compiled = lowered.compile()
     mlir = [[line, keys.of(owner[i]) if i in owner else []] for i, line in enumerate(text.split("\n"))]
     hlo, stats = _hlo_json(compiled.as_text(), [k for _, k in mlir], keys)
     return (dict(lines=mlir, stats=_mlir_stats(text)),
-            dict(lines=hlo, stats=stats, cost=cost_of(compiled)))
+            dict(lines=hlo, stats=stats, cost=cost_of(compiled)), text)
 
 
 def explore_data(fn, args=(), kwargs=None, *, passes=None, title=None) -> dict:
@@ -288,18 +300,15 @@ def explore_data(fn, args=(), kwargs=None, *, passes=None, title=None) -> dict:
             break
         peeled.append(inner)
         inner = nxt
-    sources, emission = Sources(), Emission()
     static = j.static_argnums
-    with sources.record():
-        traced = fe.make_graph(inner[0], static_argnums=static if not peeled else (),
-                               passes=())(*inner[1], **inner[2])
-        batched = fe.make_graph(user, static_argnums=static, passes=())(*args, **kwargs) \
-            if peeled else traced
-        run = P.Pipeline(j.passes.passes, keep_graphs=True).run(batched)
-        with emission.record():
-            lowered = j.lower(*args, **kwargs)
+    traced = fe.make_graph(inner[0], static_argnums=static if not peeled else (),
+                           passes=())(*inner[1], **inner[2])
+    batched = fe.make_graph(user, static_argnums=static, passes=())(*args, **kwargs) \
+        if peeled else traced
+    run = P.Pipeline(j.passes.passes, keep_graphs=True).run(batched)
+    lowered = j.lower(*args, **kwargs)
     final = lowered.graph
-    keys = Keys(sources, final)
+    keys = Keys(final)
     name = title or getattr(inspect.unwrap(user), "__name__", "function")
     stages = [stage("traced", "Traced (one example)" if peeled else "Traced", traced, keys,
                     "the graph of one example" if peeled else "")]
@@ -317,12 +326,7 @@ def explore_data(fn, args=(), kwargs=None, *, passes=None, title=None) -> dict:
                                                                lineterm="")]
             d["before"], d["after"] = graph_json(before, keys), graph_json(after, keys)
         diffs.append(d)
-    known = set(all_eqns(final))
-    text, owner = emission.split(lowered.as_text(), known)
-    lowered = j.lower(*args, **kwargs)  # again without the markers: the module jit compiles
-    if lowered.as_text() != text:  # (a lowering that is not deterministic: no links)
-        text, owner = lowered.as_text(), {}
-    stablehlo, hlo = code_json(text, owner, lowered.compile(), keys)
+    stablehlo, hlo, text = code_json(lowered, keys)
     files = _source_files(keys, [user, inner[0]])
     return dict(
         title=name, files=files, stages=stages, diffs=diffs,

@@ -9,7 +9,6 @@ import json
 import os
 
 from .build import Keys, explore_data, stage
-from .capture import Emission, Sources
 
 _ASSETS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "assets")
 
@@ -99,24 +98,17 @@ def explore_page(fn, args=(), kwargs=None, *, passes=None, path=None, title=None
 
 def graph_html(g) -> str:
     """A graph drawn, with its printed text (``Graph._repr_html_``)."""
-    data = dict(title="graph", stages=[stage("graph", "Graph", g, Keys(Sources(), None))])
+    data = dict(title="graph", stages=[stage("graph", "Graph", g, Keys(None, lines=False))])
     return Page(data)._repr_html_()
 
 
 def lowered_html(lowered) -> str:
     """A Lowered drawn: its graph, its StableHLO (each op linked to its equation) and XLA's
     optimized HLO (``Lowered._repr_html_``)."""
-    from ..emit.module import lower_graph
-    from .build import all_eqns, code_json
+    from .build import code_json
     g = lowered.graph
-    keys = Keys(Sources(), g)
-    em = Emission()
-    with em.record():
-        marked = lower_graph(g)
-    text, owner = em.split(marked, set(all_eqns(g)))
-    if text != lowered.as_text():  # hoisted constants, shardings, MLIR passes: no links
-        text, owner = lowered.as_text(), {}
-    stablehlo, hlo = code_json(text, owner, lowered.compile(), keys)
+    keys = Keys(g, lines=False)
+    stablehlo, hlo, _ = code_json(lowered, keys)
     data = dict(title="lowered", stages=[stage("passes", "Lowered graph", g, keys)],
                 stablehlo=stablehlo, hlo=hlo)
     return Page(data)._repr_html_()

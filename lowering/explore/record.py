@@ -5,8 +5,9 @@ explore SCRIPT`` shows when no function is named)."""
 from __future__ import annotations
 
 import contextlib
+import threading
 
-from .capture import _LOCK
+_LOCK = threading.RLock()  # (one first_lowering at a time: it replaces Jitted's methods)
 
 
 class Lowering(BaseException):
