@@ -9,7 +9,7 @@ variable ``VMAPLAB_COMPILATION_CACHE_DIR``; ``persistent_cache_min_compile_time_
 >>> sorted(fe.compilation_cache.stats())
 ['errors', 'hits', 'misses', 'writes']
 
-Each hit and miss is also logged at debug level by the ``vmaplab.compilation_cache`` logger.
+Each hit and miss is also logged at debug level by the ``lowering.runtime.cache`` logger.
 """
 from __future__ import annotations
 

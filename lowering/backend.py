@@ -34,7 +34,7 @@ __all__ = [
     "shutdown_distributed",
     # graphs to programs
     "lower", "lower_self_contained", "lowering_platform", "compile_graph", "stablehlo_signature",
-    "compile_module", "check_custom_calls", "effects_barrier", "persistent_cache_stats",
+    "compile_module", "check_custom_calls", "effects_barrier",
     # the C++ call path
     "dispatcher", "clear_dispatchers", "jax_x64_enabled", "dispatch_in_trace", "fastpath_data",
     "register_arrays", "register_pytree_node",
@@ -172,11 +172,6 @@ def stablehlo_signature(module):
 
 
 effects_barrier = runtime.effects_barrier
-
-
-def persistent_cache_stats() -> dict:
-    """The persistent compilation cache's counters (a copy): hits, misses, writes, errors."""
-    return dict(runtime.cache.stats)
 
 
 def compile_module(text: str, in_avals, out_avals, device=None):

@@ -78,7 +78,7 @@ def test_common_program_never_imports_jax():
 CACHED = r"""
 import json, logging, sys
 logging.basicConfig(level=logging.WARNING)
-logging.getLogger("vmaplab.compilation_cache").setLevel(logging.DEBUG)
+logging.getLogger("lowering.runtime.cache").setLevel(logging.DEBUG)
 import numpy as np
 import frontend as fe
 out = fe.jit(lambda x: x * 2 + 1)(np.arange(3, dtype=np.float32))

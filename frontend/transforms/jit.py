@@ -400,7 +400,7 @@ def cache_stats() -> dict:
     return {"jit_traces": cache_misses.STATS["traces"],
             "jit_signatures": sum(len(j._cache) for j in list(_live_jits)),
             "eager_programs": len(_eager_cache),
-            "persistent": _backend.get().persistent_cache_stats()}
+            "persistent": _backend.get().compilation_cache_stats()}
 
 
 _live_jits: weakref.WeakSet = weakref.WeakSet()  # every Jitted: a rule change reaches them

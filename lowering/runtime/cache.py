@@ -38,7 +38,7 @@ _STALE_TMP_SECS = 3600.0
 _ENTRY_NAME = re.compile(r"[0-9a-f]{64}")
 _TMP_NAME = re.compile(re.escape(_TMP) + r"[a-z0-9_]{8}")  # mkstemp's names
 stats = {"hits": 0, "misses": 0, "writes": 0, "errors": 0}
-_log = logging.getLogger("vmaplab.compilation_cache")
+_log = logging.getLogger("lowering.runtime.cache")
 
 
 def stats_copy() -> dict:
