@@ -63,6 +63,7 @@ from ._numeric import (  # noqa: A004
     square,
 )
 from ._ops import (  # noqa: A004
+    RoundingMethod,
     abs,
     add,
     and_,
@@ -127,6 +128,8 @@ from ._parallel import (
     psum_scatter,
     pswapaxes,
 )
+from ._primitives import *  # noqa: F403
+from ._primitives import __all__ as _primitive_names
 from ._reduce import reduce
 from ._reductions import (
     argmax,
@@ -204,6 +207,8 @@ __all__ = [
     "sort_key_val", "split", "sqrt", "square", "squeeze", "stop_gradient", "sub", "switch",
     "tan", "tanh", "tile", "top_k", "transpose", "while_loop", "zeta",
     "with_sharding_constraint", "xor",
+] + _primitive_names + [
+    "RoundingMethod",
 ]
 
 

@@ -1,0 +1,59 @@
+"""Names of JAX's public surface whose comparison with JAX is not a plain function call
+(classes, primitives, key helpers): the surface tables (tests/surface/) point here."""
+import jax
+import numpy as np
+
+import frontend as fe
+from frontend import random as fr
+
+
+def test_random_clone_and_key_impl():
+    raw = np.array([0, 42], np.uint32)
+    np.testing.assert_array_equal(np.asarray(fr.clone(raw)), np.asarray(jax.random.clone(raw)))
+    assert str(fr.key_impl(fr.key(1))) == str(jax.random.key_impl(jax.random.key(1)))
+    ks = fr.split(fr.key(3), 2)
+    np.testing.assert_array_equal(np.asarray(fr.key_data(fr.clone(ks))),
+                                  np.asarray(jax.random.key_data(jax.random.split(jax.random.key(3), 2))))
+    assert isinstance(fr.clone(ks), type(ks)) and fe is not None
+
+
+def test_lax_classes():
+    """The enum and named-tuple classes of lax: the same members and fields as JAX's."""
+    for name in ("FftType", "Precision", "RoundingMethod"):
+        ours, theirs = getattr(fe.lax, name, None), getattr(jax.lax, name)
+        if ours is None:
+            continue
+        assert sorted(m.name for m in ours) == sorted(m.name for m in theirs), name
+    assert fe.lax.ConvDimensionNumbers._fields == jax.lax.ConvDimensionNumbers._fields
+    dn = fe.lax.ConvDimensionNumbers((0, 1, 2, 3), (0, 1, 2, 3), (0, 1, 2, 3))
+    assert tuple(dn) == tuple(jax.lax.ConvDimensionNumbers(*dn))
+
+
+# our primitive names that differ from JAX's: scatter's follow StableHLO's op names
+_PRIM_NAMES = {"scatter_add_p": "scatter_add", "scatter_max_p": "scatter_max",
+               "scatter_min_p": "scatter_min", "scatter_mul_p": "scatter_mul",
+               "select_n_p": "select"}
+
+
+def lax_primitive_names():
+    return sorted(n for n in dir(jax.lax) if n.endswith("_p") and hasattr(fe.lax, n))
+
+
+def test_lax_primitives_are_ours_named_as_jax():
+    """Each ``lax.*_p`` we export is one of our Primitive objects, named as JAX's, and binds."""
+    from frontend.core.ir import Primitive
+    names = lax_primitive_names()
+    assert len(names) >= 125
+    for n in names:
+        p = getattr(fe.lax, n)
+        assert isinstance(p, Primitive), n
+        assert p.name == _PRIM_NAMES.get(n, getattr(jax.lax, n).name), n
+    x, y = np.float32([1.5, -2.0]), np.float32([0.5, 4.0])
+    for n in ("add_p", "mul_p", "atan2_p", "max_p"):
+        np.testing.assert_array_equal(np.asarray(getattr(fe.lax, n).bind(x, y)),
+                                      np.asarray(getattr(jax.lax, n).bind(x, y)))
+    np.testing.assert_array_equal(
+        np.asarray(fe.lax.reduce_sum_p.bind(x, axes=(0,))),
+        np.asarray(jax.lax.reduce_sum_p.bind(x, axes=(0,), out_sharding=None)))
+    g = fe.make_graph(lambda a: fe.lax.sin(a) * 2)(x)
+    assert [e.prim for e in g.eqns][0] is fe.lax.sin_p
