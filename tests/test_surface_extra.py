@@ -19,11 +19,19 @@ def test_random_clone_and_key_impl():
 
 def test_lax_classes():
     """The enum and named-tuple classes of lax: the same members and fields as JAX's."""
-    for name in ("FftType", "Precision", "RoundingMethod"):
-        ours, theirs = getattr(fe.lax, name, None), getattr(jax.lax, name)
-        if ours is None:
-            continue
+    for name in ("FftType", "Precision", "RoundingMethod", "GatherScatterMode"):
+        ours, theirs = getattr(fe.lax, name), getattr(jax.lax, name)
         assert sorted(m.name for m in ours) == sorted(m.name for m in theirs), name
+    for alias in ("DotDimensionNumbers", "PrecisionLike", "ConvGeneralDilatedDimensionNumbers"):
+        assert getattr(fe.lax, alias) is not None
+    x = np.arange(4.0, dtype=np.float32)
+    idx = np.array([[5]])
+    dn = jax.lax.GatherDimensionNumbers((), (0,), (0,))
+    for mode in ("CLIP", "FILL_OR_DROP"):
+        ours = fe.lax.gather(x, idx, fe.lax.GatherDimensionNumbers((), (0,), (0,)), (1,),
+                             mode=fe.lax.GatherScatterMode[mode])
+        theirs = jax.lax.gather(x, idx, dn, (1,), mode=jax.lax.GatherScatterMode[mode])
+        np.testing.assert_array_equal(np.asarray(ours), np.asarray(theirs))
     assert fe.lax.ConvDimensionNumbers._fields == jax.lax.ConvDimensionNumbers._fields
     dn = fe.lax.ConvDimensionNumbers((0, 1, 2, 3), (0, 1, 2, 3), (0, 1, 2, 3))
     assert tuple(dn) == tuple(jax.lax.ConvDimensionNumbers(*dn))

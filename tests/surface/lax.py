@@ -3,6 +3,7 @@ int32 and bool operands (eager and under jit); control flow, collectives, indexi
 linear algebra by their own test files; the ``*_p`` primitives by tests/test_surface_extra.py."""
 import jax.lax as _jl
 import numpy as np
+from harness import assert_same
 
 import frontend.lax as _fl
 from surface.common import Side, c
@@ -19,6 +20,10 @@ J = R.integers(1, 7, size=(3, 4)).astype(np.int32)
 B = R.integers(0, 2, size=(3, 4)).astype(bool)
 IMG = R.normal(size=(2, 3, 6, 5)).astype(np.float32)
 KER = R.normal(size=(4, 3, 3, 2)).astype(np.float32)
+IMG_T = R.normal(size=(2, 5, 4, 3)).astype(np.float32)
+KER_T = R.normal(size=(3, 2, 3, 4)).astype(np.float32)
+KER_T2 = R.normal(size=(3, 2, 4, 3)).astype(np.float32)
+NHWC = ("NHWC", "HWIO", "NHWC")
 Z = (X + 1j * Y).astype(np.complex64)
 
 FLOAT_UNARY = {
@@ -89,6 +94,39 @@ CASES.update({
     "conv_with_general_padding": [c(IMG, KER, (1, 1), [(1, 1), (0, 0)], None, None)],
     "conv_dimension_numbers": [c((2, 3, 5, 5), (4, 3, 3, 3), ("NCHW", "OIHW", "NCHW"), _jit=False)],
     "optimization_barrier": [c((X, Y))],
+    "conv_shape_tuple": [c((2, 3, 9, 8), (4, 3, 3, 2), (2, 1), "SAME", _jit=False),
+                         c((4, 3, 9, 8), (4, 3, 3, 2), (1, 1), [(1, 0), (0, 2)], 2, _jit=False)],
+    "conv_general_shape_tuple": [c((2, 9, 8, 3), (3, 2, 3, 4), (2, 1), "VALID", NHWC, _jit=False)],
+    "conv_transpose_shape_tuple": [c((2, 5, 5, 3), (3, 2, 3, 4), (2, 2), "SAME", NHWC, _jit=False),
+                                   c((2, 5, 5, 3), (3, 2, 3, 4), (3, 1), "VALID", NHWC, _jit=False)],
+    "conv_general_permutations": [c(NHWC, _jit=False)],
+    "conv_transpose": [c(IMG_T, KER_T, (2, 2), "SAME", dimension_numbers=NHWC),
+                       c(IMG_T, KER_T, (3, 1), "VALID", dimension_numbers=NHWC),
+                       c(IMG_T, KER_T2, (2, 1), [(1, 2), (0, 1)], dimension_numbers=NHWC,
+                         transpose_kernel=True),
+                       c(IMG_T, KER_T, (2, 1), "SAME")],
+    "reduce_window_shape_tuple": [c((5, 0, 7), (2, 1, 3), (1, 1, 2), [(0, 0), (1, 0), (1, 1)],
+                                    (2, 1, 1), (1, 1, 2), _jit=False)],
+    "associative_scan": [c(Side(lambda m: m.add), X, False, 1),
+                         c(Side(lambda m: m.mul), X[:, :3], True, 1),
+                         c(Side(lambda m: lambda a, b: (m.max(a[0], b[0]), a[1] + b[1])), (X, Y))],
+    "batch_matmul": [c(IMG[:, 0], IMG[:, 1].transpose(0, 2, 1)), c(X[0], Y[0], _raises=ValueError)],
+    "scatter_sub": [c(X, np.array([[0], [2], [0]]), Y[:, :1],
+                      Side(lambda m: m.ScatterDimensionNumbers((1,), (0,), (0,))))],
+    "index_take": [c(X, (np.array([0, 2, 2]), np.array([1, 3, 0])), (0, 1)),
+                   c(IMG, (np.array([1, 0]),), (1,))],
+    "approx_max_k": [c(X, 2), c(X, 2, 0)], "approx_min_k": [c(X, 3), c(I, 2, _raises=ValueError)],
+    "broadcast_shapes": [c((3, 1), (4,), _jit=False), c((3,), (4,), _jit=False, _raises=ValueError)],
+    "broadcast_to_rank": [c(X[0], 3)], "broadcast_like": [c(IMG[0, 0, 0], IMG[0])],
+    "collapse": [c(IMG, 1), c(IMG, 0, 2)],
+    "dtype": [c(1.0, _jit=False), c(np.float16(1), _jit=False), c(X, _jit=False)],
+    "full": [c((2, 3), 1.5, _jit=False), c((2,), np.int8(3), _jit=False),
+             c(3, 2, np.float16, _jit=False), c((2,), X, _raises=TypeError, _jit=False)],
+    "full_like": [c(I, 2.5), c(X, 1, np.int32, (2,))],
+    "empty": [c((2, 3), np.float32, _jit=False)],
+    "stack": [c([X, Y], 1), c([X, Y], -1)], "unstack": [c(X, 1), c(X)],
+    "composite": [c(Side(lambda m: m.sin), "my.sin", _jit=False,
+                    _compare=lambda o, t: assert_same(o(X), t(X), "composite"))],
     "reduce_window": [c(X, np.float32(0), Side(lambda m: m.add), (2, 2), (1, 1), "VALID")],
 })
 _C, _P = "test_control.py::", "test_collectives.py::"
@@ -102,7 +140,9 @@ ELSEWHERE = {
        for n in ["scatter", "scatter_add", "scatter_max", "scatter_min", "scatter_mul",
                  "ScatterDimensionNumbers", "scatter_apply"]},
     **{n: "test_surface_extra.py::test_lax_classes"
-       for n in ["ConvDimensionNumbers", "FftType", "Precision", "RoundingMethod"]},
+       for n in ["ConvDimensionNumbers", "FftType", "Precision", "RoundingMethod",
+                 "GatherScatterMode", "DotDimensionNumbers", "PrecisionLike",
+                 "ConvGeneralDilatedDimensionNumbers"]},
     "reduce": "test_jax_parity_control.py::test_variadic_reduce_over_no_dimensions",
     "linalg": "test_surface.py::test_every_name_is_accounted_for_once",
     "with_sharding_constraint":
@@ -111,5 +151,27 @@ ELSEWHERE = {
 ELSEWHERE.update({n: "test_surface_extra.py::test_lax_primitives_are_ours_named_as_jax"
                   for n in dir(_jl) if n.endswith("_p") and n in _OURS})
 TODO = "not implemented yet (issue 26)"
-ABSENT = {}
-ABSENT.update({n: TODO for n in dir(_jl) if not n.startswith("_") and n not in _OURS})
+_P = "an internal primitive of a JAX lowering/transformation that vmaplab does differently"
+ABSENT = {
+    **{n: "tokens and side effects: vmaplab's graphs have no token values"
+       for n in ["after_all", "after_all_p", "create_token", "create_token_p", "dce_sink",
+                 "dce_sink_p", "psend", "precv"]},
+    **{n: "ragged dot/all-to-all (MoE kernels): not in vmaplab (issue 26 leaves them)"
+       for n in ["ragged_all_to_all", "ragged_all_to_all_p", "ragged_dot", "ragged_dot_general",
+                 "RaggedDotDimensionNumbers"]},
+    **{n: _P for n in ["eq_to_p", "le_to_p", "lt_to_p", "copy_p", "device_put_p", "clamp_p",
+                       "cumlogsumexp_p", "select_and_gather_add_p", "select_and_scatter_add_p",
+                       "select_and_scatter_p", "approx_top_k_p", "linear_solve_p", "split_p",
+                       "stack_p", "tile_p", "unstack_p", "scatter_sub_p", "stage", "stage_p"]},
+    "platform_dependent": "helper h27's issue (cross-platform lowering)",
+    **{n: "varying-type casts of shard_map's type system, which vmaplab does not have"
+       for n in ["pbroadcast", "pcast"]},
+    "shape_as_value": "dynamic shapes: vmaplab's shapes are static",
+    **{n: "dot algorithms (GPU/TPU accuracy presets) are not modelled: precision= only"
+       for n in ["AccuracyMode", "DotAlgorithm", "DotAlgorithmPreset", "Tolerance", "scaled_dot"]},
+    **{n: "XLA's own RNG ops (implementation-defined bits); vmaplab's random is threefry"
+       for n in ["rng_uniform", "rng_uniform_p", "rng_bit_generator", "rng_bit_generator_p",
+                 "RandomAlgorithm"]},
+}
+ABSENT.update({n: TODO for n in dir(_jl) if not n.startswith("_") and n not in _OURS
+               and n not in ABSENT})
