@@ -149,3 +149,8 @@ def inv(a, overwrite_a: bool = False, check_finite: bool = True):
 def det(a, overwrite_a: bool = False, check_finite: bool = True):
     """The determinant of a square matrix."""
     return np_linalg.det(a)
+
+
+def __getattr__(name):
+    from ..core import jax_names
+    raise jax_names.missing(__name__, name)
