@@ -21,7 +21,7 @@ CASES.update({
     "glu": [c(X)],
     "one_hot": [c(np.array([0, 2, 1]), 3)],
 })
-ELSEWHERE = {"initializers": "test_surface.py::test_every_name_is_accounted_for_once"}
+ELSEWHERE = {"initializers": "test_surface.py::test_every_name_is_accounted_for_once"}  # (table)
 TODO = "not implemented yet (issue 26)"
 ABSENT = {n: TODO for n in ["dot_product_attention", "get_scaled_dot_general_config",
                             "log1mexp", "scaled_dot_general", "scaled_matmul", "tanh"]}
