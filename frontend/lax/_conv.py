@@ -246,8 +246,9 @@ def conv_transpose(lhs, rhs, strides, padding, rhs_dilation=None, dimension_numb
     swaps the kernel's in/out axes. Default layouts are channels-last (NHWC, HWIO, NHWC).
 
     >>> import numpy as np
-    >>> lax_x, lax_w = np.ones((1, 4, 4, 2), np.float32), np.ones((3, 3, 2, 5), np.float32)
-    >>> conv_transpose(lax_x, lax_w, (2, 2), "SAME", dimension_numbers=("NHWC", "HWIO", "NHWC")).shape
+    >>> from frontend import lax
+    >>> x, w = np.ones((1, 4, 4, 2), np.float32), np.ones((3, 3, 2, 5), np.float32)
+    >>> lax.conv_transpose(x, w, (2, 2), "SAME").shape
     (1, 8, 8, 5)
     """
     if use_consistent_padding:

@@ -85,7 +85,8 @@ def round(x, rounding_method=RoundingMethod.AWAY_FROM_ZERO):  # noqa: A001
     """lax.round: to the nearest integer; ties away from zero (JAX's default) or to even.
 
     >>> import numpy as np
-    >>> round(np.float32([0.5, 2.5, -1.5]))
+    >>> from frontend import lax
+    >>> lax.round(np.float32([0.5, 2.5, -1.5]))
     Array([ 1.,  3., -2.], dtype=float32)
     """
     if RoundingMethod(int(rounding_method)) is RoundingMethod.TO_NEAREST_EVEN:

@@ -15,7 +15,7 @@ def associative_scan(fn, elems, reverse: bool = False, axis: int = 0):
 
     >>> import numpy as np
     >>> from frontend import lax
-    >>> associative_scan(lax.add, np.arange(5.0))
+    >>> lax.associative_scan(lax.add, np.arange(5.0))
     Array([ 0.,  1.,  3.,  6., 10.], dtype=float32)
     """
     leaves, td = tree_flatten(elems)

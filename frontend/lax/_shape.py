@@ -215,8 +215,9 @@ def full(shape, fill_value, dtype=None, *, sharding=None):
     """lax.full: an array of ``shape`` filled with ``fill_value`` (weakly typed when the
     value is a Python scalar and ``dtype`` is None, as JAX's).
 
-    >>> full((2,), 1.5)
-    Array([1.5, 1.5], dtype=float32)
+    >>> from frontend import lax
+    >>> lax.full((2,), 1.5)
+    Array([1.5, 1.5], dtype=float32, weak_type=True)
     """
     from ._convert import as_operand, convert
     shape = (int(shape),) if np.ndim(shape) == 0 else tuple(map(int, shape))

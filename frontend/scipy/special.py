@@ -316,16 +316,21 @@ def boxcox1p(x, lmbda):
     return _boxcox("boxcox1p", log1p, x, lmbda)
 
 
+def _shifted(name, x, axis):
+    (x,) = _inexact(name, x)
+    return x - stop_gradient(red.max(x, axis=axis, keepdims=True))
+
+
 def softmax(x, /, *, axis=None):
     """scipy.special.softmax: exp(x) normalized over ``axis`` (all axes when None)."""
-    from ..nn import softmax as _softmax
-    return _softmax(x, axis=axis)
+    e = exp(_shifted("softmax", x, axis))
+    return e / red.sum(e, axis=axis, keepdims=True)
 
 
 def log_softmax(x, /, *, axis=None):
     """scipy.special.log_softmax: x minus its logsumexp over ``axis`` (all axes when None)."""
-    from ..nn import log_softmax as _log_softmax
-    return _log_softmax(x, axis=axis)
+    s = _shifted("log_softmax", x, axis)
+    return s - log(red.sum(exp(s), axis=axis, keepdims=True))
 
 
 __all__ += ["ndtr", "ndtri", "log_ndtr", "entr", "multigammaln", "gammasgn", "gamma", "betaln",
