@@ -20,7 +20,7 @@ from ..core.ir import aval_of
 from ..lax._convert import convert
 from ..lax._ops import stop_gradient
 from ..numpy import _reductions as red
-from ..numpy._core import canonical_axes, check_arraylike, promote_dtypes_inexact
+from ..numpy._core import asarray, canonical_axes, check_arraylike, promote_dtypes_inexact
 from ..numpy._elementwise import (
     absolute,
     add,
@@ -115,7 +115,7 @@ def _x_log(name, log_fn, shift):
 
     @custom_jvp
     def fn(x, y):
-        zero = convert(0, aval_of(x).dtype)
+        zero = convert(0, aval_of(x).dtype, aval_of(x).weak_type)
         ok = lax.or_(lax.ne(x, zero), lax.ne(y, y))
         return _where(ok, multiply(x, log_fn(y)), zero)
 
@@ -178,19 +178,26 @@ def logsumexp(a, axis=None, b=None, keepdims: bool = False, return_sign: bool = 
 
 def _inexact(name, *args):
     check_arraylike(name, *args)
-    return promote_dtypes_inexact(name, *args)
+    # (Python scalars as weakly typed arrays first: the results take operators)
+    return promote_dtypes_inexact(name, *[asarray(a) if isinstance(a, (int, float)) else a
+                                          for a in args])
 
 
 def ndtr(x):
     """The standard normal CDF, ``erfc(-x / sqrt(2)) / 2``."""
     (x,) = _inexact("ndtr", x)
-    return 0.5 * lax.erfc(x * -np.sqrt(0.5).astype(np.float32).item())
+    return _strong(0.5 * lax.erfc(x * -np.sqrt(0.5).astype(np.float32).item()))
+
+
+def _strong(x):
+    """``x`` not weakly typed (JAX's results built from typed constants are not)."""
+    return lax.convert_element_type(x, aval_of(x).dtype)
 
 
 def ndtri(p):
     """The inverse of ndtr: ``sqrt(2) * erfinv(2 p - 1)``."""
     (p,) = _inexact("ndtri", p)
-    return np.sqrt(2.0).item() * lax.erf_inv(2.0 * p - 1.0)
+    return _strong(np.sqrt(2.0).item() * lax.erf_inv(2.0 * p - 1.0))
 
 
 def _log_ndtr_lower(x, series_order: int):
@@ -242,7 +249,7 @@ def gammasgn(x):
     (x,) = _inexact("gammasgn", x)
     fl = lax.floor(x)
     neg_odd = (x < 0) & (x != fl) & (lax.rem(fl, convert(2, aval_of(fl).dtype, False)) != 0)
-    return _where(isnan(x), x, _where(neg_odd, -1.0, 1.0))
+    return _strong(_where(isnan(x), x, _where(neg_odd, -1.0, 1.0)))
 
 
 def gamma(x):

@@ -27,7 +27,7 @@ CASES = {
     "betaln": [c(A, B)], "beta": [c(A, B)], "poch": [c(A, B), c(A, np.float32(0))],
     "betainc": [c(A, B, P)], "gammainc": [c(A, B)], "gammaincc": [c(A, B)],
     "zeta": [c(A + 1, B)], "polygamma": [c(np.int32(1), A)],
-    "xlogy": [c(PQ, QP)], "xlog1py": [c(PQ, QP)],
+    "xlogy": [c(PQ, QP), c(3.0, 2.0)], "xlog1py": [c(PQ, QP), c(3.0, 2.0)],
     "rel_entr": [c(PQ, QP), c(P, P[::-1])], "kl_div": [c(PQ, QP), c(P, P[::-1])],
     "boxcox": [c(A, B - 2), c(A, np.float32(0))], "boxcox1p": [c(A, B - 2), c(A, np.float32(0))],
     "softmax": [c(X), c(X, axis=1)], "log_softmax": [c(X), c(X, axis=0)],
