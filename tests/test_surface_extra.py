@@ -65,3 +65,14 @@ def test_lax_primitives_are_ours_named_as_jax():
         np.asarray(jax.lax.reduce_sum_p.bind(x, axes=(0,), out_sharding=None)))
     g = fe.make_graph(lambda a: fe.lax.sin(a) * 2)(x)
     assert [e.prim for e in g.eqns][0] is fe.lax.sin_p
+
+
+def test_initializer_protocol_and_log1mexp_grad():
+    """nn.initializers.Initializer is a typing Protocol as JAX's; log1mexp's derivative is
+    JAX's custom one (1 / expm1(x)), under grad and vmap."""
+    import typing
+    init = fe.nn.initializers.Initializer
+    assert typing.Protocol in init.__mro__ and jax.nn.initializers.Initializer.__call__
+    x = np.float32([1e-3, 0.5, 3.0])
+    np.testing.assert_allclose(np.asarray(fe.vmap(fe.grad(fe.nn.log1mexp))(x)),
+                               np.asarray(jax.vmap(jax.grad(jax.nn.log1mexp))(x)), rtol=1e-6)

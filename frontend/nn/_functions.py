@@ -66,6 +66,27 @@ def relu6(x):
     return _relu6(fnp.asarray(x))
 
 
+@custom_jvp
+def _log1mexp(x):
+    small = x < np.log(2.0).astype(np.float32).item()
+    return fnp.where(small, fnp.log(-fnp.expm1(-x)), fnp.log1p(-fnp.exp(-x)))
+
+
+_log1mexp.defjvps(lambda g, _ans, x: g / fnp.expm1(x))
+
+
+def log1mexp(x):
+    """log(1 - exp(-x)) for x > 0, accurate for small and large x (expm1 below log 2, log1p
+    above); its derivative is 1 / expm1(x), as JAX's."""
+    check_arraylike("log1mexp", x)
+    return _log1mexp(fnp.asarray(x))
+
+
+def tanh(x, /):
+    """jax.nn.tanh: the hyperbolic tangent (numpy's tanh)."""
+    return fnp.tanh(x)
+
+
 @_activation
 def sigmoid(x):
     """1 / (1 + exp(-x)) (the logistic function)."""
@@ -286,4 +307,4 @@ __all__ = ["celu", "elu", "gelu", "glu", "hard_sigmoid", "hard_silu", "hard_swis
            "identity", "leaky_relu", "log_sigmoid", "log_softmax", "logmeanexp", "logsumexp",
            "mish", "one_hot", "relu", "relu6", "selu", "sigmoid", "silu", "soft_sign",
            "softmax", "softplus", "sparse_plus", "sparse_sigmoid", "squareplus", "standardize",
-           "swish"]
+           "swish", "log1mexp", "tanh"]

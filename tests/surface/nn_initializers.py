@@ -26,6 +26,11 @@ CASES.update({
     "constant": [c(0.5, _jit=False, _compare=_draw((2, 3)))],
     "zeros": [c(KEY, (2, 3), _jit=False)], "ones": [c(KEY, (2, 3), np.int32, _jit=False)],
 })
-ELSEWHERE = {}
-TODO = "not implemented yet (issue 26)"
-ABSENT = {n: TODO for n in ["Initializer", "delta_orthogonal", "orthogonal"]}
+CASES.update({
+    "orthogonal": [c(_jit=False, _compare=_draw(s)) for s in [(4, 5), (5, 3), (2, 3, 4)]]
+    + [c(2.0, 0, _jit=False, _compare=_draw((3, 4, 2)))],
+    "delta_orthogonal": [c(_jit=False, _compare=_draw(s)) for s in [(3, 2, 4), (3, 3, 2, 2),
+                                                                      (1, 3, 3, 2, 5)]],
+})
+ELSEWHERE = {"Initializer": "test_surface_extra.py::test_initializer_protocol_and_log1mexp_grad"}
+ABSENT = {}
