@@ -35,7 +35,7 @@ from . import (  # noqa: F401
     vonmises,
     wrapcauchy,
 )
-from ._statistics import sem  # noqa: F401
+from ._statistics import mode, rankdata, sem  # noqa: F401
 
 
 def __getattr__(name):
