@@ -21,9 +21,15 @@ def sem(a, axis=0, ddof: int = 1, nan_policy: str = "propagate", *, keepdims: bo
     return fnp.std(a, axis=axis, ddof=ddof, keepdims=keepdims) / fnp.sqrt(n).astype(a.dtype)
 
 
-def _rows(name, a, axis):
+def _rows(name, a, axis, nan_policy):
     """``a`` with ``axis`` (all axes when None) as the last axis of a 2-D (rows, n) array,
-    and the shape of the other axes."""
+    and the shape of the other axes (nan_policy 'propagate' only)."""
+    if nan_policy not in ("propagate", "omit", "raise"):
+        raise ValueError(f"Illegal nan_policy value {nan_policy!r}; must be one of "
+                         f"{{'propagate', 'omit', 'raise'}}")
+    if nan_policy != "propagate":
+        raise NotImplementedError(f"{name}: only nan_policy='propagate' is supported, got "
+                                  f"{nan_policy!r}.")
     check_arraylike(name, a)
     a = fnp.asarray(a)
     if axis is None:
@@ -45,12 +51,7 @@ def rankdata(a, method: str = "average", *, axis=None, nan_policy: str = "propag
     With nan_policy 'propagate' a slice holding a NaN ranks as all NaN."""
     if method not in ("average", "min", "max", "dense", "ordinal"):
         raise ValueError(f"unknown method '{method}'")
-    if nan_policy not in ("propagate", "omit", "raise"):
-        raise ValueError(f"Illegal nan_policy value {nan_policy!r}; must be one of "
-                         f"{{'propagate', 'omit', 'raise'}}")
-    if nan_policy != "propagate":
-        raise NotImplementedError(f"The '{nan_policy}' nan_policy is not implemented")
-    x, outer = _rows("rankdata", a, axis)
+    x, outer = _rows("rankdata", a, axis, nan_policy)
     lt, eq = _less_and_equal(x)
     n = x.shape[-1]
     idx = fnp.arange(n)
@@ -83,12 +84,7 @@ class ModeResult(NamedTuple):
 def mode(a, axis=0, nan_policy: str = "propagate", keepdims: bool = False) -> ModeResult:
     """The most frequent value along ``axis`` (flattened when None; the smallest among
     ties) and how often it occurs."""
-    if nan_policy not in ("propagate", "omit", "raise"):
-        raise ValueError(f"Illegal nan_policy value {nan_policy!r}; must be one of "
-                         f"{{'propagate', 'omit', 'raise'}}")
-    if nan_policy != "propagate":
-        raise NotImplementedError(f"Only nan_policy='propagate' is supported, got {nan_policy!r}.")
-    x, outer = _rows("mode", a, axis)
+    x, outer = _rows("mode", a, axis, nan_policy)
     _, eq = _less_and_equal(x)
     best = fnp.max(eq, axis=-1, keepdims=True)
     big = (fnp.finfo(x.dtype).max if fnp.issubdtype(x.dtype, fnp.inexact)
