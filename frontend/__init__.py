@@ -30,17 +30,22 @@ from .device import array_methods as _am
 from .device.array import Array, device_put, from_dlpack
 from .device.queries import (
     block_until_ready,
+    default_backend,
+    device_count,
     device_get,
     devices,
+    local_device_count,
     local_devices,
     process_count,
     process_index,
 )
-from .sharding import make_mesh, set_mesh
+from .sharding import NamedSharding, make_mesh, set_mesh
+from .sharding import PartitionSpec as P
 from .transforms.checkpoint import checkpoint, remat
 from .transforms.custom_derivatives import custom_jvp, custom_vjp
 from .transforms.grad import grad, hessian, jacfwd, jacrev, jvp, linearize, value_and_grad, vjp
-from .transforms.jit import eval_shape, jit, make_graph
+from .transforms.grad import jacrev as jacobian
+from .transforms.jit import eval_shape, jit, make_graph, make_jaxpr
 from .transforms.shard_map import shard_map
 from .transforms.stages import Compiled, Lowered, compile_stablehlo
 from .transforms.vmap import vmap
@@ -55,7 +60,9 @@ __all__ = ["Array", "Compiled", "Lowered", "ShapeDtypeStruct", "ShapedArray", "b
            "export", "extend", "ffi", "from_dlpack", "grad", "hessian", "jacfwd", "jacrev", "jit",
            "jvp", "lax", "linearize", "local_devices", "make_graph", "make_mesh", "nn", "numpy",
            "ops", "passes", "process_count", "process_index", "random", "remat", "scipy", "set_mesh",
-           "shard_map", "sharding", "tree", "tree_util", "value_and_grad", "vjp", "vmap"]
+           "shard_map", "sharding", "tree", "tree_util", "value_and_grad", "vjp", "vmap",
+           "device_count", "local_device_count", "default_backend", "NamedSharding", "P",
+           "jacobian", "make_jaxpr"]
 
 
 def __getattr__(name):

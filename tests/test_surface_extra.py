@@ -76,3 +76,21 @@ def test_initializer_protocol_and_log1mexp_grad():
     x = np.float32([1e-3, 0.5, 3.0])
     np.testing.assert_allclose(np.asarray(fe.vmap(fe.grad(fe.nn.log1mexp))(x)),
                                np.asarray(jax.vmap(jax.grad(jax.nn.log1mexp))(x)), rtol=1e-6)
+
+
+def test_top_level_names_added_for_jax_programs():
+    """jacobian, make_jaxpr, device counts, default_backend, NamedSharding/P as JAX's."""
+    x = np.float32([1.0, 2.0, 3.0])
+    f = lambda a: fe.numpy.sin(a) * a[::-1]  # noqa: E731
+    jf = lambda a: jax.numpy.sin(a) * a[::-1]  # noqa: E731
+    np.testing.assert_allclose(np.asarray(fe.jacobian(f)(x)), np.asarray(jax.jacobian(jf)(x)),
+                               rtol=1e-6)
+    g, shape = fe.make_jaxpr(f, return_shape=True)(x)
+    jg, jshape = jax.make_jaxpr(jf, return_shape=True)(x)
+    assert str(g) == str(fe.make_graph(f)(x))
+    assert [e.prim.name for e in g.eqns] == [e.primitive.name for e in jg.jaxpr.eqns]
+    assert (shape.shape, shape.dtype) == (jshape.shape, jshape.dtype)
+    assert (fe.device_count(), fe.local_device_count(), fe.default_backend()) == (
+        jax.device_count(), jax.local_device_count(), jax.default_backend())
+    assert fe.P is fe.sharding.PartitionSpec and fe.NamedSharding is fe.sharding.NamedSharding
+    assert tuple(fe.P("x", None)) == tuple(jax.P("x", None))
