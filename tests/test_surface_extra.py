@@ -94,3 +94,26 @@ def test_top_level_names_added_for_jax_programs():
         jax.device_count(), jax.local_device_count(), jax.default_backend())
     assert fe.P is fe.sharding.PartitionSpec and fe.NamedSharding is fe.sharding.NamedSharding
     assert tuple(fe.P("x", None)) == tuple(jax.P("x", None))
+
+
+def test_tree_util_keys_and_treedef_tuple():
+    """keystr of a keyless custom node's child is JAX's '[<flat index 0>]'; keystr's simple/
+    separator forms; treedef_tuple builds the tuple structure; KeyPath is a tuple type."""
+    class Box:
+        def __init__(self, v):
+            self.v = v
+
+    class JBox(Box):
+        pass
+    fe.tree_util.register_pytree_node(Box, lambda b: ((b.v,), None), lambda _, k: Box(*k))
+    jax.tree_util.register_pytree_node(JBox, lambda b: ((b.v,), None), lambda _, k: JBox(*k))
+    ours = fe.tree_util.tree_flatten_with_path({"a": Box(1.0)})[0]
+    theirs = jax.tree_util.tree_flatten_with_path({"a": JBox(1.0)})[0]
+    assert [fe.tree_util.keystr(p) for p, _ in ours] == [jax.tree_util.keystr(p) for p, _ in theirs]
+    assert fe.tree_util.keystr(ours[0][0]) == "['a'][<flat index 0>]"
+    for kw in ({"simple": True, "separator": "/"}, {"simple": True}, {"separator": "-"}):
+        assert fe.tree_util.keystr(ours[0][0], **kw) == jax.tree_util.keystr(theirs[0][0], **kw)
+    tds = [fe.tree_util.tree_structure([1, 2]), fe.tree_util.tree_structure(1)]
+    td = fe.tree_util.treedef_tuple(tds)
+    assert td == fe.tree_util.tree_structure(([1, 2], 3)) and td.num_leaves == 3
+    assert fe.tree_util.KeyPath == tuple[fe.tree_util.KeyEntry, ...]

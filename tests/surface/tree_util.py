@@ -24,6 +24,13 @@ CASES = {
     "tree_transpose": [c(__import__("jax").tree_util.tree_structure([0, 0]),
                          __import__("jax").tree_util.tree_structure((0, 0)), [(1, 2), (3, 4)],
                          _jit=False)],
+    "flatten_one_level": [c(TREE, _jit=False), c((1, [2]), _jit=False),
+                          c(3, _jit=False, _raises=ValueError)],
+    "tree_broadcast": [c((1, {"a": 2}), ((3, 4), {"a": [5, 6]}), _jit=False)],
+    "is_tree_node": [c(t, _jit=False) for t in (int, list, dict, type(None), tuple)],
+    "tree_reduce_associative": [c(lambda a, b: a * 10 + b, [1, (2, 3), 4, 5], _jit=False),
+                                c(lambda a, b: a + b, [], identity=0, _jit=False),
+                                c(lambda a, b: a + b, [], _jit=False, _raises=TypeError)],
 }
 _P = "test_programs_api.py::test_tree_util_custom_nodes_in_jit_and_vmap"
 ELSEWHERE = {n: _P for n in [
@@ -32,8 +39,9 @@ ELSEWHERE = {n: _P for n in [
     "tree_unflatten", "treedef_children", "treedef_is_leaf",
     # (str(PyTreeDef) lacks JAX's "PyTreeDef(...)" wrapper: the structure itself is compared there)
     "tree_flatten", "tree_structure", "tree_flatten_with_path"]}
+ELSEWHERE.update({n: "test_surface_extra.py::test_tree_util_keys_and_treedef_tuple"
+                  for n in ["KeyEntry", "KeyPath", "treedef_tuple"]})
 TODO = "not implemented yet (issue 26)"
 ABSENT = {n: TODO for n in [
-    "KeyEntry", "KeyPath", "default_registry", "flatten_one_level", "flatten_one_level_with_keys",
-    "is_tree_node", "register_pytree_with_keys", "register_pytree_with_keys_class",
-    "tree_broadcast", "tree_reduce_associative", "treedef_tuple"]}
+    "default_registry", "flatten_one_level_with_keys", "register_pytree_with_keys",
+    "register_pytree_with_keys_class"]}
