@@ -88,7 +88,8 @@ def test_top_level_names_added_for_jax_programs():
     g, shape = fe.make_jaxpr(f, return_shape=True)(x)
     jg, jshape = jax.make_jaxpr(jf, return_shape=True)(x)
     assert str(g) == str(fe.make_graph(f)(x))
-    assert [e.prim.name for e in g.eqns] == [e.primitive.name for e in jg.jaxpr.eqns]
+    assert [e.primitive.name for e in g.eqns] == [e.primitive.name for e in jg.jaxpr.eqns]
+    assert g.eqns[0].primitive is g.eqns[0].prim
     assert (shape.shape, shape.dtype) == (jshape.shape, jshape.dtype)
     assert (fe.device_count(), fe.local_device_count(), fe.default_backend()) == (
         jax.device_count(), jax.local_device_count(), jax.default_backend())
