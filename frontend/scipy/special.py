@@ -340,7 +340,34 @@ def log_softmax(x, /, *, axis=None):
     return s - log(red.sum(exp(s), axis=axis, keepdims=True))
 
 
-__all__ += ["ndtr", "ndtri", "log_ndtr", "entr", "multigammaln", "gammasgn", "gamma", "betaln",
+def comb(N, k, *, repetition: bool = False):
+    """The binomial coefficient C(N, k) as exp(gammaln(...)) (0 outside 0 <= k <= N);
+    with ``repetition``, combinations with repetition C(N + k - 1, k)."""
+    N, k = _inexact("comb", N, k)
+    if repetition:
+        N = N + k - 1
+    out = exp(lax.lgamma(N + 1) - lax.lgamma(k + 1) - lax.lgamma(N - k + 1))
+    return _where((k < 0) | (k > N) | (N < 0), 0.0, out)
+
+
+def bernoulli(n: int):
+    """The Bernoulli numbers B_0 .. B_n (B_1 = -1/2) as a float32 array (``n`` static)."""
+    from fractions import Fraction
+    n = operator.index(n)
+    if n < 0:
+        raise ValueError("n must be a non-negative integer.")
+    out, row = [], []
+    for m in range(n + 1):  # the Akiyama-Tanigawa algorithm gives B_m (with B_1 = +1/2)
+        row.append(Fraction(1, m + 1))
+        for j in range(m, 0, -1):
+            row[j - 1] = j * (row[j - 1] - row[j])
+        out.append(row[0])
+    if n >= 1:
+        out[1] = -out[1]
+    return asarray(np.array([float(b) for b in out], np.float32))
+
+
+__all__ += ["comb", "bernoulli", "ndtr", "ndtri", "log_ndtr", "entr", "multigammaln", "gammasgn", "gamma", "betaln",
             "beta", "factorial", "poch", "loggamma", "rel_entr", "kl_div", "boxcox", "boxcox1p",
             "softmax", "log_softmax"]
 

@@ -31,10 +31,13 @@ CASES = {
     "rel_entr": [c(PQ, QP), c(P, P[::-1])], "kl_div": [c(PQ, QP), c(P, P[::-1])],
     "boxcox": [c(A, B - 2), c(A, np.float32(0))], "boxcox1p": [c(A, B - 2), c(A, np.float32(0))],
     "softmax": [c(X), c(X, axis=1)], "log_softmax": [c(X), c(X, axis=0)],
+    "comb": [c(np.float32([5, 5, 5, 3, 7.5]), np.float32([2, 0, 6, -1, 2])), c(5, 2),
+             c(5.0, 2.0, repetition=True), c(np.int32(6), np.int32(3))],
+    "bernoulli": [c(0, _jit=False), c(1, _jit=False), c(12, _jit=False)],
     "logsumexp": [c(X), c(X, axis=1, keepdims=True), c(X, b=P, axis=0, return_sign=True)],
 }
 ELSEWHERE = {}
 TODO = "not implemented yet (issue 26)"
-ABSENT = {n: TODO for n in ["bernoulli", "bessel_jn", "comb", "dawsn", "erfcx", "exp1", "expi",
+ABSENT = {n: TODO for n in ["bessel_jn", "dawsn", "erfcx", "exp1", "expi",
                             "expn", "fresnel", "hyp1f1", "hyp2f1", "owens_t", "sici", "spence",
                             "sph_harm_y", "wofz"]}
