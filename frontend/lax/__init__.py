@@ -197,6 +197,7 @@ from ._special import (
     igammac,
     lgamma,
     polygamma,
+    random_gamma_grad,
     zeta,
 )
 from ._tiling import optimization_barrier, split, tile
@@ -233,7 +234,7 @@ __all__ = [
     "composite", "batch_matmul", "scatter_sub", "index_take", "approx_max_k", "approx_min_k",
     "reduce_window_shape_tuple", "broadcast_like", "broadcast_shapes", "broadcast_to_rank",
     "collapse", "DotDimensionNumbers", "PrecisionLike", "ConvGeneralDilatedDimensionNumbers",
-    "GatherScatterMode", "dtype", "empty", "full", "full_like", "stack", "unstack",
+    "GatherScatterMode", "random_gamma_grad", "dtype", "empty", "full", "full_like", "stack", "unstack",
 ]
 
 

@@ -57,6 +57,7 @@ CASES.update({
     "integer_pow": [c(X, 3), c(X, -2)],
     "polygamma": [c(np.float32(1), BIG)],
     "betainc": [c(BIG, BIG[::-1], U)],
+    "random_gamma_grad": [c(BIG - 1, U * 3), c(np.float32([0.5, 1.5, 3.0]), np.float32([0.2, 1.0, 4.0]))],
     "clamp": [c(np.float32(-0.5), X, np.float32(0.5))],
     "select": [c(B, X, Y)], "select_n": [c(B, X, Y), c(J % 3, X, Y, X + 1)],
     "convert_element_type": [c(X, np.int32), c(I, np.float16)],
