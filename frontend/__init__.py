@@ -20,14 +20,18 @@ from .device import array_methods as _am
 from .device.array import Array, device_put, from_dlpack
 from .device.queries import (
     block_until_ready,
+    default_backend,
+    device_count,
     device_get,
     devices,
+    local_device_count,
     local_devices,
     process_count,
     process_index,
 )
 from .explorer import explore
-from .sharding import make_mesh, set_mesh
+from .sharding import NamedSharding, make_mesh, set_mesh
+from .sharding import PartitionSpec as P
 
 _am.install(Array)
 _am.install(Tracer)
@@ -59,12 +63,14 @@ _LAZY = {
     "pure_callback": "frontend.callbacks:pure_callback",
     "effects_barrier": "frontend.callbacks:effects_barrier",
     "make_graph": "frontend.transforms.jit:make_graph",
+    "make_jaxpr": "frontend.transforms.jit:make_jaxpr",
     "eval_shape": "frontend.transforms.jit:eval_shape",
     "vmap": "frontend.transforms.vmap:vmap",
     "grad": "frontend.transforms.grad:grad",
     "hessian": "frontend.transforms.grad:hessian",
     "jacfwd": "frontend.transforms.grad:jacfwd",
     "jacrev": "frontend.transforms.grad:jacrev",
+    "jacobian": "frontend.transforms.grad:jacrev",
     "jvp": "frontend.transforms.grad:jvp",
     "linearize": "frontend.transforms.grad:linearize",
     "value_and_grad": "frontend.transforms.grad:value_and_grad",
@@ -80,7 +86,7 @@ _LAZY = {
 }
 
 __all__ = ["Array", "ShapeDtypeStruct", "ShapedArray", "block_until_ready", "config",
-           "device_get", "device_put", "devices", "explore", "from_dlpack", "local_devices", "make_mesh",
+           "default_backend", "device_count", "device_get", "device_put", "devices", "explore", "from_dlpack", "local_device_count", "local_devices", "make_mesh", "NamedSharding", "P",
            "process_count", "process_index", "set_mesh", *_LAZY]
 
 

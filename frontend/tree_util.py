@@ -16,14 +16,18 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+from typing import Any
 
 from .core import jax_names as _jax_names
 from .core.pytree import (  # noqa: F401
+    _REGISTRY,
     DictKey,
     FlattenedIndexKey,
     GetAttrKey,
     SequenceKey,
     TreeDef,
+    _node_of,
+    broadcast_prefix,
     keystr,
     register_node,
     tree_all,
@@ -139,13 +143,69 @@ def tree_transpose(outer_treedef: TreeDef, inner_treedef: TreeDef | None, pytree
     return inner_treedef.unflatten([outer_treedef.unflatten(list(col)) for col in zip(*rows, strict=True)])
 
 
+KeyEntry = Any  # one key of a key path (DictKey, SequenceKey, GetAttrKey, FlattenedIndexKey)
+KeyPath = tuple[KeyEntry, ...]
+
+
+def treedef_tuple(treedefs) -> TreeDef:
+    """The structure of a tuple whose elements have the structures ``treedefs``."""
+    return TreeDef("tuple", None, tuple(treedefs))
+
+
+def flatten_one_level(tree):
+    """The children of the node ``tree`` and its node data (dict keys, a namedtuple's type,
+    a custom node's aux data; None for tuples and lists): one level only."""
+    n = _node_of(tree)
+    if n is None or n[0] == "none":
+        raise ValueError(f"can't tree-flatten type: {type(tree)}")
+    kind, meta, kids = n
+    if kind == "custom":
+        meta = meta.aux
+    return list(kids) if kind in ("custom", "namedtuple") else tuple(kids), meta
+
+
+def is_tree_node(typ) -> bool:
+    """Whether the type ``typ`` is a pytree node type (a container, a namedtuple type or a
+    registered type; NoneType too, as JAX's)."""
+    if not isinstance(typ, type):
+        return False
+    if typ in (tuple, list, dict, type(None)) or typ in _REGISTRY:
+        return True
+    return issubclass(typ, tuple) and hasattr(typ, "_fields")
+
+
+def tree_broadcast(prefix_tree, full_tree, is_leaf=None):
+    """``prefix_tree`` with each of its leaves repeated over the subtree of ``full_tree`` it
+    stands for (the result has ``full_tree``'s structure)."""
+    td = tree_structure(full_tree, is_leaf)
+    return td.unflatten(broadcast_prefix(prefix_tree, td, "tree_broadcast", is_leaf))
+
+
+def tree_reduce_associative(operation, tree, *, identity=None, is_leaf=None):
+    """The leaves of ``tree`` combined by the associative ``operation`` as a balanced tree
+    (each half reduced, then the halves combined, as JAX's); ``identity`` for a tree without
+    leaves."""
+    leaves = tree_leaves(tree, is_leaf)
+    if not leaves:
+        if identity is None:
+            raise TypeError("Must specify identity for parallel reduction of empty sequence.")
+        return identity
+    def reduce(xs):
+        if len(xs) == 1:
+            return xs[0]
+        mid = len(xs) // 2
+        return operation(reduce(xs[:mid]), reduce(xs[mid:]))
+    return reduce(leaves)
+
+
 __all__ = [
     "DictKey", "FlattenedIndexKey", "GetAttrKey", "Partial", "PyTreeDef", "SequenceKey",
     "all_leaves", "keystr", "register_dataclass", "register_pytree_node",
     "register_pytree_node_class", "register_static", "tree_all", "tree_flatten",
     "tree_flatten_with_path", "tree_leaves", "tree_leaves_with_path", "tree_map",
     "tree_map_with_path", "tree_reduce", "tree_structure", "tree_transpose", "tree_unflatten",
-    "treedef_children", "treedef_is_leaf",
+    "treedef_children", "treedef_is_leaf", "KeyEntry", "KeyPath", "treedef_tuple",
+    "flatten_one_level", "is_tree_node", "tree_broadcast", "tree_reduce_associative",
 ]
 
 

@@ -263,7 +263,8 @@ def test_frontend_asks_the_backend_only_for_its_interface():
 PUBLIC_MODULES = [
     "frontend", "frontend.numpy", "frontend.numpy.linalg", "frontend.numpy.fft", "frontend.lax",
     "frontend.lax.linalg", "frontend.random", "frontend.nn", "frontend.nn.initializers",
-    "frontend.scipy", "frontend.scipy.linalg", "frontend.scipy.special", "frontend.tree",
+    "frontend.scipy", "frontend.scipy.linalg", "frontend.scipy.special", "frontend.scipy.stats",
+    "frontend.tree",
     "frontend.tree_util", "frontend.extend", "frontend.export", "frontend.ffi",
     "frontend.sharding", "frontend.custom_batching", "frontend.distributed", "frontend.ops",
     "frontend.passes", "frontend.debug", "frontend.experimental", "frontend.ragged",

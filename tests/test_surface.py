@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 import surface
 from harness import assert_same
-from surface.common import public_names
+from surface.common import Side, public_names
 
 import frontend as fe
 
@@ -67,17 +67,20 @@ def _array_positions(args):
     return [i for i, a in enumerate(args) if isinstance(a, np.ndarray)]
 
 
-def _call(mod_fn, case, jit_fn):
+def _call(module, name, case, jit_fn):
+    mod_fn = getattr(module, name)
+    args = [a.pick(module) if isinstance(a, Side) else a for a in case.args]
+    kwargs = {k: v.pick(module) if isinstance(v, Side) else v for k, v in case.kwargs.items()}
     if not (case.jit and jit_fn):
-        return mod_fn(*case.args, **case.kwargs)
-    pos = _array_positions(case.args)
+        return mod_fn(*args, **kwargs)
+    pos = _array_positions(args)
 
     def f(*arrays):
-        args = list(case.args)
+        args_ = list(args)
         for i, a in zip(pos, arrays, strict=True):
-            args[i] = a
-        return mod_fn(*args, **case.kwargs)
-    return jit_fn(f)(*[case.args[i] for i in pos])
+            args_[i] = a
+        return mod_fn(*args_, **kwargs)
+    return jit_fn(f)(*[args[i] for i in pos])
 
 
 @pytest.mark.parametrize(("key", "name", "i"), list(_rows()))
@@ -91,12 +94,12 @@ def test_matches_jax(key, name, i):
         what = f"{table.OURS}.{name} case {i}{' under jit' if mode else ''}"
         if case.raises is not None:
             with pytest.raises(case.raises):
-                _call(getattr(jax_mod, name), case, jax_jit)
+                _call(jax_mod, name, case, jax_jit)
             with pytest.raises(case.raises):
-                _call(getattr(ours, name), case, ours_jit)
+                _call(ours, name, case, ours_jit)
             continue
-        theirs = _call(getattr(jax_mod, name), case, jax_jit)
-        mine = _call(getattr(ours, name), case, ours_jit)
+        theirs = _call(jax_mod, name, case, jax_jit)
+        mine = _call(ours, name, case, ours_jit)
         if case.compare is not None:
             case.compare(mine, theirs)
         else:

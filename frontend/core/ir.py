@@ -281,6 +281,11 @@ class Eqn:
         self.outs = outs  # of Var
         self.loc = loc
 
+    @property
+    def primitive(self) -> Primitive:
+        """JAX's name for ``prim`` (``jaxpr.eqns[i].primitive``)."""
+        return self.prim
+
     def __repr__(self) -> str:
         return f"Eqn({self.prim.name}, {self.inputs}, {self.params}, {self.outs})"
 

@@ -170,6 +170,25 @@ JAX_NAMES = {
         all broadcast flatten flatten_with_path leaves leaves_with_path map
         map_with_path reduce reduce_associative static structure transpose unflatten
     """.split()),
+    "frontend.scipy.special": ("jax.scipy.special", """
+        bernoulli bessel_jn beta betainc betaln boxcox boxcox1p comb dawsn digamma entr erf
+        erfc erfcx erfinv exp1 expi expit expn factorial fresnel gamma gammainc gammaincc
+        gammaln gammasgn hyp1f1 hyp2f1 i0 i0e i1 i1e kl_div log_ndtr log_softmax loggamma
+        logit logsumexp multigammaln ndtr ndtri owens_t poch polygamma rel_entr sici softmax
+        spence sph_harm_y wofz xlog1py xlogy zeta
+    """.split()),
+    "frontend.scipy.linalg": ("jax.scipy.linalg", """
+        block_diag cho_factor cho_solve cholesky circulant companion convolution_matrix det
+        dft eigh eigh_tridiagonal expm expm_frechet fiedler fiedler_companion funm hadamard
+        hankel helmert hessenberg hilbert inv invhilbert invpascal leslie lu lu_factor
+        lu_solve pascal polar qr qr_multiply rsf2csf schur solve solve_sylvester
+        solve_triangular sqrtm svd toeplitz
+    """.split()),
+    "frontend.scipy.stats": ("jax.scipy.stats", """
+        bernoulli beta betabinom binom cauchy chi2 dirichlet expon gamma gaussian_kde
+        gennorm geom gumbel_l gumbel_r laplace logistic mode multinomial multivariate_normal
+        nbinom norm pareto poisson rankdata sem t truncnorm uniform vonmises wrapcauchy
+    """.split()),
 }
 
 _SETS: dict = {}

@@ -309,6 +309,9 @@ class GetAttrKey(SequenceKey):
 class FlattenedIndexKey(SequenceKey):
     __slots__ = ()
 
+    def __str__(self) -> str:
+        return f"[<flat index {self.idx!r}>]"
+
     def __repr__(self) -> str:
         return f"FlattenedIndexKey(key={self.idx!r})"
 
@@ -339,8 +342,12 @@ def leaf_key_paths(td: TreeDef, prefix: tuple[SequenceKey, ...] = ()) \
     return out
 
 
-def keystr(path: Sequence[Any]) -> str:
-    return "".join([str(k) for k in path])
+def keystr(path: Sequence[Any], *, simple: bool = False, separator: str = "") -> str:
+    """A key path as text: ``['a'][0].b`` (``simple``: the bare keys, ``a/0/b`` with
+    ``separator='/'``), as JAX's keystr."""
+    if simple:
+        return separator.join([str(k.idx) if isinstance(k, SequenceKey) else str(k) for k in path])
+    return separator.join([str(k) for k in path])
 
 
 def key_paths(td: TreeDef, prefix: str = "") -> list[str]:

@@ -44,3 +44,18 @@ def process_count() -> int:
     return _backend.get().process_count()
 
 
+
+
+def device_count(backend=None) -> int:
+    """How many devices ``backend`` has, over every process (jax.device_count)."""
+    return len(devices(backend))
+
+
+def local_device_count(backend=None) -> int:
+    """How many devices this process has (jax.local_device_count)."""
+    return len(local_devices(backend))
+
+
+def default_backend() -> str:
+    """The platform name of the default backend ('cpu' here), as jax.default_backend."""
+    return devices()[0].platform

@@ -12,9 +12,15 @@ from ..primitives.fft import FftType
 from . import linalg  # noqa: F401
 from ._control import cond, fori_loop, map, platform_dependent, scan, switch, while_loop  # noqa: A004
 from ._conv import (
+    ConvGeneralDilatedDimensionNumbers,
     conv,
     conv_dimension_numbers,
     conv_general_dilated,
+    conv_general_permutations,
+    conv_general_shape_tuple,
+    conv_shape_tuple,
+    conv_transpose,
+    conv_transpose_shape_tuple,
     conv_with_general_padding,
     padtype_to_pads,
 )
@@ -22,6 +28,7 @@ from ._convert import convert_element_type
 from ._fft import fft
 from ._indexing import (
     GatherDimensionNumbers,
+    GatherScatterMode,
     ScatterDimensionNumbers,
     dynamic_index_in_dim,
     dynamic_slice,
@@ -30,14 +37,16 @@ from ._indexing import (
     dynamic_update_slice,
     dynamic_update_slice_in_dim,
     gather,
+    index_take,
     scatter,
     scatter_add,
     scatter_apply,
     scatter_max,
     scatter_min,
     scatter_mul,
+    scatter_sub,
 )
-from ._linalg import Precision, dot, dot_general
+from ._linalg import DotDimensionNumbers, Precision, PrecisionLike, batch_matmul, dot, dot_general
 from ._numeric import (  # noqa: A004
     acos,
     acosh,
@@ -63,6 +72,7 @@ from ._numeric import (  # noqa: A004
     square,
 )
 from ._ops import (  # noqa: A004
+    RoundingMethod,
     abs,
     add,
     and_,
@@ -127,6 +137,8 @@ from ._parallel import (
     psum_scatter,
     pswapaxes,
 )
+from ._primitives import *  # noqa: F403
+from ._primitives import __all__ as _primitive_names
 from ._reduce import reduce
 from ._reductions import (
     argmax,
@@ -143,12 +155,21 @@ from ._reductions import (
     reduce_sum,
     reduce_xor,
 )
+from ._scans import associative_scan, composite
 from ._shape import (
     broadcast,
     broadcast_in_dim,
+    broadcast_like,
+    broadcast_shapes,
+    broadcast_to_rank,
     broadcasted_iota,
+    collapse,
     concatenate,
+    dtype,
+    empty,
     expand_dims,
+    full,
+    full_like,
     index_in_dim,
     iota,
     pad,
@@ -157,10 +178,12 @@ from ._shape import (
     slice,
     slice_in_dim,
     squeeze,
+    stack,
     transpose,
+    unstack,
 )
 from ._sharding import with_sharding_constraint
-from ._sort import sort, sort_key_val, top_k
+from ._sort import approx_max_k, approx_min_k, sort, sort_key_val, top_k
 from ._special import (
     bessel_i0e,
     bessel_i1e,
@@ -174,10 +197,11 @@ from ._special import (
     igammac,
     lgamma,
     polygamma,
+    random_gamma_grad,
     zeta,
 )
 from ._tiling import optimization_barrier, split, tile
-from ._windows import cumlogsumexp, reduce_window
+from ._windows import cumlogsumexp, reduce_window, reduce_window_shape_tuple
 
 __all__ = [
     "abs", "acos", "acosh", "add", "all_gather", "all_to_all", "and_", "argmax", "argmin",
@@ -204,6 +228,13 @@ __all__ = [
     "sort_key_val", "split", "sqrt", "square", "squeeze", "stop_gradient", "sub", "switch", "platform_dependent",
     "tan", "tanh", "tile", "top_k", "transpose", "while_loop", "zeta",
     "with_sharding_constraint", "xor",
+] + _primitive_names + [
+    "RoundingMethod", "conv_general_permutations", "conv_general_shape_tuple",
+    "conv_shape_tuple", "conv_transpose", "conv_transpose_shape_tuple", "associative_scan",
+    "composite", "batch_matmul", "scatter_sub", "index_take", "approx_max_k", "approx_min_k",
+    "reduce_window_shape_tuple", "broadcast_like", "broadcast_shapes", "broadcast_to_rank",
+    "collapse", "DotDimensionNumbers", "PrecisionLike", "ConvGeneralDilatedDimensionNumbers",
+    "GatherScatterMode", "random_gamma_grad", "dtype", "empty", "full", "full_like", "stack", "unstack",
 ]
 
 

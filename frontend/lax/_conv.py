@@ -13,6 +13,8 @@ from ..primitives.conv import ConvDimensionNumbers, conv_general_dilated_p
 from ._convert import as_operand
 from ._linalg import canonicalize_precision
 
+ConvGeneralDilatedDimensionNumbers = tuple[str, str, str] | ConvDimensionNumbers | None
+
 
 def padtype_to_pads(in_shape, window_shape, window_strides, padding) -> list:
     """(low, high) padding per spatial dim for 'VALID', 'SAME' (odd extra at the end) or
@@ -158,4 +160,120 @@ def conv_with_general_padding(lhs, rhs, window_strides, padding, lhs_dilation, r
     """Convolution of NCHW ``lhs`` with OIHW ``rhs`` with dilations."""
     return conv_general_dilated(lhs, rhs, window_strides, padding, lhs_dilation=lhs_dilation,
                                 rhs_dilation=rhs_dilation, precision=precision,
+                                preferred_element_type=preferred_element_type)
+
+
+def _window_out(size, window, stride, lo, hi) -> int:
+    """Outputs of a strided window over ``size`` padded by (lo, hi) (0 when it does not fit)."""
+    return max((size + lo + hi - window) // stride + 1, 0)
+
+
+def conv_shape_tuple(lhs_shape, rhs_shape, strides, pads, batch_group_count=1) -> tuple:
+    """The NC... output shape of an NC... by OI... convolution (pads: pairs or a padding name)."""
+    if isinstance(pads, str):
+        pads = padtype_to_pads(lhs_shape[2:], rhs_shape[2:], strides, pads)
+    if len(pads) != len(lhs_shape) - 2:
+        raise TypeError(f"Wrong number of explicit pads for convolution: expected "
+                        f"{len(lhs_shape) - 2}, got {len(pads)}.")
+    space = tuple(_window_out(n, k, s, lo, hi) for n, k, s, (lo, hi)
+                  in zip(lhs_shape[2:], rhs_shape[2:], strides, pads, strict=True))
+    return (lhs_shape[0] // batch_group_count, rhs_shape[0]) + space
+
+
+def conv_general_permutations(dimension_numbers) -> tuple:
+    """The (lhs, rhs, out) axis permutations of three layout strings such as ('NHWC', 'HWIO',
+    'NHWC') (each maps to batch/feature first, then the spatial axes)."""
+    lhs, rhs, out = dimension_numbers
+    if not all(isinstance(s, str) for s in dimension_numbers):
+        raise TypeError(f"convolution dimension_numbers must be three strings, got "
+                        f"{dimension_numbers}.")
+    n = len(lhs)
+    return tuple(conv_dimension_numbers((0,) * n, (0,) * len(rhs), (lhs, rhs, out)))
+
+
+def _to_spec_order(shape, perm) -> tuple:
+    return tuple(shape[i] for i in perm)
+
+
+def _from_spec_order(shape, perm) -> tuple:
+    out = [0] * len(perm)
+    for i, p in enumerate(perm):
+        out[p] = shape[i]
+    return tuple(out)
+
+
+def conv_general_shape_tuple(lhs_shape, rhs_shape, window_strides, padding,
+                             dimension_numbers) -> tuple:
+    """conv_general_dilated's output shape for shapes laid out as ``dimension_numbers``."""
+    dn = conv_dimension_numbers(lhs_shape, rhs_shape, dimension_numbers)
+    out = conv_shape_tuple(_to_spec_order(lhs_shape, dn.lhs_spec),
+                           _to_spec_order(rhs_shape, dn.rhs_spec), window_strides, padding)
+    return _from_spec_order(out, dn.out_spec)
+
+
+def _transpose_pads(k: int, s: int, padding: str) -> tuple:
+    """(low, high) padding of the lhs-dilated input that makes a transposed convolution with
+    a kernel of (dilated) size k and stride s give 'SAME' (in * s) or 'VALID' sizes."""
+    kind = padding.upper()
+    if kind == "SAME":
+        total, lo = k + s - 2, (k - 1 if s > k - 1 else -(-(k + s - 2) // 2))
+    elif kind == "VALID":
+        total, lo = k + s - 2 + max(k - s, 0), k - 1
+    else:
+        raise ValueError(f"Padding type {padding!r} not implemented for conv_transpose.")
+    return lo, total - lo
+
+
+def conv_transpose_shape_tuple(lhs_shape, rhs_shape, window_strides, padding,
+                               dimension_numbers) -> tuple:
+    """conv_transpose's output shape for shapes laid out as ``dimension_numbers``."""
+    dn = conv_dimension_numbers(lhs_shape, rhs_shape, dimension_numbers)
+    lhs = _to_spec_order(lhs_shape, dn.lhs_spec)
+    rhs = _to_spec_order(rhs_shape, dn.rhs_spec)
+    if isinstance(padding, str):
+        padding = [_transpose_pads(k, s, padding) for k, s in zip(rhs[2:], window_strides,
+                                                                    strict=True)]
+    space = tuple((n - 1) * s - k + 2 + lo + hi for n, k, s, (lo, hi)
+                  in zip(lhs[2:], rhs[2:], window_strides, padding, strict=True))
+    return _from_spec_order((lhs[0], rhs[0]) + space, dn.out_spec)
+
+
+def conv_transpose(lhs, rhs, strides, padding, rhs_dilation=None, dimension_numbers=None,
+                   transpose_kernel: bool = False, precision=None, preferred_element_type=None,
+                   use_consistent_padding: bool = False):
+    """lax.conv_transpose: the gradient-style (fractionally strided) convolution, i.e.
+    conv_general_dilated with the input dilated by ``strides``; ``transpose_kernel`` flips the spatial axes and
+    swaps the kernel's in/out axes. Default layouts are channels-last (NHWC, HWIO, NHWC).
+
+    >>> import numpy as np
+    >>> from frontend import lax
+    >>> x, w = np.ones((1, 4, 4, 2), np.float32), np.ones((3, 3, 2, 5), np.float32)
+    >>> lax.conv_transpose(x, w, (2, 2), "SAME").shape
+    (1, 8, 8, 5)
+    """
+    if use_consistent_padding:
+        raise NotImplementedError("conv_transpose(use_consistent_padding=True) is not "
+                                  "implemented in vmaplab yet.")
+    lhs, rhs = as_operand(lhs), as_operand(rhs)
+    la, ra = aval_of(lhs), aval_of(rhs)
+    nsp = la.ndim - 2
+    if dimension_numbers is None:  # channels last, as JAX's: NHWC, HWIO, NHWC in 2-D
+        letters = "".join(chr(ord("D") + i) for i in range(nsp))  # 'D', 'E', ... not N/C/I/O
+        dimension_numbers = ("N" + letters + "C", letters + "IO", "N" + letters + "C")
+    dn = conv_dimension_numbers(la.shape, ra.shape, dimension_numbers)
+    k_space = [ra.shape[a] for a in dn.rhs_spec[2:]]
+    rhs_dil = _ints("rhs_dilation", rhs_dilation, nsp)
+    strides = _ints("window_strides", strides, nsp)
+    if isinstance(padding, str):
+        dilated = [(k - 1) * d + 1 for k, d in zip(k_space, rhs_dil, strict=True)]
+        pads = [_transpose_pads(k, s, padding) for k, s in zip(dilated, strides, strict=True)]
+    else:
+        pads = padding
+    if transpose_kernel:
+        from ._shape import rev
+        rhs = rev(rhs, dn.rhs_spec[2:])
+        dn = ConvDimensionNumbers(dn.lhs_spec, (dn.rhs_spec[1], dn.rhs_spec[0]) + dn.rhs_spec[2:],
+                                  dn.out_spec)
+    return conv_general_dilated(lhs, rhs, (1,) * nsp, pads, lhs_dilation=strides,
+                                rhs_dilation=rhs_dil, dimension_numbers=dn, precision=precision,
                                 preferred_element_type=preferred_element_type)

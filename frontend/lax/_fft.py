@@ -13,7 +13,8 @@ from ._convert import as_operand, convert
 
 def fft(x, fft_type, fft_lengths):
     """FFT over the trailing ``len(fft_lengths)`` axes: ``fft_type`` FftType (or 'fft',
-    'ifft', 'rfft', 'irfft'); the operand is converted to complex (real for RFFT).
+    'ifft', 'rfft', 'irfft'); the operand is converted to complex (real for RFFT). Empty
+    ``fft_lengths`` transform nothing: the converted operand.
 
     >>> import numpy as np
     >>> from frontend import lax
@@ -34,8 +35,10 @@ def fft(x, fft_type, fft_lengths):
         x = convert(x, d if dtypes.is_float(d) and d.itemsize >= 4 else _float_of(d))
     else:
         x = convert(x, _complex_of(d))
-    return fft_p.bind(x, fft_type=int(fft_type),
-                      fft_lengths=tuple(operator.index(n) for n in fft_lengths))
+    lengths = tuple(operator.index(n) for n in fft_lengths)
+    if not lengths:  # a transform over no axes: the (converted) operand, as JAX's
+        return x
+    return fft_p.bind(x, fft_type=int(fft_type), fft_lengths=lengths)
 
 
 def _float_of(d):

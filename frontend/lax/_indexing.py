@@ -2,6 +2,8 @@
 scatter family, with JAX's lax signatures (dimension-number tuples, modes, fill values)."""
 from __future__ import annotations
 
+import enum
+
 import numpy as np
 
 from ..core import dtypes
@@ -168,6 +170,14 @@ class ScatterDimensionNumbers(tuple):
     scatter_indices_batching_dims = property(lambda s: s[4])
 
 
+class GatherScatterMode(enum.Enum):
+    """lax.GatherScatterMode: out-of-bounds handling of gather/scatter (JAX's members)."""
+    CLIP = 0
+    FILL_OR_DROP = 1
+    PROMISE_IN_BOUNDS = 2
+    ONE_HOT = 3
+
+
 def canonical_mode(mode):
     if mode is None:
         return None
@@ -313,3 +323,27 @@ def scatter_apply(operand, scatter_indices, func, dimension_numbers, *, update_s
     return _scatter(scatter_apply_p, operand, scatter_indices, unused, dimension_numbers,
                     indices_are_sorted=indices_are_sorted, unique_indices=unique_indices,
                     mode=mode, computation=g)
+
+
+def scatter_sub(operand, scatter_indices, updates, dimension_numbers, *,
+                indices_are_sorted=False, unique_indices=False, mode=None):
+    """scatter that subtracts ``updates`` from the windows (a scatter_add of ``-updates``)."""
+    from ._ops import neg
+    return scatter_add(operand, scatter_indices, neg(as_operand(updates)), dimension_numbers,
+                       indices_are_sorted=indices_are_sorted, unique_indices=unique_indices,
+                       mode=mode)
+
+
+def index_take(src, idxs, axes):
+    """lax.index_take: ``src[idxs[0], idxs[1], ...]`` along ``axes`` (one index array of
+    length N per axis); the result has the N picks first, then the other axes in order."""
+    from ._shape import concatenate, reshape
+    src = as_operand(src)
+    shp = aval_of(src).shape
+    axes = tuple(int(a) for a in axes)
+    cols = [as_operand(i) for i in idxs]
+    indices = concatenate([reshape(i, (aval_of(i).shape[0], 1)) for i in cols], 1)
+    rest = tuple(d for d in range(len(shp)) if d not in axes)
+    dn = GatherDimensionNumbers(offset_dims=tuple(range(1, 1 + len(rest))),
+                                collapsed_slice_dims=axes, start_index_map=axes)
+    return gather(src, indices, dn, tuple(1 if d in axes else shp[d] for d in range(len(shp))))

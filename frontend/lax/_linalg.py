@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import enum
+from collections.abc import Sequence
 
 import numpy as np
 
@@ -19,6 +20,11 @@ class Precision(enum.Enum):
     HIGH = 1
     HIGHEST = 2
 
+
+# the type names JAX's signatures use
+DotDimensionNumbers = tuple[tuple[Sequence[int], Sequence[int]],
+                            tuple[Sequence[int], Sequence[int]]]
+PrecisionLike = None | str | Precision | tuple[str, str] | tuple[Precision, Precision]
 
 _PRECISIONS = {"DEFAULT": "DEFAULT", "BFLOAT16": "DEFAULT", "FASTEST": "DEFAULT",
                "HIGH": "HIGH", "TENSORFLOAT32": "HIGH",
@@ -94,3 +100,18 @@ def dot(lhs, rhs, *, dimension_numbers=None, precision=None, preferred_element_t
                              "performing simple un-batched matrix-matrix, matrix-vector, or "
                              f"vector-vector products; got lhs_shape={ls} rhs_shape={rs}")
     return dot_general(lhs, rhs, dimension_numbers, precision, preferred_element_type)
+
+
+def batch_matmul(lhs, rhs, precision=None):
+    """lax.batch_matmul: matrix products over equal leading batch axes (rank >= 2)."""
+    lhs, rhs = as_operand(lhs), as_operand(rhs)
+    la, ra = aval_of(lhs), aval_of(rhs)
+    if min(la.ndim, ra.ndim) < 2:
+        raise ValueError(f"Arguments to batch_matmul must be at least 2D, got {la.ndim}, "
+                         f"{ra.ndim}")
+    if la.ndim != ra.ndim:
+        raise ValueError(f"Arguments to batch_matmul must have same ndim, got {la.ndim}, "
+                         f"{ra.ndim}")
+    batch = tuple(range(la.ndim - 2))
+    return dot_general(lhs, rhs, (((la.ndim - 1,), (ra.ndim - 2,)), (batch, batch)),
+                       precision=precision)

@@ -2,6 +2,8 @@
 scalars take the typed operands' dtype)."""
 from __future__ import annotations
 
+import enum
+
 import numpy as np
 
 from ..core import dtypes
@@ -63,7 +65,7 @@ sqrt = _wrap(ew.sqrt_p, "sqrt", 1)
 rsqrt = _wrap(ew.rsqrt_p, "rsqrt", 1)
 floor = _wrap(ew.floor_p, "floor", 1)
 ceil = _wrap(ew.ceil_p, "ceil", 1)
-round = _wrap(ew.round_p, "round", 1)  # noqa: A001
+_round_even = _wrap(ew.round_p, "round", 1)
 not_ = bitwise_not = _wrap(ew.not_p, "not_", 1)
 
 add = _wrap(ew.add_p, "add", 2)
@@ -71,6 +73,28 @@ sub = _wrap(ew.sub_p, "sub", 2)
 mul = _wrap(ew.mul_p, "mul", 2)
 div = _wrap(ew.div_p, "div", 2)
 rem = _wrap(ew.rem_p, "rem", 2)
+
+
+class RoundingMethod(enum.IntEnum):
+    """lax.RoundingMethod: how lax.round breaks ties (JAX's values)."""
+    AWAY_FROM_ZERO = 0
+    TO_NEAREST_EVEN = 1
+
+
+def round(x, rounding_method=RoundingMethod.AWAY_FROM_ZERO):  # noqa: A001
+    """lax.round: to the nearest integer; ties away from zero (JAX's default) or to even.
+
+    >>> import numpy as np
+    >>> from frontend import lax
+    >>> lax.round(np.float32([0.5, 2.5, -1.5]))
+    Array([ 1.,  3., -2.], dtype=float32)
+    """
+    if RoundingMethod(int(rounding_method)) is RoundingMethod.TO_NEAREST_EVEN:
+        return _round_even(x)
+    (x,) = lax_operands((x,))
+    s = sign(x)
+    t = mul(s, floor(abs(x)))  # x truncated toward zero (exact)
+    return select(eq(abs(sub(x, t)), 0.5), add(t, s), _round_even(x))
 
 
 def pow(x, y):  # noqa: A001

@@ -1,6 +1,8 @@
 """Shape lax functions: one primitive each (static shapes, JAX's lax signatures)."""
 from __future__ import annotations
 
+from builtins import slice as builtins_slice
+
 import numpy as np
 
 from ..core import dtypes
@@ -165,3 +167,99 @@ def iota(dtype, size):
 def rev(operand, dimensions):
     """lax.rev: reverse along ``dimensions``."""
     return rev_p.bind(operand, dimensions=tuple(map(int, dimensions)))
+
+
+def dtype(x):
+    """lax.dtype: the (canonical) dtype ``x`` would have as an array (weak Python scalars give
+    the default dtype of their kind)."""
+    return dtypes.dtype_and_weak(x)[0]
+
+
+def broadcast_shapes(*shapes) -> tuple:
+    """lax.broadcast_shapes: numpy's broadcast of static shapes (JAX's error otherwise)."""
+    shapes = [tuple(map(int, s)) for s in shapes]
+    nd = max((len(s) for s in shapes), default=0)
+    out = []
+    for sizes in zip(*[(1,) * (nd - len(s)) + s for s in shapes], strict=True):
+        big = {d for d in sizes if d != 1}
+        if len(big) > 1:
+            raise ValueError(f"Incompatible shapes for broadcasting: shapes={shapes}")
+        out.append(big.pop() if big else 1)
+    return tuple(out)
+
+
+def broadcast_to_rank(x, rank: int):
+    """lax.broadcast_to_rank: ``x`` with leading size-1 axes up to ``rank`` dims."""
+    shp = tuple(_shape(x))
+    if len(shp) >= rank:
+        return x
+    return reshape(x, (1,) * (rank - len(shp)) + shp)
+
+
+def broadcast_like(arr, like_arr):
+    """lax.broadcast_like: ``arr`` broadcast to ``like_arr``'s shape (numpy's rules)."""
+    shp, target = tuple(_shape(arr)), tuple(_shape(like_arr))
+    out = broadcast_shapes(shp, target)
+    return broadcast_in_dim(arr, out, range(len(out) - len(shp), len(out)))
+
+
+def collapse(operand, start_dimension: int, stop_dimension: int | None = None):
+    """lax.collapse: axes ``start_dimension:stop_dimension`` merged into one."""
+    shp = tuple(_shape(operand))
+    lo, hi, _ = builtins_slice(start_dimension, stop_dimension).indices(len(shp))
+    size = int(np.prod(shp[lo:hi], dtype=np.int64))
+    return reshape(operand, shp[:lo] + (size,) + shp[hi:])
+
+
+def full(shape, fill_value, dtype=None, *, sharding=None):
+    """lax.full: an array of ``shape`` filled with ``fill_value`` (weakly typed when the
+    value is a Python scalar and ``dtype`` is None, as JAX's).
+
+    >>> from frontend import lax
+    >>> lax.full((2,), 1.5)
+    Array([1.5, 1.5], dtype=float32, weak_type=True)
+    """
+    from ._convert import as_operand, convert
+    shape = (int(shape),) if np.ndim(shape) == 0 else tuple(map(int, shape))
+    if np.ndim(fill_value) != 0:
+        raise TypeError(f"full must be called with scalar fill_value, got fill_value.shape "
+                        f"{np.shape(fill_value)}.")
+    if dtype is None:
+        v = as_operand(fill_value)
+    else:
+        v = convert(fill_value, dtypes.canonicalize(np.dtype(dtype)), False)
+    return broadcast(v, shape)
+
+
+def full_like(x, fill_value, dtype=None, shape=None, sharding=None):
+    """lax.full_like: ``full`` with ``x``'s shape and dtype unless given (weak when x is)."""
+    from ._convert import convert
+    d, weak = dtypes.dtype_and_weak(x)
+    target = tuple(_shape(x)) if shape is None else shape
+    if dtype is not None:
+        d, weak = dtypes.canonicalize(np.dtype(dtype)), False
+    return full(target, convert(fill_value, d, weak))
+
+
+def empty(shape, dtype, *, out_sharding=None):
+    """lax.empty: an array of ``shape`` and ``dtype`` (zeros: XLA has no uninitialized memory)."""
+    return full(shape, 0, dtype)
+
+
+def stack(operands, axis: int = 0):
+    """lax.stack: arrays of one shape joined along a new axis ``axis``."""
+    ops = list(operands)
+    if not ops:
+        raise ValueError("stack requires at least one operand.")
+    nd = len(_shape(ops[0])) + 1
+    ax = int(axis) + nd if int(axis) < 0 else int(axis)
+    return concatenate([expand_dims(o, (ax,)) for o in ops], ax)
+
+
+def unstack(x, axis: int = 0) -> tuple:
+    """lax.unstack: the slices of ``x`` along ``axis``, as a tuple."""
+    shp = tuple(_shape(x))
+    ax = int(axis) + len(shp) if int(axis) < 0 else int(axis)
+    if not 0 <= ax < len(shp):
+        raise ValueError(f"axis {axis} is out of bounds for array of dimension {len(shp)}")
+    return tuple(index_in_dim(x, i, ax, keepdims=False) for i in range(shp[ax]))

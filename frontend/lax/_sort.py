@@ -3,9 +3,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from ..core import dtypes
 from ..core.ir import aval_of
 from ..primitives.sort import sort_p, top_k_p
 from ._convert import as_operand
+from ._ops import neg
 
 
 def _axis(axis: int, ndim: int) -> int:
@@ -59,3 +61,29 @@ def top_k(operand, k: int, *, axis: int = -1):
     if k < 0:
         raise ValueError(f"k argument to top_k must be nonnegative, got {k}")
     return list(top_k_p.bind(x, k=k, axis=_axis(axis, nd)))
+
+
+def _approx_k(operand, k, reduction_dimension, largest: bool):
+    x = as_operand(operand)
+    a = aval_of(x)
+    if not dtypes.is_inexact(a.dtype) or dtypes.is_complex(a.dtype):
+        raise ValueError("operand must be a floating type")
+    axis = _axis(reduction_dimension, a.ndim)
+    if largest:
+        return top_k(x, k, axis=axis)
+    values, idx = top_k(neg(x), k, axis=axis)
+    return [neg(values), idx]
+
+
+def approx_max_k(operand, k: int, reduction_dimension: int = -1, recall_target: float = 0.95,
+                 reduction_input_size_override: int = -1, aggregate_to_topk: bool = True):
+    """lax.approx_max_k: the ``k`` largest entries along ``reduction_dimension`` and their
+    int32 indices. On CPU, as JAX's, this is the exact top_k (recall 1)."""
+    return _approx_k(operand, k, reduction_dimension, True)
+
+
+def approx_min_k(operand, k: int, reduction_dimension: int = -1, recall_target: float = 0.95,
+                 reduction_input_size_override: int = -1, aggregate_to_topk: bool = True):
+    """lax.approx_min_k: the ``k`` smallest entries (ascending) and their int32 indices
+    (exact on CPU, as JAX's)."""
+    return _approx_k(operand, k, reduction_dimension, False)

@@ -115,3 +115,17 @@ def cumlogsumexp(operand, axis: int = 0, reverse: bool = False):
         raise ValueError(f"axis {axis} is out of bounds for array of shape {a.shape}")
     axis = int(axis) % a.ndim
     return red.associative_scan(logaddexp, x, axis, reverse)
+
+
+def reduce_window_shape_tuple(operand_shape, window_dimensions, window_strides, padding,
+                              base_dilation=None, window_dilation=None) -> tuple:
+    """lax.reduce_window_shape_tuple: reduce_window's output shape (``padding``: (low, high)
+    pairs; the operand dilated by ``base_dilation``, the window by ``window_dilation``)."""
+    from ._conv import _window_out
+    n = len(operand_shape)
+    base = base_dilation or (1,) * n
+    wdil = window_dilation or (1,) * n
+    return tuple(_window_out((d - 1) * b + 1 if d else 0, (w - 1) * wd + 1, s, lo, hi)
+                 for d, w, s, (lo, hi), b, wd in zip(operand_shape, window_dimensions,
+                                                     window_strides, padding, base, wdil,
+                                                     strict=True))

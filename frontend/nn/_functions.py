@@ -66,6 +66,27 @@ def relu6(x):
     return _relu6(fnp.asarray(x))
 
 
+@custom_jvp
+def _log1mexp(x):
+    small = x < np.log(2.0).astype(np.float32).item()
+    return fnp.where(small, fnp.log(-fnp.expm1(-x)), fnp.log1p(-fnp.exp(-x)))
+
+
+_log1mexp.defjvps(lambda g, _ans, x: g / fnp.expm1(x))
+
+
+def log1mexp(x):
+    """log(1 - exp(-x)) for x > 0, accurate for small and large x (expm1 below log 2, log1p
+    above); its derivative is 1 / expm1(x), as JAX's."""
+    check_arraylike("log1mexp", x)
+    return _log1mexp(fnp.asarray(x))
+
+
+def tanh(x, /):
+    """jax.nn.tanh: the hyperbolic tangent (numpy's tanh)."""
+    return fnp.tanh(x)
+
+
 @_activation
 def sigmoid(x):
     """1 / (1 + exp(-x)) (the logistic function)."""
@@ -286,4 +307,53 @@ __all__ = ["celu", "elu", "gelu", "glu", "hard_sigmoid", "hard_silu", "hard_swis
            "identity", "leaky_relu", "log_sigmoid", "log_softmax", "logmeanexp", "logsumexp",
            "mish", "one_hot", "relu", "relu6", "selu", "sigmoid", "silu", "soft_sign",
            "softmax", "softplus", "sparse_plus", "sparse_sigmoid", "squareplus", "standardize",
-           "swish"]
+           "swish", "log1mexp", "tanh", "dot_product_attention"]
+
+
+def dot_product_attention(query, key, value, bias=None, mask=None, *, scale=None,
+                          is_causal: bool = False, query_seq_lengths=None,
+                          key_value_seq_lengths=None, local_window_size=None,
+                          implementation=None, return_residual: bool = False):
+    """Scaled dot-product attention (JAX's ``implementation='xla'`` semantics): ``query``
+    (B, T, N, H), ``key``/``value`` (B, S, K, H) with K dividing N (grouped heads), optional
+    additive ``bias`` and boolean ``mask`` broadcastable to (B, N, T, S), ``is_causal``;
+    softmax in float32. Returns (B, T, N, H)."""
+    if implementation not in (None, "xla"):
+        raise ValueError(f"Unsupported implementation option: {implementation}")
+    if (query_seq_lengths is not None or key_value_seq_lengths is not None
+            or local_window_size is not None or return_residual):
+        raise NotImplementedError("dot_product_attention: sequence lengths, local windows and "
+                                  "return_residual are not implemented in vmaplab yet.")
+    check_arraylike("dot_product_attention", query, key, value)
+    q, k, v = fnp.asarray(query), fnp.asarray(key), fnp.asarray(value)
+    squeeze = q.ndim == 3
+    if squeeze:
+        q, k, v = q[None], k[None], v[None]
+    if q.ndim != 4 or k.ndim != 4 or v.ndim != 4:
+        raise ValueError(f"dot_product_attention expects rank-3 or rank-4 query, key and value, "
+                         f"got shapes {q.shape}, {k.shape}, {v.shape}")
+    b, t, n, h = q.shape
+    s, kh = k.shape[1], k.shape[2]
+    if n % kh:
+        raise ValueError(f"The number of query heads {n} must be a multiple of the number of "
+                         f"key/value heads {kh}")
+    g = n // kh
+    scale = 1.0 / np.sqrt(h) if scale is None else scale
+    qg = fnp.reshape(q, (b, t, kh, g, h))
+    logits = fnp.einsum("BTKGH,BSKH->BKGTS", qg, k) * fnp.asarray(scale, q.dtype)
+    logits = fnp.reshape(logits, (b, n, t, s))
+    if bias is not None:
+        logits = (logits + fnp.asarray(bias)).astype(logits.dtype)
+    keep = None
+    if mask is not None:
+        keep = fnp.asarray(mask, bool)
+    if is_causal:
+        causal = np.tril(np.ones((t, s), bool))
+        keep = causal if keep is None else keep & causal
+    if keep is not None:
+        big = -0.7 * float(fnp.finfo(logits.dtype).max)
+        logits = fnp.where(keep, logits, fnp.asarray(big, logits.dtype))
+    probs = softmax(logits.astype(np.float32), axis=-1).astype(q.dtype)
+    out = fnp.einsum("BKGTS,BSKH->BTKGH", fnp.reshape(probs, (b, kh, g, t, s)), v)
+    out = fnp.reshape(out, (b, t, n, h))
+    return out[0] if squeeze else out

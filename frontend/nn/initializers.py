@@ -10,6 +10,7 @@ Each returns ``init(key, shape, dtype=None)``.
 from __future__ import annotations
 
 import math
+from typing import Protocol
 
 import numpy as np
 
@@ -122,6 +123,51 @@ __all__ = ["constant", "glorot_normal", "glorot_uniform", "he_normal", "he_unifo
            "kaiming_normal", "kaiming_uniform", "lecun_normal", "lecun_uniform", "normal", "ones",
            "truncated_normal", "uniform", "variance_scaling", "xavier_normal", "xavier_uniform",
            "zeros"]
+
+
+class Initializer(Protocol):
+    """The type of an initializer: ``init(key, shape, dtype) -> Array`` (JAX's protocol)."""
+
+    def __call__(self, key, shape, dtype=None):
+        ...
+
+
+def orthogonal(scale=1.0, column_axis: int = -1, dtype=None):
+    """An initializer of (scaled) orthogonal matrices: the Q of a normal matrix's QR, its
+    columns' signs fixed by R's diagonal; other axes are flattened into the rows."""
+    def init(key, shape, dtype=dtype):
+        dtype = _dtype(dtype)
+        shape = canonical_shape(shape)
+        if len(shape) < 2:
+            raise ValueError("orthogonal initializer requires at least a 2D shape")
+        n_cols = shape[column_axis]
+        n_rows = math.prod(shape) // n_cols
+        wide = n_rows < n_cols
+        a = random.normal(key, (n_cols, n_rows) if wide else (n_rows, n_cols), dtype)
+        q, r = fnp.linalg.qr(a)
+        q = q * fnp.sign(fnp.diagonal(r))
+        if wide:
+            q = q.T
+        rest = tuple(d for i, d in enumerate(shape) if i != column_axis % len(shape))
+        q = fnp.moveaxis(fnp.reshape(q, rest + (n_cols,)), -1, column_axis)
+        return fnp.asarray(scale, dtype) * q
+    return init
+
+
+def delta_orthogonal(scale=1.0, column_axis: int = -1, dtype=None):
+    """An initializer of convolution kernels (3-D to 5-D) that are zero except at the
+    spatial center, which holds an orthogonal (in, out) matrix (the delta-orthogonal scheme)."""
+    def init(key, shape, dtype=dtype):
+        dtype = _dtype(dtype)
+        shape = canonical_shape(shape)
+        if len(shape) not in (3, 4, 5):
+            raise ValueError("Delta orthogonal initializer requires a 3D, 4D or 5D shape.")
+        if shape[-1] < shape[-2]:
+            raise ValueError("`fan_in` must be less or equal than `fan_out`. ")
+        ortho = orthogonal(scale=scale, column_axis=column_axis, dtype=dtype)(key, shape[-2:])
+        center = tuple((k - 1) // 2 for k in shape[:-2])
+        return fnp.zeros(shape, dtype).at[center].set(ortho)
+    return init
 
 
 def __getattr__(name):

@@ -81,10 +81,11 @@ def round(a, decimals: int = 0):  # noqa: A001
     (a,) = promote_args("round", a)
     if not dtypes.is_inexact(aval_of(a).dtype):
         return a
+    even = lax.RoundingMethod.TO_NEAREST_EVEN
     if decimals == 0:
-        return lax.round(a)
+        return lax.round(a, even)
     f = 10.0 ** decimals
-    return lax.round(a * f) / f
+    return lax.round(a * f, even) / f
 
 
 around = round

@@ -62,9 +62,7 @@ def _gamma_grad(t, sample, key, a, *, log_space):
         x = lax.exp(sample)
         x = lax.select(lax.eq(x, fnp.full_like(x, 0)),
                        fnp.full_like(x, float(np.finfo(dtype).tiny)), x)
-    log_density = lax.sub(lax.sub(lax.mul(lax.sub(a, fnp.full_like(a, 1)), lax.log(x)), x),
-                          lax.lgamma(a))
-    dx = lax.neg(lax.div(lax.igamma_grad_a(a, x), lax.exp(log_density)))
+    dx = lax.random_gamma_grad(a, x)
     if log_space:
         dx = lax.div(dx, x)
     return lax.mul(t, dx)

@@ -149,3 +149,208 @@ def inv(a, overwrite_a: bool = False, check_finite: bool = True):
 def det(a, overwrite_a: bool = False, check_finite: bool = True):
     """The determinant of a square matrix."""
     return np_linalg.det(a)
+
+
+
+# ---- decompositions over numpy.linalg's, and special matrices --------------------------
+
+
+def eigh(a, b=None, lower: bool = True, eigvals_only: bool = False, overwrite_a: bool = False,
+         overwrite_b: bool = False, turbo: bool = True, eigvals=None, type: int = 1,  # noqa: A002
+         check_finite: bool = True):
+    """Eigenvalues (ascending) and eigenvectors of the Hermitian ``a`` from its ``lower`` (or
+    upper) triangle; the generalized problem (``b``) is not supported, as in JAX."""
+    if b is not None:
+        raise NotImplementedError("Only the b=None case of eigh is implemented")
+    if type != 1:
+        raise NotImplementedError("Only the type=1 case of eigh is implemented.")
+    if eigvals is not None:
+        raise NotImplementedError("The 'eigvals' argument to eigh is not implemented.")
+    w, v = np_linalg.eigh(a, UPLO="L" if lower else "U")
+    return w if eigvals_only else (w, v)
+
+
+def svd(a, full_matrices: bool = True, compute_uv: bool = True, overwrite_a: bool = False,
+        check_finite: bool = True, lapack_driver: str = "gesdd"):
+    """The singular value decomposition ``(u, s, vh)`` (or ``s`` alone)."""
+    out = np_linalg.svd(a, full_matrices=full_matrices, compute_uv=compute_uv)
+    return tuple(out) if compute_uv else out
+
+
+def qr(a, overwrite_a: bool = False, lwork=None, mode: str = "full", pivoting: bool = False,
+       check_finite: bool = True):
+    """The QR decomposition: mode 'full' ``(q, r)``, 'economic' (reduced) ``(q, r)``, 'r'
+    ``(r,)``."""
+    if pivoting:
+        raise NotImplementedError("qr(pivoting=True) is not implemented in vmaplab.")
+    if mode not in ("full", "economic", "r"):
+        raise ValueError(f"Unsupported QR decomposition mode '{mode}'")
+    if mode == "r":
+        return (np_linalg.qr(a, mode="complete")[1],)
+    return tuple(np_linalg.qr(a, mode="complete" if mode == "full" else "reduced"))
+
+
+def polar(a, side: str = "right", *, method: str = "qdwh", eps=None, max_iterations=None):
+    """The polar decomposition ``a = u p`` (side 'right') or ``p u`` ('left'), computed from
+    the SVD (JAX's default QDWH iteration converges to the same factors)."""
+    if side not in ("right", "left"):
+        raise ValueError(f"side={side!r} is not 'right' or 'left'")
+    if method not in ("qdwh", "svd"):
+        raise ValueError(f"Unknown polar decomposition method {method}.")
+    a = asarray(a)
+    m, n = a.shape[-2:]
+    if method == "qdwh" and ((side == "right" and m < n) or (side == "left" and m >= n)):
+        raise NotImplementedError(f"method='qdwh' only supports mxn matrices where m < n where "
+                                  f"side='right' and m >= n side='left', got {a.shape} with "
+                                  f"side={side!r}")
+    u, s, vh = np_linalg.svd(a, full_matrices=False)
+    unitary = matmul(u, vh)
+    side_vecs = _mH(vh) if side == "right" else u
+    p = matmul(side_vecs * s[..., None, :].astype(side_vecs.dtype), _mH(side_vecs))
+    return unitary, p
+
+
+def block_diag(*arrs):
+    """The arrays (as 2-D) down the diagonal of one zero matrix."""
+    from .. import numpy as fnp
+    if not arrs:
+        return fnp.zeros((1, 0))
+    check_arraylike("block_diag", *arrs)
+    mats = [fnp.atleast_2d(x) for x in arrs]
+    d = fnp.result_type(*arrs)
+    if any(m.ndim != 2 for m in mats):
+        raise ValueError("Arguments to jax.scipy.linalg.block_diag must have at most 2 dimensions")
+    total = sum(m.shape[1] for m in mats)
+    rows, start = [], 0
+    for m in mats:
+        r, c = m.shape
+        rows.append(fnp.concatenate([fnp.zeros((r, start), d), m.astype(d),
+                                     fnp.zeros((r, total - start - c), d)], axis=1))
+        start += c
+    return fnp.concatenate(rows, axis=0)
+
+
+def _take_pattern(vals, idx):
+    """``vals[..., idx]`` for a static index matrix (toeplitz, hankel, circulant)."""
+    return vals[..., np.asarray(idx)]
+
+
+def toeplitz(c, r=None):
+    """The Toeplitz matrix with first column ``c`` and first row ``r`` (conj(c) if None)."""
+    from .. import numpy as fnp
+    check_arraylike("toeplitz", c)
+    c = fnp.asarray(c)
+    r = fnp.conj(c) if r is None else fnp.asarray(r)
+    d = fnp.result_type(c, r)
+    c, r = c.astype(d), r.astype(d)
+    n, m = c.shape[-1], r.shape[-1]
+    vals = fnp.concatenate([fnp.flip(c, -1), r[..., 1:]], axis=-1)
+    i, j = np.arange(n)[:, None], np.arange(m)[None, :]
+    return _take_pattern(vals, n - 1 - i + j)
+
+
+def hankel(c, r=None):
+    """The Hankel matrix with first column ``c`` and last row ``r`` (zeros if None)."""
+    from .. import numpy as fnp
+    check_arraylike("hankel", c)
+    c = fnp.asarray(c)
+    r = fnp.zeros_like(c) if r is None else fnp.asarray(r)
+    d = fnp.result_type(c, r)
+    vals = fnp.concatenate([c.astype(d), r[..., 1:].astype(d)], axis=-1)
+    i, j = np.arange(c.shape[-1])[:, None], np.arange(r.shape[-1])[None, :]
+    return _take_pattern(vals, i + j)
+
+
+def circulant(c):
+    """The circulant matrix with first column ``c``."""
+    from .. import numpy as fnp
+    check_arraylike("circulant", c)
+    c = fnp.asarray(c)
+    n = c.shape[-1]
+    return _take_pattern(c, (np.arange(n)[:, None] - np.arange(n)[None, :]) % n)
+
+
+def companion(a):
+    """The companion matrix of the polynomial with coefficients ``a`` (highest first)."""
+    from .. import numpy as fnp
+    check_arraylike("companion", a)
+    a = fnp.asarray(a)
+    if a.ndim != 1:
+        raise ValueError("Incorrect shape for `a`.  `a` must be one-dimensional.")
+    if a.shape[0] < 2:
+        raise ValueError("The length of `a` must be at least 2.")
+    first = -a[1:] / a[0]
+    n = a.shape[0] - 1
+    return fnp.concatenate([first[None, :], fnp.eye(n - 1, n, dtype=first.dtype)], axis=0)
+
+
+def leslie(f, s):
+    """The Leslie matrix: fecundities ``f`` in the first row, survivals ``s`` below the
+    diagonal."""
+    from .. import numpy as fnp
+    check_arraylike("leslie", f, s)
+    f, s = fnp.asarray(f), fnp.asarray(s)
+    d = fnp.result_type(f, s)
+    n = f.shape[-1]
+    below = fnp.concatenate([fnp.diag(s.astype(d)), fnp.zeros((n - 1, 1), d)], axis=1)
+    return fnp.concatenate([f.astype(d)[None, :], below], axis=0)
+
+
+def _constant(m, dtype):
+    from .. import numpy as fnp
+    return fnp.asarray(m.astype(dtype))
+
+
+def hilbert(n: int):
+    """The n x n Hilbert matrix 1 / (i + j + 1)."""
+    i = np.arange(n)
+    return _constant(1.0 / (i[:, None] + i[None, :] + 1), np.float32)
+
+
+def pascal(n: int, kind: str | None = None):
+    """The n x n Pascal matrix: 'symmetric' (default) C(i + j, i), 'lower' C(i, j), 'upper'."""
+    import math
+    kind = kind or "symmetric"
+    if kind not in ("symmetric", "lower", "upper"):
+        raise ValueError(f"Expected kind to be 'symmetric', 'lower', or 'upper'; got {kind}")
+    lower = np.array([[math.comb(i, j) for j in range(n)] for i in range(n)], np.float64)
+    m = {"lower": lower, "upper": lower.T, "symmetric": lower @ lower.T}[kind]
+    return _constant(m.reshape(n, n), np.float32)
+
+
+def hadamard(n: int, dtype=int):
+    """The Sylvester Hadamard matrix of order ``n`` (a power of 2)."""
+    from ..core import dtypes
+    if n < 1 or n & (n - 1):
+        raise ValueError("n must be an positive a power of 2 integer")
+    h = np.ones((1, 1))
+    while h.shape[0] < n:
+        h = np.block([[h, h], [h, -h]])
+    return _constant(h, dtypes.canonicalize(np.dtype(dtype)))
+
+
+def helmert(n: int, full: bool = False):
+    """The Helmert matrix of order ``n`` (without its first row unless ``full``)."""
+    h = np.zeros((n, n))
+    h[0] = 1 / np.sqrt(n)
+    for k in range(1, n):
+        h[k, :k] = 1 / np.sqrt(k * (k + 1))
+        h[k, k] = -k / np.sqrt(k * (k + 1))
+    return _constant(h if full else h[1:], np.float32)
+
+
+def dft(n: int, scale: str | None = None, *, dtype=None):
+    """The n x n discrete Fourier transform matrix exp(-2 pi i j k / n), scaled by 1/n
+    ('n') or 1/sqrt(n) ('sqrtn')."""
+    from ..core import dtypes
+    if scale not in (None, "sqrtn", "n"):
+        raise ValueError(f"scale must be None, 'sqrtn', or 'n'; {scale!r} is not valid.")
+    jk = np.outer(np.arange(n), np.arange(n)) % n
+    m = np.exp(-2j * np.pi * jk / n)
+    m = m / {None: 1, "n": n, "sqrtn": np.sqrt(n)}[scale]
+    return _constant(m, dtypes.canonicalize(np.dtype(dtype or np.complex64)))
+
+
+def __getattr__(name):
+    from ..core import jax_names
+    raise jax_names.missing(__name__, name)

@@ -10,6 +10,8 @@ Array(0.5204999, dtype=float32)
 """
 from __future__ import annotations
 
+import operator
+
 import numpy as np
 
 from .. import lax
@@ -18,11 +20,12 @@ from ..core.ir import aval_of
 from ..lax._convert import convert
 from ..lax._ops import stop_gradient
 from ..numpy import _reductions as red
-from ..numpy._core import canonical_axes, check_arraylike, promote_dtypes_inexact
+from ..numpy._core import asarray, canonical_axes, check_arraylike, promote_dtypes_inexact
 from ..numpy._elementwise import (
     absolute,
     add,
     exp,
+    isnan,
     log,
     log1p,
     multiply,
@@ -112,7 +115,7 @@ def _x_log(name, log_fn, shift):
 
     @custom_jvp
     def fn(x, y):
-        zero = convert(0, aval_of(x).dtype)
+        zero = convert(0, aval_of(x).dtype, aval_of(x).weak_type)
         ok = lax.or_(lax.ne(x, zero), lax.ne(y, y))
         return _where(ok, multiply(x, log_fn(y)), zero)
 
@@ -168,3 +171,207 @@ def logsumexp(a, axis=None, b=None, keepdims: bool = False, return_sign: bool = 
     if b is not None and not dtypes.is_complex(aval_of(out).dtype):
         out = _where(lax.lt(sign, convert(0, aval_of(sign).dtype)), np.nan, out)
     return out
+
+
+# ---- more of JAX's scipy.special, over the functions above and jax.numpy's --------------
+
+
+def _inexact(name, *args):
+    check_arraylike(name, *args)
+    # (Python scalars as weakly typed arrays first: the results take operators)
+    return promote_dtypes_inexact(name, *[asarray(a) if isinstance(a, (int, float)) else a
+                                          for a in args])
+
+
+def ndtr(x):
+    """The standard normal CDF, ``erfc(-x / sqrt(2)) / 2``."""
+    (x,) = _inexact("ndtr", x)
+    return _strong(0.5 * lax.erfc(x * -np.sqrt(0.5).astype(np.float32).item()))
+
+
+def _strong(x):
+    """``x`` not weakly typed (JAX's results built from typed constants are not)."""
+    return lax.convert_element_type(x, aval_of(x).dtype)
+
+
+def ndtri(p):
+    """The inverse of ndtr: ``sqrt(2) * erfinv(2 p - 1)``."""
+    (p,) = _inexact("ndtri", p)
+    return _strong(np.sqrt(2.0).item() * lax.erf_inv(2.0 * p - 1.0))
+
+
+def _log_ndtr_lower(x, series_order: int):
+    """log ndtr for very negative x: log of the normal density over -x times the asymptotic
+    series 1 + sum_n (-1)^n (2n-1)!! / x^(2n)."""
+    x2 = x * x
+    log_scale = -0.5 * x2 - log(-x) - 0.5 * np.log(2 * np.pi).item()
+    series, term, inv = 1.0, 1.0, 1.0 / x2
+    for n in range(1, series_order + 1):
+        term = term * -(2 * n - 1) * inv
+        series = series + term
+    return log_scale + log(series)
+
+
+def log_ndtr(x, series_order: int = 3):
+    """log(ndtr(x)), accurate in both tails (JAX's thresholds: float32 -10 and 5, float64
+    -20 and 8; below the lower one an asymptotic series of ``series_order`` terms)."""
+    if not isinstance(series_order, int) or series_order < 0:
+        raise ValueError(f"series_order must be a non-negative integer, got {series_order}")
+    if series_order > 30:
+        raise ValueError("series_order must be <= 30.")
+    (x,) = _inexact("log_ndtr", x)
+    f64 = aval_of(x).dtype == np.float64
+    lower, upper = (-20.0, 8.0) if f64 else (-10.0, 5.0)
+    hi = -ndtr(-x)
+    mid = log(ndtr(lax.max(x, convert(lower, aval_of(x).dtype, False))))
+    lo = _log_ndtr_lower(lax.min(x, convert(lower, aval_of(x).dtype, False)), series_order)
+    return _where(x > upper, hi, _where(x > lower, mid, lo))
+
+
+def entr(x):
+    """Elementwise entropy: ``-x log x`` for x > 0, 0 at 0, -inf below."""
+    (x,) = _inexact("entr", x)
+    safe = _where(x > 0, x, 1.0)
+    return _where(x > 0, -safe * log(safe), _where(x == 0, 0.0, -np.inf))
+
+
+def multigammaln(a, d):
+    """The log of the multivariate gamma function of dimension ``d`` (a Python int)."""
+    d = operator.index(d)
+    (a,) = _inexact("multigammaln", a)
+    out = d * (d - 1) / 4 * np.log(np.pi).item()
+    return out + red.sum(lax.lgamma(expand_dims(a, -1) - 0.5 * np.arange(d, dtype=np.float32)
+                                    .astype(aval_of(a).dtype)), axis=-1)
+
+
+def gammasgn(x):
+    """The sign of the gamma function (+1 for x > 0, alternating between the poles below)."""
+    (x,) = _inexact("gammasgn", x)
+    fl = lax.floor(x)
+    neg_odd = (x < 0) & (x != fl) & (lax.rem(fl, convert(2, aval_of(fl).dtype, False)) != 0)
+    return _strong(_where(isnan(x), x, _where(neg_odd, -1.0, 1.0)))
+
+
+def gamma(x):
+    """The gamma function, ``gammasgn(x) * exp(gammaln(x))``."""
+    (x,) = _inexact("gamma", x)
+    return gammasgn(x) * exp(lax.lgamma(x))
+
+
+def betaln(a, b):
+    """log |B(a, b)| = gammaln(a) + gammaln(b) - gammaln(a + b)."""
+    a, b = _inexact("betaln", a, b)
+    return lax.lgamma(a) + lax.lgamma(b) - lax.lgamma(a + b)
+
+
+def beta(a, b):
+    """The beta function B(a, b), with the gamma functions' signs."""
+    a, b = _inexact("beta", a, b)
+    return gammasgn(a) * gammasgn(b) * gammasgn(a + b) * exp(betaln(a, b))
+
+
+def factorial(n, exact: bool = False):
+    """n! as ``gamma(n + 1)`` (0 for negative n); ``exact=True`` is refused, as JAX's."""
+    if exact:
+        raise ValueError("factorial with exact=True")
+    (n,) = _inexact("factorial", n)
+    return _where(n < 0, 0.0, exp(lax.lgamma(n + 1)))
+
+
+def poch(z, m):
+    """The Pochhammer symbol (rising factorial) gamma(z + m) / gamma(z)."""
+    z, m = _inexact("poch", z, m)
+    return _where(m == 0, 1.0, gamma(z + m) / gamma(z))
+
+
+def loggamma(x):
+    """log gamma of a real x > 0 (NaN for negative x, as JAX's real loggamma)."""
+    (x,) = _inexact("loggamma", x)
+    return _where(x < 0, np.nan, lax.lgamma(x))
+
+
+def rel_entr(p, q):
+    """Relative entropy elementwise: p log(p/q) (0 where p = 0 <= q, inf otherwise)."""
+    p, q = _inexact("rel_entr", p, q)
+    both = (p > 0) & (q > 0)
+    sp, sq = _where(both, p, 1.0), _where(both, q, 1.0)
+    return _where(both, sp * log(sp / sq), _where((p == 0) & (q >= 0), 0.0, np.inf))
+
+
+def kl_div(p, q):
+    """Elementwise KL divergence: p log(p/q) - p + q (q where p = 0 <= q, inf otherwise)."""
+    p, q = _inexact("kl_div", p, q)
+    both = (p > 0) & (q > 0)
+    sp, sq = _where(both, p, 1.0), _where(both, q, 1.0)
+    return _where(both, sp * log(sp / sq) - sp + sq, _where((p == 0) & (q >= 0), q, np.inf))
+
+
+def _boxcox(name, log_fn, x, lmbda):
+    x, lmbda = _inexact(name, x, lmbda)
+    lx = log_fn(x)
+    safe = _where(lmbda == 0, 1.0, lmbda)
+    return _where(lmbda == 0, lx, lax.expm1(safe * lx) / safe)
+
+
+def boxcox(x, lmbda):
+    """The Box-Cox transform: (x**lmbda - 1) / lmbda, log x at lmbda = 0."""
+    return _boxcox("boxcox", log, x, lmbda)
+
+
+def boxcox1p(x, lmbda):
+    """boxcox of 1 + x (log1p at lmbda = 0)."""
+    return _boxcox("boxcox1p", log1p, x, lmbda)
+
+
+def _shifted(name, x, axis):
+    (x,) = _inexact(name, x)
+    return x - stop_gradient(red.max(x, axis=axis, keepdims=True))
+
+
+def softmax(x, /, *, axis=None):
+    """scipy.special.softmax: exp(x) normalized over ``axis`` (all axes when None)."""
+    e = exp(_shifted("softmax", x, axis))
+    return e / red.sum(e, axis=axis, keepdims=True)
+
+
+def log_softmax(x, /, *, axis=None):
+    """scipy.special.log_softmax: x minus its logsumexp over ``axis`` (all axes when None)."""
+    s = _shifted("log_softmax", x, axis)
+    return s - log(red.sum(exp(s), axis=axis, keepdims=True))
+
+
+def comb(N, k, *, repetition: bool = False):
+    """The binomial coefficient C(N, k) as exp(gammaln(...)) (0 outside 0 <= k <= N);
+    with ``repetition``, combinations with repetition C(N + k - 1, k)."""
+    N, k = _inexact("comb", N, k)
+    if repetition:
+        N = N + k - 1
+    out = exp(lax.lgamma(N + 1) - lax.lgamma(k + 1) - lax.lgamma(N - k + 1))
+    return _where((k < 0) | (k > N) | (N < 0), 0.0, out)
+
+
+def bernoulli(n: int):
+    """The Bernoulli numbers B_0 .. B_n (B_1 = -1/2) as a float32 array (``n`` static)."""
+    from fractions import Fraction
+    n = operator.index(n)
+    if n < 0:
+        raise ValueError("n must be a non-negative integer.")
+    out, row = [], []
+    for m in range(n + 1):  # the Akiyama-Tanigawa algorithm gives B_m (with B_1 = +1/2)
+        row.append(Fraction(1, m + 1))
+        for j in range(m, 0, -1):
+            row[j - 1] = j * (row[j - 1] - row[j])
+        out.append(row[0])
+    if n >= 1:
+        out[1] = -out[1]
+    return asarray(np.array([float(b) for b in out], np.float32))
+
+
+__all__ += ["comb", "bernoulli", "ndtr", "ndtri", "log_ndtr", "entr", "multigammaln", "gammasgn", "gamma", "betaln",
+            "beta", "factorial", "poch", "loggamma", "rel_entr", "kl_div", "boxcox", "boxcox1p",
+            "softmax", "log_softmax"]
+
+
+def __getattr__(name):
+    from ..core import jax_names
+    raise jax_names.missing(__name__, name)

@@ -463,6 +463,24 @@ def make_graph(fun, static_argnums=(), *, passes=None):
     return graph_of
 
 
+def make_jaxpr(fun, static_argnums=(), axis_env=None, return_shape: bool = False,
+               abstracted_axes=None):
+    """JAX's name for ``make_graph``: ``make_jaxpr(f)(*args)`` is the traced Graph of f,
+    printed like a jaxpr; with ``return_shape`` also the output's ShapeDtypeStructs."""
+    if axis_env is not None or abstracted_axes is not None:
+        raise NotImplementedError("make_jaxpr(axis_env=..., abstracted_axes=...) is not "
+                                  "supported by vmaplab.")
+    j = Jitted(fun, static_argnums)
+
+    @functools.wraps(fun)
+    def graph_of(*args, **kwargs):
+        if return_shape:
+            return j.make_graph(*args, **kwargs), j.eval_shape(*args, **kwargs)
+        return j.make_graph(*args, **kwargs)
+
+    return graph_of
+
+
 def eval_shape(fun, *args, **kwargs):
     """The shapes and dtypes of ``fun(*args, **kwargs)`` (a pytree of ShapeDtypeStruct),
     found by tracing without running anything; arguments may be arrays or anything with

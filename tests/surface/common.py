@@ -9,6 +9,7 @@ Each module ``tests/surface/<name>.py`` describes one JAX module and defines:
   ``jax_module.name(*args, **kwargs)`` are compared (structure, shapes, dtypes, weak types,
   values; or both raise ``raises``), eagerly and, for ``jit=True``, under ``fe.jit``/``jax.jit``
   with the array arguments traced.
+  An argument ``Side(f)`` is ``f(module)`` on each side (a function of the module, e.g. lax.add).
 - ``ELSEWHERE``: ``{name: "tests/test_x.py::test_name"}``: names compared with JAX by a test of
   their own (transformations, classes, constants); the test must exist.
 - ``ABSENT``: ``{name: reason}``: names left out on purpose.
@@ -29,6 +30,13 @@ class Case:
     jit: bool = True
     raises: type[BaseException] | None = None
     compare: Callable[[Any, Any], None] | None = None   # (ours, theirs) -> raises on mismatch
+
+
+@dataclass(frozen=True)
+class Side:
+    """An argument that names something of the module under test: ``Side(lambda m: m.add)``
+    is ``frontend.lax.add`` in our call and ``jax.lax.add`` in JAX's."""
+    pick: Callable[[Any], Any]
 
 
 def c(*args: Any, _jit: bool = True, _raises: type[BaseException] | None = None,
