@@ -43,8 +43,8 @@ from ..core.ir import (
 from ..core.params import intern_graph
 from ..core.tracing import trace_graph
 from ..interpreters import batching
+from ..interpreters import transpose as _transpose  # (module: transpose imports primitives)
 from ..interpreters.ad_util import Zero, is_undefined_primal, tangent_aval
-from ..interpreters.transpose import jvp_graph, linearize_graph, transpose_graph
 from .conv import conv_general_dilated_p
 from .elementwise import add_tangents, and_p, convert_element_type_p, eq_p, gt_p, select_p, stop_gradient_p
 from .indexing import gather_p, scatter_p
@@ -364,8 +364,8 @@ def _cond_jvp(primals, tangents, *, branches):
     n_out = len(branches[0].outvars)
     out_nz = [False] * n_out
     for g in branches:
-        out_nz = [a or b for a, b in zip(out_nz, jvp_graph(g, nz, [False] * n_out)[1], strict=True)]
-    lins = [linearize_graph(g, nz, out_nz) for g in branches]
+        out_nz = [a or b for a, b in zip(out_nz, _transpose.jvp_graph(g, nz, [False] * n_out)[1], strict=True)]
+    lins = [_transpose.linearize_graph(g, nz, out_nz) for g in branches]
     slots = [(k, j, l.res_avals[i]) for k, l in enumerate(lins)
              for i, (kind, j) in enumerate(l.res) if kind == "out"]
     op_avals = [aval_of(o) for o in ops]
@@ -413,7 +413,7 @@ def _cond_transpose(cts, index, *ops, branches):
     lin = [is_undefined_primal(o) for o in ops]
     known = [o for o, is_lin in zip(ops, lin, strict=True) if not is_lin]
     cts = [instantiate_zeros(c) for c in cts]
-    gs, consts = close_branches([_reopen(*transpose_graph(g, lin)) for g in branches])
+    gs, consts = close_branches([_reopen(*_transpose.transpose_graph(g, lin)) for g in branches])
     out = cond_p.bind(index, *consts, *known, *cts, branches=gs)
     it = iter(out)
     return [None] + [next(it) if is_lin else None for is_lin in lin]
@@ -589,7 +589,7 @@ def _while_jvp(primals, tangents, *, cond_graph, body_graph, cond_nconsts, body_
     nz_b, carry_nz = _nonzero(tangents[nc:nc + nb]), _nonzero(tangents[nc + nb:])
     nk = len(init)
     while True:
-        out_nz = jvp_graph(body_graph, nz_b + carry_nz, [False] * nk)[1]
+        out_nz = _transpose.jvp_graph(body_graph, nz_b + carry_nz, [False] * nk)[1]
         new = [a or b for a, b in zip(carry_nz, out_nz, strict=True)]
         if new == carry_nz:
             break
@@ -598,7 +598,7 @@ def _while_jvp(primals, tangents, *, cond_graph, body_graph, cond_nconsts, body_
         outs = while_p.bind(*primals, cond_graph=cond_graph, body_graph=body_graph,
                             cond_nconsts=nc, body_nconsts=nb)
         return outs, _tangents_out([], carry_nz, [aval_of(x) for x in init])
-    body, _, consts = jvp_graph(body_graph, nz_b + carry_nz, carry_nz)
+    body, _, consts = _transpose.jvp_graph(body_graph, nz_b + carry_nz, carry_nz)
     # its inputs [consts, bc, carry, t_bc, t_carry] -> [consts, bc, t_bc, carry, t_carry]
     k, n_tb = len(consts) + nb, sum(nz_b)
     ins = body.invars
@@ -702,12 +702,12 @@ def _scan_jvp(primals, tangents, *, body, num_consts, num_carry, length, reverse
     nz_c, carry_nz, nz_x = nz[:nc], nz[nc:nc + nk], nz[nc + nk:]
     ny = len(body.outvars) - nk
     while True:
-        out_nz = jvp_graph(body, nz_c + carry_nz + nz_x, [False] * (nk + ny))[1]
+        out_nz = _transpose.jvp_graph(body, nz_c + carry_nz + nz_x, [False] * (nk + ny))[1]
         new = [a or b for a, b in zip(carry_nz, out_nz[:nk], strict=True)]
         if new == carry_nz:
             break
         carry_nz = new
-    lin = linearize_graph(body, nz_c + carry_nz + nz_x, carry_nz + [False] * ny,
+    lin = _transpose.linearize_graph(body, nz_c + carry_nz + nz_x, carry_nz + [False] * ny,
                           forward_inputs=[True] * nc + [False] * nk + [True] * len(xs))
     pc = list(lin.primal_consts)
     outs = scan_p.bind(*pc, *consts, *init, *xs, body=intern_graph(lin.primal),
@@ -751,7 +751,7 @@ def _scan_transpose(cts, *args, body, num_consts, num_carry, length, reverse):
     consts, init, xs = args[:nc], args[nc:nc + nk], args[nc + nk:]
     c_lin = [is_undefined_primal(c) for c in consts]
     x_lin = [is_undefined_primal(x) for x in xs]
-    tb, tb_consts = transpose_graph(body, c_lin + [True] * nk + x_lin)
+    tb, tb_consts = _transpose.transpose_graph(body, c_lin + [True] * nk + x_lin)
     res_c = [c for c, lin in zip(consts, c_lin, strict=True) if not lin]
     res_x = [x for x, lin in zip(xs, x_lin, strict=True) if not lin]
     acc = [zeros_like_aval(tangent_aval(c.aval)) for c, lin in zip(consts, c_lin, strict=True) if lin]

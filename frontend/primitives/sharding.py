@@ -31,8 +31,8 @@ from ..core.ir import Aval, Graph, Literal, Primitive, aval_of, eval_graph, lite
 from ..core.params import intern_graph
 from ..core.tracing import trace_graph
 from ..interpreters import batching, named_axes
+from ..interpreters import transpose as _transpose  # (module: transpose imports primitives)
 from ..interpreters.ad_util import Zero, is_undefined_primal, tangent_aval
-from ..interpreters.transpose import linearize_graph, transpose_graph
 from ..sharding import NamedSharding, PartitionSpec
 from .collectives import (
     all_gather_p,
@@ -246,7 +246,7 @@ def _shard_map_jvp(primals, tangents, *, body, mesh, in_specs, out_specs):
     # leaves it replicated; the linear one reads each device's own.
     nz = _nonzero(tangents)
     n = len(out_specs)
-    lin = linearize_graph(body, nz, [False] * n, mesh_axes=mesh.shape)
+    lin = _transpose.linearize_graph(body, nz, [False] * n, mesh_axes=mesh.shape)
     pc = list(lin.primal_consts)
     vary = varying_axes(lin.primal, [frozenset()] * len(pc) + [axes_of(d) for d in in_specs],
                         set(mesh.axis_names))[n:]
@@ -318,7 +318,7 @@ def _shard_map_transpose(cts, *args, body, mesh, in_specs, out_specs):
         over = _unmentioned(axes, in_specs[i])
         return psum_p.bind(ct, axes=over) if over else ct
 
-    tg, consts = transpose_graph(body, lin, mesh_axes=mesh.shape, post=summed)
+    tg, consts = _transpose.transpose_graph(body, lin, mesh_axes=mesh.shape, post=summed)
     known = [a for a, is_lin in zip(args, lin, strict=True) if not is_lin]
     specs = tuple(_replicated(c) for c in consts) + \
         tuple(s for s, is_lin in zip(in_specs, lin, strict=True) if not is_lin) + tuple(ct_specs)
