@@ -11,7 +11,7 @@ from ..core import jax_names as _jax_names
 from ..device.array import from_dlpack  # noqa: F401
 from . import fft, linalg  # noqa: F401
 from ._convolution import *  # noqa: F401,F403
-from ._core import asarray, astype, broadcast_shapes  # noqa: F401
+from ._core import asarray, astype  # noqa: F401
 from ._creation import *  # noqa: F401,F403
 from ._creation import (  # noqa: F401
     arange,

@@ -17,7 +17,7 @@ from ._core import asarray, broadcast_to_shape, canonical_axes, canonical_axis, 
 
 __all__ = [
     "reshape", "ravel", "flatten", "transpose", "permute_dims", "matrix_transpose", "swapaxes",
-    "moveaxis", "expand_dims", "squeeze", "broadcast_to", "broadcast_arrays", "concatenate",
+    "moveaxis", "expand_dims", "squeeze", "broadcast_to", "broadcast_arrays", "broadcast_shapes", "concatenate",
     "concat", "stack", "hstack", "vstack", "dstack", "column_stack", "meshgrid", "flip", "fliplr",
     "flipud", "tile", "repeat", "atleast_1d", "atleast_2d", "atleast_3d", "split",
     "array_split", "roll", "rot90",
@@ -214,6 +214,12 @@ def _broadcast_shapes(shapes) -> tuple:
             raise ValueError(f"Incompatible shapes for broadcasting: shapes={list(shapes)}")
         out.append(sizes.pop() if sizes else 1)
     return tuple(out)
+
+
+def broadcast_shapes(*shapes) -> tuple:
+    """The shape numpy broadcasting gives ``shapes`` (ints stand for 1-D shapes)."""
+    return _broadcast_shapes([(s,) if isinstance(s, (int, np.integer)) else tuple(s)
+                              for s in shapes])
 
 
 def broadcast_arrays(*args):

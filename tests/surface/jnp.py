@@ -1,0 +1,128 @@
+"""jax.numpy: every public name compared with JAX on a few sampled operands (float32, int32,
+bool, complex64 where the function takes them), or accounted for elsewhere/absent."""
+import numpy as np
+
+from surface.common import c
+
+JAX, OURS, REQUIRED = "jax.numpy", "frontend.numpy", 0.95
+
+XF = np.linspace(-0.9, 0.9, 12, dtype=np.float32).reshape(3, 4)
+YF = np.linspace(0.3, 2.0, 12, dtype=np.float32).reshape(3, 4)[::-1].copy()
+XI = np.arange(-5, 7, dtype=np.int32).reshape(3, 4)
+YI = np.array([3, -2, 1, 4] * 3, dtype=np.int32).reshape(3, 4)
+XB = (np.arange(12) % 3 == 0).reshape(3, 4)
+YB = (np.arange(12) % 2 == 0).reshape(3, 4)
+XC = (XF + 1j * YF).astype(np.complex64)
+V = np.array([0.5, -1.0, 2.0, 3.5, 0.0], np.float32)
+W = np.array([1.0, 2.0, -1.0], np.float32)
+IDX = np.array([2, 0, 1], np.int32)
+NANS = np.where(XB, np.nan, XF).astype(np.float32)
+SQ = np.array([[2.0, 1.0, 0.5], [1.0, 3.0, 0.2], [0.5, 0.2, 4.0]], np.float32)
+U = [XF, XI, XB, XC]
+B = [(XF, YF), (XI, YI), (XB, YB), (XC, XC)]
+
+
+def _each(names, operands):
+    return {n: [c(*(o if isinstance(o, tuple) else (o,))) for o in operands] for n in names}
+
+
+CASES = {}
+# elementwise and reductions over every dtype (the probe of all four passes in JAX)
+CASES.update(_each("""acos acosh all amax amin angle any arccos arccosh arcsin arcsinh arctan
+    arctanh argsort atan atanh asin asinh atleast_1d atleast_2d atleast_3d average
+    broadcast_arrays column_stack concat concatenate conj conjugate copy cos cosh count_nonzero
+    cumprod cumsum deg2rad degrees diag diagflat diagonal diff dstack empty_like exp exp2 expm1
+    flip fliplr flipud hstack imag isfinite isinf isnan lexsort log log10 log1p log2
+    logical_not matrix_transpose max mean min nan_to_num nanmax nanmean nanmin nanprod nanstd
+    nansum nanvar ndim ones_like positive prod rad2deg radians ravel real reciprocal rot90
+    shape sin sinh size sort sqrt squeeze stack std sum tan tanh trace transpose tril
+    tril_indices_from triu triu_indices_from var vstack zeros_like""".split(), U))
+CASES.update(_each("ediff1d negative ptp".split(), U[:2] + U[3:]))
+CASES.update(_each("argmax argmin cbrt ceil clip floor frexp isneginf isposinf median nanmedian "
+                   "signbit".split(), U[:3]))
+CASES.update(_each("bitwise_not invert".split(), [XI, XB]))
+CASES.update(_each("""add allclose divide equal full_like greater greater_equal inner isclose less
+    less_equal logaddexp logaddexp2 logical_and logical_or logical_xor maximum minimum multiply
+    not_equal outer select tensordot true_divide vdot""".split(), B))
+CASES.update(_each("arctan2 copysign divmod floor_divide hypot mod nextafter remainder".split(),
+                   B[:3]))
+CASES.update(_each("bitwise_and bitwise_or bitwise_xor ldexp".split(), B[1:3]))
+CASES.update(_each("fmod".split(), B[:2]))
+CASES.update(_each("kron subtract".split(), [B[0], B[1], B[3]]))
+CASES.update({
+    "abs": [c(XF), c(XI), c(XC)],
+    "absolute": [c(XF), c(XI), c(XC)],
+    "sign": [c(XF), c(XI), c(XC)],
+    "square": [c(XF), c(XI), c(XC)],
+    "round": [c(XF), c(XI), c(XF, 1)],
+    "around": [c(XF), c(XI)],
+    "power": [c(XF, YF), c(XC, XC), c(XF, 2), c(XI, 3)],
+    "take": [c(XI, IDX), c(XF, IDX, axis=1)],
+    "arange": [c(5), c(1, 7, 2), c(0.5, 3.0, 0.5), c(4, dtype=np.float32)],
+    "argwhere": [c(XB, _jit=False), c(XB, size=6)],
+    "array_split": [c(XF, 2, axis=1), c(V, [1, 3])],
+    "astype": [c(XF, np.int32), c(XI, np.float32), c(XB, np.int8)],
+    "bincount": [c(np.array([0, 1, 1, 3]), _jit=False), c(np.array([0, 1, 1, 3]), length=5)],
+    "broadcast_shapes": [c((3, 1), (1, 4)), c((2, 3), (4,), _raises=ValueError)],
+    "broadcast_to": [c(W, (2, 3)), c(XI, (2, 3, 4))],
+    "convolve": [c(V, W), c(V, W, mode="same")],
+    "correlate": [c(V, W), c(V, W, mode="full")],
+    "dot": [c(XF, YF.T), c(XI, YI.T), c(W, W)],
+    "einsum": [c("ij,kj->ik", XF, YF), c("ii", SQ)],
+    "empty": [c((2, 3)), c(4, dtype=np.int32)],
+    "expand_dims": [c(XF, 0), c(XI, (0, 2))],
+    "eye": [c(3), c(3, 4, 1), c(2, dtype=np.int32)],
+    "flatnonzero": [c(XB, _jit=False), c(XB, size=5, fill_value=-1)],
+    "full": [c((2, 3), 1.5), c(3, 2, dtype=np.int8)],
+    "geomspace": [c(1.0, 100.0, 5), c(2, 32, 5, dtype=np.float32)],
+    "identity": [c(3), c(2, dtype=np.int32)],
+    "interp": [c(np.array([0.5, 1.5, 2.5], np.float32), np.arange(4.0, dtype=np.float32), W.repeat(2)[:4])],
+    "isdtype": [c(np.float32, "real floating"), c(np.int32, ("bool", "integral"))],
+    "issubdtype": [c(np.float32, np.floating), c(np.int32, np.floating)],
+    "linspace": [c(0.0, 1.0, 5), c(0, 10, 4, endpoint=False), c(1, 2, 3, dtype=np.int32)],
+    "logspace": [c(0.0, 2.0, 5), c(1, 2, 3, base=2.0)],
+    "matmul": [c(XF, YF.T), c(XI, YI.T), c(XC, XC.T)],
+    "meshgrid": [c(V, W), c(V, W, indexing="ij")],
+    "moveaxis": [c(XF, 0, 1)],
+    "nanpercentile": [c(NANS, 50.0), c(NANS, 25.0, axis=1)],
+    "nanquantile": [c(NANS, 0.5), c(NANS, 0.25, axis=1)],
+    "nonzero": [c(XB, _jit=False), c(XB, size=5)],
+    "ones": [c((2, 3)), c(4, dtype=np.bool_)],
+    "pad": [c(XF, 1), c(XI, ((1, 0), (0, 2)), mode="reflect")],
+    "percentile": [c(XF, 50.0), c(XI, 25.0, axis=1)],
+    "permute_dims": [c(XF, (1, 0))],
+    "quantile": [c(XF, 0.5), c(XF, np.array([0.1, 0.9], np.float32), axis=0)],
+    "repeat": [c(XF, 2), c(XI, 2, axis=1)],
+    "reshape": [c(XF, (4, 3)), c(XI, (-1,))],
+    "result_type": [c(np.float32, np.int32), c(XI, 1.0, _jit=False)],
+    "roll": [c(XF, 1), c(XI, (1, -1), (0, 1))],
+    "searchsorted": [c(np.sort(V), W), c(np.sort(V), W, side="right")],
+    "split": [c(XF, 3), c(V, [2])],
+    "swapaxes": [c(XF, 0, 1)],
+    "take_along_axis": [c(XF, np.argsort(XF, axis=1), axis=1)],
+    "tile": [c(W, 2), c(XI, (2, 1))],
+    "tri": [c(3), c(3, 4, -1, dtype=np.int32)],
+    "tril_indices": [c(3), c(4, 1)],
+    "triu_indices": [c(3), c(4, -1)],
+    "unique": [c(XI, _jit=False), c(XI, size=12, fill_value=0)],
+    "where": [c(XB, XF, YF), c(XB, _jit=False)],
+    "zeros": [c((2, 3)), c(4, dtype=np.int32)],
+    "array": [c(XF), c(XI, dtype=np.float32), c([1, 2.5]), c(3)],
+    "asarray": [c(XF), c(XB, dtype=np.int32), c([[1, 2], [3, 4]])],
+    "piecewise": [c(V, [V < 0, V > 2], [-1.0, lambda x: x * 2, 0.0])],
+})
+SCALAR_TYPES = """bfloat16 bool_ cdouble complex128 complex64 complex_ csingle double float16
+    float32 float64 float_ int16 int32 int64 int8 int_ single uint uint16 uint32 uint64
+    uint8""".split()
+CASES.update({n: [c(XF), c(2)] for n in SCALAR_TYPES})
+ELSEWHERE = {
+    **{n: "test_numpy_surface.py::test_constants_match_jax" for n in "e pi inf nan newaxis".split()},
+    **{n: "test_numpy_surface.py::test_dtype_classes_match_jax" for n in
+       "complexfloating floating generic inexact integer number signedinteger unsignedinteger "
+       "dtype ndarray finfo iinfo".split()},
+    "fft": "test_surface.py::test_every_name_is_accounted_for_once",
+    "linalg": "test_surface.py::test_every_name_is_accounted_for_once",
+    "from_dlpack": "test_interop.py::test_from_dlpack_errors_and_copies",
+}
+TODO = "not implemented yet (issue 26)"
+ABSENT = {n: TODO for n in """ComplexWarning append apply_along_axis apply_over_axes argpartition array_equal array_equiv array_repr array_str atan2 bartlett bitwise_count bitwise_invert bitwise_left_shift bitwise_right_shift blackman block bool c_ can_cast character choose compress corrcoef cov cross cumulative_prod cumulative_sum delete diag_indices diag_indices_from digitize dsplit einsum_path euler_gamma extract fabs fill_diagonal flexible float4_e2m1fn float6_e2m3fn float6_e3m2fn float8_e3m4 float8_e4m3 float8_e4m3b11fnuz float8_e4m3fn float8_e4m3fnuz float8_e5m2 float8_e5m2fnuz float8_e8m0fnu float_power fmax fmin frombuffer fromfile fromfunction fromiter frompyfunc fromstring gcd get_printoptions gradient hamming hanning heaviside histogram histogram2d histogram_bin_edges histogramdd hsplit i0 index_exp indices insert int1 int2 int4 intersect1d iscomplex iscomplexobj isin isreal isrealobj isscalar iterable ix_ kaiser lcm left_shift load mask_indices matvec mgrid modf nanargmax nanargmin nancumprod nancumsum object_ ogrid packbits partition place poly polyadd polyder polydiv polyfit polyint polymul polysub polyval pow printoptions promote_types put put_along_axis r_ ravel_multi_index resize right_shift rint rollaxis roots s_ save savez set_printoptions setdiff1d setxor1d sinc sort_complex spacing trapezoid trim_zeros trunc ufunc uint1 uint2 uint4 union1d unique_all unique_counts unique_inverse unique_values unpackbits unravel_index unstack unwrap vander vecdot vecmat vectorize vsplit""".split()}
