@@ -43,8 +43,11 @@ from ._quantiles import *  # noqa: F401,F403
 from ._reductions import *  # noqa: F401,F403
 from ._scalar_types import *  # noqa: F401,F403
 from ._sequences import *  # noqa: F401,F403
+from ._setops import *  # noqa: F401,F403
 from ._shape import *  # noqa: F401,F403
 from ._sorting import *  # noqa: F401,F403
+from ._ufuncs import *  # noqa: F401,F403
+from ._ufuncs import pow  # noqa: F401,A004
 
 result_type = _dtypes.result_type
 dtype = _onp.dtype

@@ -26,7 +26,7 @@ from ..lax._convert import convert
 from ..primitives import reductions as red
 from ._core import asarray, broadcast_to_shape, canonical_axis, check_arraylike
 
-__all__ = ["sum", "prod", "max", "min", "amax", "amin", "mean", "var", "std", "argmax",
+__all__ = ["cumulative_sum", "cumulative_prod", "sum", "prod", "max", "min", "amax", "amin", "mean", "var", "std", "argmax",
            "argmin", "all", "any", "cumsum", "cumprod", "count_nonzero", "ptp"]
 
 _builtin_any = any
@@ -467,3 +467,35 @@ def cumprod(a, axis=None, dtype=None, out=None):
     Array([1, 2, 6], dtype=int32)
     """
     return _cumulative("cumprod", lax.cumprod, a, axis, dtype, out)
+
+
+def _cumulative_array_api(name, fn, x, axis, dtype, include_initial):
+    x = _arg(name, x)
+    nd = aval_of(x).ndim
+    if axis is None:
+        if nd > 1:
+            raise ValueError(f"The input array has rank {nd}, however axis was not set to an "
+                             "explicit value. The axis argument is only optional for "
+                             "one-dimensional arrays.")
+        axis = 0
+    if nd == 0:
+        raise ValueError(f"{name} does not support a 0-dimensional input")
+    k = canonical_axis(operator.index(axis), nd)
+    out = fn(x, axis=k, dtype=dtype)
+    if not include_initial:
+        return out
+    shp = list(aval_of(out).shape)
+    shp[k] = 1
+    init = lax.broadcast_in_dim(convert(0 if name == "cumulative_sum" else 1, aval_of(out).dtype),
+                                shape=tuple(shp), broadcast_dimensions=())
+    return lax.concatenate((init, out), dimension=k)
+
+
+def cumulative_sum(x, /, *, axis=None, dtype=None, include_initial=False):
+    """The array API's cumsum: ``axis`` required past 1-D; ``include_initial`` starts at 0."""
+    return _cumulative_array_api("cumulative_sum", cumsum, x, axis, dtype, include_initial)
+
+
+def cumulative_prod(x, /, *, axis=None, dtype=None, include_initial=False):
+    """The array API's cumprod: ``axis`` required past 1-D; ``include_initial`` starts at 1."""
+    return _cumulative_array_api("cumulative_prod", cumprod, x, axis, dtype, include_initial)

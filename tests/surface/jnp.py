@@ -56,7 +56,8 @@ CASES.update({
     "square": [c(XF), c(XI), c(XC)],
     "round": [c(XF), c(XI), c(XF, 1)],
     "around": [c(XF), c(XI)],
-    "power": [c(XF, YF), c(XC, XC), c(XF, 2), c(XI, 3)],
+    "power": [c(XF, YF), c(XC, XC), c(XF, 2), c(XI, 3), c(XI, YI), c(XB, YB),
+              c(np.int32([1, -1, 2, -1, 3, 0]), np.int32([-3, -1, -1, -2, -4, -1]))],
     "take": [c(XI, IDX), c(XF, IDX, axis=1)],
     "arange": [c(5), c(1, 7, 2), c(0.5, 3.0, 0.5), c(4, dtype=np.float32)],
     "argwhere": [c(XB, _jit=False), c(XB, size=6)],
@@ -111,12 +112,53 @@ CASES.update({
     "asarray": [c(XF), c(XB, dtype=np.int32), c([[1, 2], [3, 4]])],
     "piecewise": [c(V, [V < 0, V > 2], [-1.0, lambda x: x * 2, 0.0])],
 })
+A1 = np.array([3, 1, 2, 3, 5, 1], np.int32)
+A2 = np.array([2, 5, 7, 2], np.int32)
+P5 = np.array([5, 1, 4, 2, 3], np.float32)
+CASES.update(_each("fabs i0 rint sinc spacing trunc".split(), U[:3]))
+CASES.update(_each("iscomplex isreal iscomplexobj isrealobj isscalar iterable modf "
+                   "sort_complex".split(), U))
+CASES.update(_each("float_power fmax fmin heaviside pow atan2".split(), B[:3]))
+CASES.update(_each("gcd lcm left_shift right_shift bitwise_left_shift "
+                   "bitwise_right_shift".split(), [(XI, YI), (XI, 3)]))
+CASES.update(_each("bitwise_count bitwise_invert".split(), [XI, XB]))
+CASES.update({
+    "fabs": [c(XF), c(XI), c(XC, _raises=TypeError)],
+    "gcd": [c(XI, YI), c(XI, 4), c(XF, YF, _raises=ValueError)],
+    "left_shift": [c(XI, np.abs(YI)), c(XB, YB), c(XF, 1, _raises=TypeError)],
+    "right_shift": [c(XI, np.abs(YI)), c(np.uint8([200, 7]), 1)],
+    "isscalar": [c(1, _jit=False), c(np.float32(1), _jit=False), c(XF, _jit=False),
+                 c(np.ones(()), _jit=False), c([1], _jit=False)],
+    "iterable": [c(XF, _jit=False), c(1, _jit=False)],
+    "iscomplexobj": [c(XF, _jit=False), c(XC, _jit=False)],
+    "isrealobj": [c(XF, _jit=False), c(XC, _jit=False)],
+    "isin": [c(A1, A2), c(XI, A2, invert=True)],
+    "intersect1d": [c(A1, A2, _jit=False), c(A1, A2, size=4), c(A1, A2, size=4, fill_value=-1),
+                    c(A1, A2, return_indices=True, _jit=False)],
+    "setdiff1d": [c(A1, A2, _jit=False), c(A1, A2, size=4)],
+    "setxor1d": [c(A1, A2, _jit=False), c(A1, A2, size=6)],
+    "union1d": [c(A1, A2, _jit=False), c(A1, A2, size=8)],
+    "unique_all": [c(A1, _jit=False), c(A1, size=5)],
+    "unique_counts": [c(XI, _jit=False)],
+    "unique_inverse": [c(XI, _jit=False)],
+    "unique_values": [c(XF, _jit=False), c(A1, size=6)],
+    "partition": [c(P5, 2), c(XF, 1, axis=0), c(XB, 1, _raises=TypeError)],
+    "modf": [c(XF), c(XI), c(XB), c(XC, _raises=TypeError)],
+    "argpartition": [c(P5, 2), c(XI, 1, axis=0)],
+    "nanargmax": [c(NANS, axis=1), c(NANS), c(XI, axis=0, keepdims=True)],
+    "nanargmin": [c(NANS, axis=1), c(NANS)],
+    "nancumsum": [c(NANS), c(XI, axis=0)],
+    "nancumprod": [c(NANS, axis=1)],
+    "cumulative_sum": [c(A1, include_initial=True), c(XI, axis=1), c(XB, axis=0),
+                       c(XI, _raises=ValueError)],
+    "cumulative_prod": [c(XI, axis=1), c(XF, axis=0, include_initial=True)],
+})
 SCALAR_TYPES = """bfloat16 bool_ cdouble complex128 complex64 complex_ csingle double float16
     float32 float64 float_ int16 int32 int64 int8 int_ single uint uint16 uint32 uint64
     uint8""".split()
 CASES.update({n: [c(XF), c(2)] for n in SCALAR_TYPES})
 ELSEWHERE = {
-    **{n: "test_numpy_surface.py::test_constants_match_jax" for n in "e pi inf nan newaxis".split()},
+    **{n: "test_numpy_surface.py::test_constants_match_jax" for n in "e pi inf nan newaxis euler_gamma".split()},
     **{n: "test_numpy_surface.py::test_dtype_classes_match_jax" for n in
        "complexfloating floating generic inexact integer number signedinteger unsignedinteger "
        "dtype ndarray finfo iinfo".split()},
@@ -125,4 +167,15 @@ ELSEWHERE = {
     "from_dlpack": "test_interop.py::test_from_dlpack_errors_and_copies",
 }
 TODO = "not implemented yet (issue 26)"
-ABSENT = {n: TODO for n in """ComplexWarning append apply_along_axis apply_over_axes argpartition array_equal array_equiv array_repr array_str atan2 bartlett bitwise_count bitwise_invert bitwise_left_shift bitwise_right_shift blackman block bool c_ can_cast character choose compress corrcoef cov cross cumulative_prod cumulative_sum delete diag_indices diag_indices_from digitize dsplit einsum_path euler_gamma extract fabs fill_diagonal flexible float4_e2m1fn float6_e2m3fn float6_e3m2fn float8_e3m4 float8_e4m3 float8_e4m3b11fnuz float8_e4m3fn float8_e4m3fnuz float8_e5m2 float8_e5m2fnuz float8_e8m0fnu float_power fmax fmin frombuffer fromfile fromfunction fromiter frompyfunc fromstring gcd get_printoptions gradient hamming hanning heaviside histogram histogram2d histogram_bin_edges histogramdd hsplit i0 index_exp indices insert int1 int2 int4 intersect1d iscomplex iscomplexobj isin isreal isrealobj isscalar iterable ix_ kaiser lcm left_shift load mask_indices matvec mgrid modf nanargmax nanargmin nancumprod nancumsum object_ ogrid packbits partition place poly polyadd polyder polydiv polyfit polyint polymul polysub polyval pow printoptions promote_types put put_along_axis r_ ravel_multi_index resize right_shift rint rollaxis roots s_ save savez set_printoptions setdiff1d setxor1d sinc sort_complex spacing trapezoid trim_zeros trunc ufunc uint1 uint2 uint4 union1d unique_all unique_counts unique_inverse unique_values unpackbits unravel_index unstack unwrap vander vecdot vecmat vectorize vsplit""".split()}
+ABSENT = {n: TODO for n in """ComplexWarning append apply_along_axis apply_over_axes array_equal array_equiv array_repr
+array_str bartlett blackman block bool c_ can_cast character choose compress corrcoef cov
+cross delete diag_indices diag_indices_from digitize dsplit einsum_path extract
+fill_diagonal flexible float4_e2m1fn float6_e2m3fn float6_e3m2fn float8_e3m4 float8_e4m3
+float8_e4m3b11fnuz float8_e4m3fn float8_e4m3fnuz float8_e5m2 float8_e5m2fnuz float8_e8m0fnu
+frombuffer fromfile fromfunction fromiter frompyfunc fromstring get_printoptions gradient
+hamming hanning histogram histogram2d histogram_bin_edges histogramdd hsplit index_exp
+indices insert int1 int2 int4 ix_ kaiser load mask_indices matvec mgrid object_ ogrid
+packbits place poly polyadd polyder polydiv polyfit polyint polymul polysub polyval
+printoptions promote_types put put_along_axis r_ ravel_multi_index resize rollaxis roots s_
+save savez set_printoptions trapezoid trim_zeros ufunc uint1 uint2 uint4 unpackbits
+unravel_index unstack unwrap vander vecdot vecmat vectorize vsplit""".split()}
