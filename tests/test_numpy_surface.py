@@ -2,6 +2,8 @@
 surface table (tests/surface/jnp.py) cannot express as a call, compared with jax.numpy."""
 import jax.numpy as jnp
 import numpy as np
+import pytest
+from harness import assert_same
 
 import frontend.numpy as fnp
 
@@ -24,3 +26,19 @@ def test_dtype_classes_match_jax():
         assert fnp.finfo(d).eps == jnp.finfo(d).eps and fnp.finfo(d).max == jnp.finfo(d).max
     for d in (np.int8, np.uint32):
         assert (fnp.iinfo(d).min, fnp.iinfo(d).max) == (jnp.iinfo(d).min, jnp.iinfo(d).max)
+
+
+def test_index_tricks_match_jax():
+    a, b = np.array([3, 1, 2], np.int32), np.arange(6.0, dtype=np.float32).reshape(2, 3)
+    for expr in ("r_[a, a]", "r_[0:5, 3, a]", "r_[0:1:5j]", "r_['0,2', a, a]", "r_['-1', b, b]",
+                 "r_[1:3, 0.5]", "c_[a, a]", "c_[b, b]", "mgrid[0:3, 0:2]", "mgrid[0:1:3j, 0:2]",
+                 "mgrid[0:4]", "ogrid[0:3, 0:2]", "ogrid[0:2:0.5]"):
+        assert_same(eval(expr, {"a": a, "b": b, **vars(fnp)}),
+                    eval(expr, {"a": a, "b": b, **vars(jnp)}), expr)
+    x = np.arange(24).reshape(4, 6)
+    for expr in ("s_[1:3, ::2]", "index_exp[1:3]", "s_[..., 1]"):
+        sel_ours, sel_jax = eval(expr, vars(fnp)), eval(expr, vars(jnp))
+        assert sel_ours == sel_jax
+        assert_same(fnp.asarray(x)[sel_ours], jnp.asarray(x)[sel_jax], expr)
+    with pytest.raises(ValueError, match="beginning"):
+        fnp.r_[a, "0"]

@@ -32,6 +32,7 @@ from ._creation import (  # noqa: F401
 )
 from ._elementwise import *  # noqa: F401,F403
 from ._elementwise import abs, round  # noqa: F401,A004
+from ._index_tricks import *  # noqa: F401,F403
 from ._indexing import *  # noqa: F401,F403
 from ._indexing import _getitem, _IndexUpdateHelper  # noqa: F401
 from ._linalg import *  # noqa: F401,F403
@@ -48,6 +49,7 @@ from ._shape import *  # noqa: F401,F403
 from ._sorting import *  # noqa: F401,F403
 from ._ufuncs import *  # noqa: F401,F403
 from ._ufuncs import pow  # noqa: F401,A004
+from ._windows import *  # noqa: F401,F403
 
 result_type = _dtypes.result_type
 dtype = _onp.dtype

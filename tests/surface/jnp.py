@@ -153,6 +153,25 @@ CASES.update({
                        c(XI, _raises=ValueError)],
     "cumulative_prod": [c(XI, axis=1), c(XF, axis=0, include_initial=True)],
 })
+CASES.update({
+    "bartlett": [c(5), c(1), c(0)],
+    "blackman": [c(7), c(1)],
+    "hamming": [c(6), c(2.5)],
+    "hanning": [c(5)],
+    "kaiser": [c(6, 3.0), c(5, np.float32(0.5))],
+    "ix_": [c(A1, A2), c(XB[0], _raises=NotImplementedError)],
+    "indices": [c((2, 3)), c((2, 3), sparse=True), c((2, 3), dtype=np.int8)],
+    "diag_indices": [c(3), c(2, 3)],
+    "diag_indices_from": [c(SQ)],
+    "mask_indices": [c(3, np.triu), c(3, np.tril, 1)],
+    "ravel_multi_index": [c((np.int32([1, 2]), np.int32([0, 3])), (3, 4), _jit=False),
+                          c((np.int32([1, 2]), np.int32([0, 5])), (3, 4), mode="clip"),
+                          c((np.int32([1, 2]), np.int32([0, 5])), (3, 4), mode="wrap", order="F"),
+                          c((np.int32([1, 2]), np.int32([0, 5])), (3, 4), _raises=ValueError)],
+    "unravel_index": [c(np.int32([0, 5, 11, 13, -1]), (3, 4)), c(7, (3, 4))],
+    "fill_diagonal": [c(XF, 5.0, inplace=False), c(np.zeros((2, 2, 2), np.int32), 4, inplace=False),
+                      c(XF, 5.0, _raises=NotImplementedError)],
+})
 SCALAR_TYPES = """bfloat16 bool_ cdouble complex128 complex64 complex_ csingle double float16
     float32 float64 float_ int16 int32 int64 int8 int_ single uint uint16 uint32 uint64
     uint8""".split()
@@ -162,20 +181,20 @@ ELSEWHERE = {
     **{n: "test_numpy_surface.py::test_dtype_classes_match_jax" for n in
        "complexfloating floating generic inexact integer number signedinteger unsignedinteger "
        "dtype ndarray finfo iinfo".split()},
+    **{n: "test_numpy_surface.py::test_index_tricks_match_jax" for n in
+       "r_ c_ mgrid ogrid s_ index_exp".split()},
     "fft": "test_surface.py::test_every_name_is_accounted_for_once",
     "linalg": "test_surface.py::test_every_name_is_accounted_for_once",
     "from_dlpack": "test_interop.py::test_from_dlpack_errors_and_copies",
 }
 TODO = "not implemented yet (issue 26)"
 ABSENT = {n: TODO for n in """ComplexWarning append apply_along_axis apply_over_axes array_equal array_equiv array_repr
-array_str bartlett blackman block bool c_ can_cast character choose compress corrcoef cov
-cross delete diag_indices diag_indices_from digitize dsplit einsum_path extract
-fill_diagonal flexible float4_e2m1fn float6_e2m3fn float6_e3m2fn float8_e3m4 float8_e4m3
-float8_e4m3b11fnuz float8_e4m3fn float8_e4m3fnuz float8_e5m2 float8_e5m2fnuz float8_e8m0fnu
-frombuffer fromfile fromfunction fromiter frompyfunc fromstring get_printoptions gradient
-hamming hanning histogram histogram2d histogram_bin_edges histogramdd hsplit index_exp
-indices insert int1 int2 int4 ix_ kaiser load mask_indices matvec mgrid object_ ogrid
-packbits place poly polyadd polyder polydiv polyfit polyint polymul polysub polyval
-printoptions promote_types put put_along_axis r_ ravel_multi_index resize rollaxis roots s_
-save savez set_printoptions trapezoid trim_zeros ufunc uint1 uint2 uint4 unpackbits
-unravel_index unstack unwrap vander vecdot vecmat vectorize vsplit""".split()}
+array_str block bool can_cast character choose compress corrcoef cov cross delete digitize
+dsplit einsum_path extract flexible float4_e2m1fn float6_e2m3fn float6_e3m2fn float8_e3m4
+float8_e4m3 float8_e4m3b11fnuz float8_e4m3fn float8_e4m3fnuz float8_e5m2 float8_e5m2fnuz
+float8_e8m0fnu frombuffer fromfile fromfunction fromiter frompyfunc fromstring
+get_printoptions gradient histogram histogram2d histogram_bin_edges histogramdd hsplit
+insert int1 int2 int4 load matvec object_ packbits place poly polyadd polyder polydiv
+polyfit polyint polymul polysub polyval printoptions promote_types put put_along_axis resize
+rollaxis roots save savez set_printoptions trapezoid trim_zeros ufunc uint1 uint2 uint4
+unpackbits unstack unwrap vander vecdot vecmat vectorize vsplit""".split()}
