@@ -32,6 +32,7 @@ from ._creation import (  # noqa: F401
 )
 from ._elementwise import *  # noqa: F401,F403
 from ._elementwise import abs, round  # noqa: F401,A004
+from ._histogram import *  # noqa: F401,F403
 from ._index_tricks import *  # noqa: F401,F403
 from ._indexing import *  # noqa: F401,F403
 from ._indexing import _getitem, _IndexUpdateHelper  # noqa: F401
@@ -40,6 +41,7 @@ from ._matrix import *  # noqa: F401,F403
 from ._nanfuncs import *  # noqa: F401,F403
 from ._numeric import *  # noqa: F401,F403
 from ._pad import *  # noqa: F401,F403
+from ._poly import *  # noqa: F401,F403
 from ._quantiles import *  # noqa: F401,F403
 from ._reductions import *  # noqa: F401,F403
 from ._scalar_types import *  # noqa: F401,F403

@@ -11,10 +11,10 @@ from ..core import dtypes
 from ..core.ir import Tracer, aval_of
 from ..device.array import Array
 from ..lax._convert import convert
-from ._core import _SCALARS, asarray, astype, canonical_axis
+from ._core import _SCALARS, asarray, astype, canonical_axis, check_arraylike
 from ._elementwise import copy as _copy
 from ._elementwise import multiply, power
-from ._shape import moveaxis
+from ._shape import broadcast_shapes, broadcast_to, moveaxis, reshape
 
 
 def array(object, dtype=None, copy=True):  # noqa: A002
@@ -114,36 +114,47 @@ def arange(start, stop=None, step=None, dtype=None):
 
 
 def linspace(start, stop, num: int = 50, endpoint: bool = True, retstep: bool = False,
-             dtype=None, axis: int = 0):
+             dtype=None, axis: int = 0, *, device=None):
     """``num`` evenly spaced samples over [start, stop] along a new ``axis``; array end points
-    broadcast together (computed on the host in double precision: the end points must be
-    concrete). ``retstep``: also the step, in the float of ``dtype`` (nan for num < 2 with
-    ``endpoint``), as JAX's numpy."""
-    _concrete(start, "linspace"), _concrete(stop, "linspace")
+    broadcast together, and may be traced. Computed as JAX's numpy does, in the inexact
+    dtype: start * (1 - t) + stop * t for t = i / div, then ``stop`` itself (``endpoint``).
+    ``retstep``: also the step (nan for num == 1 with ``endpoint``)."""
     num = operator.index(num)
     if num < 0:
         raise ValueError(f"Number of samples, {num}, must be non-negative.")
+    check_arraylike("linspace", start, stop)
     dt = dtypes.canonicalize(np.dtype(dtype)) if dtype is not None else \
-        dtypes.promote(dtypes.dtype_and_weak(start), dtypes.dtype_and_weak(stop),
-                       (dtypes.default_float(), True))[0]
-    compute = np.float64 if not dtypes.is_complex(dt) else np.complex128
-    s, e = np.broadcast_arrays(np.asarray(start, compute), np.asarray(stop, compute))
-    axis = canonical_axis(operator.index(axis), s.ndim + 1)
+        dtypes.to_inexact(dtypes.result_type(start, stop))
+    comp = dtypes.to_inexact(dt)
+    s, e = convert(asarray(start), comp, False), convert(asarray(stop), comp, False)
+    bshape = broadcast_shapes(aval_of(s).shape, aval_of(e).shape)
+    s, e = broadcast_to(s, bshape), broadcast_to(e, bshape)
+    axis = canonical_axis(operator.index(axis), len(bshape) + 1)
+    one_shape = bshape[:axis] + (1,) + bshape[axis:]
     div = (num - 1) if endpoint else num
-    i = np.arange(num, dtype=compute).reshape((-1,) + (1,) * s.ndim)
-    if div > 0:
-        out = s + i * (e - s) / div
-        step = (e - s) / div
+    if num > 1:
+        delta = lax.div(lax.sub(e, s), convert(div, comp))
+        real = np.finfo(comp).dtype
+        t_shape = tuple(div if i == axis else 1 for i in range(len(one_shape)))
+        t = lax.div(lax.broadcasted_iota(dtype=real, shape=t_shape, dimension=axis),
+                    convert(div, real))
+        t = convert(t, comp, False)
+        full_shape = bshape[:axis] + (div,) + bshape[axis:]
+        s1, e1 = reshape(s, one_shape), reshape(e, one_shape)
+        out = lax.add(broadcast_to(lax.mul(s1, lax.sub(convert(1, comp), t)), full_shape),
+                      broadcast_to(lax.mul(e1, t), full_shape))
+        if endpoint:
+            out = lax.concatenate((out, e1), dimension=axis)
+    elif num == 1:
+        delta = asarray(np.nan, comp) if endpoint else lax.sub(e, s)
+        out = reshape(s, one_shape)
     else:
-        out = np.broadcast_to(s, (num,) + s.shape).copy()
-        step = np.asarray(np.nan if endpoint or num == 0 else e - s, compute)
-    if endpoint and num > 1:
-        out[-1] = e
-    out = np.moveaxis(out, 0, axis)
-    if dtypes.is_int(dt):
-        out = np.floor(out)
-    res = asarray(out.astype(dt), dt)
-    return (res, asarray(step, dtypes.to_inexact(dt))) if retstep else res
+        delta = asarray(np.nan, comp)
+        out = asarray(np.zeros(bshape[:axis] + (0,) + bshape[axis:], comp))
+    if dtypes.is_int(dt) and not dtypes.is_int(comp):
+        out = lax.floor(out)
+    res = convert(out, dt, False)
+    return (res, delta) if retstep else res
 
 
 def logspace(start, stop, num: int = 50, endpoint: bool = True, base=10.0, dtype=None,

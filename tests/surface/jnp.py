@@ -172,6 +172,40 @@ CASES.update({
     "fill_diagonal": [c(XF, 5.0, inplace=False), c(np.zeros((2, 2, 2), np.int32), 4, inplace=False),
                       c(XF, 5.0, _raises=NotImplementedError)],
 })
+PA, PB = np.array([1, 2, 3], np.int32), np.array([4, 5], np.int32)
+XS = np.arange(6.0, dtype=np.float32)
+YS = (XS ** 2 - 2 * XS + 0.5).astype(np.float32)
+H = np.array([1, 2, 2, 3, 7, 5], np.int32)
+X4 = np.float32([0.1, 0.5, 0.3, 0.9])
+CASES.update({
+    "polyval": [c(PA, 2), c(PA, PB), c(W, XF), c(np.ones((3, 2), np.float32), PB)],
+    "polyadd": [c(PA, PB), c(W, PA)],
+    "polysub": [c(PB, PA)],
+    "polymul": [c(PA, PB), c(np.array([0, 1]), PB, trim_leading_zeros=True, _jit=False)],
+    "polyder": [c(PA), c(PA, 2), c(W, 0)],
+    "polyint": [c(PA), c(PA, 2, k=np.array([1, 2])), c(W, 1, k=3.0)],
+    "polydiv": [c(PA, PB), c(W, np.float32([2.0]))],
+    "vander": [c(PB), c(W, 4, increasing=True), c(XB[0], _raises=TypeError)],
+    "polyfit": [c(XS, YS, 2), c(XS, YS, 2, w=XS + 1), c(XS, np.stack([YS, XS], 1), 1),
+                c(XS, YS, 2, full=True), c(XS, YS, 1, cov=True)],
+    "poly": [c(W), c(PA)],
+    "trim_zeros": [c(np.int32([0, 0, 1, 2, 0]), _jit=False),
+                   c(np.int32([0, 0, 1, 2, 0]), "b", _jit=False),
+                   c(np.int32([[0, 0, 0], [0, 1, 0]]), _jit=False)],
+    "digitize": [c(X4, np.float32([0.2, 0.6])), c(H, np.int32([5, 2])),
+                 c(H, np.int32([5, 2]), right=True)],
+    "histogram_bin_edges": [c(H, 3), c(XF, 4, range=(-1, 1)), c(np.ones(3, np.float32), 2)],
+    "histogram": [c(H, 3), c(H, 3, density=True), c(X4, np.float32([0, 0.5, 1]), weights=X4),
+                  c(XF)],
+    "histogram2d": [c(X4, X4, 2), c(X4, X4[::-1].copy(), [2, 3], weights=X4),
+                    c(X4, X4, 2, density=True)],
+    "histogramdd": [c(np.stack([X4, X4], 1), 2),
+                    c(np.stack([X4, X4, X4], 1), (2, 3, 1), range=[(0, 1), (0, 1), None])],
+    "cov": [c(np.stack([X4, X4 * 2])), c(X4), c(H), c(H, ddof=3), c(XF, rowvar=False),
+            c(XF, YF), c(XF, bias=True), c(X4, fweights=np.int32([1, 2, 1, 3])),
+            c(X4, fweights=np.int32([1, 2, 1, 3]), aweights=X4), c(XC)],
+    "corrcoef": [c(np.stack([X4, X4 ** 2])), c(XF), c(X4), c(XC)],
+})
 SCALAR_TYPES = """bfloat16 bool_ cdouble complex128 complex64 complex_ csingle double float16
     float32 float64 float_ int16 int32 int64 int8 int_ single uint uint16 uint32 uint64
     uint8""".split()
@@ -189,12 +223,10 @@ ELSEWHERE = {
 }
 TODO = "not implemented yet (issue 26)"
 ABSENT = {n: TODO for n in """ComplexWarning append apply_along_axis apply_over_axes array_equal array_equiv array_repr
-array_str block bool can_cast character choose compress corrcoef cov cross delete digitize
-dsplit einsum_path extract flexible float4_e2m1fn float6_e2m3fn float6_e3m2fn float8_e3m4
-float8_e4m3 float8_e4m3b11fnuz float8_e4m3fn float8_e4m3fnuz float8_e5m2 float8_e5m2fnuz
-float8_e8m0fnu frombuffer fromfile fromfunction fromiter frompyfunc fromstring
-get_printoptions gradient histogram histogram2d histogram_bin_edges histogramdd hsplit
-insert int1 int2 int4 load matvec object_ packbits place poly polyadd polyder polydiv
-polyfit polyint polymul polysub polyval printoptions promote_types put put_along_axis resize
-rollaxis roots save savez set_printoptions trapezoid trim_zeros ufunc uint1 uint2 uint4
-unpackbits unstack unwrap vander vecdot vecmat vectorize vsplit""".split()}
+array_str block bool can_cast character choose compress cross delete dsplit einsum_path
+extract flexible float4_e2m1fn float6_e2m3fn float6_e3m2fn float8_e3m4 float8_e4m3
+float8_e4m3b11fnuz float8_e4m3fn float8_e4m3fnuz float8_e5m2 float8_e5m2fnuz float8_e8m0fnu
+frombuffer fromfile fromfunction fromiter frompyfunc fromstring get_printoptions gradient
+hsplit insert int1 int2 int4 load matvec object_ packbits place printoptions promote_types
+put put_along_axis resize rollaxis roots save savez set_printoptions trapezoid ufunc uint1
+uint2 uint4 unpackbits unstack unwrap vecdot vecmat vectorize vsplit""".split()}
