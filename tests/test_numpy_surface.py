@@ -1,10 +1,12 @@
 """frontend.numpy names that are not functions (constants, dtype classes), and behaviours the
 surface table (tests/surface/jnp.py) cannot express as a call, compared with jax.numpy."""
+import jax
 import jax.numpy as jnp
 import numpy as np
 import pytest
 from harness import assert_same
 
+import frontend as fe
 import frontend.numpy as fnp
 
 
@@ -42,3 +44,22 @@ def test_index_tricks_match_jax():
         assert_same(fnp.asarray(x)[sel_ours], jnp.asarray(x)[sel_jax], expr)
     with pytest.raises(ValueError, match="beginning"):
         fnp.r_[a, "0"]
+
+
+def _vectorize_cases(lib):
+    xf = np.linspace(-1, 1, 12, dtype=np.float32).reshape(3, 4)
+    w = np.float32([1.0, 2.0, -1.0, 0.5])
+    return [(lib.vectorize(lambda a, b: a + b), (xf, 1.0)),
+            (lib.vectorize(lib.dot, signature="(n),(n)->()"), (np.ones((3, 2)), np.ones(2))),
+            (lib.vectorize(lambda a, b: (a * b, a - b)), (xf, w[None, :1])),
+            (lib.vectorize(lambda a, n: a ** n, excluded={1}), (xf, 2)),
+            (lib.vectorize(lambda m: m.sum(0), signature="(m,n)->(n)"), (np.ones((2, 3, 4)),))]
+
+
+def test_vectorize_matches_jax():
+    for (fo, args), (fj, _) in zip(_vectorize_cases(fnp), _vectorize_cases(jnp), strict=True):
+        assert_same(fo(*args), fj(*args))
+        if not any(isinstance(a, int) for a in args):
+            assert_same(fe.jit(fo)(*args), jax.jit(fj)(*args))
+    with pytest.raises(ValueError, match="signature"):
+        fnp.vectorize(lambda a: a, signature="(n->()")

@@ -32,6 +32,7 @@ from ._creation import (  # noqa: F401
 )
 from ._elementwise import *  # noqa: F401,F403
 from ._elementwise import abs, round  # noqa: F401,A004
+from ._functional import *  # noqa: F401,F403
 from ._histogram import *  # noqa: F401,F403
 from ._index_tricks import *  # noqa: F401,F403
 from ._indexing import *  # noqa: F401,F403

@@ -162,6 +162,19 @@ def histogram2d(x, y, bins=10, range=None, weights=None, density=None):  # noqa:
     return counts, ex, ey
 
 
+def _sample_weights(name, w, n, d):
+    """One weight per sample (``fweights`` integers), as dtype d; numpy's errors."""
+    check_arraylike("cov", w)
+    w = asarray(w)
+    if aval_of(w).ndim > 1:
+        raise RuntimeError(f"cannot handle multidimensional {name}")
+    if aval_of(w).shape[0] != n:
+        raise RuntimeError(f"incompatible numbers of samples and {name}")
+    if name == "fweights" and not dtypes.is_int(aval_of(w).dtype):
+        raise TypeError("fweights must be integer.")
+    return convert(w, d, False)
+
+
 def cov(m, y=None, rowvar=True, bias=False, ddof=None, fweights=None, aweights=None,
         dtype=None):
     """The covariance matrix of the variables in the rows (``rowvar``) or columns of m (and
@@ -196,23 +209,9 @@ def cov(m, y=None, rowvar=True, bias=False, ddof=None, fweights=None, aweights=N
         ddof = 0 if bias else 1
     w = None
     if fweights is not None:
-        check_arraylike("cov", fweights)
-        fw = asarray(fweights)
-        if aval_of(fw).ndim > 1:
-            raise RuntimeError("cannot handle multidimensional fweights")
-        if aval_of(fw).shape[0] != n:
-            raise RuntimeError("incompatible numbers of samples and fweights")
-        if not dtypes.is_int(aval_of(fw).dtype):
-            raise TypeError("fweights must be integer.")
-        w = convert(fw, d, False)
+        w = _sample_weights("fweights", fweights, n, d)
     if aweights is not None:
-        check_arraylike("cov", aweights)
-        aw = asarray(aweights)
-        if aval_of(aw).ndim > 1:
-            raise RuntimeError("cannot handle multidimensional aweights")
-        if aval_of(aw).shape[0] != n:
-            raise RuntimeError("incompatible numbers of samples and aweights")
-        aw = convert(aw, d, False)
+        aw = _sample_weights("aweights", aweights, n, d)
         w = aw if w is None else lax.mul(w, aw)
     if w is None:
         wsum = convert(n, d)

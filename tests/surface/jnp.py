@@ -206,11 +206,22 @@ CASES.update({
             c(X4, fweights=np.int32([1, 2, 1, 3]), aweights=X4), c(XC)],
     "corrcoef": [c(np.stack([X4, X4 ** 2])), c(XF), c(X4), c(XC)],
 })
+CASES.update({
+    "gradient": [c(X4), c(np.stack([X4, X4 * 2]), 2.0), c(X4, X4), c(XF, axis=1),
+                 c(XF, 1.0, np.float32([0, 1, 3, 4])), c(X4, edge_order=2, _raises=NotImplementedError)],
+    "trapezoid": [c(X4), c(X4, X4), c(XF, dx=0.5, axis=0), c(XI)],
+    "unwrap": [c(np.float32([0, 3, 6.5, 1])), c(XF * 9, axis=0), c(XI * 2, discont=4)],
+    "fromfunction": [c(lambda i, k: i + k, (2, 3)), c(lambda i, k: i * 3 - k, (2, 3), dtype=int)],
+    "apply_along_axis": [c(lambda v: v.sum(), 1, XF), c(lambda v: v[::-1] * 2, 0, XF),
+                         c(lambda v: v[:, None] * v[None, :], 1, XF)],
+    "apply_over_axes": [c(lambda a, ax: a.sum(axis=ax), np.ones((2, 3, 4), np.float32), (0, 2))],
+})
 SCALAR_TYPES = """bfloat16 bool_ cdouble complex128 complex64 complex_ csingle double float16
     float32 float64 float_ int16 int32 int64 int8 int_ single uint uint16 uint32 uint64
     uint8""".split()
 CASES.update({n: [c(XF), c(2)] for n in SCALAR_TYPES})
 ELSEWHERE = {
+    "vectorize": "test_numpy_surface.py::test_vectorize_matches_jax",
     **{n: "test_numpy_surface.py::test_constants_match_jax" for n in "e pi inf nan newaxis euler_gamma".split()},
     **{n: "test_numpy_surface.py::test_dtype_classes_match_jax" for n in
        "complexfloating floating generic inexact integer number signedinteger unsignedinteger "
@@ -222,11 +233,10 @@ ELSEWHERE = {
     "from_dlpack": "test_interop.py::test_from_dlpack_errors_and_copies",
 }
 TODO = "not implemented yet (issue 26)"
-ABSENT = {n: TODO for n in """ComplexWarning append apply_along_axis apply_over_axes array_equal array_equiv array_repr
-array_str block bool can_cast character choose compress cross delete dsplit einsum_path
-extract flexible float4_e2m1fn float6_e2m3fn float6_e3m2fn float8_e3m4 float8_e4m3
-float8_e4m3b11fnuz float8_e4m3fn float8_e4m3fnuz float8_e5m2 float8_e5m2fnuz float8_e8m0fnu
-frombuffer fromfile fromfunction fromiter frompyfunc fromstring get_printoptions gradient
-hsplit insert int1 int2 int4 load matvec object_ packbits place printoptions promote_types
-put put_along_axis resize rollaxis roots save savez set_printoptions trapezoid ufunc uint1
-uint2 uint4 unpackbits unstack unwrap vecdot vecmat vectorize vsplit""".split()}
+ABSENT = {n: TODO for n in """ComplexWarning append array_equal array_equiv array_repr array_str block bool can_cast
+character choose compress cross delete dsplit einsum_path extract flexible float4_e2m1fn
+float6_e2m3fn float6_e3m2fn float8_e3m4 float8_e4m3 float8_e4m3b11fnuz float8_e4m3fn
+float8_e4m3fnuz float8_e5m2 float8_e5m2fnuz float8_e8m0fnu frombuffer fromfile fromiter
+frompyfunc fromstring get_printoptions hsplit insert int1 int2 int4 load matvec object_
+packbits place printoptions promote_types put put_along_axis resize rollaxis roots save
+savez set_printoptions ufunc uint1 uint2 uint4 unpackbits unstack vecdot vecmat vsplit""".split()}
