@@ -38,6 +38,7 @@ from ._index_tricks import *  # noqa: F401,F403
 from ._indexing import *  # noqa: F401,F403
 from ._indexing import _getitem, _IndexUpdateHelper  # noqa: F401
 from ._linalg import *  # noqa: F401,F403
+from ._manip import *  # noqa: F401,F403
 from ._matrix import *  # noqa: F401,F403
 from ._nanfuncs import *  # noqa: F401,F403
 from ._numeric import *  # noqa: F401,F403

@@ -216,6 +216,55 @@ CASES.update({
                          c(lambda v: v[:, None] * v[None, :], 1, XF)],
     "apply_over_axes": [c(lambda a, ax: a.sum(axis=ax), np.ones((2, 3, 4), np.float32), (0, 2))],
 })
+A23 = np.arange(6, dtype=np.int32).reshape(2, 3)
+U8 = np.uint8([[5, 200], [1, 2]])
+CASES.update({
+    "append": [c(A23, 1), c(A23, A23, axis=0)],
+    "delete": [c(A23, 1), c(A23, np.int32([0, 2]), axis=1, _jit=False),
+               c(A23, slice(0, 2), axis=1), c(A23, -1, axis=0)],
+    "insert": [c(A23, 1, 9), c(A23, np.int32([1, 2]), np.int32([7, 8]), axis=1, _jit=False),
+               c(A23, 1, 9.5, axis=0), c(A23, 3, np.int32([[1], [2]]), axis=1),
+               c(A23, slice(0, 2), 0, axis=1), c(A23, 1, np.int32([7, 8, 9]), axis=0)],
+    "resize": [c(A23, (3, 3)), c(A23, 4)],
+    "rollaxis": [c(np.ones((2, 3, 4), np.float32), 2), c(np.ones((2, 3, 4), np.float32), 0, 3),
+                 c(np.ones((2, 3, 4), np.float32), 1, -1)],
+    "block": [c([[A23, A23], [A23, A23]]), c([A23, A23[:, :1]]), c([[1, 2], [3, 4]]), c([W, W])],
+    "choose": [c(np.int32([0, 1, 0]), [np.int32([1, 2, 3]), np.int32([4, 5, 6])], _jit=False),
+               c(np.int32([0, 3, 0]), [np.int32([1, 2, 3]), np.int32([4, 5, 6])], mode="clip"),
+               c(np.int32([0, 3, -1]), [np.int32([1, 2, 3]), 4.5], mode="wrap")],
+    "compress": [c(np.array([True, False, True]), A23, axis=1, _jit=False),
+                 c(np.array([True, False]), A23, _jit=False),
+                 c(np.array([True, False, True]), A23, axis=1, size=3, fill_value=-1)],
+    "extract": [c(A23 > 2, A23, _jit=False), c(A23 > 2, A23, size=5)],
+    "place": [c(A23, A23 > 2, np.int32([9, 8]), inplace=False),
+              c(A23, A23 > 2, np.int32([9, 8]), _raises=ValueError)],
+    "put": [c(A23, np.int32([0, 5]), np.int32([9, 8]), inplace=False),
+            c(A23, np.int32([0, 7]), 3, inplace=False, mode="clip"),
+            c(A23, np.int32([0, 7]), np.int32([1, 2]), inplace=False, mode="wrap")],
+    "put_along_axis": [c(A23, np.int32([[0], [1]]), 9, axis=1, inplace=False),
+                       c(A23, np.int32([[0, 2], [-1, 1]]), np.int32([[5, 6], [7, 8]]), axis=1,
+                         inplace=False),
+                       c(A23, np.int32([[1, 0, 1]]), 0, axis=0, inplace=False)],
+    "packbits": [c(np.array([1, 0, 1, 1, 0, 0, 0, 1, 1])), c(A23 > 2, axis=1, bitorder="little"),
+                 c(XB, axis=0), c(XI), c(XF, _raises=TypeError)],
+    "unpackbits": [c(np.uint8([5, 200])), c(np.uint8([5, 200]), count=3, bitorder="little"),
+                   c(U8, axis=1), c(U8, axis=0, count=-2), c(np.uint8([5]), count=10)],
+    "array_equal": [c(A23, A23), c(A23, A23[:1]), c(NANS, NANS, equal_nan=True), c(NANS, NANS)],
+    "array_equiv": [c(A23, A23[:1]), c(A23[:1], A23), c(XF, A23, _raises=TypeError)],
+    "matvec": [c(np.ones((2, 3, 4), np.float32), np.ones(4, np.float32)), c(XF, V[:4])],
+    "vecmat": [c(np.ones(3, np.float32), np.ones((3, 4), np.float32)), c(XC[0, :3], XC[:, :3])],
+    "vecdot": [c(np.ones((2, 3), np.float32), np.ones(3, np.float32)), c(XC, XC),
+               c(XF, YF, axis=0), c(XI, YI)],
+    "cross": [c(np.float32([1, 2, 3]), np.float32([4, 5, 6])), c(np.float32([1, 2]), np.float32([4, 5])),
+              c(np.float32([1, 2]), np.float32([4, 5, 6])), c(XF[:, :3], YF[:, :3]),
+              c(SQ, YI[:3, :3], axisa=0, axisb=1, axisc=0)],
+    "unstack": [c(A23), c(A23, axis=1)],
+    "frombuffer": [c(b"\x01\x02\x03\x04", dtype=np.uint8), c(np.float32([1, 2]).tobytes())],
+    "fromstring": [c("1 2 3", sep=" ", dtype=np.int32)],
+    "hsplit": [c(A23, 3), c(W, 3)],
+    "vsplit": [c(A23, 2), c(W, 3)],
+    "dsplit": [c(np.ones((2, 2, 4), np.float32), 2)],
+})
 SCALAR_TYPES = """bfloat16 bool_ cdouble complex128 complex64 complex_ csingle double float16
     float32 float64 float_ int16 int32 int64 int8 int_ single uint uint16 uint32 uint64
     uint8""".split()
@@ -233,10 +282,8 @@ ELSEWHERE = {
     "from_dlpack": "test_interop.py::test_from_dlpack_errors_and_copies",
 }
 TODO = "not implemented yet (issue 26)"
-ABSENT = {n: TODO for n in """ComplexWarning append array_equal array_equiv array_repr array_str block bool can_cast
-character choose compress cross delete dsplit einsum_path extract flexible float4_e2m1fn
-float6_e2m3fn float6_e3m2fn float8_e3m4 float8_e4m3 float8_e4m3b11fnuz float8_e4m3fn
-float8_e4m3fnuz float8_e5m2 float8_e5m2fnuz float8_e8m0fnu frombuffer fromfile fromiter
-frompyfunc fromstring get_printoptions hsplit insert int1 int2 int4 load matvec object_
-packbits place printoptions promote_types put put_along_axis resize rollaxis roots save
-savez set_printoptions ufunc uint1 uint2 uint4 unpackbits unstack vecdot vecmat vsplit""".split()}
+ABSENT = {n: TODO for n in """ComplexWarning array_repr array_str bool can_cast character einsum_path flexible
+float4_e2m1fn float6_e2m3fn float6_e3m2fn float8_e3m4 float8_e4m3 float8_e4m3b11fnuz
+float8_e4m3fn float8_e4m3fnuz float8_e5m2 float8_e5m2fnuz float8_e8m0fnu fromfile fromiter
+frompyfunc get_printoptions int1 int2 int4 load object_ printoptions promote_types roots
+save savez set_printoptions ufunc uint1 uint2 uint4""".split()}
