@@ -23,6 +23,8 @@ def test_dtype_classes_match_jax():
         for d in (np.float32, np.int8, np.uint16, np.complex64, np.bool_, jnp.bfloat16):
             assert fnp.issubdtype(d, getattr(fnp, name)) == jnp.issubdtype(d, getattr(jnp, name))
     assert fnp.dtype("float32") == jnp.dtype("float32")
+    for name in ("ComplexWarning", "character", "flexible", "object_"):
+        assert getattr(fnp, name) is getattr(jnp, name)  # numpy's own, in both
     assert isinstance(fnp.ones(2), fnp.ndarray) and not isinstance(np.ones(2), fnp.ndarray)
     for d in (np.float32, jnp.bfloat16, np.float16):
         assert fnp.finfo(d).eps == jnp.finfo(d).eps and fnp.finfo(d).max == jnp.finfo(d).max
@@ -63,3 +65,45 @@ def test_vectorize_matches_jax():
             assert_same(fe.jit(fo)(*args), jax.jit(fj)(*args))
     with pytest.raises(ValueError, match="signature"):
         fnp.vectorize(lambda a: a, signature="(n->()")
+
+
+def test_io_and_printing_match_jax(tmp_path):
+    x = np.linspace(0, 1, 6, dtype=np.float32).reshape(2, 3)
+    for lib in (fnp, jnp):
+        lib.save(tmp_path / f"{lib.__name__}.npy", lib.asarray(x))
+        lib.savez(tmp_path / f"{lib.__name__}.npz", a=lib.asarray(x), b=lib.arange(3))
+    ours, theirs = (lib.load(tmp_path / f"{lib.__name__}.npy") for lib in (fnp, jnp))
+    assert_same(ours, theirs)
+    ours_z = fnp.load(tmp_path / "frontend.numpy.npz")
+    theirs_z = jnp.load(tmp_path / "jax.numpy.npz")
+    assert_same(ours_z["a"], theirs_z["a"]) and assert_same(ours_z["b"], theirs_z["b"])
+    assert fnp.array_str(x, precision=2) == jnp.array_str(jnp.asarray(x), precision=2)
+    # (JAX's array_repr prints float32 values with float64 digits; ours prints numpy's repr)
+    assert fnp.array_repr(fnp.asarray(x)) == "A" + np.array_repr(x)[1:]
+    assert fnp.get_printoptions()["precision"] == jnp.get_printoptions()["precision"]
+    with fnp.printoptions(precision=2), jnp.printoptions(precision=2):
+        assert str(fnp.asarray(x)) == str(jnp.asarray(x))
+    fnp.set_printoptions(precision=3)
+    try:
+        assert str(fnp.asarray(x)) == np.array_str(x, precision=3)
+    finally:
+        fnp.set_printoptions(precision=8)
+
+
+def test_ufunc_objects_match_jax():
+    xf = np.linspace(-1, 1, 12, dtype=np.float32).reshape(3, 4)
+    xi = np.arange(-5, 7, dtype=np.int32).reshape(3, 4)
+    for expr in ("u2(x, x)", "u2.outer(x[0], x[1])", "u2.reduce(x)",
+                 "u2.reduce(x, axis=1, keepdims=True)", "u2.reduce(i, axis=None, initial=2)",
+                 "u2.accumulate(x, axis=1)", "u2.at(x, (0, 1), 2.0, inplace=False)",
+                 "u2.reduceat(i, np.int32([0, 2, 1, 3]), axis=1)",
+                 "lib.ufunc(lambda a: a * 2, 1, 1)(i)",
+                 "lib.frompyfunc(lambda a, b: a + b, 2, 1, identity=0).reduce(x[:0])"):
+        def run(lib, x, i, expr=expr):
+            u2 = lib.frompyfunc(lambda a, b: a * b + 1, 2, 1)
+            return eval(expr, {"x": x, "i": i, "np": np, "lib": lib, "u2": u2})
+        assert_same(run(fnp, xf, xi), run(jnp, xf, xi), expr)
+        assert_same(fe.jit(lambda x, i: run(fnp, x, i))(xf, xi),
+                    jax.jit(lambda x, i: run(jnp, x, i))(xf, xi), expr)
+    with pytest.raises(ValueError, match="binary"):
+        fnp.ufunc(lambda a: a, 1, 1).outer(xf, xf)

@@ -37,6 +37,7 @@ from ._histogram import *  # noqa: F401,F403
 from ._index_tricks import *  # noqa: F401,F403
 from ._indexing import *  # noqa: F401,F403
 from ._indexing import _getitem, _IndexUpdateHelper  # noqa: F401
+from ._io import *  # noqa: F401,F403
 from ._linalg import *  # noqa: F401,F403
 from ._manip import *  # noqa: F401,F403
 from ._matrix import *  # noqa: F401,F403
@@ -47,6 +48,7 @@ from ._poly import *  # noqa: F401,F403
 from ._quantiles import *  # noqa: F401,F403
 from ._reductions import *  # noqa: F401,F403
 from ._scalar_types import *  # noqa: F401,F403
+from ._scalar_types import bool  # noqa: F401,A004
 from ._sequences import *  # noqa: F401,F403
 from ._setops import *  # noqa: F401,F403
 from ._shape import *  # noqa: F401,F403

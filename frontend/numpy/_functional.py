@@ -20,7 +20,7 @@ from ._reductions import sum as _sum
 from ._shape import broadcast_shapes, broadcast_to, expand_dims, moveaxis, reshape
 
 __all__ = ["vectorize", "apply_along_axis", "apply_over_axes", "fromfunction", "gradient",
-           "trapezoid", "unwrap"]
+           "trapezoid", "unwrap", "ufunc", "frompyfunc"]
 
 _DIMS = r"\((\w*(?:,\w+)*)\)"
 _SIGNATURE = re.compile(rf"^{_DIMS}(?:,{_DIMS})*->{_DIMS}(?:,{_DIMS})*$")
@@ -251,3 +251,151 @@ def unwrap(p, discont=None, axis=-1, period=2 * np.pi):
     return lax.add(p, lax.concatenate((zero, cumsum(correct, axis=ax)), dimension=ax))
 
 
+
+
+class ufunc:
+    """A universal function from a scalar function of ``nin`` arguments (JAX's numpy's
+    ``ufunc``): calls broadcast with ``vectorize``; a binary one with one output also has
+    ``outer``, ``reduce``, ``accumulate``, ``reduceat`` (scans along an axis) and ``at``."""
+
+    def __init__(self, func, /, nin, nout, *, name=None, nargs=None, identity=None, call=None,
+                 reduce=None, accumulate=None, at=None, reduceat=None):
+        self._func = func
+        self.nin, self.nout = operator.index(nin), operator.index(nout)
+        self.nargs = self.nin if nargs is None else operator.index(nargs)
+        self.identity = identity
+        self.__name__ = name or getattr(func, "__name__", "ufunc")
+        self._call = call or vectorize(func)
+        self._reduce, self._accumulate, self._at, self._reduceat = reduce, accumulate, at, reduceat
+
+    def __repr__(self):
+        return f"<jnp.ufunc '{self.__name__}'>"
+
+    def __call__(self, *args, out=None, where=None):
+        if out is not None:
+            raise NotImplementedError(f"out argument of {self}")
+        if where is not None:
+            raise NotImplementedError(f"where argument of {self}")
+        if len(args) != self.nin:
+            raise TypeError(f"{self.__name__}() takes {self.nin} positional argument(s) but "
+                            f"{len(args)} were given")
+        return self._call(*args)
+
+    def _binary(self, method):
+        if self.nin != 2 or self.nout != 1:
+            raise ValueError(f"{method} only supported for binary ufuncs with a single "
+                             f"output; got nin={self.nin}, nout={self.nout}")
+
+    def outer(self, A, B, /):
+        """``self(A[i...], B[j...])`` for every pair: shape A.shape + B.shape."""
+        self._binary("outer")
+        A, B = asarray(A), asarray(B)
+        na, nb = aval_of(A).ndim, aval_of(B).ndim
+        return self(reshape(A, aval_of(A).shape + (1,) * nb),
+                    reshape(B, (1,) * na + aval_of(B).shape))
+
+    def _scan_axis(self, a, axis):
+        a = asarray(a)
+        if axis is None:
+            return reshape(a, (-1,))
+        return moveaxis(a, canonical_axis(operator.index(axis), aval_of(a).ndim), 0)
+
+    def reduce(self, a, axis=0, dtype=None, out=None, keepdims=False, initial=None,
+               where=None):
+        """``self`` folded over ``axis`` from the left (from ``initial``, else the first
+        element; the identity for an empty axis)."""
+        self._binary("reduce")
+        if out is not None:
+            raise NotImplementedError(f"out argument of {self}.reduce()")
+        if where is not None:
+            raise NotImplementedError(f"where argument of {self}.reduce()")
+        if self._reduce is not None and initial is None and not keepdims and dtype is None:
+            return self._reduce(a, axis)
+        a0 = asarray(a)
+        x = self._scan_axis(a0, axis)
+        if dtype is not None:
+            x = convert(x, dtypes.canonicalize(np.dtype(dtype)), False)
+        n = aval_of(x).shape[0]
+        if initial is None and n == 0:
+            if self.identity is None:
+                raise ValueError(f"zero-size array to reduction operation {self.__name__} "
+                                 "which has no identity")
+            initial = self.identity
+        if initial is None:
+            init, rest = lax.index_in_dim(x, 0, 0, keepdims=False), lax.slice_in_dim(x, 1, n, 1, 0)
+        else:
+            init = broadcast_to(convert(asarray(initial), aval_of(x).dtype, False),
+                                aval_of(x).shape[1:])
+            rest = x
+        carry, _ = lax.scan(lambda c, v: (convert(self(c, v), aval_of(init).dtype, False), None),
+                            init, rest)
+        if keepdims:
+            nd = aval_of(a0).ndim
+            axes = range(nd) if axis is None else [canonical_axis(operator.index(axis), nd)]
+            for ax in sorted(axes):
+                carry = expand_dims(carry, ax)
+        return carry
+
+    def accumulate(self, a, axis=0, dtype=None, out=None):
+        """The running fold of ``self`` along ``axis``."""
+        self._binary("accumulate")
+        if out is not None:
+            raise NotImplementedError(f"out argument of {self}.accumulate()")
+        if self._accumulate is not None and dtype is None:
+            return self._accumulate(a, axis)
+        a = asarray(a)
+        k = canonical_axis(operator.index(axis), aval_of(a).ndim)
+        x = moveaxis(a, k, 0)
+        if dtype is not None:
+            x = convert(x, dtypes.canonicalize(np.dtype(dtype)), False)
+        n = aval_of(x).shape[0]
+        if n == 0:
+            return moveaxis(x, 0, k)
+        first = lax.index_in_dim(x, 0, 0, keepdims=False)
+
+        def step(c, v):
+            c = convert(self(c, v), aval_of(first).dtype, False)
+            return c, c
+        _, ys = lax.scan(step, first, lax.slice_in_dim(x, 1, n, 1, 0))
+        return moveaxis(lax.concatenate((lax.index_in_dim(x, 0, 0), ys), dimension=0), 0, k)
+
+    def at(self, a, indices, b=None, /, *, indices_are_sorted=False, unique_indices=False,
+           inplace=True):
+        """``a`` with ``a[indices] = self(a[indices], b)`` (``inplace=False``, as JAX asks)."""
+        if inplace:
+            raise NotImplementedError("jnp.ufunc.at operation requires inplace=False")
+        if self._at is not None:
+            return self._at(a, indices, b)
+        a = asarray(a)
+        cur = a[indices]
+        new = self(cur) if b is None else self(cur, b)
+        return a.at[indices].set(convert(new, aval_of(a).dtype, False),
+                                 indices_are_sorted=indices_are_sorted,
+                                 unique_indices=unique_indices)
+
+    def reduceat(self, a, indices, axis=0, dtype=None, out=None):
+        """``reduce`` over the slices [indices[i], indices[i + 1]) along ``axis`` (the
+        element at indices[i] where the next index is not larger); concrete indices."""
+        self._binary("reduceat")
+        if out is not None:
+            raise NotImplementedError(f"out argument of {self}.reduceat()")
+        if self._reduceat is not None:
+            return self._reduceat(a, indices, axis)
+        a = asarray(a)
+        k = canonical_axis(operator.index(axis), aval_of(a).ndim)
+        idx = [operator.index(i) for i in np.asarray(indices).ravel()]
+        n = aval_of(a).shape[k]
+        parts = []
+        for j, s in enumerate(idx):
+            e = idx[j + 1] if j + 1 < len(idx) else n
+            if e > s:
+                parts.append(self.reduce(lax.slice_in_dim(a, s, e, 1, k), axis=k, dtype=dtype,
+                                         keepdims=True))
+            else:
+                parts.append(lax.slice_in_dim(a, s, s + 1, 1, k))
+        return lax.concatenate(parts, dimension=k)
+
+
+def frompyfunc(func, /, nin, nout, *, identity=None):
+    """A ``ufunc`` from a Python function of ``nin`` scalars."""
+    return ufunc(func, nin, nout, identity=identity)

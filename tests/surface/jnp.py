@@ -22,6 +22,10 @@ U = [XF, XI, XB, XC]
 B = [(XF, YF), (XI, YI), (XB, YB), (XC, XC)]
 
 
+def _fail(ours, theirs):
+    raise AssertionError(f"{ours} vs JAX {theirs}")
+
+
 def _each(names, operands):
     return {n: [c(*(o if isinstance(o, tuple) else (o,))) for o in operands] for n in names}
 
@@ -265,11 +269,25 @@ CASES.update({
     "vsplit": [c(A23, 2), c(W, 3)],
     "dsplit": [c(np.ones((2, 2, 4), np.float32), 2)],
 })
-SCALAR_TYPES = """bfloat16 bool_ cdouble complex128 complex64 complex_ csingle double float16
+CASES.update({
+    "promote_types": [c(np.int64, np.int32), c(np.int8, float), c("uint8", np.int8),
+                      c(np.float16, "bfloat16")],
+    "can_cast": [c("bfloat16", np.float16, "same_kind"), c(np.int8, "bfloat16"),
+                 c(np.int32, np.float32), c(np.float32, np.int32, "unsafe")],
+    "einsum_path": [c("ij,jk", np.ones((2, 3)), np.ones((3, 4)), _jit=False,
+                      _compare=lambda o, t: o[0] == t[0] or _fail(o[0], t[0]))],
+})
+SCALAR_TYPES = """bool bfloat16 bool_ cdouble complex128 complex64 complex_ csingle double float16
     float32 float64 float_ int16 int32 int64 int8 int_ single uint uint16 uint32 uint64
     uint8""".split()
 CASES.update({n: [c(XF), c(2)] for n in SCALAR_TYPES})
 ELSEWHERE = {
+    **{n: "test_numpy_surface.py::test_io_and_printing_match_jax" for n in
+       "save savez load array_str array_repr printoptions get_printoptions "
+       "set_printoptions".split()},
+    **{n: "test_numpy_surface.py::test_ufunc_objects_match_jax" for n in ("ufunc", "frompyfunc")},
+    **{n: "test_numpy_surface.py::test_dtype_classes_match_jax" for n in
+       "ComplexWarning character flexible object_".split()},
     "vectorize": "test_numpy_surface.py::test_vectorize_matches_jax",
     **{n: "test_numpy_surface.py::test_constants_match_jax" for n in "e pi inf nan newaxis euler_gamma".split()},
     **{n: "test_numpy_surface.py::test_dtype_classes_match_jax" for n in
@@ -282,8 +300,12 @@ ELSEWHERE = {
     "from_dlpack": "test_interop.py::test_from_dlpack_errors_and_copies",
 }
 TODO = "not implemented yet (issue 26)"
-ABSENT = {n: TODO for n in """ComplexWarning array_repr array_str bool can_cast character einsum_path flexible
-float4_e2m1fn float6_e2m3fn float6_e3m2fn float8_e3m4 float8_e4m3 float8_e4m3b11fnuz
-float8_e4m3fn float8_e4m3fnuz float8_e5m2 float8_e5m2fnuz float8_e8m0fnu fromfile fromiter
-frompyfunc get_printoptions int1 int2 int4 load object_ printoptions promote_types roots
-save savez set_printoptions ufunc uint1 uint2 uint4""".split()}
+NARROW = ("a sub-byte integer or 4/6/8-bit float dtype: the tree's dtype table "
+          "(frontend/core/dtypes.py, lowering's type names) has no such types yet, though "
+          "StableHLO has i2/i4/ui2/ui4 and the f4/f6/f8 types")
+IMPURE = "JAX's own function raises NotImplementedError (it may be non-pure under jit)"
+ABSENT = {n: TODO for n in """roots""".split()}
+ABSENT.update({n: NARROW for n in """float4_e2m1fn float6_e2m3fn float6_e3m2fn float8_e3m4
+    float8_e4m3 float8_e4m3b11fnuz float8_e4m3fn float8_e4m3fnuz float8_e5m2 float8_e5m2fnuz
+    float8_e8m0fnu int1 int2 int4 uint1 uint2 uint4""".split()})
+ABSENT.update({"fromfile": IMPURE, "fromiter": IMPURE})
