@@ -192,7 +192,9 @@ CASES.update({
     "vander": [c(PB), c(W, 4, increasing=True), c(XB[0], _raises=TypeError)],
     "polyfit": [c(XS, YS, 2), c(XS, YS, 2, w=XS + 1), c(XS, np.stack([YS, XS], 1), 1),
                 c(XS, YS, 2, full=True), c(XS, YS, 1, cov=True)],
-    "poly": [c(W), c(PA)],
+    "poly": [c(W), c(PA), c(SQ)],
+    "roots": [c(W, _jit=False), c(np.float32([0, 0, 1, -3, 2]), _jit=False),
+              c(np.float32([1, 0, 1]), _jit=False), c(PA, _jit=False)],
     "trim_zeros": [c(np.int32([0, 0, 1, 2, 0]), _jit=False),
                    c(np.int32([0, 0, 1, 2, 0]), "b", _jit=False),
                    c(np.int32([[0, 0, 0], [0, 1, 0]]), _jit=False)],
@@ -299,12 +301,11 @@ ELSEWHERE = {
     "linalg": "test_surface.py::test_every_name_is_accounted_for_once",
     "from_dlpack": "test_interop.py::test_from_dlpack_errors_and_copies",
 }
-TODO = "not implemented yet (issue 26)"
 NARROW = ("a sub-byte integer or 4/6/8-bit float dtype: the tree's dtype table "
           "(frontend/core/dtypes.py, lowering's type names) has no such types yet, though "
           "StableHLO has i2/i4/ui2/ui4 and the f4/f6/f8 types")
 IMPURE = "JAX's own function raises NotImplementedError (it may be non-pure under jit)"
-ABSENT = {n: TODO for n in """roots""".split()}
+ABSENT = {}
 ABSENT.update({n: NARROW for n in """float4_e2m1fn float6_e2m3fn float6_e3m2fn float8_e3m4
     float8_e4m3 float8_e4m3b11fnuz float8_e4m3fn float8_e4m3fnuz float8_e5m2 float8_e5m2fnuz
     float8_e8m0fnu int1 int2 int4 uint1 uint2 uint4""".split()})
