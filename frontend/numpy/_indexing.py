@@ -443,7 +443,8 @@ def take_along_axis(arr, indices, axis, mode=None, fill_value=None):
 # ----------------------------------------------------------------------------- x.at[idx]
 
 
-def _scatter_index(x, idx, values, prim, mode, indices_are_sorted=False, unique_indices=False):
+def _scatter_index(x, idx, values, prim, mode, indices_are_sorted=False, unique_indices=False,
+                   **extra):
     """x.at[idx].<op>(values) as one scatter. Window dims: step-1 slices (and Ellipsis);
     inserted dims: ints, traced scalars, integer arrays; strided slices become index arrays
     of their own scatter dim. Updates keep numpy's indexing-result layout."""
@@ -514,7 +515,8 @@ def _scatter_index(x, idx, values, prim, mode, indices_are_sorted=False, unique_
     # window updates must cover the whole window dim of the operand in size: windows start at
     # the slice start (in sdod) or 0
     return lax_ix._scatter(prim, x, indices, upd, (uwd, inserted, sdod), index_vector_dim=ivd,
-                           indices_are_sorted=indices_are_sorted, unique_indices=unique_indices)
+                           indices_are_sorted=indices_are_sorted, unique_indices=unique_indices,
+                           **extra)
 
 
 def _grid(c, grid, positions):
@@ -540,6 +542,11 @@ def _combine_scalar(prim, x, upd):
     if combine is None:
         return upd if is_array(upd) else asarray(upd)
     return combine(x, upd)
+
+
+def _negated(values):
+    v = values if is_array(values) else asarray(values)
+    return lax.neg(v)  # (booleans: neg's TypeError, as JAX's subtract)
 
 
 class _IndexUpdateHelper:
@@ -596,6 +603,42 @@ class _IndexUpdateRef:
         return self._update(ix.scatter_mul_p, values, mode, indices_are_sorted, unique_indices)
 
     mul = multiply
+
+    def subtract(self, values, *, indices_are_sorted=False, unique_indices=False, mode=None):
+        """x with ``x[idx] -= values`` (repeated indices accumulate)."""
+        return self.add(_negated(values), indices_are_sorted=indices_are_sorted,
+                        unique_indices=unique_indices, mode=mode)
+
+    def divide(self, values, *, indices_are_sorted=False, unique_indices=False, mode=None):
+        """x with ``x[idx] /= values`` (inexact x, as JAX's)."""
+        return self._update_by("divide", values, mode, indices_are_sorted, unique_indices)
+
+    def power(self, values, *, indices_are_sorted=False, unique_indices=False, mode=None):
+        """x with ``x[idx] **= values``."""
+        return self._update_by("power", values, mode, indices_are_sorted, unique_indices)
+
+    def _update_by(self, fname, values, mode, indices_are_sorted, unique_indices):
+        from . import _elementwise
+        x = self.array if is_array(self.array) else asarray(self.array)
+        if fname == "divide":  # (an integer x becomes inexact, as JAX's)
+            (x,) = _elementwise.promote_dtypes_inexact("divide", x)
+        cur = _getitem(x, self.index, mode=lax_ix.canonical_mode(mode))
+        new = getattr(_elementwise, fname)(cur, values if is_array(values) else asarray(values))
+        return _IndexUpdateRef(x, self.index)._update(
+            ix.scatter_p, convert(new, aval_of(x).dtype, aval_of(x).weak_type), mode,
+            indices_are_sorted, unique_indices)
+
+    def apply(self, func, *, indices_are_sorted=False, unique_indices=False, mode=None):
+        """x with ``x[idx] = func(x[idx])``, once per occurrence of an index (one scatter whose
+        update region is ``func``)."""
+        x = self.array if is_array(self.array) else asarray(self.array)
+        if aval_of(x).ndim == 0:  # (the one element)
+            return convert(func(x), aval_of(x).dtype, aval_of(x).weak_type)
+        g = lax_ix.apply_graph(func, aval_of(x).dtype)
+        cur = _getitem(x, self.index, mode=lax_ix.canonical_mode(mode))
+        return _scatter_index(x, self.index, lax.mul(cur, convert(0, aval_of(x).dtype)),
+                              ix.scatter_apply_p, lax_ix.canonical_mode(mode), indices_are_sorted,
+                              unique_indices, computation=g)
 
     def min(self, values, *, indices_are_sorted=False, unique_indices=False, mode=None):
         """x with ``x[idx] = minimum(x[idx], values)``."""
