@@ -43,8 +43,8 @@ def test_methods_match_jax(expr):
 def test_methods_under_jit_match_jax():
     for expr in EXPRS[:8] + ["x << 2", "divmod(x, 3)", "x.view(np.uint8)", "f.byteswap()",
                              "x.argpartition(1)"]:
-        ours = fe.jit(lambda x, f, b: eval(expr, _env(fnp, x, f, b)))(XI, XF, XB)
-        theirs = jax.jit(lambda x, f, b: eval(expr, _env(jnp, x, f, b)))(XI, XF, XB)
+        ours = fe.jit(lambda x, f, b, e=expr: eval(e, _env(fnp, x, f, b)))(XI, XF, XB)
+        theirs = jax.jit(lambda x, f, b, e=expr: eval(e, _env(jnp, x, f, b)))(XI, XF, XB)
         assert_same(ours, theirs, expr)
 
 
