@@ -9,7 +9,7 @@ import numpy as _onp
 from ..core import dtypes as _dtypes
 from ..core import jax_names as _jax_names
 from ..device.array import from_dlpack  # noqa: F401
-from . import fft, linalg  # noqa: F401
+from . import _core, fft, linalg  # noqa: F401
 from ._convolution import *  # noqa: F401,F403
 from ._core import asarray, astype  # noqa: F401
 from ._creation import *  # noqa: F401,F403
@@ -71,8 +71,13 @@ def ndim(a):
     return len(shape(a))
 
 
-def size(a):
-    return int(_onp.prod(shape(a)))
+def size(a, axis=None):
+    """The number of elements (along ``axis``: an int or a tuple of ints)."""
+    shp = shape(a)
+    if axis is None:
+        return int(_onp.prod(shp))
+    axes = (axis,) if isinstance(axis, int) else tuple(axis)
+    return int(_onp.prod([shp[_core.canonical_axis(ax, len(shp))] for ax in axes]))
 
 
 def __getattr__(name):

@@ -17,12 +17,16 @@ from ._elementwise import multiply, power
 from ._shape import broadcast_shapes, broadcast_to, moveaxis, reshape
 
 
-def array(object, dtype=None, copy=True):  # noqa: A002
+def array(object, dtype=None, copy=True, order="K", ndmin=0, *, device=None):  # noqa: A002
     """frontend.numpy.array: like asarray; a Python scalar gives a weakly typed 0-d array.
-    With ``copy=True`` (the default) an Array argument gives a new buffer, as JAX's."""
+    With ``copy=True`` (the default) an Array argument gives a new buffer, as JAX's;
+    ``ndmin``: leading axes added up to that many dimensions."""
     out = asarray(object, dtype)
     if copy and out is object and isinstance(out, Array):
-        return _copy(out)
+        out = _copy(out)
+    nd = aval_of(out).ndim
+    if ndmin > nd:
+        out = reshape(out, (1,) * (ndmin - nd) + aval_of(out).shape)
     return out
 
 
@@ -35,7 +39,8 @@ def _shape(shape) -> tuple:
         raise TypeError(f"Shapes must be 1D sequences of concrete values of integer type, got "
                         f"{shape!r}.") from None
     if any(s < 0 for s in out):
-        raise ValueError(f"negative dimensions are not allowed, got shape {out}")
+        raise TypeError(f"broadcast_in_dim shape must have every element be nonnegative, got "
+                        f"{out}.")
     return out
 
 

@@ -156,9 +156,10 @@ def _parse(shape, idx):
             dim += 1
         elif isinstance(e, int):
             n = shape[dim]
-            if not -n <= e < n:
-                raise IndexError(f"index {e} is out of bounds for axis {dim} with size {n}")
-            entries.append(_Entry("int", dim, index=e % n))
+            if -n <= e < n:
+                entries.append(_Entry("int", dim, index=e % n))
+            else:  # out of bounds: JAX's rules, as for a traced index (get clamps, set drops)
+                entries.append(_Entry("dyn", dim, index=asarray(np.int32(e))))
             dim += 1
         elif isinstance(e, (Array, Tracer)) and e.ndim == 0:
             entries.append(_Entry("dyn", dim, index=e))
@@ -358,6 +359,11 @@ def take(a, indices, axis=None, out=None, mode=None, unique_indices=False,
     m = mode or "fill"
     if m == "raise":
         raise NotImplementedError("The 'raise' mode to jnp.take is not supported.")
+    if n == 0:
+        if aval_of(indices).size:
+            raise IndexError("Cannot do a non-empty jnp.take() from an empty axis.")
+        return lax.broadcast_in_dim(convert(0, aval_of(a).dtype), broadcast_dimensions=(),
+                                    shape=shp[:axis] + aval_of(indices).shape + shp[axis + 1:])
     if m not in ("fill", "clip", "wrap"):
         raise ValueError(f"Invalid mode value '{mode}'")
     i = convert(indices, _INT, False)
@@ -384,7 +390,8 @@ def take(a, indices, axis=None, out=None, mode=None, unique_indices=False,
     return lax.select(ok, res, fill)
 
 
-def take_along_axis(arr, indices, axis, mode=None, fill_value=None):
+def take_along_axis(arr, indices, axis=-1, mode=None, fill_value=None, *,
+                    wrap_negative_indices=None):
     """``out[..., j, ...] = arr[..., indices[..., j, ...], ...]`` along ``axis`` (the other
     dims broadcast). One gather whose other dims are batching dims.
 
@@ -398,8 +405,10 @@ def take_along_axis(arr, indices, axis, mode=None, fill_value=None):
     if not dtypes.is_int(indices.dtype):
         raise TypeError(f"take_along_axis indices must be of integer type, got {indices.dtype.name}")
     if axis is None:
+        if aval_of(indices).ndim != 1:
+            raise ValueError(f"take_along_axis indices must be 1D if axis=None, got shape "
+                             f"{aval_of(indices).shape}")
         arr = _reshape(arr, (aval_of(arr).size,))
-        indices = _reshape(indices, (aval_of(indices).size,))
         axis = 0
     ashp, ishp = aval_of(arr).shape, aval_of(indices).shape
     if len(ashp) != len(ishp):
@@ -424,7 +433,10 @@ def take_along_axis(arr, indices, axis, mode=None, fill_value=None):
     m = mode or "fill"
     if m not in ("fill", "clip", "promise_in_bounds"):
         raise ValueError(f"Invalid mode value '{mode}'")
-    i = _wrap_index(indices, n)
+    if n == 0:  # (nothing to gather: zeros of the result's shape, as JAX's)
+        return lax.broadcast_in_dim(convert(0, aval_of(arr).dtype), shape=aval_of(indices).shape,
+                                    broadcast_dimensions=())
+    i = _wrap_index(indices, n) if wrap_negative_indices is not False else indices
     others = tuple(d for d in range(nd) if d != axis)
     res = lax_ix._gather(arr, i, ((), (axis,), (axis,), others, others), (1,) * nd,
                          index_vector_dim=nd,

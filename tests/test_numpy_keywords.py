@@ -1,0 +1,47 @@
+"""Keywords and edge behaviours of frontend.numpy functions, compared with jax.numpy:
+array(ndmin=), size(axis=), take/take_along_axis on empty axes and without an axis,
+interp of a Python scalar, negative shapes, traced linspace end points."""
+import jax
+import jax.numpy as jnp
+import numpy as np
+import pytest
+from harness import assert_same
+
+import frontend as fe
+import frontend.numpy as fnp
+
+CASES = [
+    "lib.array([1, 2], ndmin=3)", "lib.array(np.ones((2, 3)), ndmin=1)",
+    "lib.size(lib.ones((2, 3, 4)), axis=(0, 2))", "lib.size(lib.ones((2, 3)), 1)",
+    "lib.size(np.ones((2, 3)), -1)",
+    "lib.interp(1.5, np.arange(3.0), np.arange(3.0) * 2)",
+    "lib.interp(1, np.arange(3.0), np.arange(3.0) * 2)",
+    "lib.take_along_axis(np.ones((2, 0), np.float32), np.zeros((2, 1), np.int32), axis=1)",
+    "lib.take_along_axis(np.arange(6).reshape(2, 3), np.array([[0], [2]]))",
+    "lib.take_along_axis(np.arange(6.0), np.array([5, 0]), axis=None)",
+    "lib.take(np.ones((0, 3)), np.zeros(0, np.int32), axis=0)",
+]
+ERRORS = [
+    ("lib.ones((-1, 1))", TypeError),
+    ("lib.take(np.ones((0, 3)), np.array([0]), axis=0)", IndexError),
+    ("lib.take_along_axis(np.ones((2, 3)), np.zeros((2, 1), np.int32), axis=None)", ValueError),
+]
+
+
+@pytest.mark.parametrize("expr", CASES)
+def test_keywords_match_jax(expr):
+    assert_same(eval(expr, {"lib": fnp, "np": np}), eval(expr, {"lib": jnp, "np": np}), expr)
+
+
+@pytest.mark.parametrize(("expr", "error"), ERRORS)
+def test_errors_match_jax(expr, error):
+    for lib in (jnp, fnp):
+        with pytest.raises(error):
+            eval(expr, {"lib": lib, "np": np})
+
+
+def test_linspace_with_traced_end_points_matches_jax():
+    a, b = np.float32(1.0), np.float32([2.0, 7.0])
+    for kw in ({}, {"endpoint": False}, {"axis": -1}, {"retstep": True}):
+        assert_same(fe.jit(lambda s, e, kw=kw: fnp.linspace(s, e, 5, **kw))(a, b),
+                    jax.jit(lambda s, e, kw=kw: jnp.linspace(s, e, 5, **kw))(a, b), str(kw))
