@@ -45,3 +45,31 @@ def test_linspace_with_traced_end_points_matches_jax():
     for kw in ({}, {"endpoint": False}, {"axis": -1}, {"retstep": True}):
         assert_same(fe.jit(lambda s, e, kw=kw: fnp.linspace(s, e, 5, **kw))(a, b),
                     jax.jit(lambda s, e, kw=kw: jnp.linspace(s, e, 5, **kw))(a, b), str(kw))
+
+
+def test_traced_k_and_shift_match_jax():
+    x = np.arange(12, dtype=np.float32).reshape(3, 4)
+    for s in (2, -1, 7):
+        for f in (lambda lib, x, s: lib.roll(x, s), lambda lib, x, s: lib.roll(x, s, axis=1),
+                  lambda lib, x, s: lib.eye(3, 4, k=s) + x[:, :4],
+                  lambda lib, x, s: lib.tri(3, 4, k=s, dtype=np.int32)):
+            assert_same(fe.jit(lambda x, s, f=f: f(fnp, x, s))(x, np.int32(s)),
+                        jax.jit(lambda x, s, f=f: f(jnp, x, s))(x, np.int32(s)))
+    shifts = np.int32([1, -3])
+    assert_same(fe.jit(lambda x, s: fnp.roll(x, s, axis=(0, 1)))(x, shifts),
+                jax.jit(lambda x, s: jnp.roll(x, s, axis=(0, 1)))(x, shifts))
+    assert_same(fnp.roll(x, fnp.int32(2)), jnp.roll(x, jnp.int32(2)))
+
+
+def test_device_keyword_matches_jax():
+    ours, theirs = fe.devices()[0], jax.devices()[0]
+    x = np.arange(6.0, dtype=np.float32)
+    for expr in ("lib.zeros((2, 3), device=d)", "lib.ones(2, np.int32, device=d)",
+                 "lib.empty(3, device=d)", "lib.full_like(x, 3, device=d)",
+                 "lib.zeros_like(x, device=d)", "lib.arange(4, device=d)",
+                 "lib.array([1, 2], device=d)", "lib.eye(2, device=d)",
+                 "lib.linspace(0, 1, 3, device=d)", "lib.full(2, 1.5, device=None)"):
+        o = eval(expr, {"lib": fnp, "np": np, "d": ours, "x": x})
+        t = eval(expr, {"lib": jnp, "np": np, "d": theirs, "x": x})
+        assert_same(o, t, expr)
+        assert len(o.devices()) == 1

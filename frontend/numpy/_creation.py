@@ -9,7 +9,7 @@ import numpy as np
 from .. import lax
 from ..core import dtypes
 from ..core.ir import Tracer, aval_of
-from ..device.array import Array
+from ..device.array import Array, device_put
 from ..lax._convert import convert
 from ._core import _SCALARS, asarray, astype, canonical_axis, check_arraylike
 from ._elementwise import copy as _copy
@@ -27,7 +27,7 @@ def array(object, dtype=None, copy=True, order="K", ndmin=0, *, device=None):  #
     nd = aval_of(out).ndim
     if ndmin > nd:
         out = reshape(out, (1,) * (ndmin - nd) + aval_of(out).shape)
-    return out
+    return _placed(out, device)
 
 
 def _shape(shape) -> tuple:
@@ -44,7 +44,15 @@ def _shape(shape) -> tuple:
     return out
 
 
-def full(shape, fill_value, dtype=None):
+def _placed(out, device):
+    """``out`` on ``device`` (a Device or Sharding; None: the default one), as JAX's
+    ``device=`` of the creation functions; under a trace, where XLA places it."""
+    if device is None or isinstance(out, Tracer):
+        return out
+    return device_put(out, device)
+
+
+def full(shape, fill_value, dtype=None, *, device=None):
     """An array of ``shape`` filled with ``fill_value`` (one broadcast_in_dim)."""
     shape = _shape(shape)
     if dtype is None:
@@ -53,21 +61,21 @@ def full(shape, fill_value, dtype=None):
         d, weak = dtypes.canonicalize(np.dtype(dtype)), False
     v = convert(fill_value if isinstance(fill_value, _SCALARS) else asarray(fill_value), d, weak)
     nd = aval_of(v).ndim
-    return lax.broadcast_in_dim(v, shape=shape,
-                                broadcast_dimensions=tuple(range(len(shape) - nd, len(shape))))
+    return _placed(lax.broadcast_in_dim(
+        v, shape=shape, broadcast_dimensions=tuple(range(len(shape) - nd, len(shape)))), device)
 
 
-def zeros(shape, dtype=None):
-    return full(shape, 0, dtype or dtypes.default_float())
+def zeros(shape, dtype=None, *, device=None):
+    return full(shape, 0, dtype or dtypes.default_float(), device=device)
 
 
-def ones(shape, dtype=None):
-    return full(shape, 1, dtype or dtypes.default_float())
+def ones(shape, dtype=None, *, device=None):
+    return full(shape, 1, dtype or dtypes.default_float(), device=device)
 
 
-def empty(shape, dtype=None):
+def empty(shape, dtype=None, *, device=None):
     """As JAX's: XLA has no uninitialized arrays, so this is ``zeros``."""
-    return zeros(shape, dtype)
+    return zeros(shape, dtype, device=device)
 
 
 def _like(a, dtype, shape):
@@ -76,23 +84,23 @@ def _like(a, dtype, shape):
         (av.weak_type and dtype is None)
 
 
-def full_like(a, fill_value, dtype=None, shape=None):
+def full_like(a, fill_value, dtype=None, shape=None, *, device=None):
     shp, d, weak = _like(a, dtype, shape)
     out = full(shp, fill_value, d)
-    return convert(out, d, True) if weak else out
+    return _placed(convert(out, d, True) if weak else out, device)
 
 
-def zeros_like(a, dtype=None, shape=None):
-    return full_like(a, 0, dtype, shape)
+def zeros_like(a, dtype=None, shape=None, *, device=None):
+    return full_like(a, 0, dtype, shape, device=device)
 
 
-def ones_like(a, dtype=None, shape=None):
-    return full_like(a, 1, dtype, shape)
+def ones_like(a, dtype=None, shape=None, *, device=None):
+    return full_like(a, 1, dtype, shape, device=device)
 
 
-def empty_like(prototype, dtype=None, shape=None):
+def empty_like(prototype, dtype=None, shape=None, *, device=None):
     """As JAX's: ``zeros_like``."""
-    return zeros_like(prototype, dtype, shape)
+    return zeros_like(prototype, dtype, shape, device=device)
 
 
 def _concrete(x, name):
@@ -101,7 +109,7 @@ def _concrete(x, name):
     return x
 
 
-def arange(start, stop=None, step=None, dtype=None):
+def arange(start, stop=None, step=None, dtype=None, *, device=None):
     """Evenly spaced values (computed on the host: the bounds must be concrete)."""
     for v in (start, stop, step):
         _concrete(v, "arange")
@@ -115,7 +123,7 @@ def arange(start, stop=None, step=None, dtype=None):
         out = np.arange(start, dtype=dtype) if step is None else np.arange(0, start, step, dtype=dtype)
     else:
         out = np.arange(start, stop, step if step is not None else 1, dtype=dtype)
-    return asarray(out, dtype)
+    return _placed(asarray(out, dtype), device)
 
 
 def linspace(start, stop, num: int = 50, endpoint: bool = True, retstep: bool = False,
@@ -158,7 +166,7 @@ def linspace(start, stop, num: int = 50, endpoint: bool = True, retstep: bool = 
         out = asarray(np.zeros(bshape[:axis] + (0,) + bshape[axis:], comp))
     if dtypes.is_int(dt) and not dtypes.is_int(comp):
         out = lax.floor(out)
-    res = convert(out, dt, False)
+    res = _placed(convert(out, dt, False), device)
     return (res, delta) if retstep else res
 
 
@@ -188,9 +196,17 @@ def geomspace(start, stop, num: int = 50, endpoint: bool = True, dtype=None, axi
     return astype(moveaxis(res, 0, axis), dt)
 
 
-def eye(N: int, M: int | None = None, k: int = 0, dtype=None):
-    M = N if M is None else M
-    return asarray(np.eye(N, M, k, dtype=dtypes.canonicalize(np.dtype(dtype or dtypes.default_float()))))
+def eye(N: int, M: int | None = None, k=0, dtype=None, *, device=None):
+    """Ones on the k-th diagonal of an (N, M) matrix (``k`` may be traced)."""
+    N = operator.index(N)
+    M = N if M is None else operator.index(M)
+    if not isinstance(k, Tracer):
+        k = operator.index(k)
+    d = dtypes.canonicalize(np.dtype(dtype or dtypes.default_float()))
+    i32 = dtypes.int32
+    row = lax.broadcasted_iota(dtype=i32, shape=(N, M), dimension=0)
+    col = lax.broadcasted_iota(dtype=i32, shape=(N, M), dimension=1)
+    return _placed(convert(lax.eq(lax.add(row, convert(k, i32)), col), d, False), device)
 
 
 def identity(n: int, dtype=None):
