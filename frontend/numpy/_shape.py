@@ -459,15 +459,7 @@ def roll(a, shift, axis=None):
     if isinstance(shift, Array):  # (a concrete 0-d shift)
         shift = int(shift)
     shifts = (shift,) if isinstance(shift, (int, np.integer)) else tuple(shift)
-    axes = (axis,) if isinstance(axis, (int, np.integer)) else tuple(axis)
-    if len(shifts) == 1 and len(axes) > 1:
-        shifts = shifts * len(axes)
-    if len(axes) == 1 and len(shifts) > 1:
-        axes = axes * len(shifts)
-    if len(shifts) != len(axes):
-        raise ValueError("shift and axis must have the same length")
-    for s, ax in zip(shifts, axes, strict=True):
-        ax = canonical_axis(int(ax), a.ndim)
+    for s, ax in _shift_axis_pairs(shifts, axis, a.ndim):
         n = a.shape[ax]
         s = operator.index(s) % n if n else 0
         if s:
@@ -476,23 +468,29 @@ def roll(a, shift, axis=None):
     return a
 
 
-def _roll_traced(a, shift, axis):
-    """roll by array shifts (a 0-d or 1-D traced shift: each axis's window of [a, a] starts
-    at (-shift) mod n, one dynamic_slice)."""
-    shift = _arr(shift)
-    if not dtypes.is_int(aval_of(shift).dtype):
-        raise TypeError(f"roll: shift must be integer, got {aval_of(shift).dtype.name}")
-    axes = (axis,) if isinstance(axis, (int, np.integer)) else tuple(axis)
-    shifts = [shift] if aval_of(shift).ndim == 0 else [
-        lax.index_in_dim(shift, i, 0, keepdims=False) for i in range(aval_of(shift).shape[0])]
+def _shift_axis_pairs(shifts, axis, ndim):
+    """(shift, axis) pairs of roll: one shift for many axes or many shifts for one axis
+    repeat; otherwise the lengths must match."""
+    shifts = list(shifts)
+    axes = [axis] if isinstance(axis, (int, np.integer)) else list(axis)
     if len(shifts) == 1 and len(axes) > 1:
         shifts = shifts * len(axes)
     if len(axes) == 1 and len(shifts) > 1:
         axes = axes * len(shifts)
     if len(shifts) != len(axes):
         raise ValueError("shift and axis must have the same length")
-    for s, ax in zip(shifts, axes, strict=True):
-        ax = canonical_axis(int(ax), a.ndim)
+    return [(s, canonical_axis(int(ax), ndim)) for s, ax in zip(shifts, axes, strict=True)]
+
+
+def _roll_traced(a, shift, axis):
+    """roll by array shifts (a 0-d or 1-D traced shift: each axis's window of [a, a] starts
+    at (-shift) mod n, one dynamic_slice)."""
+    shift = _arr(shift)
+    if not dtypes.is_int(aval_of(shift).dtype):
+        raise TypeError(f"roll: shift must be integer, got {aval_of(shift).dtype.name}")
+    shifts = [shift] if aval_of(shift).ndim == 0 else [
+        lax.index_in_dim(shift, i, 0, keepdims=False) for i in range(aval_of(shift).shape[0])]
+    for s, ax in _shift_axis_pairs(shifts, axis, a.ndim):
         n = a.shape[ax]
         if n == 0:
             continue
