@@ -73,3 +73,14 @@ def test_device_keyword_matches_jax():
         t = eval(expr, {"lib": jnp, "np": np, "d": theirs, "x": x})
         assert_same(o, t, expr)
         assert len(o.devices()) == 1
+
+
+def test_var_std_with_a_given_mean_match_jax():
+    x = np.arange(6.0, dtype=np.float32).reshape(2, 3)
+    m = np.float32([[1.0], [4.0]])
+    for expr in ("lib.var(x, axis=1, mean=m)", "lib.std(x, axis=1, mean=m, ddof=1)",
+                 "lib.var(x, axis=1, keepdims=True, mean=m)", "lib.var(x[0], mean=1.5)"):
+        env = {"x": x, "m": m}
+        assert_same(eval(expr, {**env, "lib": fnp}), eval(expr, {**env, "lib": jnp}), expr)
+        assert_same(fe.jit(lambda x, m, e=expr: eval(e, {"x": x, "m": m, "lib": fnp}))(x, m),
+                    jax.jit(lambda x, m, e=expr: eval(e, {"x": x, "m": m, "lib": jnp}))(x, m))

@@ -282,6 +282,9 @@ def mean(a, axis=None, dtype=None, out=None, keepdims=False, *, where=None):
     return convert(lax.div(s, n), result, False)
 
 
+_mean = mean  # (var's keyword ``mean`` shadows the function)
+
+
 def _var_types(a_dtype, dtype):
     if dtype is not None:
         dtype = _user_dtype(dtype)
@@ -299,9 +302,10 @@ def _var_types(a_dtype, dtype):
 
 @eager_fused(1)
 def var(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=None,
-        correction=None):
+        correction=None, mean=None):
     """Variance over ``axis`` with ``ddof`` (or ``correction``) degrees of freedom removed
-    (frontend.numpy.var). NaN where the count minus ddof is not positive.
+    (frontend.numpy.var). NaN where the count minus ddof is not positive. ``mean``: the
+    mean to use (with the reduced axes kept), instead of computing it.
 
     >>> import frontend.numpy as fnp
     >>> fnp.var(fnp.array([1., 2., 3., 4.]), ddof=1)
@@ -319,8 +323,11 @@ def var(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=Non
     comp, result = _var_types(av.dtype, dtype)
     a = convert(a, comp, False)
     kept = tuple(i for i in range(av.ndim) if i not in axes)
-    m = mean(a, axes, dtype=comp, where=where)
-    m = lax.broadcast_in_dim(m, shape=av.shape, broadcast_dimensions=kept)
+    if mean is None:
+        m = _mean(a, axes, dtype=comp, where=where)
+        m = lax.broadcast_in_dim(m, shape=av.shape, broadcast_dimensions=kept)
+    else:
+        m = broadcast_to_shape(convert(_arg("var", mean), comp, False), av.shape)
     c = lax.sub(a, m)
     if dtypes.is_complex(comp):
         c = lax.abs(c)
@@ -346,7 +353,7 @@ def var(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=Non
 
 @eager_fused(1)
 def std(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=None,
-        correction=None):
+        correction=None, mean=None):
     """Standard deviation over ``axis`` (frontend.numpy.std): the square root of ``var``.
 
     >>> import frontend.numpy as fnp
@@ -356,7 +363,7 @@ def std(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=Non
     _check_out("std", out)
     if dtype is not None and not dtypes.is_inexact(_user_dtype(dtype)):
         raise ValueError(f"dtype argument to jnp.std must be inexact; got {_user_dtype(dtype)}")
-    v = var(a, axis, dtype, None, ddof, keepdims, where=where, correction=correction)
+    v = var(a, axis, dtype, None, ddof, keepdims, where=where, correction=correction, mean=mean)
     return lax.sqrt(v)
 
 
