@@ -84,3 +84,10 @@ def test_var_std_with_a_given_mean_match_jax():
         assert_same(eval(expr, {**env, "lib": fnp}), eval(expr, {**env, "lib": jnp}), expr)
         assert_same(fe.jit(lambda x, m, e=expr: eval(e, {"x": x, "m": m, "lib": fnp}))(x, m),
                     jax.jit(lambda x, m, e=expr: eval(e, {"x": x, "m": m, "lib": jnp}))(x, m))
+
+
+def test_true_as_an_index_matches_jax():
+    x = np.arange(12, dtype=np.int32).reshape(3, 4)
+    for expr in ("a[True]", "a[0, True]", "a[..., True]", "a[True, 1]", "a.at[True].set(7)",
+                 "a.at[True, 1].add(7)"):
+        assert_same(eval(expr, {"a": fnp.asarray(x)}), eval(expr, {"a": jnp.asarray(x)}), expr)

@@ -79,8 +79,10 @@ def _expand(i):
     if isinstance(i, str):
         raise TypeError(f"JAX does not support string indexing; got idx={i!r}")
     if isinstance(i, (bool, np.bool_)):
-        raise TypeError("boolean scalar indices (x[True]) are not supported; use x[None] to "
-                        "add an axis")
+        if i:  # a 0-d True mask: a new axis of length 1, as x[None]
+            return [None]
+        raise TypeError("boolean scalar index False (an empty new axis) is not supported; use "
+                        "x[None][:0] for that result")
     if isinstance(i, (int, np.integer)):
         return [int(i)]
     if isinstance(i, float):
