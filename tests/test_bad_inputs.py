@@ -111,7 +111,6 @@ CASES = [
     ("zeros-bad-shape", lambda: fnp.zeros((2, -1)), (TypeError, ValueError), r"negative|shape|-1"),
     ("zeros-float-shape", lambda: fnp.zeros((2.5,)), TypeError, r"shape|integer|float"),
     ("cumsum-axis", lambda: fnp.cumsum(X, axis=3), ValueError, r"axis"),
-    ("power-bool", lambda: fnp.power(np.array([True]), np.array([True])), TypeError, r"bool"),
     ("bitwise-float", lambda: fnp.bitwise_and(X, X), TypeError, r"bitwise|float|and"),
     # --- lax functions
     ("lax-add-dtypes", lambda: lax.add(X, X.astype(np.int32)), TypeError, r"same dtypes.*float32.*int32"),
