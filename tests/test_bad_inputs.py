@@ -103,7 +103,6 @@ CASES = [
     ("einsum-bad-spec", lambda: fnp.einsum("ij,jk->ik", X, X), ValueError, r"size|dimension|shape|j"),
     ("einsum-bad-operands", lambda: fnp.einsum("ij->ij", X, X), ValueError, r"operand|spec|subscript"),
     ("where-shapes", lambda: fnp.where(X > 0, X, V[:3]), (TypeError, ValueError), r"shape|broadcast"),
-    ("getitem-out-of-range", lambda: X[5], IndexError, r"index 5.*size 3|out of bounds"),
     ("getitem-too-many", lambda: X[0, 0, 0], IndexError, r"[Tt]oo many indices"),
     ("getitem-float-index", lambda: X[1.5], (TypeError, IndexError), r"float|integer|index"),
     ("getitem-bool-mask-jit", lambda: _jit(lambda x: x[x > 0], X), (TypeError, IndexError), r"[Bb]oolean|concrete|shape"),
@@ -112,7 +111,6 @@ CASES = [
     ("zeros-bad-shape", lambda: fnp.zeros((2, -1)), (TypeError, ValueError), r"negative|shape|-1"),
     ("zeros-float-shape", lambda: fnp.zeros((2.5,)), TypeError, r"shape|integer|float"),
     ("cumsum-axis", lambda: fnp.cumsum(X, axis=3), ValueError, r"axis"),
-    ("power-bool", lambda: fnp.power(np.array([True]), np.array([True])), TypeError, r"bool"),
     ("bitwise-float", lambda: fnp.bitwise_and(X, X), TypeError, r"bitwise|float|and"),
     # --- lax functions
     ("lax-add-dtypes", lambda: lax.add(X, X.astype(np.int32)), TypeError, r"same dtypes.*float32.*int32"),

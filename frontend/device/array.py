@@ -112,8 +112,11 @@ class Array:
         self._buf.block_until_ready()
         return self
 
-    def item(self):
-        return self._value().item()
+    def item(self, *args):
+        return self._value().item(*args)
+
+    def tobytes(self, order="C"):
+        return self._value().tobytes(order=order)
 
     def tolist(self):
         return self._value().tolist()

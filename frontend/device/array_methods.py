@@ -28,13 +28,21 @@ def _stub(name):
 
 
 def _binop(name, reflected=False):
-    f = getattr(_np(), name)  # (the numpy module is complete when the methods are installed)
+    fnp = _np()  # (the numpy module is complete when the methods are installed)
+    f = getattr(fnp, name)
+    array_like = fnp._core.ArrayLike
+
+    def known(other) -> bool:
+        """Operand types the operators take (others: NotImplemented, so Python tries the
+        other operand's reflected operator and then raises its own TypeError, as with JAX's
+        arrays)."""
+        return isinstance(other, array_like) or hasattr(other, "__jax_array__")
     if reflected:
         def op(self, other):
-            return f(other, self)
+            return f(other, self) if known(other) else NotImplemented
     else:
         def op(self, other):
-            return f(self, other)
+            return f(self, other) if known(other) else NotImplemented
     return op
 
 
@@ -56,14 +64,85 @@ def _method(name):
 _BINARY = {
     "add": "add", "sub": "subtract", "mul": "multiply", "truediv": "true_divide",
     "floordiv": "floor_divide", "mod": "remainder", "pow": "power", "matmul": "matmul",
-    "and": "bitwise_and", "or": "bitwise_or", "xor": "bitwise_xor",
+    "and": "bitwise_and", "or": "bitwise_or", "xor": "bitwise_xor", "lshift": "left_shift",
+    "rshift": "right_shift", "divmod": "divmod",
 }
 _COMPARE = {"eq": "equal", "ne": "not_equal", "lt": "less", "le": "less_equal",
             "gt": "greater", "ge": "greater_equal"}
 _METHODS = ["sum", "mean", "max", "min", "prod", "argmax", "argmin", "dot", "squeeze",
             "transpose", "astype", "clip", "cumsum", "cumprod", "swapaxes", "all", "any", "var",
             "std", "round", "ravel", "copy", "repeat", "take", "trace", "diagonal", "nonzero",
-            "sort", "argsort", "searchsorted", "ptp", "conj", "conjugate"]
+            "sort", "argsort", "searchsorted", "ptp", "conj", "conjugate", "argpartition",
+            "choose"]
+
+
+def _compress(self, condition, axis=None, *, size=None, fill_value=0, out=None):
+    fnp = _np()
+    return fnp.compress(condition, self, axis, size=size, fill_value=fill_value, out=out)
+
+
+def _view(self, dtype=None, type=None):  # noqa: A002
+    """The same bytes read as ``dtype`` (the last axis rescaled when the sizes differ)."""
+    fnp = _np()
+    if type is not None:
+        raise NotImplementedError("`type` argument of array.view() is not supported.")
+    if dtype is None:
+        return self
+    d = fnp.dtype(dtype)
+    if d == self.dtype:
+        return self
+    from .. import lax
+    n, m = self.dtype.itemsize, d.itemsize
+    x = fnp.asarray(self)
+    if self.dtype == fnp.bool_:
+        x = fnp.astype(x, fnp.uint8)
+    if n == m:
+        out = lax.bitcast_convert_type(x, fnp.uint8 if d == fnp.bool_ else d)
+    elif n > m:  # each element becomes n // m elements
+        out = lax.bitcast_convert_type(x, d if d != fnp.bool_ else fnp.uint8)
+        out = fnp.reshape(out, self.shape[:-1] + (self.shape[-1] * (n // m),))
+    else:
+        if not self.shape or self.shape[-1] % (m // n):
+            raise ValueError("When changing to a larger dtype, its size must be a divisor of "
+                             "the total size in bytes of the last axis of the array.")
+        x = fnp.reshape(x, self.shape[:-1] + (self.shape[-1] // (m // n), m // n))
+        out = lax.bitcast_convert_type(x, d)
+    return out != 0 if d == fnp.bool_ else out
+
+
+def _byteswap(self, inplace=False):
+    """The bytes of each element in reverse order."""
+    fnp = _np()
+    if inplace:
+        raise ValueError("Array.byteswap() is not supported in-place (arrays are immutable)")
+    n = self.dtype.itemsize
+    if n == 1:
+        return self
+    from .. import lax
+    b = lax.bitcast_convert_type(fnp.asarray(self), fnp.uint8)
+    return lax.bitcast_convert_type(fnp.flip(b, -1), self.dtype)
+
+
+def _contains(self, item):
+    fnp = _np()
+    if self.ndim != 1:
+        raise ValueError(f"Array.__contains__: search array must be one-dimensional, got "
+                         f"arr.shape={self.shape}.")
+    return bool(fnp.any(self == item))
+
+
+def _round(self, ndigits=None):
+    """Python's round: to an int array without ``ndigits``."""
+    fnp = _np()
+    if ndigits is None:
+        return fnp.astype(fnp.round(self), fnp.int_)
+    return fnp.round(self, ndigits)
+
+
+def _setitem(self, index, value):  # noqa: ARG001
+    raise TypeError("JAX arrays are immutable and do not support in-place item assignment. "
+                    "Instead of x[idx] = y, use x = x.at[idx].set(y) or another .at[] method: "
+                    "https://docs.jax.dev/en/latest/_autosummary/jax.numpy.ndarray.at.html")
 
 
 def install(cls) -> None:
@@ -75,7 +154,9 @@ def install(cls) -> None:
         return
     names = [f"__{k}__" for k in _BINARY] + [f"__r{k}__" for k in _BINARY]
     names += [f"__{k}__" for k in _COMPARE] + ["__neg__", "__pos__", "__abs__", "__invert__",
-                                               "__getitem__"]
+                                               "__getitem__", "__round__", "__contains__",
+                                               "__copy__", "__deepcopy__", "__setitem__",
+                                               "compress", "view", "byteswap"]
     for n in names:
         setattr(cls, n, _stub(n))
     for m in _METHODS:
@@ -99,6 +180,14 @@ def _install_direct(cls) -> None:
     cls.__pos__ = _unop("positive")
     cls.__abs__ = _unop("absolute")
     cls.__invert__ = _unop("invert")
+    cls.__round__ = _round
+    cls.__contains__ = _contains
+    cls.__copy__ = lambda self: _np().copy(self)
+    cls.__deepcopy__ = lambda self, memo: _np().copy(self)  # noqa: ARG005
+    cls.__setitem__ = _setitem
+    cls.compress = _compress
+    cls.view = _view
+    cls.byteswap = _byteswap
     cls.__getitem__ = lambda self, idx: _np()._getitem(self, idx)
     for m in _METHODS:
         if hasattr(_np(), m):  # (sort & co. arrive with their functions)

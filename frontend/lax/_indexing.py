@@ -274,6 +274,14 @@ def _scatter(prim, operand, scatter_indices, updates, dimension_numbers, *,
                      unique_indices=bool(unique_indices), **extra)
 
 
+def apply_graph(func, dtype):
+    """The update region of scatter_apply: ``func`` of one element (and an unused update)."""
+    g, out_td = computation_graph("scatter_apply", lambda x, _: func(x), [Aval((), dtype)] * 2)
+    if out_td.num_leaves != 1:
+        raise ValueError(f"scatter_apply func must return one array, got {out_td}")
+    return g
+
+
 def _scatter_wrapper(prim, name: str, doc: str):
     def fn(operand, scatter_indices, updates, dimension_numbers, *, indices_are_sorted=False,
            unique_indices=False, mode=None):
@@ -315,9 +323,7 @@ def scatter_apply(operand, scatter_indices, func, dimension_numbers, *, update_s
     """
     operand = as_operand(operand)
     dt = aval_of(operand).dtype
-    g, out_td = computation_graph("scatter_apply", lambda x, _: func(x), [Aval((), dt)] * 2)
-    if out_td.num_leaves != 1:
-        raise ValueError(f"scatter_apply func must return one array, got {out_td}")
+    g = apply_graph(func, dt)
     unused = broadcast_in_dim_p.bind(literal(0, dt), shape=tuple(map(int, update_shape)),
                                      broadcast_dimensions=())
     return _scatter(scatter_apply_p, operand, scatter_indices, unused, dimension_numbers,

@@ -20,9 +20,9 @@ from ..primitives.numeric import conj_p
 from ..primitives.shape import broadcast_in_dim_p, reshape_p, transpose_p
 from ._convert import as_operand
 
-__all__ = ["cholesky", "eigh", "geqrf", "householder_product", "lu", "lu_pivots_to_permutation",
-           "qr", "svd", "triangular_solve", "tridiagonal_solve", "tril", "triu",
-           "hermitian_transpose"]
+__all__ = ["cholesky", "eig", "eigh", "geqrf", "householder_product", "lu",
+           "lu_pivots_to_permutation", "qr", "svd", "triangular_solve", "tridiagonal_solve", "tril",
+           "triu", "hermitian_transpose"]
 
 
 def hermitian_transpose(x):
@@ -110,6 +110,16 @@ def eigh(x, *, lower: bool = True, symmetrize_input: bool = True, sort_eigenvalu
     x = as_operand(x)
     v, w = dc.eigh_p.bind(_symmetrize(x) if symmetrize_input else x, lower=bool(lower))
     return v, w
+
+
+def eig(x, *, compute_left_eigenvectors: bool = True, compute_right_eigenvectors: bool = True,
+        use_magma=None, enable_eigvec_derivs: bool = False):
+    """Eigendecomposition of general square matrices: [w] + [vl] + [vr] (as requested),
+    complex eigenvalues w in LAPACK geev's order, unit-norm eigenvector columns
+    (``enable_eigvec_derivs``: differentiate the right eigenvectors too, as JAX's)."""
+    return dc.eig_p.bind(as_operand(x), compute_left=bool(compute_left_eigenvectors),
+                         compute_right=bool(compute_right_eigenvectors),
+                         enable_eigvec_derivs=bool(enable_eigvec_derivs))
 
 
 def svd(x, *, full_matrices: bool = True, compute_uv: bool = True, subset_by_index=None,

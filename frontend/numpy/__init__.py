@@ -9,8 +9,9 @@ import numpy as _onp
 from ..core import dtypes as _dtypes
 from ..core import jax_names as _jax_names
 from ..device.array import from_dlpack  # noqa: F401
+from . import _core  # noqa: F401
 from ._convolution import *  # noqa: F401,F403
-from ._core import asarray, astype, broadcast_shapes  # noqa: F401
+from ._core import asarray, astype  # noqa: F401
 from ._creation import *  # noqa: F401,F403
 from ._creation import (  # noqa: F401
     arange,
@@ -31,19 +32,30 @@ from ._creation import (  # noqa: F401
 )
 from ._elementwise import *  # noqa: F401,F403
 from ._elementwise import abs, round  # noqa: F401,A004
+from ._functional import *  # noqa: F401,F403
+from ._histogram import *  # noqa: F401,F403
+from ._index_tricks import *  # noqa: F401,F403
 from ._indexing import *  # noqa: F401,F403
 from ._indexing import _getitem, _IndexUpdateHelper  # noqa: F401
+from ._io import *  # noqa: F401,F403
 from ._linalg import *  # noqa: F401,F403
+from ._manip import *  # noqa: F401,F403
 from ._matrix import *  # noqa: F401,F403
 from ._nanfuncs import *  # noqa: F401,F403
 from ._numeric import *  # noqa: F401,F403
 from ._pad import *  # noqa: F401,F403
+from ._poly import *  # noqa: F401,F403
 from ._quantiles import *  # noqa: F401,F403
 from ._reductions import *  # noqa: F401,F403
 from ._scalar_types import *  # noqa: F401,F403
+from ._scalar_types import bool  # noqa: F401,A004
 from ._sequences import *  # noqa: F401,F403
+from ._setops import *  # noqa: F401,F403
 from ._shape import *  # noqa: F401,F403
 from ._sorting import *  # noqa: F401,F403
+from ._ufuncs import *  # noqa: F401,F403
+from ._ufuncs import pow  # noqa: F401,A004
+from ._windows import *  # noqa: F401,F403
 
 result_type = _dtypes.result_type
 dtype = _onp.dtype
@@ -59,8 +71,13 @@ def ndim(a):
     return len(shape(a))
 
 
-def size(a):
-    return int(_onp.prod(shape(a)))
+def size(a, axis=None):
+    """The number of elements (along ``axis``: an int or a tuple of ints)."""
+    shp = shape(a)
+    if axis is None:
+        return int(_onp.prod(shp))
+    axes = (axis,) if isinstance(axis, int) else tuple(axis)
+    return int(_onp.prod([shp[_core.canonical_axis(ax, len(shp))] for ax in axes]))
 
 
 def __getattr__(name):

@@ -114,7 +114,9 @@ def _flat(a):
             yield x
 
 
-def astype(x, dtype):
+def astype(x, dtype, /, *, copy=False, device=None):
+    """x converted to ``dtype`` (a new array; ``copy`` and ``device`` as JAX's, for the
+    default device)."""
     return convert(x, dtypes.canonicalize(np.dtype(dtype)), False)
 
 

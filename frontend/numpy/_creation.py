@@ -9,21 +9,25 @@ import numpy as np
 from .. import lax
 from ..core import dtypes
 from ..core.ir import Tracer, aval_of
-from ..device.array import Array
+from ..device.array import Array, device_put
 from ..lax._convert import convert
-from ._core import _SCALARS, asarray, astype, canonical_axis
+from ._core import _SCALARS, asarray, astype, canonical_axis, check_arraylike
 from ._elementwise import copy as _copy
 from ._elementwise import multiply, power
-from ._shape import moveaxis
+from ._shape import broadcast_shapes, broadcast_to, moveaxis, reshape
 
 
-def array(object, dtype=None, copy=True):  # noqa: A002
+def array(object, dtype=None, copy=True, order="K", ndmin=0, *, device=None):  # noqa: A002
     """frontend.numpy.array: like asarray; a Python scalar gives a weakly typed 0-d array.
-    With ``copy=True`` (the default) an Array argument gives a new buffer, as JAX's."""
+    With ``copy=True`` (the default) an Array argument gives a new buffer, as JAX's;
+    ``ndmin``: leading axes added up to that many dimensions."""
     out = asarray(object, dtype)
     if copy and out is object and isinstance(out, Array):
-        return _copy(out)
-    return out
+        out = _copy(out)
+    nd = aval_of(out).ndim
+    if ndmin > nd:
+        out = reshape(out, (1,) * (ndmin - nd) + aval_of(out).shape)
+    return _placed(out, device)
 
 
 def _shape(shape) -> tuple:
@@ -35,11 +39,20 @@ def _shape(shape) -> tuple:
         raise TypeError(f"Shapes must be 1D sequences of concrete values of integer type, got "
                         f"{shape!r}.") from None
     if any(s < 0 for s in out):
-        raise ValueError(f"negative dimensions are not allowed, got shape {out}")
+        raise TypeError(f"broadcast_in_dim shape must have every element be nonnegative, got "
+                        f"{out}.")
     return out
 
 
-def full(shape, fill_value, dtype=None):
+def _placed(out, device):
+    """``out`` on ``device`` (a Device or Sharding; None: the default one), as JAX's
+    ``device=`` of the creation functions; under a trace, where XLA places it."""
+    if device is None or isinstance(out, Tracer):
+        return out
+    return device_put(out, device)
+
+
+def full(shape, fill_value, dtype=None, *, device=None):
     """An array of ``shape`` filled with ``fill_value`` (one broadcast_in_dim)."""
     shape = _shape(shape)
     if dtype is None:
@@ -48,21 +61,21 @@ def full(shape, fill_value, dtype=None):
         d, weak = dtypes.canonicalize(np.dtype(dtype)), False
     v = convert(fill_value if isinstance(fill_value, _SCALARS) else asarray(fill_value), d, weak)
     nd = aval_of(v).ndim
-    return lax.broadcast_in_dim(v, shape=shape,
-                                broadcast_dimensions=tuple(range(len(shape) - nd, len(shape))))
+    return _placed(lax.broadcast_in_dim(
+        v, shape=shape, broadcast_dimensions=tuple(range(len(shape) - nd, len(shape)))), device)
 
 
-def zeros(shape, dtype=None):
-    return full(shape, 0, dtype or dtypes.default_float())
+def zeros(shape, dtype=None, *, device=None):
+    return full(shape, 0, dtype or dtypes.default_float(), device=device)
 
 
-def ones(shape, dtype=None):
-    return full(shape, 1, dtype or dtypes.default_float())
+def ones(shape, dtype=None, *, device=None):
+    return full(shape, 1, dtype or dtypes.default_float(), device=device)
 
 
-def empty(shape, dtype=None):
+def empty(shape, dtype=None, *, device=None):
     """As JAX's: XLA has no uninitialized arrays, so this is ``zeros``."""
-    return zeros(shape, dtype)
+    return zeros(shape, dtype, device=device)
 
 
 def _like(a, dtype, shape):
@@ -71,23 +84,23 @@ def _like(a, dtype, shape):
         (av.weak_type and dtype is None)
 
 
-def full_like(a, fill_value, dtype=None, shape=None):
+def full_like(a, fill_value, dtype=None, shape=None, *, device=None):
     shp, d, weak = _like(a, dtype, shape)
     out = full(shp, fill_value, d)
-    return convert(out, d, True) if weak else out
+    return _placed(convert(out, d, True) if weak else out, device)
 
 
-def zeros_like(a, dtype=None, shape=None):
-    return full_like(a, 0, dtype, shape)
+def zeros_like(a, dtype=None, shape=None, *, device=None):
+    return full_like(a, 0, dtype, shape, device=device)
 
 
-def ones_like(a, dtype=None, shape=None):
-    return full_like(a, 1, dtype, shape)
+def ones_like(a, dtype=None, shape=None, *, device=None):
+    return full_like(a, 1, dtype, shape, device=device)
 
 
-def empty_like(prototype, dtype=None, shape=None):
+def empty_like(prototype, dtype=None, shape=None, *, device=None):
     """As JAX's: ``zeros_like``."""
-    return zeros_like(prototype, dtype, shape)
+    return zeros_like(prototype, dtype, shape, device=device)
 
 
 def _concrete(x, name):
@@ -96,7 +109,7 @@ def _concrete(x, name):
     return x
 
 
-def arange(start, stop=None, step=None, dtype=None):
+def arange(start, stop=None, step=None, dtype=None, *, device=None):
     """Evenly spaced values (computed on the host: the bounds must be concrete)."""
     for v in (start, stop, step):
         _concrete(v, "arange")
@@ -110,40 +123,51 @@ def arange(start, stop=None, step=None, dtype=None):
         out = np.arange(start, dtype=dtype) if step is None else np.arange(0, start, step, dtype=dtype)
     else:
         out = np.arange(start, stop, step if step is not None else 1, dtype=dtype)
-    return asarray(out, dtype)
+    return _placed(asarray(out, dtype), device)
 
 
 def linspace(start, stop, num: int = 50, endpoint: bool = True, retstep: bool = False,
-             dtype=None, axis: int = 0):
+             dtype=None, axis: int = 0, *, device=None):
     """``num`` evenly spaced samples over [start, stop] along a new ``axis``; array end points
-    broadcast together (computed on the host in double precision: the end points must be
-    concrete). ``retstep``: also the step, in the float of ``dtype`` (nan for num < 2 with
-    ``endpoint``), as JAX's numpy."""
-    _concrete(start, "linspace"), _concrete(stop, "linspace")
+    broadcast together, and may be traced. Computed as JAX's numpy does, in the inexact
+    dtype: start * (1 - t) + stop * t for t = i / div, then ``stop`` itself (``endpoint``).
+    ``retstep``: also the step (nan for num == 1 with ``endpoint``)."""
     num = operator.index(num)
     if num < 0:
         raise ValueError(f"Number of samples, {num}, must be non-negative.")
+    check_arraylike("linspace", start, stop)
     dt = dtypes.canonicalize(np.dtype(dtype)) if dtype is not None else \
-        dtypes.promote(dtypes.dtype_and_weak(start), dtypes.dtype_and_weak(stop),
-                       (dtypes.default_float(), True))[0]
-    compute = np.float64 if not dtypes.is_complex(dt) else np.complex128
-    s, e = np.broadcast_arrays(np.asarray(start, compute), np.asarray(stop, compute))
-    axis = canonical_axis(operator.index(axis), s.ndim + 1)
+        dtypes.to_inexact(dtypes.result_type(start, stop))
+    comp = dtypes.to_inexact(dt)
+    s, e = convert(asarray(start), comp, False), convert(asarray(stop), comp, False)
+    bshape = broadcast_shapes(aval_of(s).shape, aval_of(e).shape)
+    s, e = broadcast_to(s, bshape), broadcast_to(e, bshape)
+    axis = canonical_axis(operator.index(axis), len(bshape) + 1)
+    one_shape = bshape[:axis] + (1,) + bshape[axis:]
     div = (num - 1) if endpoint else num
-    i = np.arange(num, dtype=compute).reshape((-1,) + (1,) * s.ndim)
-    if div > 0:
-        out = s + i * (e - s) / div
-        step = (e - s) / div
+    if num > 1:
+        delta = lax.div(lax.sub(e, s), convert(div, comp))
+        real = np.finfo(comp).dtype
+        t_shape = tuple(div if i == axis else 1 for i in range(len(one_shape)))
+        t = lax.div(lax.broadcasted_iota(dtype=real, shape=t_shape, dimension=axis),
+                    convert(div, real))
+        t = convert(t, comp, False)
+        full_shape = bshape[:axis] + (div,) + bshape[axis:]
+        s1, e1 = reshape(s, one_shape), reshape(e, one_shape)
+        out = lax.add(broadcast_to(lax.mul(s1, lax.sub(convert(1, comp), t)), full_shape),
+                      broadcast_to(lax.mul(e1, t), full_shape))
+        if endpoint:
+            out = lax.concatenate((out, e1), dimension=axis)
+    elif num == 1:
+        delta = asarray(np.nan, comp) if endpoint else lax.sub(e, s)
+        out = reshape(s, one_shape)
     else:
-        out = np.broadcast_to(s, (num,) + s.shape).copy()
-        step = np.asarray(np.nan if endpoint or num == 0 else e - s, compute)
-    if endpoint and num > 1:
-        out[-1] = e
-    out = np.moveaxis(out, 0, axis)
-    if dtypes.is_int(dt):
-        out = np.floor(out)
-    res = asarray(out.astype(dt), dt)
-    return (res, asarray(step, dtypes.to_inexact(dt))) if retstep else res
+        delta = asarray(np.nan, comp)
+        out = asarray(np.zeros(bshape[:axis] + (0,) + bshape[axis:], comp))
+    if dtypes.is_int(dt) and not dtypes.is_int(comp):
+        out = lax.floor(out)
+    res = _placed(convert(out, dt, False), device)
+    return (res, delta) if retstep else res
 
 
 def logspace(start, stop, num: int = 50, endpoint: bool = True, base=10.0, dtype=None,
@@ -172,9 +196,17 @@ def geomspace(start, stop, num: int = 50, endpoint: bool = True, dtype=None, axi
     return astype(moveaxis(res, 0, axis), dt)
 
 
-def eye(N: int, M: int | None = None, k: int = 0, dtype=None):
-    M = N if M is None else M
-    return asarray(np.eye(N, M, k, dtype=dtypes.canonicalize(np.dtype(dtype or dtypes.default_float()))))
+def eye(N: int, M: int | None = None, k=0, dtype=None, *, device=None):
+    """Ones on the k-th diagonal of an (N, M) matrix (``k`` may be traced)."""
+    N = operator.index(N)
+    M = N if M is None else operator.index(M)
+    if not isinstance(k, Tracer):
+        k = operator.index(k)
+    d = dtypes.canonicalize(np.dtype(dtype or dtypes.default_float()))
+    i32 = dtypes.int32
+    row = lax.broadcasted_iota(dtype=i32, shape=(N, M), dimension=0)
+    col = lax.broadcasted_iota(dtype=i32, shape=(N, M), dimension=1)
+    return _placed(convert(lax.eq(lax.add(row, convert(k, i32)), col), d, False), device)
 
 
 def identity(n: int, dtype=None):

@@ -277,17 +277,19 @@ def power(x, y, /):
     d = aval_of(x).dtype
     if dtypes.is_inexact(d):
         return lax.pow(x, y)
-    if dtypes.is_bool(d):
-        raise TypeError("power does not accept boolean arrays")
-    # square-and-multiply over the bits of the exponent
-    one = convert(1, d, False)  # (general integer path: strong result, as JAX's numpy)
-    acc = lax.add(lax.mul(x, convert(0, d, False)), one)  # ones of x's shape
+    if dtypes.is_bool(d):  # numeric promotion: booleans count as the default int
+        d = dtypes.to_numeric(d)
+        x, y = convert(x, d, False), convert(y, d, False)
+    # square-and-multiply over the low 6 bits of the exponent, as JAX's numpy (a larger
+    # power overflows for any |x| > 1; a negative one is read as unsigned, bit by bit)
+    zero, one = convert(0, d, False), convert(1, d, False)
+    acc = lax.select(lax.bitwise_and(lax.eq(x, zero), lax.ne(y, zero)),
+                     lax.mul(x, zero), lax.add(lax.mul(x, zero), one))
     base, e = x, y
-    for _ in range(d.itemsize * 8 - 1):
-        bit_set = lax.eq(lax.bitwise_and(e, one), one)
-        acc = lax.select(bit_set, lax.mul(acc, base), acc)
+    for _ in range(6):
+        acc = lax.select(lax.eq(lax.bitwise_and(e, one), one), lax.mul(acc, base), acc)
         base = lax.mul(base, base)
-        e = lax.div(e, convert(2, d, False))
+        e = lax.shift_right_logical(e, one)
     return acc
 
 

@@ -80,8 +80,10 @@ def _expand(i):
     if isinstance(i, str):
         raise TypeError(f"JAX does not support string indexing; got idx={i!r}")
     if isinstance(i, (bool, np.bool_)):
-        raise TypeError("boolean scalar indices (x[True]) are not supported; use x[None] to "
-                        "add an axis")
+        if i:  # a 0-d True mask: a new axis of length 1, as x[None]
+            return [None]
+        raise TypeError("boolean scalar index False (an empty new axis) is not supported; use "
+                        "x[None][:0] for that result")
     if isinstance(i, (int, np.integer)):
         return [int(i)]
     if isinstance(i, float):
@@ -159,13 +161,14 @@ def _parse(shape, idx, x=None):
             dim += 1
         elif isinstance(e, int):
             n = shape[dim]
-            if not -n <= e < n:
-                raise IndexError(f"index {e} is out of bounds for axis {dim} with size {n}")
-            if e < 0 and x is not None and is_ragged(x, dim):  # from the example's own end
-                entries.append(_Entry("dyn", dim, index=lax.add(axis_length(x, dim),
-                                                                literal(e, _INT))))
-            else:
-                entries.append(_Entry("int", dim, index=e % n))
+            if -n <= e < n:
+                if e < 0 and x is not None and is_ragged(x, dim):  # from the example's own end
+                    entries.append(_Entry("dyn", dim, index=lax.add(axis_length(x, dim),
+                                                                    literal(e, _INT))))
+                else:
+                    entries.append(_Entry("int", dim, index=e % n))
+            else:  # out of bounds: JAX's rules, as for a traced index (get clamps, set drops)
+                entries.append(_Entry("dyn", dim, index=asarray(np.int32(e))))
             dim += 1
         elif isinstance(e, (Array, Tracer)) and e.ndim == 0:
             if x is not None and is_ragged(x, dim):
@@ -368,6 +371,11 @@ def take(a, indices, axis=None, out=None, mode=None, unique_indices=False,
     m = mode or "fill"
     if m == "raise":
         raise NotImplementedError("The 'raise' mode to jnp.take is not supported.")
+    if n == 0:
+        if aval_of(indices).size:
+            raise IndexError("Cannot do a non-empty jnp.take() from an empty axis.")
+        return lax.broadcast_in_dim(convert(0, aval_of(a).dtype), broadcast_dimensions=(),
+                                    shape=shp[:axis] + aval_of(indices).shape + shp[axis + 1:])
     if m not in ("fill", "clip", "wrap"):
         raise ValueError(f"Invalid mode value '{mode}'")
     i = convert(indices, _INT, False)
@@ -394,7 +402,8 @@ def take(a, indices, axis=None, out=None, mode=None, unique_indices=False,
     return lax.select(ok, res, fill)
 
 
-def take_along_axis(arr, indices, axis, mode=None, fill_value=None):
+def take_along_axis(arr, indices, axis=-1, mode=None, fill_value=None, *,
+                    wrap_negative_indices=None):
     """``out[..., j, ...] = arr[..., indices[..., j, ...], ...]`` along ``axis`` (the other
     dims broadcast). One gather whose other dims are batching dims.
 
@@ -408,8 +417,10 @@ def take_along_axis(arr, indices, axis, mode=None, fill_value=None):
     if not dtypes.is_int(indices.dtype):
         raise TypeError(f"take_along_axis indices must be of integer type, got {indices.dtype.name}")
     if axis is None:
+        if aval_of(indices).ndim != 1:
+            raise ValueError(f"take_along_axis indices must be 1D if axis=None, got shape "
+                             f"{aval_of(indices).shape}")
         arr = _reshape(arr, (aval_of(arr).size,))
-        indices = _reshape(indices, (aval_of(indices).size,))
         axis = 0
     ashp, ishp = aval_of(arr).shape, aval_of(indices).shape
     if len(ashp) != len(ishp):
@@ -434,7 +445,10 @@ def take_along_axis(arr, indices, axis, mode=None, fill_value=None):
     m = mode or "fill"
     if m not in ("fill", "clip", "promise_in_bounds"):
         raise ValueError(f"Invalid mode value '{mode}'")
-    i = _wrap_index(indices, n)
+    if n == 0:  # (nothing to gather: zeros of the result's shape, as JAX's)
+        return lax.broadcast_in_dim(convert(0, aval_of(arr).dtype), shape=aval_of(indices).shape,
+                                    broadcast_dimensions=())
+    i = _wrap_index(indices, n) if wrap_negative_indices is not False else indices
     others = tuple(d for d in range(nd) if d != axis)
     res = lax_ix._gather(arr, i, ((), (axis,), (axis,), others, others), (1,) * nd,
                          index_vector_dim=nd,
@@ -453,7 +467,8 @@ def take_along_axis(arr, indices, axis, mode=None, fill_value=None):
 # ----------------------------------------------------------------------------- x.at[idx]
 
 
-def _scatter_index(x, idx, values, prim, mode, indices_are_sorted=False, unique_indices=False):
+def _scatter_index(x, idx, values, prim, mode, indices_are_sorted=False, unique_indices=False,
+                   **extra):
     """x.at[idx].<op>(values) as one scatter. Window dims: step-1 slices (and Ellipsis);
     inserted dims: ints, traced scalars, integer arrays; strided slices become index arrays
     of their own scatter dim. Updates keep numpy's indexing-result layout."""
@@ -524,7 +539,8 @@ def _scatter_index(x, idx, values, prim, mode, indices_are_sorted=False, unique_
     # window updates must cover the whole window dim of the operand in size: windows start at
     # the slice start (in sdod) or 0
     return lax_ix._scatter(prim, x, indices, upd, (uwd, inserted, sdod), index_vector_dim=ivd,
-                           indices_are_sorted=indices_are_sorted, unique_indices=unique_indices)
+                           indices_are_sorted=indices_are_sorted, unique_indices=unique_indices,
+                           **extra)
 
 
 def _grid(c, grid, positions):
@@ -550,6 +566,11 @@ def _combine_scalar(prim, x, upd):
     if combine is None:
         return upd if is_array(upd) else asarray(upd)
     return combine(x, upd)
+
+
+def _negated(values):
+    v = values if is_array(values) else asarray(values)
+    return lax.neg(v)  # (booleans: neg's TypeError, as JAX's subtract)
 
 
 class _IndexUpdateHelper:
@@ -606,6 +627,42 @@ class _IndexUpdateRef:
         return self._update(ix.scatter_mul_p, values, mode, indices_are_sorted, unique_indices)
 
     mul = multiply
+
+    def subtract(self, values, *, indices_are_sorted=False, unique_indices=False, mode=None):
+        """x with ``x[idx] -= values`` (repeated indices accumulate)."""
+        return self.add(_negated(values), indices_are_sorted=indices_are_sorted,
+                        unique_indices=unique_indices, mode=mode)
+
+    def divide(self, values, *, indices_are_sorted=False, unique_indices=False, mode=None):
+        """x with ``x[idx] /= values`` (inexact x, as JAX's)."""
+        return self._update_by("divide", values, mode, indices_are_sorted, unique_indices)
+
+    def power(self, values, *, indices_are_sorted=False, unique_indices=False, mode=None):
+        """x with ``x[idx] **= values``."""
+        return self._update_by("power", values, mode, indices_are_sorted, unique_indices)
+
+    def _update_by(self, fname, values, mode, indices_are_sorted, unique_indices):
+        from . import _elementwise
+        x = self.array if is_array(self.array) else asarray(self.array)
+        if fname == "divide":  # (an integer x becomes inexact, as JAX's)
+            (x,) = _elementwise.promote_dtypes_inexact("divide", x)
+        cur = _getitem(x, self.index, mode=lax_ix.canonical_mode(mode))
+        new = getattr(_elementwise, fname)(cur, values if is_array(values) else asarray(values))
+        return _IndexUpdateRef(x, self.index)._update(
+            ix.scatter_p, convert(new, aval_of(x).dtype, aval_of(x).weak_type), mode,
+            indices_are_sorted, unique_indices)
+
+    def apply(self, func, *, indices_are_sorted=False, unique_indices=False, mode=None):
+        """x with ``x[idx] = func(x[idx])``, once per occurrence of an index (one scatter whose
+        update region is ``func``)."""
+        x = self.array if is_array(self.array) else asarray(self.array)
+        if aval_of(x).ndim == 0:  # (the one element)
+            return convert(func(x), aval_of(x).dtype, aval_of(x).weak_type)
+        g = lax_ix.apply_graph(func, aval_of(x).dtype)
+        cur = _getitem(x, self.index, mode=lax_ix.canonical_mode(mode))
+        return _scatter_index(x, self.index, lax.mul(cur, convert(0, aval_of(x).dtype)),
+                              ix.scatter_apply_p, lax_ix.canonical_mode(mode), indices_are_sorted,
+                              unique_indices, computation=g)
 
     def min(self, values, *, indices_are_sorted=False, unique_indices=False, mode=None):
         """x with ``x[idx] = minimum(x[idx], values)``."""

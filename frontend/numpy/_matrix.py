@@ -9,7 +9,7 @@ import numpy as np
 
 from .. import lax
 from ..core import dtypes
-from ..core.ir import aval_of
+from ..core.ir import Tracer, aval_of
 from ..device.fusion import eager_fused
 from ..lax._convert import convert
 from ._core import asarray, broadcast_to_shape, canonical_axis, check_arraylike, promote_args
@@ -34,7 +34,8 @@ def _tri_mask(n: int, m: int, k: int):
 
 def tri(N, M=None, k=0, dtype=None):
     """Ones at and below the k-th diagonal of an (N, M) matrix."""
-    N, k = operator.index(N), operator.index(k)
+    N = operator.index(N)
+    k = k if isinstance(k, Tracer) else operator.index(k)  # (a traced k: JAX's too)
     M = N if M is None else operator.index(M)
     d = dtypes.canonicalize(np.dtype(dtypes.default_float() if dtype is None else dtype))
     return convert(_tri_mask(N, M, k), d)

@@ -32,11 +32,12 @@ def _arr(name, a):
 
 def _nan_reduction(name, reduction, init, nan_if_all_nan, a, axis, keepdims, where_, **kw):
     a = _arr(name, a)
+    if keepdims is not None:  # (reductions; the cumulative ones take neither)
+        kw.update(keepdims=keepdims, where=where_)
     if not dtypes.is_inexact(aval_of(a).dtype):
-        return reduction(a, axis=axis, keepdims=keepdims, where=where_, **kw)
+        return reduction(a, axis=axis, **kw)
     d = aval_of(a).dtype
-    out = reduction(_where(isnan(a), convert(init, d), a), axis=axis, keepdims=keepdims,
-                    where=where_, **kw)
+    out = reduction(_where(isnan(a), convert(init, d), a), axis=axis, **kw)
     if nan_if_all_nan:
         return _where(R.all(isnan(a), axis=axis, keepdims=keepdims), convert(np.nan, d), out)
     return out
@@ -156,10 +157,45 @@ def _same_shape(a, w):
     return broadcast_to_shape(a, s), broadcast_to_shape(w, s)
 
 
+def _nan_arg(name, fill, a, axis, keepdims):
+    a = _arr(name, a)
+    if not dtypes.is_inexact(aval_of(a).dtype):
+        return getattr(R, name[3:])(a, axis=axis, keepdims=keepdims)
+    nan = isnan(a)
+    res = getattr(R, name[3:])(_where(nan, convert(fill, aval_of(a).dtype), a), axis=axis,
+                               keepdims=keepdims)
+    return _where(R.all(nan, axis=axis, keepdims=bool(keepdims)),
+                  convert(-1, aval_of(res).dtype), res)
+
+
+def nanargmax(a, axis=None, out=None, keepdims=None):
+    """argmax ignoring NaNs (-1 where every element is NaN)."""
+    R._check_out("nanargmax", out)
+    return _nan_arg("nanargmax", -np.inf, a, axis, keepdims)
+
+
+def nanargmin(a, axis=None, out=None, keepdims=None):
+    """argmin ignoring NaNs (-1 where every element is NaN)."""
+    R._check_out("nanargmin", out)
+    return _nan_arg("nanargmin", np.inf, a, axis, keepdims)
+
+
+def nancumsum(a, axis=None, dtype=None, out=None):
+    """cumsum with NaNs counted as zero."""
+    return _nan_reduction("nancumsum", R.cumsum, 0, False, a, axis, None, None, dtype=dtype,
+                          out=out)
+
+
+def nancumprod(a, axis=None, dtype=None, out=None):
+    """cumprod with NaNs counted as one."""
+    return _nan_reduction("nancumprod", R.cumprod, 1, False, a, axis, None, None, dtype=dtype,
+                          out=out)
+
+
 def allclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False):
     """Whether every element of a is close to b (see isclose)."""
     return R.all(isclose(a, b, rtol, atol, equal_nan))
 
 
-__all__ = ["allclose", "average", "nanmax", "nanmean", "nanmin", "nanprod", "nanstd", "nansum",
+__all__ = ["allclose", "average", "nanargmax", "nanargmin", "nancumprod", "nancumsum", "nanmax", "nanmean", "nanmin", "nanprod", "nanstd", "nansum",
            "nanvar"]

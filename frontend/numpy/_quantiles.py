@@ -176,6 +176,8 @@ def interp(x, xp, fp, left=None, right=None, period=None):
     check_arraylike("interp", x, xp, fp)
     if np.shape(xp) != np.shape(fp) or np.ndim(xp) != 1:
         raise ValueError("xp and fp must be one-dimensional arrays of equal size")
+    if isinstance(x, (bool, int, float)):  # (a Python scalar x: an array, as JAX's)
+        x = np.asarray(x)
     x, xp = promote_dtypes_inexact("interp", x, xp, broadcast=False)
     (fp,) = promote_dtypes_inexact("interp", fp)
     ends = []

@@ -27,7 +27,7 @@ from ..lax._convert import convert
 from ..primitives import reductions as red
 from ._core import asarray, broadcast_to_shape, canonical_axis, check_arraylike
 
-__all__ = ["sum", "prod", "max", "min", "amax", "amin", "mean", "var", "std", "argmax",
+__all__ = ["cumulative_sum", "cumulative_prod", "sum", "prod", "max", "min", "amax", "amin", "mean", "var", "std", "argmax",
            "argmin", "all", "any", "cumsum", "cumprod", "count_nonzero", "ptp"]
 
 _builtin_any = any
@@ -288,6 +288,9 @@ def mean(a, axis=None, dtype=None, out=None, keepdims=False, *, where=None):
     return convert(lax.div(s, n), result, False)
 
 
+_mean = mean  # (var's keyword ``mean`` shadows the function)
+
+
 def _var_types(a_dtype, dtype):
     if dtype is not None:
         dtype = _user_dtype(dtype)
@@ -305,9 +308,10 @@ def _var_types(a_dtype, dtype):
 
 @eager_fused(1)
 def var(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=None,
-        correction=None):
+        correction=None, mean=None):
     """Variance over ``axis`` with ``ddof`` (or ``correction``) degrees of freedom removed
-    (frontend.numpy.var). NaN where the count minus ddof is not positive.
+    (frontend.numpy.var). NaN where the count minus ddof is not positive. ``mean``: the
+    mean to use (with the reduced axes kept), instead of computing it.
 
     >>> import frontend.numpy as fnp
     >>> fnp.var(fnp.array([1., 2., 3., 4.]), ddof=1)
@@ -325,8 +329,11 @@ def var(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=Non
     comp, result = _var_types(av.dtype, dtype)
     a = convert(a, comp, False)
     kept = tuple(i for i in range(av.ndim) if i not in axes)
-    m = mean(a, axes, dtype=comp, where=where)
-    m = lax.broadcast_in_dim(m, shape=av.shape, broadcast_dimensions=kept)
+    if mean is None:
+        m = _mean(a, axes, dtype=comp, where=where)
+        m = lax.broadcast_in_dim(m, shape=av.shape, broadcast_dimensions=kept)
+    else:
+        m = broadcast_to_shape(convert(_arg("var", mean), comp, False), av.shape)
     c = lax.sub(a, m)
     if dtypes.is_complex(comp):
         c = lax.abs(c)
@@ -352,7 +359,7 @@ def var(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=Non
 
 @eager_fused(1)
 def std(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=None,
-        correction=None):
+        correction=None, mean=None):
     """Standard deviation over ``axis`` (frontend.numpy.std): the square root of ``var``.
 
     >>> import frontend.numpy as fnp
@@ -362,7 +369,7 @@ def std(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=Non
     _check_out("std", out)
     if dtype is not None and not dtypes.is_inexact(_user_dtype(dtype)):
         raise ValueError(f"dtype argument to jnp.std must be inexact; got {_user_dtype(dtype)}")
-    v = var(a, axis, dtype, None, ddof, keepdims, where=where, correction=correction)
+    v = var(a, axis, dtype, None, ddof, keepdims, where=where, correction=correction, mean=mean)
     return lax.sqrt(v)
 
 
@@ -473,3 +480,35 @@ def cumprod(a, axis=None, dtype=None, out=None):
     Array([1, 2, 6], dtype=int32)
     """
     return _cumulative("cumprod", lax.cumprod, a, axis, dtype, out)
+
+
+def _cumulative_array_api(name, fn, x, axis, dtype, include_initial):
+    x = _arg(name, x)
+    nd = aval_of(x).ndim
+    if axis is None:
+        if nd > 1:
+            raise ValueError(f"The input array has rank {nd}, however axis was not set to an "
+                             "explicit value. The axis argument is only optional for "
+                             "one-dimensional arrays.")
+        axis = 0
+    if nd == 0:
+        raise ValueError(f"{name} does not support a 0-dimensional input")
+    k = canonical_axis(operator.index(axis), nd)
+    out = fn(x, axis=k, dtype=dtype)
+    if not include_initial:
+        return out
+    shp = list(aval_of(out).shape)
+    shp[k] = 1
+    init = lax.broadcast_in_dim(convert(0 if name == "cumulative_sum" else 1, aval_of(out).dtype),
+                                shape=tuple(shp), broadcast_dimensions=())
+    return lax.concatenate((init, out), dimension=k)
+
+
+def cumulative_sum(x, /, *, axis=None, dtype=None, include_initial=False):
+    """The array API's cumsum: ``axis`` required past 1-D; ``include_initial`` starts at 0."""
+    return _cumulative_array_api("cumulative_sum", cumsum, x, axis, dtype, include_initial)
+
+
+def cumulative_prod(x, /, *, axis=None, dtype=None, include_initial=False):
+    """The array API's cumprod: ``axis`` required past 1-D; ``include_initial`` starts at 1."""
+    return _cumulative_array_api("cumulative_prod", cumprod, x, axis, dtype, include_initial)

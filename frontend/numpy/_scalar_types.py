@@ -39,7 +39,7 @@ def _scalar_type(name: str, dtype) -> type:
                                          f"``{name}(x)`` is an Array of dtype {name}."})
 
 
-bool_ = _scalar_type("bool_", np.bool_)
+bool_ = bool = _scalar_type("bool", np.bool_)  # noqa: A001 (JAX's jnp.bool is jnp.bool_)
 int8, int16, int32, int64 = (_scalar_type(n, n) for n in ("int8", "int16", "int32", "int64"))
 uint8, uint16, uint32, uint64 = (_scalar_type(n, n) for n in ("uint8", "uint16", "uint32", "uint64"))
 float16, float32, float64 = (_scalar_type(n, n) for n in ("float16", "float32", "float64"))
@@ -53,6 +53,8 @@ double, single, half, cdouble, csingle = float64, float32, float16, complex128, 
 generic, number, inexact, floating, complexfloating = (np.generic, np.number, np.inexact,
                                                       np.floating, np.complexfloating)
 integer, signedinteger, unsignedinteger = np.integer, np.signedinteger, np.unsignedinteger
+character, flexible, object_ = np.character, np.flexible, np.object_
+ComplexWarning = np.exceptions.ComplexWarning
 
 
 def _np_dtype(d):
@@ -90,6 +92,19 @@ def iinfo(int_type):
     return ml_dtypes.iinfo(_np_dtype(int_type))
 
 
+def promote_types(a, b) -> np.dtype:
+    """The dtype JAX's numpy promotes two (strongly typed) dtypes to; as JAX's, not narrowed
+    to 32 bits (``promote_types(int64, int32)`` is int64)."""
+    da, db = _np_dtype(a), _np_dtype(b)
+    return dtypes._DTYPE_OF[dtypes._join(tuple(sorted({dtypes._node(da, False),
+                                                       dtypes._node(db, False)})))]
+
+
+def can_cast(from_, to, casting="safe") -> bool:
+    """numpy's can_cast on dtypes (bfloat16's casts as ml_dtypes registers them)."""
+    return bool(np.can_cast(_np_dtype(from_), _np_dtype(to), casting))
+
+
 def isdtype(dtype, kind) -> bool:
     """The array API's dtype classification (``'real floating'``, ``'integral'``, ...)."""
     d = _np_dtype(dtype)
@@ -109,7 +124,8 @@ def isdtype(dtype, kind) -> bool:
     return False
 
 
-__all__ = ["bfloat16", "bool_", "cdouble", "complex128", "complex64", "complex_", "complexfloating",
+__all__ = ["ComplexWarning", "bool", "character", "flexible", "object_", "promote_types",
+           "can_cast", "bfloat16", "bool_", "cdouble", "complex128", "complex64", "complex_", "complexfloating",
            "csingle", "double", "finfo", "float16", "float32", "float64", "float_", "floating",
            "generic", "half", "iinfo", "inexact", "int16", "int32", "int64", "int8", "int_",
            "integer", "isdtype", "issubdtype", "number", "signedinteger", "single", "uint",

@@ -8,6 +8,7 @@ import operator
 
 import numpy as np
 
+from .. import lax
 from ..core import dtypes
 from ..core.ir import Tracer, aval_of
 from ..device.array import Array
@@ -17,7 +18,7 @@ from ._core import asarray, broadcast_to_shape, canonical_axes, canonical_axis, 
 
 __all__ = [
     "reshape", "ravel", "flatten", "transpose", "permute_dims", "matrix_transpose", "swapaxes",
-    "moveaxis", "expand_dims", "squeeze", "broadcast_to", "broadcast_arrays", "concatenate",
+    "moveaxis", "expand_dims", "squeeze", "broadcast_to", "broadcast_arrays", "broadcast_shapes", "concatenate",
     "concat", "stack", "hstack", "vstack", "dstack", "column_stack", "meshgrid", "flip", "fliplr",
     "flipud", "tile", "repeat", "atleast_1d", "atleast_2d", "atleast_3d", "split",
     "array_split", "roll", "rot90",
@@ -214,6 +215,12 @@ def _broadcast_shapes(shapes) -> tuple:
             raise ValueError(f"Incompatible shapes for broadcasting: shapes={list(shapes)}")
         out.append(sizes.pop() if sizes else 1)
     return tuple(out)
+
+
+def broadcast_shapes(*shapes) -> tuple:
+    """The shape numpy broadcasting gives ``shapes`` (ints stand for 1-D shapes)."""
+    return _broadcast_shapes([(s,) if isinstance(s, (int, np.integer)) else tuple(s)
+                              for s in shapes])
 
 
 def broadcast_arrays(*args):
@@ -447,21 +454,52 @@ def roll(a, shift, axis=None):
     a = _arr(a)
     if axis is None:
         return reshape(roll(ravel(a), shift, 0), a.shape)
+    if isinstance(shift, Tracer) or (isinstance(shift, Array) and shift.ndim):
+        return _roll_traced(a, shift, axis)
+    if isinstance(shift, Array):  # (a concrete 0-d shift)
+        shift = int(shift)
     shifts = (shift,) if isinstance(shift, (int, np.integer)) else tuple(shift)
-    axes = (axis,) if isinstance(axis, (int, np.integer)) else tuple(axis)
+    for s, ax in _shift_axis_pairs(shifts, axis, a.ndim):
+        n = a.shape[ax]
+        s = operator.index(s) % n if n else 0
+        if s:
+            a = _ps.concatenate([_ps.slice_in_dim(a, n - s, n, 1, ax),
+                                 _ps.slice_in_dim(a, 0, n - s, 1, ax)], ax)
+    return a
+
+
+def _shift_axis_pairs(shifts, axis, ndim):
+    """(shift, axis) pairs of roll: one shift for many axes or many shifts for one axis
+    repeat; otherwise the lengths must match."""
+    shifts = list(shifts)
+    axes = [axis] if isinstance(axis, (int, np.integer)) else list(axis)
     if len(shifts) == 1 and len(axes) > 1:
         shifts = shifts * len(axes)
     if len(axes) == 1 and len(shifts) > 1:
         axes = axes * len(shifts)
     if len(shifts) != len(axes):
         raise ValueError("shift and axis must have the same length")
-    for s, ax in zip(shifts, axes, strict=True):
-        ax = canonical_axis(int(ax), a.ndim)
+    return [(s, canonical_axis(int(ax), ndim)) for s, ax in zip(shifts, axes, strict=True)]
+
+
+def _roll_traced(a, shift, axis):
+    """roll by array shifts (a 0-d or 1-D traced shift: each axis's window of [a, a] starts
+    at (-shift) mod n, one dynamic_slice)."""
+    shift = _arr(shift)
+    if not dtypes.is_int(aval_of(shift).dtype):
+        raise TypeError(f"roll: shift must be integer, got {aval_of(shift).dtype.name}")
+    shifts = [shift] if aval_of(shift).ndim == 0 else [
+        lax.index_in_dim(shift, i, 0, keepdims=False) for i in range(aval_of(shift).shape[0])]
+    for s, ax in _shift_axis_pairs(shifts, axis, a.ndim):
         n = a.shape[ax]
-        s = operator.index(s) % n if n else 0
-        if s:
-            a = _ps.concatenate([_ps.slice_in_dim(a, n - s, n, 1, ax),
-                                 _ps.slice_in_dim(a, 0, n - s, 1, ax)], ax)
+        if n == 0:
+            continue
+        i32 = dtypes.int32
+        s = convert(s, i32, False)
+        start = lax.rem(lax.add(lax.rem(lax.neg(s), convert(n, i32)), convert(n, i32)),
+                        convert(n, i32))
+        both = _ps.concatenate([a, a], ax)
+        a = lax.dynamic_slice_in_dim(both, start, n, ax)
     return a
 
 

@@ -19,7 +19,7 @@ from ._core import asarray, canonical_axis, check_arraylike, promote_args
 from ._elementwise import _where3, floor_divide, remainder
 from ._indexing import take
 
-__all__ = ["sort", "argsort", "lexsort", "searchsorted", "unique", "nonzero", "flatnonzero",
+__all__ = ["sort_complex", "partition", "argpartition", "sort", "argsort", "lexsort", "searchsorted", "unique", "nonzero", "flatnonzero",
            "argwhere", "where"]
 
 _SEARCH_METHODS = ["compare_all", "scan", "scan_unrolled", "sort"]
@@ -86,6 +86,61 @@ def argsort(a, axis=-1, *, kind=None, order=None, stable=True, descending=False,
         a, iota = lax.rev(a, dimensions=(k,)), lax.rev(iota, dimensions=(k,))
     _, idx = lax.sort((a, iota), dimension=k, is_stable=bool(stable), num_keys=1)
     return lax.rev(idx, dimensions=(k,)) if descending else idx
+
+
+def sort_complex(a):
+    """``a`` sorted along its last axis, as a complex array."""
+    a = sort(_arg("sort_complex", a), axis=-1)
+    d = aval_of(a).dtype
+    return convert(a, d if dtypes.is_complex(d) else dtypes.promote(
+        (d, False), (np.dtype(np.complex64), False))[0], False)
+
+
+def _partition_axis(name, a, kth, axis):
+    a = _arg(name, a)
+    k = canonical_axis(operator.index(axis), aval_of(a).ndim)
+    n = aval_of(a).shape[k]
+    kth = operator.index(kth)
+    if not -n <= kth < n:
+        raise ValueError(f"kth(={kth}) out of bounds for axis of length {n}")
+    kth = kth % n
+    last = aval_of(a).ndim - 1
+    perm = tuple(i for i in range(last + 1) if i != k) + (k,)
+    return lax.transpose(a, permutation=perm), k, kth, n, perm
+
+
+def _unpermute(x, k, perm):
+    return lax.transpose(x, permutation=tuple(int(i) for i in np.argsort(perm)))
+
+
+def _negate(x):
+    d = aval_of(x).dtype
+    return lax.bitwise_not(x) if dtypes.is_int(d) and dtypes.is_unsigned(d) else lax.neg(x)
+
+
+def partition(a, kth, axis=-1):
+    """``a`` along ``axis`` with the kth element where sorting puts it: the kth + 1 smallest
+    first (ascending), then the others (descending), as JAX's (top_k) result."""
+    x, k, kth, n, perm = _partition_axis("partition", a, kth, axis)
+    bottom = _negate(lax.top_k(_negate(x), kth + 1)[0])
+    top = lax.top_k(x, n - kth - 1)[0]
+    return _unpermute(lax.concatenate((bottom, top), dimension=aval_of(x).ndim - 1), k, perm)
+
+
+def argpartition(a, kth, axis=-1):
+    """Indices that partition ``a`` along ``axis`` (the order ``partition`` gives): the kth + 1
+    smallest first, then the other indices in increasing order."""
+    x, k, kth, n, perm = _partition_axis("argpartition", a, kth, axis)
+    bottom = lax.top_k(_negate(x), kth + 1)[1]
+    nd = aval_of(x).ndim
+    shp = aval_of(bottom).shape
+    # 1 where an index is not among the bottom ones: the top ones in index order
+    hit = lax.eq(lax.broadcast_in_dim(bottom, shape=shp + (n,), broadcast_dimensions=tuple(range(nd))),
+                 _iota(aval_of(bottom).dtype, shp + (n,), nd))
+    proxy = convert(lax.bitwise_not(lax.reduce_or(hit, axes=(nd - 1,))), np.dtype(np.int32))
+    top = lax.top_k(proxy, n - kth - 1)[1]
+    return _unpermute(lax.concatenate((bottom, convert(top, aval_of(bottom).dtype)),
+                                      dimension=nd - 1), k, perm)
 
 
 def _index_dtype(n: int, default: bool = False) -> np.dtype:

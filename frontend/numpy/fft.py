@@ -21,11 +21,12 @@ from ..lax._shape import slice as lax_slice
 from ..primitives.fft import FftType
 from ._core import asarray, canonical_axis, check_arraylike
 from ._elementwise import multiply, true_divide
+from ._numeric import conj
 from ._pad import pad
 from ._shape import moveaxis, roll
 
 __all__ = ["fft", "ifft", "rfft", "irfft", "fft2", "ifft2", "rfft2", "irfft2", "fftn",
-           "ifftn", "rfftn", "irfftn", "fftfreq", "rfftfreq", "fftshift", "ifftshift"]
+           "ifftn", "rfftn", "irfftn", "hfft", "ihfft", "fftfreq", "rfftfreq", "fftshift", "ifftshift"]
 
 
 def _norm_factor(s, inverse: bool, norm, dtype):
@@ -134,6 +135,29 @@ fftn = _n_axes("fftn", FftType.FFT)
 ifftn = _n_axes("ifftn", FftType.IFFT)
 rfftn = _n_axes("rfftn", FftType.RFFT)
 irfftn = _n_axes("irfftn", FftType.IRFFT)
+
+
+_SWAPPED_NORM = {None: "forward", "backward": "forward", "ortho": "ortho", "forward": "backward"}
+
+
+def _swapped_norm(norm):
+    if norm not in _SWAPPED_NORM:
+        raise ValueError(f'Invalid norm value {norm}; should be "backward", "ortho" or '
+                         '"forward".')
+    return _SWAPPED_NORM[norm]
+
+
+def hfft(a, n=None, axis=-1, norm=None):
+    """The FFT of a signal with Hermitian symmetry (a real spectrum): irfft of conj(a) with
+    the opposite normalization (``n``: the output length, default 2 * (m - 1))."""
+    check_arraylike("hfft", a)
+    return irfft(conj(asarray(a)), n, axis, _swapped_norm(norm))
+
+
+def ihfft(a, n=None, axis=-1, norm=None):
+    """The inverse of hfft: conj of rfft(a) with the opposite normalization."""
+    check_arraylike("ihfft", a)
+    return conj(rfft(a, n, axis, _swapped_norm(norm)))
 
 
 def _freq_args(name, n, d):

@@ -41,13 +41,22 @@ from ._elementwise import (
 )
 from ._indexing import take_along_axis
 from ._linalg import matmul
+from ._linalg import outer as _outer
+from ._linalg import tensordot as _tensordot
+from ._manip import cross as _cross
+from ._manip import vecdot as _vecdot
+from ._matrix import diagonal as _diagonal_of
+from ._matrix import trace as _trace
 from ._numeric import conj, real
 from ._shape import expand_dims, moveaxis, swapaxes
+from ._shape import matrix_transpose as _matrix_transpose
 from ._sorting import where
 
 __all__ = ["cholesky", "det", "slogdet", "inv", "solve", "qr", "eigh", "eigvalsh", "svd",
            "svdvals", "pinv", "matrix_power", "matrix_rank", "lstsq", "norm", "vector_norm",
-           "matrix_norm", "EighResult", "QRResult", "SlogdetResult", "SVDResult"]
+           "matrix_norm", "matrix_transpose", "diagonal", "trace", "outer", "tensordot",
+           "vecdot", "cross", "multi_dot", "tensorinv", "tensorsolve", "cond", "eig", "eigvals",
+           "EigResult", "EighResult", "QRResult", "SlogdetResult", "SVDResult"]
 
 
 class EighResult(NamedTuple):
@@ -63,6 +72,11 @@ class QRResult(NamedTuple):
 class SlogdetResult(NamedTuple):
     sign: object
     logabsdet: object
+
+
+class EigResult(NamedTuple):
+    eigenvalues: object
+    eigenvectors: object
 
 
 class SVDResult(NamedTuple):
@@ -141,6 +155,19 @@ def eigh(a, UPLO=None, symmetrize_input: bool = True):  # noqa: N803
     a = _matrix("eigh", a)
     v, w = lax_linalg.eigh(a, lower=UPLO != "U", symmetrize_input=symmetrize_input)
     return EighResult(w, v)
+
+
+def eig(a):
+    """The eigenvalues and right eigenvectors (unit columns) of general square matrices,
+    complex (LAPACK geev on the CPU, as JAX's)."""
+    w, v = lax_linalg.eig(_matrix("eig", a), compute_left_eigenvectors=False)
+    return EigResult(w, v)
+
+
+def eigvals(a):
+    """The (complex) eigenvalues of general square matrices."""
+    return lax_linalg.eig(_matrix("eigvals", a), compute_left_eigenvectors=False,
+                          compute_right_eigenvectors=False)[0]
 
 
 def eigvalsh(a, UPLO="L", *, symmetrize_input: bool = True):  # noqa: N803
@@ -517,3 +544,154 @@ def norm(x, ord=None, axis=None, keepdims: bool = False):  # noqa: A002
 def matrix_norm(x, /, *, keepdims: bool = False, ord="fro"):  # noqa: A002
     """The matrix norm of the trailing two axes."""
     return norm(x, ord=ord, keepdims=keepdims, axis=(-2, -1))
+
+
+# ----------------------------------------------------------------------------- array API names
+
+
+def matrix_transpose(x, /):
+    """x with its last two axes swapped."""
+    return _matrix_transpose(x)
+
+
+def diagonal(x, /, *, offset=0):
+    """The diagonals of the matrices in the last two axes."""
+    return _diagonal_of(x, offset=offset, axis1=-2, axis2=-1)
+
+
+def trace(x, /, *, offset=0, dtype=None):
+    """The traces of the matrices in the last two axes."""
+    return _trace(x, offset=offset, axis1=-2, axis2=-1, dtype=dtype)
+
+
+def outer(x1, x2, /):
+    """The outer product of two 1-D arrays."""
+    check_arraylike("outer", x1, x2)
+    x1, x2 = asarray(x1), asarray(x2)
+    if aval_of(x1).ndim != 1 or aval_of(x2).ndim != 1:
+        raise ValueError(f"Input arrays must be one-dimensional, but they are "
+                         f"x1.ndim={aval_of(x1).ndim} and x2.ndim={aval_of(x2).ndim}")
+    return _outer(x1, x2)
+
+
+def tensordot(x1, x2, /, *, axes=2, precision=None, preferred_element_type=None):
+    """numpy's tensordot (the array API's keyword-only ``axes``)."""
+    return _tensordot(x1, x2, axes, precision=precision, preferred_element_type=preferred_element_type)
+
+
+def vecdot(x1, x2, /, *, axis=-1, precision=None, preferred_element_type=None):
+    """The conjugated dot product of vectors along ``axis`` (the rest broadcast)."""
+    return _vecdot(x1, x2, axis=axis, precision=precision,
+                   preferred_element_type=preferred_element_type)
+
+
+def cross(x1, x2, /, *, axis=-1):
+    """The cross product of 3-vectors along ``axis``."""
+    check_arraylike("cross", x1, x2)
+    x1, x2 = asarray(x1), asarray(x2)
+    if aval_of(x1).shape[axis] != 3 or aval_of(x2).shape[axis] != 3:
+        raise ValueError("Both input arrays must be (arrays of) 3-dimensional vectors, but they "
+                         f"have shape={aval_of(x1).shape} and shape={aval_of(x2).shape}")
+    return _cross(x1, x2, axis=axis)
+
+
+def multi_dot(arrays, *, precision=None):
+    """The product of a chain of matrices (a 1-D first/last array: a row/column vector),
+    multiplied in the cheapest order (numpy's dynamic program)."""
+    arrs = [asarray(a) for a in arrays]
+    if len(arrs) < 2:
+        raise ValueError(f"multi_dot requires at least two arrays; got len(arrays)={len(arrs)}")
+    first_1d, last_1d = aval_of(arrs[0]).ndim == 1, aval_of(arrs[-1]).ndim == 1
+    if first_1d:
+        arrs[0] = lax.reshape(arrs[0], new_sizes=(1,) + aval_of(arrs[0]).shape, dimensions=None)
+    if last_1d:
+        arrs[-1] = lax.reshape(arrs[-1], new_sizes=aval_of(arrs[-1]).shape + (1,),
+                               dimensions=None)
+    for k, a in enumerate(arrs):
+        if aval_of(a).ndim != 2:
+            raise ValueError(f"multi_dot: array {k} must be 2-dimensional (the first and last "
+                             f"may be 1-dimensional), got shape {aval_of(a).shape}")
+    dims = [aval_of(a).shape[0] for a in arrs] + [aval_of(arrs[-1]).shape[1]]
+    n = len(arrs)
+    cost = [[0] * n for _ in range(n)]
+    split = [[0] * n for _ in range(n)]
+    for length in range(1, n):
+        for i in range(n - length):
+            j = i + length
+            cost[i][j] = None
+            for k in range(i, j):
+                c = cost[i][k] + cost[k + 1][j] + dims[i] * dims[k + 1] * dims[j + 1]
+                if cost[i][j] is None or c < cost[i][j]:
+                    cost[i][j], split[i][j] = c, k
+
+    def product(i, j):
+        if i == j:
+            return arrs[i]
+        k = split[i][j]
+        return matmul(product(i, k), product(k + 1, j), precision=precision)
+    out = product(0, n - 1)
+    if first_1d:
+        out = lax.reshape(out, new_sizes=aval_of(out).shape[1:], dimensions=None)
+    if last_1d:
+        out = lax.reshape(out, new_sizes=aval_of(out).shape[:-1], dimensions=None)
+    return out
+
+
+def tensorinv(a, ind=2):
+    """The inverse of ``a`` seen as a matrix from its first ``ind`` axes to the rest."""
+    a = as_inexact("tensorinv", a)
+    ind = operator.index(ind)
+    if ind <= 0:
+        raise ValueError(f"ind must be a positive integer, got {ind}")
+    shp = aval_of(a).shape
+    rows, cols = shp[:ind], shp[ind:]
+    m, n = int(np.prod(rows)), int(np.prod(cols))
+    if m != n:
+        raise ValueError(f"tensorinv: the first {ind} axes of a must have the size of the "
+                         f"rest, got shape {shp}")
+    inverse = inv(lax.reshape(a, new_sizes=(m, n), dimensions=None))
+    return lax.reshape(inverse, new_sizes=cols + rows, dimensions=None)
+
+
+def tensorsolve(a, b, axes=None):
+    """x with tensordot(a, x, x.ndim) == b."""
+    a, b = as_inexact_pair("tensorsolve", a, b)
+    nd = aval_of(a).ndim
+    if axes is not None:
+        axes = [canonical_axis(ax, nd) for ax in axes]
+        rest = [i for i in range(nd) if i not in axes]
+        a = lax.transpose(a, permutation=tuple(rest + axes))
+    shp = aval_of(a).shape
+    bn = aval_of(b).ndim
+    if shp[:bn] != aval_of(b).shape:
+        raise ValueError("After moving axes to end, leading shape of a must match shape of b. "
+                         f"got a.shape={shp}, b.shape={aval_of(b).shape}")
+    out_shape = shp[bn:]
+    m, n = int(np.prod(shp[:bn])), int(np.prod(out_shape))
+    if m != n:
+        raise ValueError(f"tensorsolve: a's leading axes (size {m}) must match the size of "
+                         f"the solution ({n}); got shapes {shp} and {aval_of(b).shape}")
+    x = solve(lax.reshape(a, new_sizes=(m, n), dimensions=None),
+              lax.reshape(b, new_sizes=(m,), dimensions=None))
+    return lax.reshape(x, new_sizes=out_shape, dimensions=None)
+
+
+def cond(x, p=None):
+    """The condition number of matrices: the ratio of extreme singular values (p None, 2,
+    -2), else norm(x, p) * norm(inv(x), p) (inf where x is singular)."""
+    x = as_inexact("cond", x)
+    if aval_of(x).ndim < 2:
+        raise ValueError(f"jnp.linalg.cond: input array must be at least 2D, got shape "
+                         f"{aval_of(x).shape}")
+    if p is None or p in (2, -2):
+        s = svd(x, compute_uv=False)
+        hi = lax.index_in_dim(s, 0, aval_of(s).ndim - 1, keepdims=False)
+        lo = lax.index_in_dim(s, aval_of(s).shape[-1] - 1, aval_of(s).ndim - 1, keepdims=False)
+        return true_divide(lo, hi) if p == -2 else true_divide(hi, lo)
+    r = multiply(norm(x, ord=p, axis=(-2, -1)), norm(inv(x), ord=p, axis=(-2, -1)))
+    nan = lax.ne(r, r)
+    any_nan_input = red.any(lax.ne(x, x), axis=(-2, -1))
+    inf = convert(float("inf"), aval_of(r).dtype)
+    return lax.select(lax.bitwise_and(nan, lax.bitwise_not(any_nan_input)),
+                      lax.broadcast_in_dim(inf, shape=aval_of(r).shape, broadcast_dimensions=()),
+                      r)

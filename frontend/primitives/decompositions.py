@@ -27,6 +27,7 @@ from ..core.ir import Aval, Primitive, aval_of, literal
 from ..interpreters import batching
 from ..interpreters.ad_util import Zero, is_undefined_primal, zero_of
 from .elementwise import (
+    abs_p,
     add_p,
     and_p,
     convert_element_type_p,
@@ -42,8 +43,9 @@ from .elementwise import (
 )
 from .indexing import gather_p, scatter_p
 from .linalg import dot_general_p
-from .numeric import conj_p, integer_pow_p, real_p
+from .numeric import complex_p, conj_p, imag_p, integer_pow_p, real_p
 from .padding import concatenate_p, pad_p, slice_p
+from .reductions import argmax_p
 from .shape import (
     bdim_at,
     broadcast_in_dim_p,
@@ -188,6 +190,29 @@ def _eigh_abstract_eval(x, *, lower=True):
 
 
 eigh_p.def_batching(_leading_batch(eigh_p))
+
+# eig(x, compute_left, compute_right): (..., n, n) -> [eigenvalues (..., n) complex] (+ left
+# and/or right eigenvectors (..., n, n) complex, unit columns), LAPACK geev's order
+eig_p = Primitive("eig", multiple_results=True)
+
+
+def complex_dtype(d) -> np.dtype:
+    return np.dtype(np.complex128) if np.dtype(d) in (np.float64, np.complex128) else \
+        np.dtype(np.complex64)
+
+
+@eig_p.def_abstract_eval
+def _eig_abstract_eval(x, *, compute_left=True, compute_right=True, enable_eigvec_derivs=False):
+    batch = _check("eig", [x], [2])
+    n = x.shape[-1]
+    if x.shape[-2] != n:
+        raise ValueError(f"Argument to nonsymmetric eigendecomposition must have shape "
+                         f"[..., n, n], got shape {x.shape}")
+    c = complex_dtype(x.dtype)
+    return [Aval(batch + (n,), c)] + [Aval(batch + (n, n), c)] * (compute_left + compute_right)
+
+
+eig_p.def_batching(_leading_batch(eig_p))
 
 # svd(x, full_matrices, compute_uv): (..., m, n) -> [s (..., k) real] (+ [u (..., m, m or
 # k), vt (..., n or k, n)] with compute_uv), k = min(m, n)
@@ -501,6 +526,53 @@ def _eigh_jvp(primals, tangents, *, lower=True):
     if dtypes.is_complex(dt):
         dw = real_p.bind(dw)
     return [v, w_real], [dv, dw]
+
+
+@eig_p.def_jvp
+def _eig_jvp(primals, tangents, *, compute_left=True, compute_right=True,
+             enable_eigvec_derivs=False):
+    # A = V diag(w) V^-1, and the rows of V^-1 are u_i^H / (u_i^H v_i) (u: left eigenvectors):
+    # dw = diag(V^-1 dA V); dV = V (F * V^-1 dA V), F_ij = 1 / (w_j - w_i) off the diagonal,
+    # minus the change of each column's norm (unit columns)
+    (a,), (a_dot,) = primals, tangents
+    if compute_left:
+        raise NotImplementedError("The derivatives of eigenvectors are not implemented, only "
+                                  "eigenvalues. See https://github.com/jax-ml/jax/issues/2748 "
+                                  "for discussion.")
+    if compute_right and not enable_eigvec_derivs:
+        raise NotImplementedError(
+            "Derivatives of non-symmetric eigenvectors are only valid under assumptions on the "
+            "input that JAX cannot check (see the enable_eigvec_derivs argument to "
+            "jax.lax.linalg.eig). Pass enable_eigvec_derivs=True to jax.lax.linalg.eig to opt "
+            "in. See https://github.com/jax-ml/jax/issues/2748 for discussion.")
+    w, vl, vr = eig_p.bind(a, compute_left=True, compute_right=True)
+    c = aval_of(w).dtype
+    da = convert_element_type_p.bind(a_dot, new_dtype=c, weak_type=False) \
+        if aval_of(a_dot).dtype != c else a_dot
+    sh = aval_of(vr).shape
+    nd = len(sh)
+    scale = reduce_sum_p.bind(mul_p.bind(conj_p.bind(vl), vr), axes=(nd - 2,))  # u_i^H v_i
+    m = div_p.bind(_mm(_mm(_H(vl), da), vr), _bcast_last(scale, sh, nd - 1))
+    dw = _diag(m)
+    if not compute_right:
+        return [w], [dw]
+    eye = _eye_like(m)
+    diff = sub_p.bind(_bcast_last(w, sh, nd - 2), _bcast_last(w, sh, nd - 1))
+    fmat = sub_p.bind(integer_pow_p.bind(add_p.bind(eye, diff), y=-1), eye)
+    du = _mm(vr, mul_p.bind(fmat, m))
+    # dv_j = du_j + c_j v_j, c_j fixed by geev's normalization (unit 2-norm, the largest
+    # component |v_kj| real): c_j = -Re(v_j^H du_j) - i Im(du_kj) / v_kj
+    k = argmax_p.bind(abs_p.bind(vr), axes=(nd - 2,), index_dtype=np.dtype(np.int32))
+    rows = iota_p.bind(dtype=np.dtype(np.int32), shape=sh, dimension=nd - 2)
+    mask = convert_element_type_p.bind(eq_p.bind(rows, _bcast_last(k, sh, nd - 2)),
+                                       new_dtype=c, weak_type=False)
+    re = neg_p.bind(real_p.bind(reduce_sum_p.bind(mul_p.bind(conj_p.bind(vr), du),
+                                                  axes=(nd - 2,))))
+    im = neg_p.bind(div_p.bind(imag_p.bind(reduce_sum_p.bind(mul_p.bind(mask, du), axes=(nd - 2,))),
+                               real_p.bind(reduce_sum_p.bind(mul_p.bind(mask, vr), axes=(nd - 2,)))))
+    cj = complex_p.bind(re, im)
+    dv = add_p.bind(du, mul_p.bind(vr, _bcast_last(cj, sh, nd - 2)))
+    return [w, vr], [dw, dv]
 
 
 @svd_p.def_jvp

@@ -83,6 +83,15 @@ def _syevd(ins, attrs):
     return [a, Aval(batch + (n,), _real(a)), Aval(batch, _I32)]
 
 
+def _geev(ins, attrs):
+    (a,) = ins
+    batch, n = _square(a)
+    c = dc.complex_dtype(a.dtype)
+    values = [Aval(batch + (n,), a.dtype)] * 2 if not dtypes.is_complex(a.dtype) else \
+        [Aval(batch + (n,), a.dtype)]  # real kernels: real and imaginary parts
+    return values + [Aval(batch + (n, n), c)] * 2 + [Aval(batch, _I32)]
+
+
 def _gesdd(ins, attrs):
     (a,) = ins
     batch, m, n = _matrix(a)
@@ -129,6 +138,7 @@ ROUTINES = {
     "heevd": Routine("cz", 1, {"mode": "V", "uplo": "LU"}, _syevd, {0: 0}),
     "gesdd": Routine("sdcz", 1, {"mode": "ASN"}, _gesdd, {0: 0}),
     "gtsv": Routine("sdcz", 4, {}, _gtsv, {0: 0, 1: 1, 2: 2, 3: 3}),
+    "geev": Routine("sdcz", 1, {"compute_left": "NV", "compute_right": "NV"}, _geev, {}),
     "trsm": Routine("sdcz", 2, {"side": "LR", "uplo": "LU", "trans_x": "NTC", "diag": "UN"}, _trsm,
                     {0: 1}),
 }
@@ -278,6 +288,26 @@ def _householder_product(ctx, a, taus):
     aa, ta = ctx.avals_in
     routine = "ungqr" if dtypes.is_complex(aa.dtype) else "orgqr"
     return lapack(ctx, routine, [a, taus], [aa, ta])
+
+
+@dc.eig_p.def_lowering
+def _eig(ctx, x, *, compute_left=True, compute_right=True, enable_eigvec_derivs=False):
+    (a,) = ctx.avals_in
+    batch = a.shape[:-2]
+    w_a = ctx.avals_out[0]
+    outs = lapack(ctx, "geev", [x], [a], {"compute_left": "V" if compute_left else "N",
+                                           "compute_right": "V" if compute_right else "N"})
+    *values, vl, vr, info = outs
+    if len(values) == 2:  # real kernels: w = wr + i wi
+        values = [ctx.op(f"stablehlo.complex {values[0]}, {values[1]} : {ctx.type(w_a)}")]
+    ok = _ok(ctx, info, batch)
+    vec_a = Aval(a.shape, w_a.dtype)
+    res = [_nan_unless(ctx, ok, batch, values[0], w_a)]
+    if compute_left:
+        res.append(_nan_unless(ctx, ok, batch, vl, vec_a))
+    if compute_right:
+        res.append(_nan_unless(ctx, ok, batch, vr, vec_a))
+    return res
 
 
 @dc.svd_p.def_lowering
