@@ -37,7 +37,12 @@ I32 = np.int32
 # collectives only inside shard_map, whose Shardy ops (as sharding_constraint's) the reference
 # interpreter does not run (tests/test_sharding.py, several dtypes)
 # custom_lin is never lowered: only reverse mode meets it, and transposes it
-EXEMPT = {"ffi_call", "call_exported", "custom_lin", "sharding_constraint", "shard_map"}
+# callback runs Python on the host (tests/test_callbacks.py); platform_index is an int32
+# constant (tests/test_platforms.py); eig, tridiagonal_solve and lu_pivots_to_permutation
+# are sampled over their own dtypes by tests/test_numpy_eig.py and tests/test_platforms.py
+# (not yet rows here: every dtype with its expected refusal)
+EXEMPT = {"ffi_call", "call_exported", "custom_lin", "sharding_constraint", "shard_map",
+          "callback", "platform_index", "eig", "tridiagonal_solve", "lu_pivots_to_permutation"}
 # run with XLA even in the default run: LAPACK custom calls, and fft (the reference
 # interpreter aborts on it)
 XLA_ONLY = {"cholesky", "lu", "geqrf", "householder_product", "eigh", "svd",

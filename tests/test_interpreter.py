@@ -72,6 +72,10 @@ TABLE["neg"].append((lax.neg, (np.array([1 + 2j, -3j], np.complex64),)))
 
 TABLE.update({
     "argmax": [(lambda x: fnp.argmax(x, axis=1), (f32(3, 4),))],
+    "lu_pivots_to_permutation": [(lambda p: lax.linalg.lu_pivots_to_permutation(p, 5),
+                                  (np.array([[2, 3, 2], [4, 1, 2]], np.int32),))],
+    "platform_index": [(lambda x: lax.platform_dependent(x, cpu=fnp.sin, default=fnp.cos),
+                        (f32(3),))],
     "argmin": [(lambda x: fnp.argmin(x, axis=0), (i32(3, 4),))],
     "broadcast_in_dim": [(lambda x: lax.broadcast_in_dim(x, (2, 3, 4), (1, 2)), (f32(3, 4),))],
     "concatenate": [(lambda x, y: fnp.concatenate([x, y], axis=1), (f32(2, 3), f32(2, 1)))],
@@ -222,6 +226,10 @@ INTERPRETER_LACKS: dict = {
     **{n: "a LAPACK kernel: a custom call only XLA can run (tests/test_prims.py compares it "
           "with JAX)" for n in ("cholesky", "lu", "geqrf", "householder_product", "eigh", "svd",
                                 "triangular_solve", "qr")},
+    **{n: "a LAPACK kernel (geev, gtsv): a custom call only XLA can run (tests/test_numpy_eig.py "
+          "and tests/test_platforms.py compare it with JAX)" for n in ("eig", "tridiagonal_solve")},
+    "callback": "calls Python on the host through XLA's callback custom call, which only XLA "
+                "can run (tests/test_callbacks.py compares it with JAX)",
     "fft": "the interpreter aborts the process on stablehlo.fft (jaxlib 0.10.2), so the "
            "interpreter backend refuses it (tests/test_prims.py compares it with JAX)",
     **{n: "a collective: the vmap binding its axis resolves it before lowering "

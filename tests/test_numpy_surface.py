@@ -107,3 +107,17 @@ def test_ufunc_objects_match_jax():
                     jax.jit(lambda x, i: run(jnp, x, i))(xf, xi), expr)
     with pytest.raises(ValueError, match="binary"):
         fnp.ufunc(lambda a: a, 1, 1).outer(xf, xf)
+
+
+def test_dtype_predicates_stay_python_bools_under_jit():
+    """``fnp.bool`` is JAX's scalar type; the module defining it once called it for Python's
+    bool, so issubdtype/can_cast made arrays (tracers under jit) instead of answers."""
+    import frontend as fe
+
+    seen = []
+
+    def f(a):
+        seen.append((fnp.issubdtype(a.dtype, fnp.inexact), fnp.can_cast(a.dtype, fnp.int8)))
+        return a
+    fe.jit(f)(np.ones(2, np.float32))
+    assert seen == [(True, False)] and all(type(v) is bool for v in seen[0])

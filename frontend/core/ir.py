@@ -310,7 +310,7 @@ class source_loc:
 
     def __init__(self, loc: tuple[Any, int] | None) -> None:
         self.loc = loc
-        self.token = None
+        self.token: contextvars.Token[tuple[Any, int] | None] | None = None
 
     def __enter__(self) -> None:
         if self.loc is not None:

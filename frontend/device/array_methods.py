@@ -81,48 +81,6 @@ def _compress(self, condition, axis=None, *, size=None, fill_value=0, out=None):
     return fnp.compress(condition, self, axis, size=size, fill_value=fill_value, out=out)
 
 
-def _view(self, dtype=None, type=None):  # noqa: A002
-    """The same bytes read as ``dtype`` (the last axis rescaled when the sizes differ)."""
-    fnp = _np()
-    if type is not None:
-        raise NotImplementedError("`type` argument of array.view() is not supported.")
-    if dtype is None:
-        return self
-    d = fnp.dtype(dtype)
-    if d == self.dtype:
-        return self
-    from .. import lax
-    n, m = self.dtype.itemsize, d.itemsize
-    x = fnp.asarray(self)
-    if self.dtype == fnp.bool_:
-        x = fnp.astype(x, fnp.uint8)
-    if n == m:
-        out = lax.bitcast_convert_type(x, fnp.uint8 if d == fnp.bool_ else d)
-    elif n > m:  # each element becomes n // m elements
-        out = lax.bitcast_convert_type(x, d if d != fnp.bool_ else fnp.uint8)
-        out = fnp.reshape(out, self.shape[:-1] + (self.shape[-1] * (n // m),))
-    else:
-        if not self.shape or self.shape[-1] % (m // n):
-            raise ValueError("When changing to a larger dtype, its size must be a divisor of "
-                             "the total size in bytes of the last axis of the array.")
-        x = fnp.reshape(x, self.shape[:-1] + (self.shape[-1] // (m // n), m // n))
-        out = lax.bitcast_convert_type(x, d)
-    return out != 0 if d == fnp.bool_ else out
-
-
-def _byteswap(self, inplace=False):
-    """The bytes of each element in reverse order."""
-    fnp = _np()
-    if inplace:
-        raise ValueError("Array.byteswap() is not supported in-place (arrays are immutable)")
-    n = self.dtype.itemsize
-    if n == 1:
-        return self
-    from .. import lax
-    b = lax.bitcast_convert_type(fnp.asarray(self), fnp.uint8)
-    return lax.bitcast_convert_type(fnp.flip(b, -1), self.dtype)
-
-
 def _contains(self, item):
     fnp = _np()
     if self.ndim != 1:
@@ -186,8 +144,8 @@ def _install_direct(cls) -> None:
     cls.__deepcopy__ = lambda self, memo: _np().copy(self)  # noqa: ARG005
     cls.__setitem__ = _setitem
     cls.compress = _compress
-    cls.view = _view
-    cls.byteswap = _byteswap
+    cls.view = lambda self, dtype=None, type=None: _np()._manip.array_view(self, dtype, type)  # noqa: A006
+    cls.byteswap = lambda self, inplace=False: _np()._manip.array_byteswap(self, inplace)
     cls.__getitem__ = lambda self, idx: _np()._getitem(self, idx)
     for m in _METHODS:
         if hasattr(_np(), m):  # (sort & co. arrive with their functions)

@@ -127,7 +127,7 @@ def unsupported(prim: Primitive, args: Sequence[Any], why: str) -> RaggedError:
 def batch_fun_ragged(fun: Callable[..., Sequence[Any]], axis_size: int, args: Sequence[Any],
                      in_dims: Sequence[int | None], ragged: Sequence[tuple[tuple[int, ...], Any] | None],
                      axis_name: Hashable | None = None,
-                     spmd_axis_name: tuple[Hashable, ...] | None = None):
+                     spmd_axis_name: tuple[Hashable, ...] | None = None) -> tuple[Any, Any, Any]:
     """``batching.batch_fun`` where ``ragged[i]`` is None (a dense argument) or (ragged axes
     in per-example numbering, lengths) for argument i (batched at ``in_dims[i]``). Returns
     (values, batch dims, (ragged axes, lengths) or None) of the outputs."""
@@ -183,7 +183,9 @@ def axis_length(x: Any, axis: int) -> Any:
     axis = axis % len(shape) if shape else axis
     t, a = _ragged_axis(x, axis)
     if t is not None and a in t.raxes:
-        return t._trace.lane_length(t.lengths)
+        trace = t._trace
+        assert isinstance(trace, RaggedBatchTrace)
+        return trace.lane_length(t.lengths)
     return shape[axis]
 
 

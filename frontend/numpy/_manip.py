@@ -12,7 +12,7 @@ from .. import lax
 from ..core import dtypes
 from ..core.ir import Tracer, aval_of
 from ..lax._convert import convert
-from ._core import asarray, canonical_axis, check_arraylike, promote_args
+from ._core import asarray, astype, canonical_axis, check_arraylike, promote_args
 from ._elementwise import _where3, equal, isnan, logical_and, logical_or, multiply, remainder
 from ._indexing import take
 from ._linalg import matmul
@@ -20,7 +20,7 @@ from ._numeric import conjugate
 from ._reductions import all as _all
 from ._reductions import cumsum
 from ._reductions import sum as _sum
-from ._shape import broadcast_to, concatenate, moveaxis, ravel, reshape, split
+from ._shape import broadcast_to, concatenate, flip, moveaxis, ravel, reshape, split
 from ._sorting import nonzero
 
 __all__ = ["append", "delete", "insert", "resize", "rollaxis", "hsplit", "vsplit", "dsplit",
@@ -483,3 +483,41 @@ def fromstring(string, dtype=float, count=-1, *, sep):
     """An array of the numbers in ``string`` separated by ``sep`` (numpy's fromstring)."""
     return asarray(np.fromstring(string, dtype=dtype, count=count, sep=sep),
                    dtype=dtypes.canonicalize(np.dtype(dtype)))
+
+
+def array_view(self, dtype=None, type=None):  # noqa: A002
+    """The same bytes read as ``dtype`` (the last axis rescaled when the sizes differ)."""
+    if type is not None:
+        raise NotImplementedError("`type` argument of array.view() is not supported.")
+    if dtype is None:
+        return self
+    d = np.dtype(dtype)
+    if d == self.dtype:
+        return self
+    n, m = self.dtype.itemsize, d.itemsize
+    x = asarray(self)
+    if self.dtype == np.bool_:
+        x = astype(x, np.uint8)
+    if n == m:
+        out = lax.bitcast_convert_type(x, np.uint8 if d == np.bool_ else d)
+    elif n > m:  # each element becomes n // m elements
+        out = lax.bitcast_convert_type(x, d if d != np.bool_ else np.uint8)
+        out = reshape(out, self.shape[:-1] + (self.shape[-1] * (n // m),))
+    else:
+        if not self.shape or self.shape[-1] % (m // n):
+            raise ValueError("When changing to a larger dtype, its size must be a divisor of "
+                             "the total size in bytes of the last axis of the array.")
+        x = reshape(x, self.shape[:-1] + (self.shape[-1] // (m // n), m // n))
+        out = lax.bitcast_convert_type(x, d)
+    return out != 0 if d == np.bool_ else out
+
+
+def array_byteswap(self, inplace=False):
+    """The bytes of each element in reverse order."""
+    if inplace:
+        raise ValueError("Array.byteswap() is not supported in-place (arrays are immutable)")
+    n = self.dtype.itemsize
+    if n == 1:
+        return self
+    b = lax.bitcast_convert_type(asarray(self), np.uint8)
+    return lax.bitcast_convert_type(flip(b, -1), self.dtype)

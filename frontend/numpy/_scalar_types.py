@@ -3,6 +3,8 @@ etc. are callable types (``fnp.float32(2.0)`` is an Array) that stand for their 
 anywhere a dtype is taken; ``finfo``/``iinfo`` know bfloat16; ``issubdtype`` too."""
 from __future__ import annotations
 
+import builtins
+
 import ml_dtypes
 import numpy as np
 
@@ -76,7 +78,7 @@ def issubdtype(arg1, arg2) -> bool:
         return t2 is None and _np_dtype(arg2) == dtypes.bfloat16
     if isinstance(arg2, _ScalarMeta):
         arg2 = arg2.dtype
-    return bool(np.issubdtype(d1, arg2))
+    return builtins.bool(np.issubdtype(d1, arg2))
 
 
 def finfo(dtype):
@@ -102,7 +104,7 @@ def promote_types(a, b) -> np.dtype:
 
 def can_cast(from_, to, casting="safe") -> bool:
     """numpy's can_cast on dtypes (bfloat16's casts as ml_dtypes registers them)."""
-    return bool(np.can_cast(_np_dtype(from_), _np_dtype(to), casting))
+    return builtins.bool(np.can_cast(_np_dtype(from_), _np_dtype(to), casting))
 
 
 def isdtype(dtype, kind) -> bool:
