@@ -57,10 +57,13 @@ def test_tests_named_elsewhere_exist(key):
 
 
 def _rows():
+    """Every case of every name; the default run compares each name's first case (eagerly
+    and under jit), the slow run (``-m slow``) all of them."""
     for key in sorted(TABLES):
         for name, cases in sorted(TABLES[key].CASES.items()):
             for i in range(len(cases)):
-                yield pytest.param(key, name, i, id=f"{key}.{name}[{i}]")
+                yield pytest.param(key, name, i, id=f"{key}.{name}[{i}]",
+                                   marks=[pytest.mark.slow] if i else [])
 
 
 def _array_positions(args):
