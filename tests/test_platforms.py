@@ -395,3 +395,21 @@ def test_tpu_eigh_above_256_is_one_kernel_call_documented_difference():
     ours = custom_calls(fe.jit(fnp.linalg.eigh).trace(a).lower(lowering_platforms=("tpu",)).as_text())
     theirs = custom_calls(jax.jit(jnp.linalg.eigh).trace(a).lower(lowering_platforms=("tpu",)).as_text())
     assert ours == {"Eigh"} and theirs == {"Eigh", "Qr", "ProductOfElementaryHouseholderReflectors"}
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.complex64])
+def test_eig_lowers_per_platform_as_jax(dtype):
+    """eig (added beside this table) takes JAX's kernel on each platform: LAPACK geev on the
+    CPU, the hybrid (host LAPACK/MAGMA) kernels on GPUs, JAX's NotImplementedError on TPUs."""
+    import jax
+    import jax.numpy as jnp
+    x = np.stack([np.eye(3, dtype=dtype)] * 2)
+    for platform in ("cpu", "cuda", "rocm"):
+        ours = fe.jit(fnp.linalg.eig).trace(x).lower(lowering_platforms=(platform,)).as_text()
+        theirs = jax.jit(jnp.linalg.eig).trace(x).lower(lowering_platforms=(platform,)).as_text()
+        _verify(ours)
+        assert custom_calls(ours) == custom_calls(theirs), platform
+        if platform != "cpu":
+            assert not any(t.startswith(CPU_ONLY) for t in custom_calls(ours))
+    with pytest.raises(NotImplementedError, match="'eig' not found for platform tpu"):
+        fe.jit(fnp.linalg.eig).trace(x).lower(lowering_platforms=("tpu",))

@@ -293,10 +293,17 @@ def _householder_product(ctx, a, taus):
 @dc.eig_p.def_lowering
 def _eig(ctx, x, *, compute_left=True, compute_right=True, enable_eigvec_derivs=False):
     (a,) = ctx.avals_in
-    batch = a.shape[:-2]
-    w_a = ctx.avals_out[0]
     outs = lapack(ctx, "geev", [x], [a], {"compute_left": "V" if compute_left else "N",
                                            "compute_right": "V" if compute_right else "N"})
+    return eig_results(ctx, outs, compute_left, compute_right)
+
+
+def eig_results(ctx, outs, compute_left: bool, compute_right: bool) -> list:
+    """eig's results from a kernel's (eigenvalues as w, or as wr and wi for a real matrix;
+    left and right eigenvectors; info): NaN where the kernel failed."""
+    (a,) = ctx.avals_in
+    batch = a.shape[:-2]
+    w_a = ctx.avals_out[0]
     *values, vl, vr, info = outs
     if len(values) == 2:  # real kernels: w = wr + i wi
         values = [ctx.op(f"stablehlo.complex {values[0]}, {values[1]} : {ctx.type(w_a)}")]

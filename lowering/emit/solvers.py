@@ -30,6 +30,7 @@ from .decompositions import (
     _ok,
     cholesky_rule,
     conj_unless_transposed,
+    eig_results,
     eigh_rule,
     lu_rule,
     triangle,
@@ -232,6 +233,22 @@ def tridiagonal_solve_by_scan(dl, d, du, b):
     return lax.transpose(xs, tuple(range(1, nd - 1)) + (0, nd - 1))
 
 
+def _gpu_eig(platform, ctx, x, *, compute_left=True, compute_right=True,
+             enable_eigvec_derivs=False):
+    """JAX's hybrid eig kernel (the matrix goes to the host's LAPACK or MAGMA)."""
+    (a,) = ctx.avals_in
+    w = ctx.avals_out[0]
+    vec = Aval(a.shape, w.dtype)
+    real = not np.issubdtype(a.dtype, np.complexfloating)
+    values = [Aval(w.shape, a.dtype)] * 2 if real else [w]
+    outs = gpu_call(ctx, f"{GPUS[platform]}hybrid_eig_{'real' if real else 'comp'}", [x], [a],
+                    [*values, vec, vec, _info(a)],
+                    attrs=f"left = {str(bool(compute_left)).lower()}, magma = \"auto\", "
+                          f"right = {str(bool(compute_right)).lower()}",
+                    batch_dims=a.ndim - 2)
+    return eig_results(ctx, outs, compute_left, compute_right)
+
+
 for _p in GPUS:
     _on = functools.partial
     dc.cholesky_p.def_lowering(cholesky_rule(_on(_gpu_potrf, _p)), platform=_p)
@@ -243,9 +260,16 @@ for _p in GPUS:
     dc.svd_p.def_lowering(_on(_gpu_svd, _p), platform=_p)
     dc.triangular_solve_p.def_lowering(_stablehlo_triangular_solve, platform=_p)
     dc.tridiagonal_solve_p.def_lowering(_on(_gpu_tridiagonal_solve, _p), platform=_p)
+    dc.eig_p.def_lowering(_on(_gpu_eig, _p), platform=_p)
 
 
 # ----------------------------------------------------------------------------- TPUs
+
+
+@dc.eig_p.def_lowering(platform="tpu")
+def _tpu_eig(ctx, x, **_params):
+    raise NotImplementedError("MLIR translation rule for primitive 'eig' not found for platform "
+                              "tpu (as JAX: TPUs have no eig)")
 
 
 @dc.cholesky_p.def_lowering(platform="tpu")
