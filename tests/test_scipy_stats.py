@@ -68,8 +68,17 @@ def _call(module, mod, fn, args):
     return getattr(getattr(module, mod), fn)(*args)
 
 
-@pytest.mark.parametrize(("mod", "fn", "args"), ROWS, ids=[f"{m}.{f}[{i}]" for i, (m, f, _)
-                                                             in enumerate(ROWS)])
+def _params():
+    """Every row; the default run takes each function of each distribution once (its first
+    row), ``-m slow`` every row."""
+    seen = set()
+    for i, (m, f, a) in enumerate(ROWS):
+        first = (m, f) not in seen
+        seen.add((m, f))
+        yield pytest.param(m, f, a, id=f"{m}.{f}[{i}]", marks=[] if first else [pytest.mark.slow])
+
+
+@pytest.mark.parametrize(("mod", "fn", "args"), list(_params()))
 def test_distribution_functions_vs_jax(mod, fn, args):
     pos = [i for i, a in enumerate(args) if isinstance(a, np.ndarray) and a.ndim]
 
