@@ -7,7 +7,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 import pytest
-from harness import check_vmap, check_vs_jax, rand, stablehlo
+from harness import assert_same, check_vmap, check_vs_jax, rand, stablehlo
 from jax import lax as jlax
 
 import frontend as fe
@@ -357,3 +357,21 @@ def test_dot_general_bound_with_lists_eager_jit_and_vmap():
     with pytest.raises(TypeError, match="contracting dimensions to have the same shape"):
         dot_general_p.bind(fe.device_put(x), fe.device_put(y), dimension_numbers=[[[0], [0]], [[], []]],
                            precision=None, preferred_element_type=None)
+
+
+def test_lu_pivots_to_permutation_under_jvp_as_jax():
+    """Traced pivots through jvp: the permutation is integer (no tangent) and the gather it
+    drives carries x's tangent, as JAX's."""
+    import jax
+
+    x = np.array([3.0, 1.0, 2.0, 5.0], np.float32)
+
+    def make(m, la):
+        def f(v):
+            piv = m.argsort(v).astype(np.int32)
+            return v[la.linalg.lu_pivots_to_permutation(piv, 4)]
+        return f
+    t = np.arange(4, dtype=np.float32)
+    ours = fe.jvp(make(fnp, lax), (x,), (t,))
+    theirs = jax.jvp(make(jax.numpy, jax.lax), (x,), (t,))
+    assert_same(ours, theirs)

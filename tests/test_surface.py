@@ -57,8 +57,8 @@ def test_tests_named_elsewhere_exist(key):
 
 
 def _rows():
-    """Every case of every name; the default run compares each name's first case (eagerly
-    and under jit), the slow run (``-m slow``) all of them."""
+    """Every case of every name; the default run compares each name's first case (under
+    jit), the slow run (``-m slow``) every case, eagerly and under jit."""
     for key in sorted(TABLES):
         for name, cases in sorted(TABLES[key].CASES.items()):
             for i in range(len(cases)):
@@ -87,11 +87,13 @@ def _call(module, name, case, jit_fn):
 
 
 @pytest.mark.parametrize(("key", "name", "i"), list(_rows()))
-def test_matches_jax(key, name, i):
+def test_matches_jax(key, name, i, request):
     table = TABLES[key]
     jax_mod, ours = _modules(table)
     case = table.CASES[name][i]
     modes = [None, (fe.jit, jax.jit)] if case.jit and _array_positions(case.args) else [None]
+    if len(modes) == 2 and not request.config.getoption("-m") == "slow":
+        modes = modes[1:]  # (the default run: under jit; -m slow: eagerly too)
     for mode in modes:
         ours_jit, jax_jit = mode or (None, None)
         what = f"{table.OURS}.{name} case {i}{' under jit' if mode else ''}"
