@@ -375,3 +375,12 @@ def test_lu_pivots_to_permutation_under_jvp_as_jax():
     ours = fe.jvp(make(fnp, lax), (x,), (t,))
     theirs = jax.jvp(make(jax.numpy, jax.lax), (x,), (t,))
     assert_same(ours, theirs)
+    # (integer operands: the JVP trace never calls the rule, so call it as the INT_ONLY rows
+    # of tests/test_ad_table.py do: symbolic float0 zeros out)
+    from frontend.interpreters.ad_util import Zero, float0
+    from frontend.primitives.decompositions import lu_pivots_to_permutation_p
+    piv = np.array([2, 3, 2, 3], np.int32)
+    out, tan = lu_pivots_to_permutation_p.jvp_rule(
+        (piv,), (Zero(fe.ShapedArray(piv.shape, float0)),), permutation_size=4)
+    np.testing.assert_array_equal(out, jax.lax.linalg.lu_pivots_to_permutation(piv, 4))
+    assert type(tan) is Zero and tan.aval.dtype == float0 and tan.aval.shape == (4,)
