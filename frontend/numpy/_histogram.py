@@ -175,6 +175,17 @@ def _sample_weights(name, w, n, d):
     return convert(w, d, False)
 
 
+def _variables(a, name: str, rowvar: bool):
+    """``a`` (at most 2-D) as a matrix with one variable per row."""
+    a = asarray(a)
+    if aval_of(a).ndim > 2:
+        raise ValueError(f"{name} has more than 2 dimensions")
+    rows = reshape(a, (1, -1)) if aval_of(a).ndim < 2 else a
+    if not rowvar and aval_of(rows).shape[0] != 1:
+        rows = lax.transpose(rows, permutation=(1, 0))
+    return rows
+
+
 def cov(m, y=None, rowvar=True, bias=False, ddof=None, fweights=None, aweights=None,
         dtype=None):
     """The covariance matrix of the variables in the rows (``rowvar``) or columns of m (and
@@ -185,21 +196,11 @@ def cov(m, y=None, rowvar=True, bias=False, ddof=None, fweights=None, aweights=N
     else:
         check_arraylike("cov", m)
         (m,) = promote_dtypes_inexact("cov", m)
-    m = asarray(m)
-    if aval_of(m).ndim > 2:
-        raise ValueError("m has more than 2 dimensions")
-    x = reshape(m, (1, -1)) if aval_of(m).ndim < 2 else m
-    if not rowvar and aval_of(x).shape[0] != 1:
-        x = lax.transpose(x, permutation=(1, 0))
+    x = _variables(m, "m", rowvar)
     if aval_of(x).shape[0] == 0:
         return asarray(np.zeros((0, 0), aval_of(x).dtype))
     if y is not None:
-        y = asarray(y)
-        if aval_of(y).ndim > 2:
-            raise ValueError("y has more than 2 dimensions")
-        yy = reshape(y, (1, -1)) if aval_of(y).ndim < 2 else y
-        if not rowvar and aval_of(yy).shape[0] != 1:
-            yy = lax.transpose(yy, permutation=(1, 0))
+        yy = _variables(y, "y", rowvar)
         x = concatenate((x, yy), axis=0)
     if dtype is not None:
         x = convert(x, dtypes.canonicalize(np.dtype(dtype)), False)
