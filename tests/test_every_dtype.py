@@ -164,6 +164,9 @@ def samples(T, group):
         ("custom_jvp_call", _rev_jvp, [X(T)]),
         ("custom_vjp_call", _rev_vjp, [X(T)]),
         ("checkpoint", fe.checkpoint(lambda a: lax.rev(a, (0,))), [X(T)]),
+        ("custom_linear_solve", lambda x: lax.custom_linear_solve(
+            lambda a: lax.rev(a, (0,)), x, lambda mv, b: lax.rev(b, (0,)), symmetric=True),
+         [X(T)]),
         ("population_count", _bind(bits.population_count_p), [X(T)]),
         ("regularized_incomplete_beta", _bind(sp.regularized_incomplete_beta_p),
          [X(T), X(T), X(T)]),

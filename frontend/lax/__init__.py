@@ -183,6 +183,7 @@ from ._shape import (
     unstack,
 )
 from ._sharding import with_sharding_constraint
+from ._solves import custom_linear_solve, custom_root
 from ._sort import approx_max_k, approx_min_k, sort, sort_key_val, top_k
 from ._special import (
     bessel_i0e,
@@ -235,6 +236,7 @@ __all__ = [
     "reduce_window_shape_tuple", "broadcast_like", "broadcast_shapes", "broadcast_to_rank",
     "collapse", "DotDimensionNumbers", "PrecisionLike", "ConvGeneralDilatedDimensionNumbers",
     "GatherScatterMode", "random_gamma_grad", "dtype", "empty", "full", "full_like", "stack", "unstack",
+    "custom_linear_solve", "custom_root",
 ]
 
 

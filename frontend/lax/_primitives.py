@@ -87,6 +87,7 @@ from ..primitives.indexing import (  # noqa: F401
 from ..primitives.linalg import (  # noqa: F401
     dot_general_p,
 )
+from ..primitives.linear_solve import linear_solve_p  # noqa: F401
 from ..primitives.numeric import (  # noqa: F401
     acos_p,
     acosh_p,
@@ -178,7 +179,7 @@ __all__ = [
     "digamma_p", "div_p", "dot_general_p", "dynamic_slice_p", "dynamic_update_slice_p", "eq_p",
     "erf_inv_p", "erf_p", "erfc_p", "exp2_p", "exp_p", "expm1_p", "fft_p", "floor_p", "gather_p",
     "ge_p", "gt_p", "igamma_grad_a_p", "igamma_p", "igammac_p", "imag_p", "integer_pow_p",
-    "iota_p", "is_finite_p", "le_p", "lgamma_p", "log1p_p", "log_p", "logistic_p", "lt_p",
+    "iota_p", "is_finite_p", "le_p", "linear_solve_p", "lgamma_p", "log1p_p", "log_p", "logistic_p", "lt_p",
     "max_p", "min_p", "mul_p", "mulhi_p", "ne_p", "neg_p", "nextafter_p", "not_p",
     "optimization_barrier_p", "or_p", "pad_p", "pmax_p", "pmin_p", "polygamma_p",
     "population_count_p", "pow_p", "ppermute_p", "psum_p", "real_p", "reduce_and_p",

@@ -1,0 +1,122 @@
+"""jax.lax names beyond the elementwise/shape table (tests/surface/lax.py): implicit solves,
+patches and local convolutions, XLA's RNG, ragged dots, dot algorithms, compared with JAX."""
+import jax
+import jax.lax as jl
+import jax.numpy as jnp
+import numpy as np
+import pytest
+from harness import assert_same
+
+import frontend as fe
+import frontend.numpy as fnp
+from frontend import lax
+
+R = np.random.default_rng(260)
+_A = R.normal(size=(3, 3)).astype(np.float32)
+A = _A @ _A.T + 3 * np.eye(3, dtype=np.float32)
+A_NS = (A + np.triu(A, 1)).astype(np.float32)    # not symmetric
+B = R.normal(size=(3,)).astype(np.float32)
+
+
+def _solver(m, np_, symmetric=False, has_aux=False, with_transpose=True):
+    """x = A^-1 b through custom_linear_solve, with a dense solve as ``solve``."""
+    def f(a, b):
+        def solve(mv, r):
+            x = np_.linalg.solve(a, r)
+            return (x, np_.sum(x)) if has_aux else x
+        tsolve = None
+        if with_transpose and not symmetric:
+            def tsolve(vm, r):
+                x = np_.linalg.solve(a.T, r)
+                return (x, np_.sum(x)) if has_aux else x
+        return m.custom_linear_solve(lambda x: a @ x, b, solve, tsolve, symmetric=symmetric,
+                                     has_aux=has_aux)
+    return f
+
+
+def _both(**kw):
+    return _solver(lax, fnp, **kw), _solver(jl, jnp, **kw)
+
+
+@pytest.mark.parametrize("kw", [dict(), dict(symmetric=True), dict(has_aux=True)])
+def test_custom_linear_solve_values_and_derivatives(kw):
+    """Values, grad (with respect to the matrix a matvec closes over and to b), jvp and
+    vmap(grad) of custom_linear_solve equal JAX's."""
+    a = A if kw.get("symmetric") else A_NS
+    ours, theirs = _both(**kw)
+    assert_same(ours(a, B), theirs(a, B))
+    assert_same(fe.jit(ours)(a, B), theirs(a, B))
+
+    def loss(f):
+        return lambda a, b: jax.tree_util.tree_leaves(f(a, b))[0].sum() if f is theirs else \
+            fe.tree_util.tree_leaves(f(a, b))[0].sum()
+    g = fe.grad(loss(ours), (0, 1))(a, B)
+    jg = jax.grad(loss(theirs), (0, 1))(a, B)
+    for o, t in zip(g, jg, strict=True):
+        np.testing.assert_allclose(np.asarray(o), np.asarray(t), rtol=2e-5, atol=1e-6)
+    t_ours = fe.jvp(ours, (a, B), (A, B))[1]
+    t_jax = jax.jvp(theirs, (a, B), (A, B))[1]
+    for o, t in zip(fe.tree_util.tree_leaves(t_ours), jax.tree_util.tree_leaves(t_jax), strict=True):
+        np.testing.assert_allclose(np.asarray(o), np.asarray(t), rtol=2e-5, atol=1e-6)
+    if not kw:
+        aa, bb = np.stack([a, 2 * a]), np.stack([B, -B])
+        o = fe.vmap(fe.grad(loss(ours), (0, 1)))(aa, bb)
+        t = jax.vmap(jax.grad(loss(theirs), (0, 1)))(aa, bb)
+        for x, y in zip(o, t, strict=True):
+            np.testing.assert_allclose(np.asarray(x), np.asarray(y), rtol=2e-5, atol=1e-6)
+        assert_same(fe.vmap(ours, (None, 0))(a, bb), jax.vmap(theirs, (None, 0))(a, bb))
+
+
+def test_custom_linear_solve_errors_as_jax():
+    """No transpose_solve: forward mode works, reverse mode is JAX's TypeError; a solve of
+    the wrong shape or structure is JAX's error."""
+    ours, theirs = _both(with_transpose=False)
+    t = fe.jvp(ours, (A, B), (A, B))[1]
+    np.testing.assert_allclose(np.asarray(t), np.asarray(jax.jvp(theirs, (A, B), (A, B))[1]),
+                               rtol=2e-5, atol=1e-6)
+    for f, grad in ((ours, fe.grad), (theirs, jax.grad)):
+        with pytest.raises(TypeError, match="transpose_solve required"):
+            grad(lambda b, f=f: f(A, b).sum())(B)
+    for m in (lax, jl):
+        with pytest.raises(ValueError, match=r"solve\(\) output shapes must match b"):
+            m.custom_linear_solve(lambda x: x, B, lambda mv, r: r[:2])
+        with pytest.raises(TypeError, match=r"solve\(\) output pytree structure must match b"):
+            m.custom_linear_solve(lambda x: x, B, lambda mv, r: (r,))
+
+
+def _sqrt(m):
+    def sqrt(a):   # the root of x**2 - a by Newton's method, differentiated implicitly
+        newton = lambda f, x0: m.fori_loop(0, 20, lambda i, x: x - f(x) / (2 * x), x0)  # noqa: E731
+        return m.custom_root(lambda x: x ** 2 - a, 1.0, newton, lambda g, y: y / g(1.0))
+    return sqrt
+
+
+def test_custom_root_implicit_derivatives():
+    """custom_root's value, grad, vmap(grad) and jvp equal JAX's; the derivative is the
+    implicit one (a fori_loop solver is not differentiated through)."""
+    a = np.float32([4.0, 9.0, 2.0])
+    assert_same(fe.vmap(_sqrt(lax))(a), jax.vmap(_sqrt(jl))(a))
+    assert_same(fe.grad(_sqrt(lax))(a[0]), jax.grad(_sqrt(jl))(a[0]))
+    np.testing.assert_allclose(np.asarray(fe.vmap(fe.grad(_sqrt(lax)))(a)),
+                               np.asarray(jax.vmap(jax.grad(_sqrt(jl)))(a)), rtol=1e-6)
+    assert_same(fe.jvp(_sqrt(lax), (a[1],), (a[2],))[1], jax.jvp(_sqrt(jl), (a[1],), (a[2],))[1])
+
+    def vec(m, np_):  # a pytree guess, has_aux, tangent_solve by a dense Jacobian solve
+        def f(p):
+            def fn(x):
+                return {"u": x["u"] ** 3 - p}
+            def solve(g, x0):
+                x = m.fori_loop(0, 30, lambda i, x: {"u": x["u"] - g(x)["u"] / (3 * x["u"] ** 2)}, x0)
+                return x, np_.max(np_.abs(g(x)["u"]))
+            def tsolve(g, y):
+                return {"u": y["u"] / g({"u": np_.ones_like(y["u"])})["u"]}
+            x, err = m.custom_root(fn, {"u": np_.ones(3, np.float32)}, solve, tsolve, has_aux=True)
+            return x["u"].sum() + 0 * err
+        return f
+    p = np.float32([8.0, 27.0, 2.0])
+    assert_same(vec(lax, fnp)(p), vec(jl, jnp)(p))
+    np.testing.assert_allclose(np.asarray(fe.grad(vec(lax, fnp))(p)),
+                               np.asarray(jax.grad(vec(jl, jnp))(p)), rtol=1e-6)
+    for m in (lax, jl):
+        with pytest.raises(TypeError, match=r"output pytree structure must match initial_guess"):
+            m.custom_root(lambda x: (x, x), 1.0, lambda f, x: x, lambda g, y: y)
