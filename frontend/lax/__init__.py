@@ -16,6 +16,8 @@ from ._conv import (
     conv,
     conv_dimension_numbers,
     conv_general_dilated,
+    conv_general_dilated_local,
+    conv_general_dilated_patches,
     conv_general_permutations,
     conv_general_shape_tuple,
     conv_shape_tuple,
@@ -236,7 +238,8 @@ __all__ = [
     "reduce_window_shape_tuple", "broadcast_like", "broadcast_shapes", "broadcast_to_rank",
     "collapse", "DotDimensionNumbers", "PrecisionLike", "ConvGeneralDilatedDimensionNumbers",
     "GatherScatterMode", "random_gamma_grad", "dtype", "empty", "full", "full_like", "stack", "unstack",
-    "custom_linear_solve", "custom_root",
+    "custom_linear_solve", "custom_root", "conv_general_dilated_local",
+    "conv_general_dilated_patches",
 ]
 
 

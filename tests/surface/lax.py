@@ -24,6 +24,7 @@ IMG_T = R.normal(size=(2, 5, 4, 3)).astype(np.float32)
 KER_T = R.normal(size=(3, 2, 3, 4)).astype(np.float32)
 KER_T2 = R.normal(size=(3, 2, 4, 3)).astype(np.float32)
 NHWC = ("NHWC", "HWIO", "NHWC")
+LOCAL_W = R.normal(size=(4, 18, 4, 4)).astype(np.float32)   # per-position kernels, OIHW
 Z = (X + 1j * Y).astype(np.complex64)
 
 FLOAT_UNARY = {
@@ -102,6 +103,9 @@ CASES.update({
     "conv_transpose_shape_tuple": [c((2, 5, 5, 3), (3, 2, 3, 4), (2, 2), "SAME", NHWC, _jit=False),
                                    c((2, 5, 5, 3), (3, 2, 3, 4), (3, 1), "VALID", NHWC, _jit=False)],
     "conv_general_permutations": [c(NHWC, _jit=False)],
+    "conv_general_dilated_patches": [c(IMG, (3, 2), (1, 1), "VALID"),
+                                     c(IMG_T, (2, 2), (2, 1), "SAME", dimension_numbers=NHWC)],
+    "conv_general_dilated_local": [c(IMG, LOCAL_W, (1, 1), "VALID", (3, 2))],
     "conv_transpose": [c(IMG_T, KER_T, (2, 2), "SAME", dimension_numbers=NHWC),
                        c(IMG_T, KER_T, (3, 1), "VALID", dimension_numbers=NHWC),
                        c(IMG_T, KER_T2, (2, 1), [(1, 2), (0, 1)], dimension_numbers=NHWC,
