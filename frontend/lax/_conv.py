@@ -13,6 +13,7 @@ from ..core.ir import aval_of
 from ..primitives.conv import ConvDimensionNumbers, conv_general_dilated_p
 from ._convert import as_operand
 from ._linalg import canonicalize_precision, dot_general
+from ._shape import transpose
 
 ConvGeneralDilatedDimensionNumbers = tuple[str, str, str] | ConvDimensionNumbers | None
 
@@ -280,20 +281,6 @@ def conv_transpose(lhs, rhs, strides, padding, rhs_dilation=None, dimension_numb
                                 preferred_element_type=preferred_element_type)
 
 
-def _move_to(x, src, dst):
-    """x with its axes ``src`` moved to positions ``dst`` (numpy's moveaxis, one transpose)."""
-    from ._shape import transpose
-    nd = len(x.shape)
-    src, dst = [s % nd for s in src], [d % nd for d in dst]
-    rest = [a for a in range(nd) if a not in src]
-    perm = [None] * nd
-    for s, d in sorted(zip(src, dst, strict=True), key=lambda p: p[1]):
-        perm[d] = s
-    it = iter(rest)
-    perm = [next(it) if p is None else p for p in perm]
-    return transpose(x, tuple(perm))
-
-
 def conv_general_dilated_patches(lhs, filter_shape, window_strides, padding, lhs_dilation=None,
                                  rhs_dilation=None, dimension_numbers=None, precision=None,
                                  preferred_element_type=None):
@@ -350,5 +337,8 @@ def conv_general_dilated_local(lhs, rhs, window_strides, padding, filter_shape,
     out_b = list(out_spec[2:])
     rhs_b = [rhs_spec[2:][i] for i in sorted(range(len(out_b)), key=lambda k: out_b[k])]
     dnums = (([out_spec[1]], [rhs_spec[1]]), (sorted(out_b), rhs_b))
-    out = dot_general(patches, rhs, dnums, precision=precision)
-    return _move_to(out, (-2, -1), (out_spec[0], out_spec[1]))
+    out = dot_general(patches, rhs, dnums, precision=precision)   # (*spatial, N, O)
+    nsp = len(out_b)
+    it = iter(range(nsp))
+    return transpose(out, tuple(nsp if j == out_spec[0] else nsp + 1 if j == out_spec[1]
+                                else next(it) for j in range(nsp + 2)))
