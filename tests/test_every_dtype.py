@@ -40,9 +40,11 @@ I32 = np.int32
 # callback runs Python on the host (tests/test_callbacks.py); platform_index is an int32
 # constant (tests/test_platforms.py); eig, tridiagonal_solve and lu_pivots_to_permutation
 # are sampled over their own dtypes by tests/test_numpy_eig.py and tests/test_platforms.py
-# (not yet rows here: every dtype with its expected refusal)
+# (not yet rows here: every dtype with its expected refusal); XLA's generators rng_uniform and
+# rng_bit_generator draw XLA's own bits (tests/test_lax_extra.py compares them with JAX's)
 EXEMPT = {"ffi_call", "call_exported", "custom_lin", "sharding_constraint", "shard_map",
-          "callback", "platform_index", "eig", "tridiagonal_solve", "lu_pivots_to_permutation"}
+          "callback", "platform_index", "eig", "tridiagonal_solve", "lu_pivots_to_permutation",
+          "rng_uniform", "rng_bit_generator"}
 # run with XLA even in the default run: LAPACK custom calls, and fft (the reference
 # interpreter aborts on it)
 XLA_ONLY = {"cholesky", "lu", "geqrf", "householder_product", "eigh", "svd",

@@ -230,6 +230,9 @@ INTERPRETER_LACKS: dict = {
                                 "triangular_solve", "qr")},
     **{n: "a LAPACK kernel (geev, gtsv): a custom call only XLA can run (tests/test_numpy_eig.py "
           "and tests/test_platforms.py compare it with JAX)" for n in ("eig", "tridiagonal_solve")},
+    **{n: "XLA's own generator: the bits are XLA's implementation, not the interpreter's "
+          "(tests/test_lax_extra.py compares them with JAX's)"
+       for n in ("rng_bit_generator", "rng_uniform")},
     "callback": "calls Python on the host through XLA's callback custom call, which only XLA "
                 "can run (tests/test_callbacks.py compares it with JAX)",
     "fft": "the interpreter aborts the process on stablehlo.fft (jaxlib 0.10.2), so the "

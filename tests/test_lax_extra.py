@@ -120,3 +120,38 @@ def test_custom_root_implicit_derivatives():
     for m in (lax, jl):
         with pytest.raises(TypeError, match=r"output pytree structure must match initial_guess"):
             m.custom_root(lambda x: (x, x), 1.0, lambda f, x: x, lambda g, y: y)
+
+
+def test_xla_rng_ops_as_jax():
+    """rng_bit_generator is bit-equal to JAX's (every algorithm, under jit and under JAX's
+    odd vmap rule: lane 0's key draws every lane's bits); RandomAlgorithm has JAX's members;
+    rng_uniform (stateful in XLA: JAX's own calls differ) lowers to the same stablehlo.rng
+    and gives JAX's shape, dtype, weak type and range, and JAX's errors."""
+    assert [(a.name, int(a)) for a in lax.RandomAlgorithm] == \
+        [(a.name, int(a)) for a in jl.RandomAlgorithm]
+    assert str(lax.RandomAlgorithm.RNG_PHILOX) == str(jl.RandomAlgorithm.RNG_PHILOX)
+    keys = np.uint32([[1, 2, 3, 4], [5, 6, 7, 8], [9, 9, 9, 9]])
+    for alg in range(3):
+        def bits(m, alg=alg):
+            return lambda k: m.rng_bit_generator(k, (2, 3), np.uint32, m.RandomAlgorithm(alg))
+        assert_same(fe.jit(bits(lax))(keys[1]), jax.jit(bits(jl))(keys[1]))
+        assert_same(fe.vmap(bits(lax))(keys), jax.vmap(bits(jl))(keys))
+    with pytest.raises(TypeError, match="the key must be uint32"):
+        lax.rng_bit_generator(np.uint32([1, 2]), (2,))
+
+    def uni(m):
+        return lambda: m.rng_uniform(np.float32(-1), np.float32(2), (500,))
+    text = fe.jit(uni(lax)).lower().as_text()
+    jtext = jax.jit(uni(jl)).lower().as_text()
+    op = "stablehlo.rng %"
+    assert [ln.split("distribution")[1] for ln in text.splitlines() if op in ln] == \
+        [ln.split("distribution")[1] for ln in jtext.splitlines() if op in ln]
+    o, t = uni(lax)(), uni(jl)()
+    assert o.dtype == t.dtype and o.shape == t.shape and o.weak_type == t.weak_type
+    assert -1 <= np.asarray(o).min() and np.asarray(o).max() < 2 and np.ptp(np.asarray(o)) > 2
+    assert lax.rng_uniform(0.0, 1.0, (2,)).weak_type == jl.rng_uniform(0.0, 1.0, (2,)).weak_type
+    for m in (lax, jl):
+        with pytest.raises(ValueError, match="must have identical dtypes"):
+            m.rng_uniform(np.float32(0), np.float16(1), (2,))
+        with pytest.raises(ValueError, match="must be scalars"):
+            m.rng_uniform(np.float32([0, 1]), np.float32(1), (2,))

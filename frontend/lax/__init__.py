@@ -157,6 +157,7 @@ from ._reductions import (
     reduce_sum,
     reduce_xor,
 )
+from ._rng import RandomAlgorithm, rng_bit_generator, rng_uniform
 from ._scans import associative_scan, composite
 from ._shape import (
     broadcast,
@@ -239,7 +240,7 @@ __all__ = [
     "collapse", "DotDimensionNumbers", "PrecisionLike", "ConvGeneralDilatedDimensionNumbers",
     "GatherScatterMode", "random_gamma_grad", "dtype", "empty", "full", "full_like", "stack", "unstack",
     "custom_linear_solve", "custom_root", "conv_general_dilated_local",
-    "conv_general_dilated_patches",
+    "conv_general_dilated_patches", "RandomAlgorithm", "rng_bit_generator", "rng_uniform",
 ]
 
 

@@ -130,6 +130,7 @@ from ..primitives.reductions import (  # noqa: F401
     reduce_prod_p,
     reduce_xor_p,
 )
+from ..primitives.rng import rng_bit_generator_p, rng_uniform_p  # noqa: F401
 from ..primitives.shape import (  # noqa: F401
     broadcast_in_dim_p,
     iota_p,
@@ -186,7 +187,7 @@ __all__ = [
     "reduce_max_p", "reduce_min_p", "reduce_or_p", "reduce_p", "reduce_precision_p",
     "reduce_prod_p", "reduce_sum_p", "reduce_window_max_p", "reduce_window_min_p",
     "reduce_window_p", "reduce_window_sum_p", "reduce_xor_p", "regularized_incomplete_beta_p",
-    "rem_p", "reshape_p", "rev_p", "round_p", "rsqrt_p", "scan_p", "scatter_add_p",
+    "rem_p", "reshape_p", "rev_p", "rng_bit_generator_p", "rng_uniform_p", "round_p", "rsqrt_p", "scan_p", "scatter_add_p",
     "scatter_max_p", "scatter_min_p", "scatter_mul_p", "scatter_p", "select_n_p",
     "sharding_constraint_p", "shift_left_p", "shift_right_arithmetic_p", "shift_right_logical_p",
     "sign_p", "sin_p", "sinh_p", "slice_p", "sort_p", "sqrt_p", "square_p", "squeeze_p",

@@ -24,6 +24,7 @@ IMG_T = R.normal(size=(2, 5, 4, 3)).astype(np.float32)
 KER_T = R.normal(size=(3, 2, 3, 4)).astype(np.float32)
 KER_T2 = R.normal(size=(3, 2, 4, 3)).astype(np.float32)
 NHWC = ("NHWC", "HWIO", "NHWC")
+KEY = np.uint32([1, 2, 3, 4])
 LOCAL_W = R.normal(size=(4, 18, 4, 4)).astype(np.float32)   # per-position kernels, OIHW
 Z = (X + 1j * Y).astype(np.complex64)
 
@@ -105,6 +106,9 @@ CASES.update({
     "conv_general_permutations": [c(NHWC, _jit=False)],
     "conv_general_dilated_patches": [c(IMG, (3, 2), (1, 1), "VALID"),
                                      c(IMG_T, (2, 2), (2, 1), "SAME", dimension_numbers=NHWC)],
+    "rng_bit_generator": [c(KEY, (2, 3)), c(KEY, (5,), np.uint8, Side(lambda m: m.RandomAlgorithm.RNG_PHILOX)),
+                          c(KEY, (3,), np.uint16, Side(lambda m: m.RandomAlgorithm.RNG_THREE_FRY)),
+                          c(KEY, (2,), np.int32, _raises=TypeError)],
     "conv_general_dilated_local": [c(IMG, LOCAL_W, (1, 1), "VALID", (3, 2))],
     "conv_transpose": [c(IMG_T, KER_T, (2, 2), "SAME", dimension_numbers=NHWC),
                        c(IMG_T, KER_T, (3, 1), "VALID", dimension_numbers=NHWC),
@@ -152,6 +156,7 @@ ELSEWHERE = {
     "reduce": "test_jax_parity_control.py::test_variadic_reduce_over_no_dimensions",
     "custom_linear_solve": "test_lax_extra.py::test_custom_linear_solve_values_and_derivatives",
     "custom_root": "test_lax_extra.py::test_custom_root_implicit_derivatives",
+    **{n: "test_lax_extra.py::test_xla_rng_ops_as_jax" for n in ["RandomAlgorithm", "rng_uniform"]},
     "linalg": "test_surface.py::test_every_name_is_accounted_for_once",
     "with_sharding_constraint":
         "test_sharding.py::test_one_device_mesh_every_collective_constraint_and_batching",
@@ -177,9 +182,6 @@ ABSENT = {
     "shape_as_value": "dynamic shapes: vmaplab's shapes are static",
     **{n: "dot algorithms (GPU/TPU accuracy presets) are not modelled: precision= only"
        for n in ["AccuracyMode", "DotAlgorithm", "DotAlgorithmPreset", "Tolerance", "scaled_dot"]},
-    **{n: "XLA's own RNG ops (implementation-defined bits); vmaplab's random is threefry"
-       for n in ["rng_uniform", "rng_uniform_p", "rng_bit_generator", "rng_bit_generator_p",
-                 "RandomAlgorithm"]},
 }
 ABSENT.update({n: TODO for n in dir(_jl) if not n.startswith("_") and n not in _OURS
                and n not in ABSENT})
