@@ -31,6 +31,8 @@ LINEAR = {
     "reduce_window_sum", "triangular_solve", "optimization_barrier",
     "tridiagonal_solve",
     "custom_linear_solve",  # (issue 26: in the right-hand side b)
+    "split", "tile", "stack", "unstack", "copy", "stage", "scatter_sub", "select_and_gather_add",
+    "select_and_scatter_add",
 }
 
 

@@ -155,3 +155,65 @@ def test_xla_rng_ops_as_jax():
             m.rng_uniform(np.float32(0), np.float16(1), (2,))
         with pytest.raises(ValueError, match="must be scalars"):
             m.rng_uniform(np.float32([0, 1]), np.float32(1), (2,))
+
+
+_X = R.normal(size=(3, 4)).astype(np.float32)
+_Y = R.normal(size=(3, 4)).astype(np.float32)
+_IMG = R.normal(size=(2, 6, 5)).astype(np.float32)
+_TOTAL = np.float32([np.nan, -0.0, 0.0, 1.0, -np.inf, np.inf])
+_WIN = dict(window_dimensions=(1, 2, 2), window_strides=(1, 1, 2), padding=((0, 0), (1, 0), (0, 1)))
+_SRC = R.normal(size=(2, 6, 3)).astype(np.float32)   # one per window of _IMG under _WIN
+_JAX_SUB = jax.make_jaxpr(lambda x, u: jl.scatter_sub(
+    x, np.array([[0], [2]]), u, jl.ScatterDimensionNumbers((1,), (0,), (0,))))(_X, _Y[:2, :1])
+_BINDS = [   # (primitive name, operands, params); a callable param is f(module)
+    ("clamp_p", (np.float32(-0.5), _X, np.float32(0.5)), {}),
+    ("split_p", (_X,), dict(sizes=(1, 3), axis=1)),
+    ("tile_p", (_X,), dict(reps=(2, 1))),
+    ("stack_p", (_X, _Y), dict(axis=1)),
+    ("unstack_p", (_X,), dict(axis=1)),
+    ("cumlogsumexp_p", (_X,), dict(axis=1, reverse=True)),
+    ("approx_top_k_p", (_X,), dict(k=2, reduction_dimension=-1, recall_target=0.95,
+                                   is_max_k=False, reduction_input_size_override=-1,
+                                   aggregate_to_topk=True)),
+    ("copy_p", (_X,), {}),
+    ("stage_p", (_X,), {}),
+    ("eq_to_p", (_TOTAL, _TOTAL[::-1].copy()), {}),
+    ("le_to_p", (_TOTAL, _TOTAL[::-1].copy()), {}),
+    ("lt_to_p", (_TOTAL, _TOTAL[::-1].copy()), {}),
+    ("scatter_sub_p", (_X, np.array([[0], [2]]), _Y[:2, :1]),
+     dict(dimension_numbers=lambda m: m.ScatterDimensionNumbers((1,), (0,), (0,)),
+          indices_are_sorted=False, unique_indices=False,
+          mode=lambda m: m.GatherScatterMode.FILL_OR_DROP, update_consts=(),
+          update_jaxpr=lambda m: _JAX_SUB.eqns[-1].params["update_jaxpr"] if m is jl else None)),
+    ("select_and_gather_add_p", (_IMG[::-1].copy(), _IMG),
+     dict(select_prim=lambda m: m.ge_p, base_dilation=(1, 1, 1), window_dilation=(1, 1, 1), **_WIN)),
+    ("select_and_scatter_add_p", (_SRC, _IMG), dict(select_prim=lambda m: m.le_p, **_WIN)),
+]
+
+
+def _bind(m, name, args, params):
+    return getattr(m, name).bind(*args, **{k: v(m) if callable(v) else v for k, v in params.items()})
+
+
+@pytest.mark.parametrize("name,args,params", _BINDS, ids=[b[0] for b in _BINDS])
+def test_lax_primitives_bind_as_jax(name, args, params):
+    """Each of these ``lax.*_p`` binds with JAX's operands and params to JAX's result, and
+    is one equation named as JAX's primitive in our graph."""
+    assert_same(_bind(lax, name, args, params), _bind(jl, name, args, params), name)
+    g = fe.make_graph(lambda *a: _bind(lax, name, a, params))(*args)
+    assert [e.prim for e in g.eqns] == [getattr(lax, name)]
+
+
+def test_lax_primitives_derived_transform_as_jax():
+    """The derived primitives batch and differentiate as JAX's: grad through split_p and
+    select_and_scatter_add_p (max-pool's backward), vmap of tile_p and cumlogsumexp_p."""
+    outs = []
+    for m, grad, vmap in ((lax, fe.grad, fe.vmap), (jl, jax.grad, jax.vmap)):
+        f = lambda x, m=m: (m.split_p.bind(x, sizes=(1, 3), axis=1)[1] ** 2).sum()  # noqa: E731
+        h = lambda s, m=m: (m.select_and_scatter_add_p.bind(  # noqa: E731
+            s, _IMG, select_prim=m.ge_p, **_WIN) * _IMG).sum()
+        outs.append([grad(f)(_X), grad(h)(_SRC),
+                     vmap(lambda x, m=m: m.tile_p.bind(x, reps=(2,)), 1)(_X),
+                     vmap(lambda x, m=m: m.cumlogsumexp_p.bind(x, axis=0, reverse=False))(_IMG)])
+    for o, t in zip(*outs, strict=True):
+        assert_same(o, t)

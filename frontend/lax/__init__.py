@@ -27,6 +27,8 @@ from ._conv import (
     padtype_to_pads,
 )
 from ._convert import convert_element_type
+from ._derived import *  # noqa: F403
+from ._derived import __all__ as _derived_names
 from ._fft import fft
 from ._indexing import (
     GatherDimensionNumbers,
@@ -241,7 +243,7 @@ __all__ = [
     "GatherScatterMode", "random_gamma_grad", "dtype", "empty", "full", "full_like", "stack", "unstack",
     "custom_linear_solve", "custom_root", "conv_general_dilated_local",
     "conv_general_dilated_patches", "RandomAlgorithm", "rng_bit_generator", "rng_uniform",
-]
+] + _derived_names
 
 
 def __getattr__(name):

@@ -137,6 +137,9 @@ CASES.update({
     "stack": [c([X, Y], 1), c([X, Y], -1)], "unstack": [c(X, 1), c(X)],
     "composite": [c(Side(lambda m: m.sin), "my.sin", _jit=False,
                     _compare=lambda o, t: assert_same(o(X), t(X), "composite"))],
+    "stage": [c(3.0), c(X)],
+    "platform_dependent": [c(X, cpu=Side(lambda m: m.sin), default=Side(lambda m: m.cos)),
+                           c(X, tpu=Side(lambda m: m.sin), default=Side(lambda m: m.cos))],
     "reduce_window": [c(X, np.float32(0), Side(lambda m: m.add), (2, 2), (1, 1), "VALID")],
 })
 _C, _P = "test_control.py::", "test_collectives.py::"
@@ -163,8 +166,12 @@ ELSEWHERE = {
 }
 ELSEWHERE.update({n: "test_surface_extra.py::test_lax_primitives_are_ours_named_as_jax"
                   for n in dir(_jl) if n.endswith("_p") and n in _OURS})
+ELSEWHERE.update({n: "test_lax_extra.py::test_lax_primitives_bind_as_jax"
+                  for n in ["clamp_p", "split_p", "tile_p", "stack_p", "unstack_p",
+                            "cumlogsumexp_p", "approx_top_k_p", "copy_p", "stage_p", "eq_to_p",
+                            "le_to_p", "lt_to_p", "scatter_sub_p", "select_and_gather_add_p",
+                            "select_and_scatter_add_p"]})
 TODO = "not implemented yet (issue 26)"
-_P = "an internal primitive of a JAX lowering/transformation that vmaplab does differently"
 ABSENT = {
     **{n: "tokens and side effects: vmaplab's graphs have no token values"
        for n in ["after_all", "after_all_p", "create_token", "create_token_p", "dce_sink",
@@ -172,11 +179,11 @@ ABSENT = {
     **{n: "ragged dot/all-to-all (MoE kernels): not in vmaplab (issue 26 leaves them)"
        for n in ["ragged_all_to_all", "ragged_all_to_all_p", "ragged_dot", "ragged_dot_general",
                  "RaggedDotDimensionNumbers"]},
-    **{n: _P for n in ["eq_to_p", "le_to_p", "lt_to_p", "copy_p", "device_put_p", "clamp_p",
-                       "cumlogsumexp_p", "select_and_gather_add_p", "select_and_scatter_add_p",
-                       "select_and_scatter_p", "approx_top_k_p", "split_p",
-                       "stack_p", "tile_p", "unstack_p", "scatter_sub_p", "stage", "stage_p"]},
-    "platform_dependent": "helper h27's issue (cross-platform lowering)",
+    "select_and_scatter_p": "JAX's general select_and_scatter with user select/scatter jaxprs in "
+                            "its params (JAX's own lax builds none); vmaplab has the form JAX "
+                            "uses, select_and_scatter_add_p",
+    "device_put_p": "device_put with per-operand devices/srcs/copy_semantics params of JAX's "
+                    "Device and Sharding objects: vmaplab's fe.device_put is a transfer",
     **{n: "varying-type casts of shard_map's type system, which vmaplab does not have"
        for n in ["pbroadcast", "pcast"]},
     "shape_as_value": "dynamic shapes: vmaplab's shapes are static",
