@@ -217,3 +217,37 @@ def test_lax_primitives_derived_transform_as_jax():
                      vmap(lambda x, m=m: m.cumlogsumexp_p.bind(x, axis=0, reverse=False))(_IMG)])
     for o, t in zip(*outs, strict=True):
         assert_same(o, t)
+
+
+def test_ragged_dot_modes_grads_and_vmap():
+    """ragged_dot_general in its three modes (ragged non-contracting with a batch dimension,
+    ragged contracting, ragged batch) equals JAX's, RaggedDotDimensionNumbers has JAX's
+    fields, grads equal JAX's, and vmap (which JAX's rule refuses off axis 0) equals a loop."""
+    import dataclasses
+    fields = [[f.name for f in dataclasses.fields(m.RaggedDotDimensionNumbers)] for m in (lax, jl)]
+    assert fields[0] == fields[1]
+    assert repr(lax.RaggedDotDimensionNumbers((([1], [0]), ([], [])), [1], [])) == \
+        repr(jl.RaggedDotDimensionNumbers((([1], [0]), ([], [])), [1], []))
+    gs = np.int32([1, 0, 2])
+
+    def dn(m, d, ragged, group):
+        return m.RaggedDotDimensionNumbers(d, ragged, group)
+    cases = [  # (lhs, rhs, dot dimension numbers, lhs ragged, rhs group)
+        (R.normal(size=(2, 4, 3)), R.normal(size=(2, 3, 3, 5)), (((2,), (2,)), ((0,), (0,))), (1,), (1,)),
+        (R.normal(size=(4, 2)), R.normal(size=(4, 5)), (((0,), (0,)), ((), ())), (0,), ()),
+        (R.normal(size=(4, 3, 2)), R.normal(size=(4, 2, 2)), (((2,), (1,)), ((0,), (0,))), (0,), ()),
+    ]
+    for lhs, rhs, d, ragged, group in cases:
+        lhs, rhs = lhs.astype(np.float32), rhs.astype(np.float32)
+        o = lax.ragged_dot_general(lhs, rhs, gs, dn(lax, d, ragged, group))
+        t = jl.ragged_dot_general(lhs, rhs, gs, dn(jl, d, ragged, group))
+        assert_same(o, t)
+    lhs, rhs = R.normal(size=(4, 3)).astype(np.float32), R.normal(size=(3, 3, 2)).astype(np.float32)
+    g = fe.grad(lambda a, b: (lax.ragged_dot(a, b, gs) ** 2).sum(), (0, 1))(lhs, rhs)
+    t = jax.grad(lambda a, b: (jl.ragged_dot(a, b, gs) ** 2).sum(), (0, 1))(lhs, rhs)
+    for x, y in zip(g, t, strict=True):
+        np.testing.assert_allclose(np.asarray(x), np.asarray(y), rtol=1e-5, atol=1e-6)
+    sizes = np.int32([[1, 0, 2], [3, 1, 0]])
+    o = fe.vmap(lax.ragged_dot, (None, 0, 0))(lhs, np.stack([rhs, -rhs]), sizes)
+    for i in range(2):
+        assert_same(o[i], jl.ragged_dot(lhs, [rhs, -rhs][i], sizes[i]))

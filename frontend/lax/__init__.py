@@ -143,6 +143,7 @@ from ._parallel import (
 )
 from ._primitives import *  # noqa: F403
 from ._primitives import __all__ as _primitive_names
+from ._ragged import RaggedDotDimensionNumbers, ragged_dot, ragged_dot_general
 from ._reduce import reduce
 from ._reductions import (
     argmax,
@@ -243,6 +244,7 @@ __all__ = [
     "GatherScatterMode", "random_gamma_grad", "dtype", "empty", "full", "full_like", "stack", "unstack",
     "custom_linear_solve", "custom_root", "conv_general_dilated_local",
     "conv_general_dilated_patches", "RandomAlgorithm", "rng_bit_generator", "rng_uniform",
+    "RaggedDotDimensionNumbers", "ragged_dot", "ragged_dot_general",
 ] + _derived_names
 
 

@@ -25,6 +25,9 @@ KER_T = R.normal(size=(3, 2, 3, 4)).astype(np.float32)
 KER_T2 = R.normal(size=(3, 2, 4, 3)).astype(np.float32)
 NHWC = ("NHWC", "HWIO", "NHWC")
 KEY = np.uint32([1, 2, 3, 4])
+GROUPS = np.int32([2, 0, 3])   # ragged dots: 5 of 6 positions in 3 groups (one empty)
+RAGGED = {"nc": (X.T[:, :2].repeat(3, 0)[:6], R.normal(size=(3, 2, 5)).astype(np.float32)),
+          "c": (R.normal(size=(4, 6)).astype(np.float32), R.normal(size=(6, 5)).astype(np.float32))}
 LOCAL_W = R.normal(size=(4, 18, 4, 4)).astype(np.float32)   # per-position kernels, OIHW
 Z = (X + 1j * Y).astype(np.complex64)
 
@@ -109,6 +112,12 @@ CASES.update({
     "rng_bit_generator": [c(KEY, (2, 3)), c(KEY, (5,), np.uint8, Side(lambda m: m.RandomAlgorithm.RNG_PHILOX)),
                           c(KEY, (3,), np.uint16, Side(lambda m: m.RandomAlgorithm.RNG_THREE_FRY)),
                           c(KEY, (2,), np.int32, _raises=TypeError)],
+    "ragged_dot": [c(*RAGGED["nc"], GROUPS), c(*RAGGED["nc"], GROUPS, precision="highest")],
+    "ragged_dot_general": [
+        c(*RAGGED["c"], GROUPS, Side(lambda m: m.RaggedDotDimensionNumbers(
+            (((1,), (0,)), ((), ())), (1,), ()))),
+        c(*RAGGED["nc"], GROUPS, Side(lambda m: m.RaggedDotDimensionNumbers(
+            (((1,), (1,)), ((), ())), (0,), (0,))), preferred_element_type=np.float32)],
     "conv_general_dilated_local": [c(IMG, LOCAL_W, (1, 1), "VALID", (3, 2))],
     "conv_transpose": [c(IMG_T, KER_T, (2, 2), "SAME", dimension_numbers=NHWC),
                        c(IMG_T, KER_T, (3, 1), "VALID", dimension_numbers=NHWC),
@@ -160,6 +169,7 @@ ELSEWHERE = {
     "custom_linear_solve": "test_lax_extra.py::test_custom_linear_solve_values_and_derivatives",
     "custom_root": "test_lax_extra.py::test_custom_root_implicit_derivatives",
     **{n: "test_lax_extra.py::test_xla_rng_ops_as_jax" for n in ["RandomAlgorithm", "rng_uniform"]},
+    "RaggedDotDimensionNumbers": "test_lax_extra.py::test_ragged_dot_modes_grads_and_vmap",
     "linalg": "test_surface.py::test_every_name_is_accounted_for_once",
     "with_sharding_constraint":
         "test_sharding.py::test_one_device_mesh_every_collective_constraint_and_batching",
@@ -176,9 +186,9 @@ ABSENT = {
     **{n: "tokens and side effects: vmaplab's graphs have no token values"
        for n in ["after_all", "after_all_p", "create_token", "create_token_p", "dce_sink",
                  "dce_sink_p", "psend", "precv"]},
-    **{n: "ragged dot/all-to-all (MoE kernels): not in vmaplab (issue 26 leaves them)"
-       for n in ["ragged_all_to_all", "ragged_all_to_all_p", "ragged_dot", "ragged_dot_general",
-                 "RaggedDotDimensionNumbers"]},
+    **{n: "ragged all-to-all (MoE expert exchange): a collective with per-peer offsets and "
+          "sizes that vmaplab's named-axis collectives do not model"
+       for n in ["ragged_all_to_all", "ragged_all_to_all_p"]},
     "select_and_scatter_p": "JAX's general select_and_scatter with user select/scatter jaxprs in "
                             "its params (JAX's own lax builds none); vmaplab has the form JAX "
                             "uses, select_and_scatter_add_p",
