@@ -251,3 +251,45 @@ def test_ragged_dot_modes_grads_and_vmap():
     o = fe.vmap(lax.ragged_dot, (None, 0, 0))(lhs, np.stack([rhs, -rhs]), sizes)
     for i in range(2):
         assert_same(o[i], jl.ragged_dot(lhs, [rhs, -rhs][i], sizes[i]))
+
+
+def _dot_lines(text):
+    import re
+    return [re.sub(r"%\S+", "%", ln.strip()) for ln in text.splitlines()
+            if "dot_general" in ln or "convert" in ln]
+
+
+def test_dot_algorithms_as_jax():
+    """DotAlgorithm / DotAlgorithmPreset (members, fields, str/repr, supported types) are
+    JAX's; precision= a preset, its name or a DotAlgorithm lowers to JAX's converts and
+    ``algorithm`` attribute (CPU and CUDA text) with bit-equal results, and the presets CPU
+    ignores are JAX's ValueError."""
+    assert [p.name for p in lax.DotAlgorithmPreset] == [p.name for p in jl.DotAlgorithmPreset]
+    assert lax.DotAlgorithm._fields == jl.DotAlgorithm._fields
+    assert lax.DotAlgorithm(np.float16, np.float16, np.float32) == \
+        jl.DotAlgorithm(np.float16, np.float16, np.float32)
+    for ours, theirs in zip(lax.DotAlgorithmPreset, jl.DotAlgorithmPreset, strict=True):
+        assert (str(ours), repr(ours)) == (str(theirs), repr(theirs))
+        assert ours.supported_lhs_types == theirs.supported_lhs_types, ours
+        assert ours.accumulation_type == theirs.accumulation_type, ours
+        for d in (np.float16, np.float32):
+            assert ours.supported_output_types(d, d) == theirs.supported_output_types(d, d)
+    x = R.normal(size=(2, 3)).astype(np.float32)
+    y = R.normal(size=(3, 4)).astype(np.float16)
+    for name in ("F32_F32_F32", "BF16_BF16_F32_X3", "F16_F16_F16", "F64_F64_F64", "DEFAULT"):
+        ours = lambda a, b, name=name: lax.dot(a, b, precision=getattr(lax.DotAlgorithmPreset, name))  # noqa: E731
+        theirs = lambda a, b, name=name: jl.dot(a, b, precision=name)  # noqa: E731
+        assert _dot_lines(fe.jit(ours).lower(x, y).as_text()) == \
+            _dot_lines(jax.jit(theirs).lower(x, y).as_text()), name
+        assert_same(fe.jit(ours)(x, y), jax.jit(theirs)(x, y))
+    np.testing.assert_array_equal(
+        np.asarray(fe.grad(lambda a: lax.dot(a, x.T, precision="BF16_BF16_F32").sum())(x)),
+        np.asarray(jax.grad(lambda a: jl.dot(a, x.T, precision="BF16_BF16_F32").sum())(x)))
+    for m, jit in ((lax, fe.jit), (jl, jax.jit)):
+        for p in ("TF32_TF32_F32", m.DotAlgorithm(np.float32, np.float32, np.float32)):
+            with pytest.raises(ValueError, match="is not supported by dot_general on CPU"):
+                jit(lambda a, b, p=p, m=m: m.dot(a, b, precision=p)).lower(x, x.T)
+    for p in ("TF32_TF32_F32_X3", "BF16_BF16_BF16"):
+        texts = [jit(lambda a, b, p=p, m=m: m.dot(a, b, precision=p)).trace(x, x.T).lower(
+            lowering_platforms=("cuda",)).as_text() for m, jit in ((lax, fe.jit), (jl, jax.jit))]
+        assert _dot_lines(texts[0]) == _dot_lines(texts[1]), p

@@ -50,7 +50,16 @@ from ._indexing import (
     scatter_mul,
     scatter_sub,
 )
-from ._linalg import DotDimensionNumbers, Precision, PrecisionLike, batch_matmul, dot, dot_general
+from ._linalg import (
+    DotAlgorithm,
+    DotAlgorithmPreset,
+    DotDimensionNumbers,
+    Precision,
+    PrecisionLike,
+    batch_matmul,
+    dot,
+    dot_general,
+)
 from ._numeric import (  # noqa: A004
     acos,
     acosh,
@@ -244,7 +253,8 @@ __all__ = [
     "GatherScatterMode", "random_gamma_grad", "dtype", "empty", "full", "full_like", "stack", "unstack",
     "custom_linear_solve", "custom_root", "conv_general_dilated_local",
     "conv_general_dilated_patches", "RandomAlgorithm", "rng_bit_generator", "rng_uniform",
-    "RaggedDotDimensionNumbers", "ragged_dot", "ragged_dot_general",
+    "RaggedDotDimensionNumbers", "ragged_dot", "ragged_dot_general", "DotAlgorithm",
+    "DotAlgorithmPreset",
 ] + _derived_names
 
 
