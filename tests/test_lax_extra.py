@@ -38,7 +38,8 @@ def _both(**kw):
     return _solver(lax, fnp, **kw), _solver(jl, jnp, **kw)
 
 
-@pytest.mark.parametrize("kw", [dict(), dict(symmetric=True), dict(has_aux=True)])
+@pytest.mark.parametrize("kw", [dict(), pytest.param(dict(symmetric=True), marks=pytest.mark.slow),
+                                pytest.param(dict(has_aux=True), marks=pytest.mark.slow)])
 def test_custom_linear_solve_values_and_derivatives(kw):
     """Values, grad (with respect to the matrix a matvec closes over and to b), jvp and
     vmap(grad) of custom_linear_solve equal JAX's."""
@@ -50,17 +51,17 @@ def test_custom_linear_solve_values_and_derivatives(kw):
     def loss(f):
         return lambda a, b: jax.tree_util.tree_leaves(f(a, b))[0].sum() if f is theirs else \
             fe.tree_util.tree_leaves(f(a, b))[0].sum()
-    g = fe.grad(loss(ours), (0, 1))(a, B)
+    g = fe.jit(fe.grad(loss(ours), (0, 1)))(a, B)
     jg = jax.grad(loss(theirs), (0, 1))(a, B)
     for o, t in zip(g, jg, strict=True):
         np.testing.assert_allclose(np.asarray(o), np.asarray(t), rtol=2e-5, atol=1e-6)
-    t_ours = fe.jvp(ours, (a, B), (A, B))[1]
+    t_ours = fe.jit(lambda *p: fe.jvp(ours, p[:2], p[2:])[1])(a, B, A, B)
     t_jax = jax.jvp(theirs, (a, B), (A, B))[1]
     for o, t in zip(fe.tree_util.tree_leaves(t_ours), jax.tree_util.tree_leaves(t_jax), strict=True):
         np.testing.assert_allclose(np.asarray(o), np.asarray(t), rtol=2e-5, atol=1e-6)
     if not kw:
         aa, bb = np.stack([a, 2 * a]), np.stack([B, -B])
-        o = fe.vmap(fe.grad(loss(ours), (0, 1)))(aa, bb)
+        o = fe.jit(fe.vmap(fe.grad(loss(ours), (0, 1))))(aa, bb)
         t = jax.vmap(jax.grad(loss(theirs), (0, 1)))(aa, bb)
         for x, y in zip(o, t, strict=True):
             np.testing.assert_allclose(np.asarray(x), np.asarray(y), rtol=2e-5, atol=1e-6)
@@ -100,7 +101,15 @@ def test_custom_root_implicit_derivatives():
     np.testing.assert_allclose(np.asarray(fe.vmap(fe.grad(_sqrt(lax)))(a)),
                                np.asarray(jax.vmap(jax.grad(_sqrt(jl)))(a)), rtol=1e-6)
     assert_same(fe.jvp(_sqrt(lax), (a[1],), (a[2],))[1], jax.jvp(_sqrt(jl), (a[1],), (a[2],))[1])
+    for m in (lax, jl):
+        with pytest.raises(TypeError, match=r"output pytree structure must match initial_guess"):
+            m.custom_root(lambda x: (x, x), 1.0, lambda f, x: x, lambda g, y: y)
 
+
+@pytest.mark.slow
+def test_custom_root_pytree_and_aux():
+    """custom_root on a dict guess with has_aux and a tangent_solve of a dict equals JAX's
+    (value and grad)."""
     def vec(m, np_):  # a pytree guess, has_aux, tangent_solve by a dense Jacobian solve
         def f(p):
             def fn(x):
@@ -117,9 +126,6 @@ def test_custom_root_implicit_derivatives():
     assert_same(vec(lax, fnp)(p), vec(jl, jnp)(p))
     np.testing.assert_allclose(np.asarray(fe.grad(vec(lax, fnp))(p)),
                                np.asarray(jax.grad(vec(jl, jnp))(p)), rtol=1e-6)
-    for m in (lax, jl):
-        with pytest.raises(TypeError, match=r"output pytree structure must match initial_guess"):
-            m.custom_root(lambda x: (x, x), 1.0, lambda f, x: x, lambda g, y: y)
 
 
 def test_xla_rng_ops_as_jax():
@@ -135,7 +141,7 @@ def test_xla_rng_ops_as_jax():
         def bits(m, alg=alg):
             return lambda k: m.rng_bit_generator(k, (2, 3), np.uint32, m.RandomAlgorithm(alg))
         assert_same(fe.jit(bits(lax))(keys[1]), jax.jit(bits(jl))(keys[1]))
-        assert_same(fe.vmap(bits(lax))(keys), jax.vmap(bits(jl))(keys))
+    assert_same(fe.vmap(bits(lax))(keys), jax.vmap(bits(jl))(keys))
     with pytest.raises(TypeError, match="the key must be uint32"):
         lax.rng_bit_generator(np.uint32([1, 2]), (2,))
 
@@ -208,13 +214,13 @@ def test_lax_primitives_derived_transform_as_jax():
     """The derived primitives batch and differentiate as JAX's: grad through split_p and
     select_and_scatter_add_p (max-pool's backward), vmap of tile_p and cumlogsumexp_p."""
     outs = []
-    for m, grad, vmap in ((lax, fe.grad, fe.vmap), (jl, jax.grad, jax.vmap)):
+    for m, grad, vmap, jit in ((lax, fe.grad, fe.vmap, fe.jit), (jl, jax.grad, jax.vmap, jax.jit)):
         f = lambda x, m=m: (m.split_p.bind(x, sizes=(1, 3), axis=1)[1] ** 2).sum()  # noqa: E731
         h = lambda s, m=m: (m.select_and_scatter_add_p.bind(  # noqa: E731
             s, _IMG, select_prim=m.ge_p, **_WIN) * _IMG).sum()
-        outs.append([grad(f)(_X), grad(h)(_SRC),
-                     vmap(lambda x, m=m: m.tile_p.bind(x, reps=(2,)), 1)(_X),
-                     vmap(lambda x, m=m: m.cumlogsumexp_p.bind(x, axis=0, reverse=False))(_IMG)])
+        outs.append(jit(lambda x, s, grad=grad, vmap=vmap, m=m, f=f, h=h: [
+            grad(f)(x), grad(h)(s), vmap(lambda x: m.tile_p.bind(x, reps=(2,)), 1)(x),
+            vmap(lambda x: m.cumlogsumexp_p.bind(x, axis=0, reverse=False))(_IMG)])(_X, _SRC))
     for o, t in zip(*outs, strict=True):
         assert_same(o, t)
 
@@ -239,16 +245,17 @@ def test_ragged_dot_modes_grads_and_vmap():
     ]
     for lhs, rhs, d, ragged, group in cases:
         lhs, rhs = lhs.astype(np.float32), rhs.astype(np.float32)
-        o = lax.ragged_dot_general(lhs, rhs, gs, dn(lax, d, ragged, group))
+        o = fe.jit(lambda a, b, d=d, ragged=ragged, group=group: lax.ragged_dot_general(
+            a, b, gs, dn(lax, d, ragged, group)))(lhs, rhs)
         t = jl.ragged_dot_general(lhs, rhs, gs, dn(jl, d, ragged, group))
         assert_same(o, t)
     lhs, rhs = R.normal(size=(4, 3)).astype(np.float32), R.normal(size=(3, 3, 2)).astype(np.float32)
-    g = fe.grad(lambda a, b: (lax.ragged_dot(a, b, gs) ** 2).sum(), (0, 1))(lhs, rhs)
+    g = fe.jit(fe.grad(lambda a, b: (lax.ragged_dot(a, b, gs) ** 2).sum(), (0, 1)))(lhs, rhs)
     t = jax.grad(lambda a, b: (jl.ragged_dot(a, b, gs) ** 2).sum(), (0, 1))(lhs, rhs)
     for x, y in zip(g, t, strict=True):
         np.testing.assert_allclose(np.asarray(x), np.asarray(y), rtol=1e-5, atol=1e-6)
     sizes = np.int32([[1, 0, 2], [3, 1, 0]])
-    o = fe.vmap(lax.ragged_dot, (None, 0, 0))(lhs, np.stack([rhs, -rhs]), sizes)
+    o = fe.jit(fe.vmap(lax.ragged_dot, (None, 0, 0)))(lhs, np.stack([rhs, -rhs]), sizes)
     for i in range(2):
         assert_same(o[i], jl.ragged_dot(lhs, [rhs, -rhs][i], sizes[i]))
 
