@@ -269,8 +269,8 @@ def _dot_lines(text):
 def test_dot_algorithms_as_jax():
     """DotAlgorithm / DotAlgorithmPreset (members, fields, str/repr, supported types) are
     JAX's; precision= a preset, its name or a DotAlgorithm lowers to JAX's converts and
-    ``algorithm`` attribute (CPU and CUDA text) with bit-equal results, and the presets CPU
-    ignores are JAX's ValueError."""
+    ``algorithm`` attribute (CPU and CUDA text) with bit-equal results, the presets CPU
+    ignores are JAX's ValueError, and a convolution with a preset lowers as JAX's."""
     assert [p.name for p in lax.DotAlgorithmPreset] == [p.name for p in jl.DotAlgorithmPreset]
     assert lax.DotAlgorithm._fields == jl.DotAlgorithm._fields
     assert lax.DotAlgorithm(np.float16, np.float16, np.float32) == \
@@ -296,6 +296,14 @@ def test_dot_algorithms_as_jax():
         for p in ("TF32_TF32_F32", m.DotAlgorithm(np.float32, np.float32, np.float32)):
             with pytest.raises(ValueError, match="is not supported by dot_general on CPU"):
                 jit(lambda a, b, p=p, m=m: m.dot(a, b, precision=p)).lower(x, x.T)
+    img, ker = R.normal(size=(1, 2, 5, 5)).astype(np.float32), R.normal(size=(3, 2, 3, 3)).astype(np.float32)
+    conv = [jit(lambda a, b, m=m: m.conv_general_dilated(a, b, (1, 1), "VALID", precision="F32_F32_F32"))
+            for m, jit in ((lax, fe.jit), (jl, jax.jit))]   # (JAX's convolution: DEFAULT config)
+    assert [ln.split("precision_config")[1] for ln in conv[0].lower(img, ker).as_text().splitlines()
+            if "convolution" in ln] == \
+        [ln.split("precision_config")[1] for ln in conv[1].lower(img, ker).as_text().splitlines()
+         if "convolution" in ln]
+    assert_same(conv[0](img, ker), conv[1](img, ker))
     for p in ("TF32_TF32_F32_X3", "BF16_BF16_BF16"):
         texts = [jit(lambda a, b, p=p, m=m: m.dot(a, b, precision=p)).trace(x, x.T).lower(
             lowering_platforms=("cuda",)).as_text() for m, jit in ((lax, fe.jit), (jl, jax.jit))]
