@@ -30,6 +30,9 @@ LINEAR = {
     "real", "imag", "conj", "complex", "reduce_precision", "conv_general_dilated", "fft",
     "reduce_window_sum", "triangular_solve", "optimization_barrier",
     "tridiagonal_solve",
+    "custom_linear_solve",  # (issue 26: in the right-hand side b)
+    "split", "tile", "stack", "unstack", "copy", "stage", "scatter_sub", "select_and_gather_add",
+    "select_and_scatter_add",
 }
 
 

@@ -25,6 +25,7 @@ from frontend.primitives import reductions as rd
 from frontend.primitives import shape as sh
 from frontend.primitives import sort as so
 from frontend.primitives import special as sp
+from frontend.primitives.derived import DERIVED
 from frontend.random._gamma import random_gamma_p
 
 DTYPES32 = [np.bool_, np.int8, np.int16, np.int32, np.uint8, np.uint16, np.uint32,
@@ -40,9 +41,14 @@ I32 = np.int32
 # callback runs Python on the host (tests/test_callbacks.py); platform_index is an int32
 # constant (tests/test_platforms.py); eig, tridiagonal_solve and lu_pivots_to_permutation
 # are sampled over their own dtypes by tests/test_numpy_eig.py and tests/test_platforms.py
-# (not yet rows here: every dtype with its expected refusal)
+# (not yet rows here: every dtype with its expected refusal); XLA's generators rng_uniform and
+# rng_bit_generator draw XLA's own bits (tests/test_lax_extra.py compares them with JAX's)
 EXEMPT = {"ffi_call", "call_exported", "custom_lin", "sharding_constraint", "shard_map",
-          "callback", "platform_index", "eig", "tridiagonal_solve", "lu_pivots_to_permutation"}
+          "callback", "platform_index", "eig", "tridiagonal_solve", "lu_pivots_to_permutation",
+          "rng_uniform", "rng_bit_generator"}
+# primitives derived from lax functions (frontend/primitives/derived.py) lower to their
+# implementation, whose primitives have rows here (tests/test_lax_extra.py compares them)
+EXEMPT |= {p.name for p in DERIVED}
 # run with XLA even in the default run: LAPACK custom calls, and fft (the reference
 # interpreter aborts on it)
 XLA_ONLY = {"cholesky", "lu", "geqrf", "householder_product", "eigh", "svd",
@@ -89,7 +95,8 @@ UNARY = [ew.neg_p, ew.sign_p, ew.exp_p, ew.log_p, ew.log1p_p, ew.expm1_p, ew.tan
          ew.ceil_p, ew.round_p, ew.not_p, ew.abs_p]
 BINARY = [ew.add_p, ew.sub_p, ew.mul_p, ew.div_p, ew.rem_p, ew.pow_p, ew.max_p, ew.min_p,
           ew.atan2_p, ew.and_p, ew.or_p, ew.xor_p, ew.shift_left_p, ew.shift_right_arithmetic_p,
-          ew.shift_right_logical_p, ew.eq_p, ew.ne_p, ew.lt_p, ew.le_p, ew.gt_p, ew.ge_p]
+          ew.shift_right_logical_p, ew.eq_p, ew.ne_p, ew.lt_p, ew.le_p, ew.gt_p, ew.ge_p,
+          ew.eq_to_p, ew.le_to_p, ew.lt_to_p]
 REDUCE = [rd.reduce_sum_p, rd.reduce_prod_p, rd.reduce_max_p, rd.reduce_min_p, rd.reduce_and_p,
           rd.reduce_or_p, rd.reduce_xor_p]
 CUMULATIVE = [rd.cumsum_p, rd.cumprod_p, rd.cummax_p, rd.cummin_p]
@@ -164,6 +171,9 @@ def samples(T, group):
         ("custom_jvp_call", _rev_jvp, [X(T)]),
         ("custom_vjp_call", _rev_vjp, [X(T)]),
         ("checkpoint", fe.checkpoint(lambda a: lax.rev(a, (0,))), [X(T)]),
+        ("custom_linear_solve", lambda x: lax.custom_linear_solve(
+            lambda a: lax.rev(a, (0,)), x, lambda mv, b: lax.rev(b, (0,)), symmetric=True),
+         [X(T)]),
         ("population_count", _bind(bits.population_count_p), [X(T)]),
         ("regularized_incomplete_beta", _bind(sp.regularized_incomplete_beta_p),
          [X(T), X(T), X(T)]),

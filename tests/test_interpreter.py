@@ -68,6 +68,33 @@ TABLE["bitcast_convert_type"] = [
     (lambda x: lax.bitcast_convert_type(x, np.uint8), (f32(2),)),
     (lambda x: lax.bitcast_convert_type(x, np.float32), (i32(2, 2).astype(np.int16),))]
 TABLE["abs"].append((lax.abs, (i32(5),)))
+# issue 26: JAX's total-order comparisons, and the primitives derived from lax functions
+# (no NaN: the reference interpreter orders inf above nan; XLA and JAX order nan above)
+_TOTAL = np.float32([2.0, -0.0, 0.0, 1.0, -np.inf, np.inf])
+for _n in ("eq_to", "le_to", "lt_to"):
+    TABLE[_n] = [(getattr(lax, _n + "_p").bind, (_TOTAL, _TOTAL[::-1].copy()))]
+_WIN = dict(window_dimensions=(2, 2), window_strides=(1, 2), padding=((0, 0), (1, 0)))
+TABLE.update({
+    "clamp": [(lambda x: lax.clamp_p.bind(np.float32(-0.5), x, np.float32(0.5)), (f32(5),))],
+    "split": [(lambda x: lax.split_p.bind(x, sizes=(1, 3), axis=1), (f32(2, 4),))],
+    "tile": [(lambda x: lax.tile_p.bind(x, reps=(2, 1)), (f32(2, 3),))],
+    "stack": [(lambda x, y: lax.stack_p.bind(x, y, axis=1), (f32(2, 3), f32(2, 3)))],
+    "unstack": [(lambda x: lax.unstack_p.bind(x, axis=0), (f32(2, 3),))],
+    "cumlogsumexp": [(lambda x: lax.cumlogsumexp_p.bind(x, axis=0, reverse=False), (f32(4, 2),))],
+    "approx_top_k": [(lambda x: lax.approx_top_k_p.bind(
+        x, k=2, reduction_dimension=-1, recall_target=0.95, is_max_k=True,
+        reduction_input_size_override=-1, aggregate_to_topk=True), (f32(3, 5),))],
+    "copy": [(lax.copy_p.bind, (f32(3),))],
+    "stage": [(lax.stage_p.bind, (f32(3),))],
+    "scatter_sub": [(lambda x, u: lax.scatter_sub_p.bind(
+        x, np.array([[0], [2]]), u, dimension_numbers=lax.ScatterDimensionNumbers((1,), (0,), (0,))),
+        (f32(3, 4), f32(2, 4)))],
+    "select_and_gather_add": [(lambda t, x: lax.select_and_gather_add_p.bind(
+        t, x, select_prim=lax.ge_p, base_dilation=(1, 1), window_dilation=(1, 1), **_WIN),
+        (f32(3, 4), f32(3, 4)))],
+    "select_and_scatter_add": [(lambda s, x: lax.select_and_scatter_add_p.bind(
+        s, x, select_prim=lax.le_p, **_WIN), (f32(2, 2), f32(3, 4)))],
+})
 TABLE["neg"].append((lax.neg, (np.array([1 + 2j, -3j], np.complex64),)))
 
 TABLE.update({
@@ -139,6 +166,8 @@ TABLE.update({
     "custom_jvp_call": [(lambda x: _softplus(x), (f32(3),))],
     "custom_vjp_call": [(lambda x: _clip_grad(x), (f32(3),))],
     "checkpoint": [(lambda x: fe.checkpoint(lambda y: fnp.sin(y) * y)(x), (f32(3),))],
+    "custom_linear_solve": [(lambda x: lax.custom_linear_solve(
+        lambda a: 2.0 * a, x, lambda mv, b: b / 2.0, symmetric=True), (f32(3),))],
     # a function exported (frontend.export) and called: its module becomes a private function
     "call_exported": [(lambda x, y: _EXPORTED.call(x, y), (f32(3), f32(3)))],
 })
@@ -228,6 +257,9 @@ INTERPRETER_LACKS: dict = {
                                 "triangular_solve", "qr")},
     **{n: "a LAPACK kernel (geev, gtsv): a custom call only XLA can run (tests/test_numpy_eig.py "
           "and tests/test_platforms.py compare it with JAX)" for n in ("eig", "tridiagonal_solve")},
+    **{n: "XLA's own generator: the bits are XLA's implementation, not the interpreter's "
+          "(tests/test_lax_extra.py compares them with JAX's)"
+       for n in ("rng_bit_generator", "rng_uniform")},
     "callback": "calls Python on the host through XLA's callback custom call, which only XLA "
                 "can run (tests/test_callbacks.py compares it with JAX)",
     "fft": "the interpreter aborts the process on stablehlo.fft (jaxlib 0.10.2), so the "

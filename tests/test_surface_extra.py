@@ -40,7 +40,7 @@ def test_lax_classes():
 # our primitive names that differ from JAX's: scatter's follow StableHLO's op names
 _PRIM_NAMES = {"scatter_add_p": "scatter_add", "scatter_max_p": "scatter_max",
                "scatter_min_p": "scatter_min", "scatter_mul_p": "scatter_mul",
-               "select_n_p": "select"}
+               "select_n_p": "select", "scatter_sub_p": "scatter_sub"}
 
 
 def lax_primitive_names():

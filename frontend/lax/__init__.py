@@ -16,6 +16,8 @@ from ._conv import (
     conv,
     conv_dimension_numbers,
     conv_general_dilated,
+    conv_general_dilated_local,
+    conv_general_dilated_patches,
     conv_general_permutations,
     conv_general_shape_tuple,
     conv_shape_tuple,
@@ -25,6 +27,8 @@ from ._conv import (
     padtype_to_pads,
 )
 from ._convert import convert_element_type
+from ._derived import *  # noqa: F403
+from ._derived import __all__ as _derived_names
 from ._fft import fft
 from ._indexing import (
     GatherDimensionNumbers,
@@ -46,7 +50,16 @@ from ._indexing import (
     scatter_mul,
     scatter_sub,
 )
-from ._linalg import DotDimensionNumbers, Precision, PrecisionLike, batch_matmul, dot, dot_general
+from ._linalg import (
+    DotAlgorithm,
+    DotAlgorithmPreset,
+    DotDimensionNumbers,
+    Precision,
+    PrecisionLike,
+    batch_matmul,
+    dot,
+    dot_general,
+)
 from ._numeric import (  # noqa: A004
     acos,
     acosh,
@@ -139,6 +152,7 @@ from ._parallel import (
 )
 from ._primitives import *  # noqa: F403
 from ._primitives import __all__ as _primitive_names
+from ._ragged import RaggedDotDimensionNumbers, ragged_dot, ragged_dot_general
 from ._reduce import reduce
 from ._reductions import (
     argmax,
@@ -155,6 +169,7 @@ from ._reductions import (
     reduce_sum,
     reduce_xor,
 )
+from ._rng import RandomAlgorithm, rng_bit_generator, rng_uniform
 from ._scans import associative_scan, composite
 from ._shape import (
     broadcast,
@@ -183,6 +198,7 @@ from ._shape import (
     unstack,
 )
 from ._sharding import with_sharding_constraint
+from ._solves import custom_linear_solve, custom_root
 from ._sort import approx_max_k, approx_min_k, sort, sort_key_val, top_k
 from ._special import (
     bessel_i0e,
@@ -235,7 +251,11 @@ __all__ = [
     "reduce_window_shape_tuple", "broadcast_like", "broadcast_shapes", "broadcast_to_rank",
     "collapse", "DotDimensionNumbers", "PrecisionLike", "ConvGeneralDilatedDimensionNumbers",
     "GatherScatterMode", "random_gamma_grad", "dtype", "empty", "full", "full_like", "stack", "unstack",
-]
+    "custom_linear_solve", "custom_root", "conv_general_dilated_local",
+    "conv_general_dilated_patches", "RandomAlgorithm", "rng_bit_generator", "rng_uniform",
+    "RaggedDotDimensionNumbers", "ragged_dot", "ragged_dot_general", "DotAlgorithm",
+    "DotAlgorithmPreset",
+] + _derived_names
 
 
 def __getattr__(name):

@@ -3,6 +3,7 @@ tuples, padding as 'SAME'/'SAME_LOWER'/'VALID' or (low, high) pairs), conv,
 conv_with_general_padding, conv_dimension_numbers, padtype_to_pads."""
 from __future__ import annotations
 
+import math
 import operator
 
 import numpy as np
@@ -11,7 +12,8 @@ from ..core import dtypes
 from ..core.ir import aval_of
 from ..primitives.conv import ConvDimensionNumbers, conv_general_dilated_p
 from ._convert import as_operand
-from ._linalg import canonicalize_precision
+from ._linalg import canonicalize_precision, dot_general
+from ._shape import transpose
 
 ConvGeneralDilatedDimensionNumbers = tuple[str, str, str] | ConvDimensionNumbers | None
 
@@ -277,3 +279,66 @@ def conv_transpose(lhs, rhs, strides, padding, rhs_dilation=None, dimension_numb
     return conv_general_dilated(lhs, rhs, (1,) * nsp, pads, lhs_dilation=strides,
                                 rhs_dilation=rhs_dil, dimension_numbers=dn, precision=precision,
                                 preferred_element_type=preferred_element_type)
+
+
+def conv_general_dilated_patches(lhs, filter_shape, window_strides, padding, lhs_dilation=None,
+                                 rhs_dilation=None, dimension_numbers=None, precision=None,
+                                 preferred_element_type=None):
+    """The patches a convolution with a ``filter_shape`` window sees, flattened into the
+    output's feature dimension (channel-major: ``c * prod(filter_shape) + window index``), as
+    ``jax.lax.conv_general_dilated_patches``: a grouped convolution with an identity kernel.
+
+    >>> import numpy as np
+    >>> from frontend import lax
+    >>> lax.conv_general_dilated_patches(np.ones((1, 2, 5, 5), np.float32), (3, 3), (1, 1),
+    ...                                  "VALID").shape
+    (1, 18, 3, 3)
+    """
+    lhs = as_operand(lhs)
+    la = aval_of(lhs)
+    filter_shape = tuple(filter_shape)
+    dn = conv_dimension_numbers(la.shape, (1, 1) + filter_shape, dimension_numbers)
+    size = math.prod(filter_shape)
+    n_channels = la.shape[dn.lhs_spec[1]]
+    # kernel (c*size + k, 1, *filter): one output channel per (input channel, window position)
+    eye = np.broadcast_to(np.eye(size, dtype=la.dtype), (n_channels, size, size))
+    rhs = np.moveaxis(eye.reshape((n_channels * size, 1) + filter_shape), (0, 1),
+                      (dn.rhs_spec[0], dn.rhs_spec[1]))
+    return conv_general_dilated(
+        lhs, np.ascontiguousarray(rhs), window_strides, padding, lhs_dilation, rhs_dilation,
+        dimension_numbers, feature_group_count=n_channels,
+        precision=None if precision is None else (precision, "DEFAULT"),
+        preferred_element_type=preferred_element_type)
+
+
+def conv_general_dilated_local(lhs, rhs, window_strides, padding, filter_shape,
+                               lhs_dilation=None, rhs_dilation=None, dimension_numbers=None,
+                               precision=None):
+    """A convolution with a separate (unshared) kernel at each output position, as
+    ``jax.lax.conv_general_dilated_local``: ``rhs``'s spatial axes are the output's, and its
+    ``I`` axis holds the input channel and the window position together (channel-major).
+
+    >>> import numpy as np
+    >>> from frontend import lax
+    >>> lax.conv_general_dilated_local(np.ones((1, 2, 5, 5), np.float32),
+    ...                                np.ones((4, 18, 3, 3), np.float32), (1, 1), "VALID",
+    ...                                (3, 3)).shape
+    (1, 4, 3, 3)
+    """
+    c_prec = canonicalize_precision(precision)
+    lhs_prec = None if c_prec is None else c_prec[0]
+    patches = conv_general_dilated_patches(lhs, filter_shape, window_strides, padding,
+                                           lhs_dilation, rhs_dilation, dimension_numbers,
+                                           precision=lhs_prec)
+    lhs = as_operand(lhs)
+    dn = conv_dimension_numbers(aval_of(lhs).shape, (1, 1) + tuple(filter_shape),
+                                dimension_numbers)
+    rhs_spec, out_spec = dn.rhs_spec, dn.out_spec
+    out_b = list(out_spec[2:])
+    rhs_b = [rhs_spec[2:][i] for i in sorted(range(len(out_b)), key=lambda k: out_b[k])]
+    dnums = (([out_spec[1]], [rhs_spec[1]]), (sorted(out_b), rhs_b))
+    out = dot_general(patches, rhs, dnums, precision=precision)   # (*spatial, N, O)
+    nsp = len(out_b)
+    it = iter(range(nsp))
+    return transpose(out, tuple(nsp if j == out_spec[0] else nsp + 1 if j == out_spec[1]
+                                else next(it) for j in range(nsp + 2)))

@@ -8,6 +8,7 @@ import numpy as np
 
 from ..core import dtypes
 from ..core.ir import aval_of
+from ..primitives.dot_algorithms import DotAlgorithm, DotAlgorithmPreset, is_algorithm
 from ..primitives.linalg import dot_general_p
 from ._convert import as_operand
 
@@ -24,7 +25,8 @@ class Precision(enum.Enum):
 # the type names JAX's signatures use
 DotDimensionNumbers = tuple[tuple[Sequence[int], Sequence[int]],
                             tuple[Sequence[int], Sequence[int]]]
-PrecisionLike = None | str | Precision | tuple[str, str] | tuple[Precision, Precision]
+PrecisionLike = (None | str | Precision | tuple[str, str] | tuple[Precision, Precision]
+                 | DotAlgorithm | DotAlgorithmPreset)
 
 _PRECISIONS = {"DEFAULT": "DEFAULT", "BFLOAT16": "DEFAULT", "FASTEST": "DEFAULT",
                "HIGH": "HIGH", "TENSORFLOAT32": "HIGH",
@@ -33,9 +35,15 @@ _PRECISIONS = {"DEFAULT": "DEFAULT", "BFLOAT16": "DEFAULT", "FASTEST": "DEFAULT"
 
 def canonicalize_precision(precision):
     """None, a string ('highest', 'float32', ...), an enum with a ``name`` (lax.Precision) or
-    a pair of those -> None or a pair of StableHLO precision names (hashable)."""
+    a pair of those -> None or a pair of StableHLO precision names (hashable); a
+    DotAlgorithm, a DotAlgorithmPreset or a preset's name -> that algorithm."""
     if precision is None:
         return None
+    if is_algorithm(precision):
+        return precision
+    if isinstance(precision, str) and precision.upper() not in _PRECISIONS \
+            and precision in DotAlgorithmPreset.__members__:
+        return DotAlgorithmPreset[precision]
 
     def one(p):
         name = p if isinstance(p, str) else getattr(p, "name", None)

@@ -434,6 +434,10 @@ lt_p = compare("lt")
 le_p = compare("le")
 gt_p = compare("gt")
 ge_p = compare("ge")
+# JAX's total-order comparisons (sort's): -nan < -inf < ... < -0.0 < 0.0 < ... < inf < nan
+eq_to_p = compare("eq_to")
+le_to_p = compare("le_to")
+lt_to_p = compare("lt_to")
 
 
 # ----------------------------------------------------------------------------- select, convert

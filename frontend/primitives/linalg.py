@@ -14,6 +14,7 @@ from ..core import dtypes
 from ..core.ir import Aval, Primitive, aval_of
 from ..interpreters import batching
 from ..interpreters.ad_util import is_undefined_primal
+from .dot_algorithms import is_algorithm
 from .elementwise import convert_element_type_p, jvp_by_operand
 from .shape import transpose_p
 
@@ -248,5 +249,5 @@ def _dot_general_transpose(ct, x, y, *, dimension_numbers, precision=None,
     if is_undefined_primal(x):
         return [_transpose_lhs(ct, x.aval, y, dimension_numbers, precision, pref), None]
     swapped = ((yc, xc), (yb, xb))
-    p = None if precision is None else (precision[1], precision[0])
+    p = precision if precision is None or is_algorithm(precision) else (precision[1], precision[0])
     return [None, _transpose_lhs(ct, y.aval, x, swapped, p, pref, swap=True)]

@@ -7,6 +7,7 @@ from . import (  # noqa: F401
     control,
     conv,
     decompositions,
+    derived,
     elementwise,
     exported,
     ffi,

@@ -13,6 +13,7 @@ from frontend.core.ir import LOWERING_PLATFORMS, Aval
 from frontend.custom_batching import custom_vmap_call_p
 from frontend.primitives.barrier import optimization_barrier_p
 from frontend.primitives.control import cond_p, platform_branch, platform_index_p, scan_p, while_p
+from frontend.primitives.linear_solve import linear_solve_p
 from frontend.transforms.checkpoint import checkpoint_p
 from frontend.transforms.custom_derivatives import custom_jvp_call_p, custom_lin_p, custom_vjp_call_p
 
@@ -134,6 +135,12 @@ def _inline_call(ctx, *names, call, **params):
 
 for _p in (custom_vmap_call_p, custom_jvp_call_p, custom_vjp_call_p):
     _p.def_lowering(_inline_call)
+
+
+@linear_solve_p.def_lowering
+def _linear_solve(ctx, *names, solve, **params):
+    # the solve inlined (matvec and the transposes only matter to transformations)
+    return ctx.lower_body(solve, list(names))
 
 
 @checkpoint_p.def_lowering

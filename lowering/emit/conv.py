@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from frontend.primitives.conv import conv_general_dilated_p
+from frontend.primitives.dot_algorithms import is_algorithm
 
 from .shape import ints
 
@@ -17,8 +18,9 @@ def _labels(spec, first: str, second: str) -> str:
 
 
 def precision_config(precision) -> str:
-    """``[#stablehlo<precision DEFAULT>, ...]`` of a canonical precision pair (or None)."""
-    p = precision or ("DEFAULT", "DEFAULT")
+    """``[#stablehlo<precision DEFAULT>, ...]`` of a canonical precision pair (or None); a
+    dot algorithm is DEFAULT here, as JAX lowers a convolution with one."""
+    p = ("DEFAULT", "DEFAULT") if not precision or is_algorithm(precision) else precision
     return "[" + ", ".join(f"#stablehlo<precision {q}>" for q in p) + "]"
 
 

@@ -86,9 +86,10 @@ def compare_type(dtype) -> str:
     return "SIGNED"
 
 
-def _compare(ctx, direction, x, y, aval, out_shape) -> str:
+def _compare(ctx, direction, x, y, aval, out_shape, total=False) -> str:
     """``x direction y`` as a bool tensor; complex operands are ordered lexicographically
-    (real parts, then imaginary parts), as JAX orders them."""
+    (real parts, then imaginary parts), as JAX orders them. ``total``: floats by their total
+    order (StableHLO's TOTALORDER comparison type)."""
     in_t = ctx.type(aval.update(shape=out_shape, weak_type=False))
     bool_t = ctx.type(Aval(out_shape, dtypes.bool_))
     if dtypes.is_complex(aval.dtype) and direction not in ("EQ", "NE"):
@@ -99,14 +100,15 @@ def _compare(ctx, direction, x, y, aval, out_shape) -> str:
         on_real = _compare(ctx, direction[0] + "T", rx, ry, part, out_shape)  # strict order
         on_imag = _compare(ctx, direction, ix, iy, part, out_shape)
         return ctx.op(f"stablehlo.select {eq}, {on_imag}, {on_real} : {bool_t}, {bool_t}")
-    return ctx.op(f"stablehlo.compare {direction}, {x}, {y}, {compare_type(aval.dtype)} : "
+    kind = "TOTALORDER" if total and dtypes.is_float(aval.dtype) else compare_type(aval.dtype)
+    return ctx.op(f"stablehlo.compare {direction}, {x}, {y}, {kind} : "
                   f"({in_t}, {in_t}) -> {bool_t}")
 
 
-def comparison(direction: str):
+def comparison(direction: str, total: bool = False):
     def rule(ctx, x, y):
         x, y = _operands(ctx, (x, y))
-        return [_compare(ctx, direction, x, y, ctx.avals_in[0], ctx.avals_out[0].shape)]
+        return [_compare(ctx, direction, x, y, ctx.avals_in[0], ctx.avals_out[0].shape, total)]
 
     return rule
 
@@ -114,6 +116,8 @@ def comparison(direction: str):
 for _p, _dir in {ew.eq_p: "EQ", ew.ne_p: "NE", ew.lt_p: "LT", ew.le_p: "LE", ew.gt_p: "GT",
                  ew.ge_p: "GE"}.items():
     _p.def_lowering(comparison(_dir))
+for _p, _dir in {ew.eq_to_p: "EQ", ew.le_to_p: "LE", ew.lt_to_p: "LT"}.items():
+    _p.def_lowering(comparison(_dir, total=True))
 
 
 def combine(ctx, op: str, x: str, y: str, aval) -> str:

@@ -8,7 +8,7 @@ from harness import assert_same
 import frontend.lax as _fl
 from surface.common import Side, c
 
-JAX, OURS, REQUIRED = "jax.lax", "frontend.lax", 0.86  # issue 26 asks 0.95: a floor until then
+JAX, OURS, REQUIRED = "jax.lax", "frontend.lax", 0.95
 _OURS = set(dir(_fl))
 R = np.random.default_rng(26)
 X = R.normal(size=(3, 4)).astype(np.float32)
@@ -24,6 +24,11 @@ IMG_T = R.normal(size=(2, 5, 4, 3)).astype(np.float32)
 KER_T = R.normal(size=(3, 2, 3, 4)).astype(np.float32)
 KER_T2 = R.normal(size=(3, 2, 4, 3)).astype(np.float32)
 NHWC = ("NHWC", "HWIO", "NHWC")
+KEY = np.uint32([1, 2, 3, 4])
+GROUPS = np.int32([2, 0, 3])   # ragged dots: 5 of 6 positions in 3 groups (one empty)
+RAGGED = {"nc": (X.T[:, :2].repeat(3, 0)[:6], R.normal(size=(3, 2, 5)).astype(np.float32)),
+          "c": (R.normal(size=(4, 6)).astype(np.float32), R.normal(size=(6, 5)).astype(np.float32))}
+LOCAL_W = R.normal(size=(4, 18, 4, 4)).astype(np.float32)   # per-position kernels, OIHW
 Z = (X + 1j * Y).astype(np.complex64)
 
 FLOAT_UNARY = {
@@ -102,6 +107,18 @@ CASES.update({
     "conv_transpose_shape_tuple": [c((2, 5, 5, 3), (3, 2, 3, 4), (2, 2), "SAME", NHWC, _jit=False),
                                    c((2, 5, 5, 3), (3, 2, 3, 4), (3, 1), "VALID", NHWC, _jit=False)],
     "conv_general_permutations": [c(NHWC, _jit=False)],
+    "conv_general_dilated_patches": [c(IMG, (3, 2), (1, 1), "VALID"),
+                                     c(IMG_T, (2, 2), (2, 1), "SAME", dimension_numbers=NHWC)],
+    "rng_bit_generator": [c(KEY, (2, 3)), c(KEY, (5,), np.uint8, Side(lambda m: m.RandomAlgorithm.RNG_PHILOX)),
+                          c(KEY, (3,), np.uint16, Side(lambda m: m.RandomAlgorithm.RNG_THREE_FRY)),
+                          c(KEY, (2,), np.int32, _raises=TypeError)],
+    "ragged_dot": [c(*RAGGED["nc"], GROUPS), c(*RAGGED["nc"], GROUPS, precision="highest")],
+    "ragged_dot_general": [
+        c(*RAGGED["c"], GROUPS, Side(lambda m: m.RaggedDotDimensionNumbers(
+            (((1,), (0,)), ((), ())), (1,), ()))),
+        c(*RAGGED["nc"], GROUPS, Side(lambda m: m.RaggedDotDimensionNumbers(
+            (((1,), (1,)), ((), ())), (0,), (0,))), preferred_element_type=np.float32)],
+    "conv_general_dilated_local": [c(IMG, LOCAL_W, (1, 1), "VALID", (3, 2))],
     "conv_transpose": [c(IMG_T, KER_T, (2, 2), "SAME", dimension_numbers=NHWC),
                        c(IMG_T, KER_T, (3, 1), "VALID", dimension_numbers=NHWC),
                        c(IMG_T, KER_T2, (2, 1), [(1, 2), (0, 1)], dimension_numbers=NHWC,
@@ -129,6 +146,9 @@ CASES.update({
     "stack": [c([X, Y], 1), c([X, Y], -1)], "unstack": [c(X, 1), c(X)],
     "composite": [c(Side(lambda m: m.sin), "my.sin", _jit=False,
                     _compare=lambda o, t: assert_same(o(X), t(X), "composite"))],
+    "stage": [c(3.0), c(X)],
+    "platform_dependent": [c(X, cpu=Side(lambda m: m.sin), default=Side(lambda m: m.cos)),
+                           c(X, tpu=Side(lambda m: m.sin), default=Side(lambda m: m.cos))],
     "reduce_window": [c(X, np.float32(0), Side(lambda m: m.add), (2, 2), (1, 1), "VALID")],
 })
 _C, _P = "test_control.py::", "test_collectives.py::"
@@ -146,34 +166,42 @@ ELSEWHERE = {
                  "GatherScatterMode", "DotDimensionNumbers", "PrecisionLike",
                  "ConvGeneralDilatedDimensionNumbers"]},
     "reduce": "test_jax_parity_control.py::test_variadic_reduce_over_no_dimensions",
+    "custom_linear_solve": "test_lax_extra.py::test_custom_linear_solve_values_and_derivatives",
+    "custom_root": "test_lax_extra.py::test_custom_root_implicit_derivatives",
+    **{n: "test_lax_extra.py::test_xla_rng_ops_as_jax" for n in ["RandomAlgorithm", "rng_uniform"]},
+    "RaggedDotDimensionNumbers": "test_lax_extra.py::test_ragged_dot_modes_grads_and_vmap",
+    **{n: "test_lax_extra.py::test_dot_algorithms_as_jax" for n in ["DotAlgorithm", "DotAlgorithmPreset"]},
     "linalg": "test_surface.py::test_every_name_is_accounted_for_once",
     "with_sharding_constraint":
         "test_sharding.py::test_one_device_mesh_every_collective_constraint_and_batching",
 }
 ELSEWHERE.update({n: "test_surface_extra.py::test_lax_primitives_are_ours_named_as_jax"
                   for n in dir(_jl) if n.endswith("_p") and n in _OURS})
+ELSEWHERE.update({n: "test_lax_extra.py::test_lax_primitives_bind_as_jax"
+                  for n in ["clamp_p", "split_p", "tile_p", "stack_p", "unstack_p",
+                            "cumlogsumexp_p", "approx_top_k_p", "copy_p", "stage_p", "eq_to_p",
+                            "le_to_p", "lt_to_p", "scatter_sub_p", "select_and_gather_add_p",
+                            "select_and_scatter_add_p"]})
 TODO = "not implemented yet (issue 26)"
-_P = "an internal primitive of a JAX lowering/transformation that vmaplab does differently"
 ABSENT = {
     **{n: "tokens and side effects: vmaplab's graphs have no token values"
        for n in ["after_all", "after_all_p", "create_token", "create_token_p", "dce_sink",
                  "dce_sink_p", "psend", "precv"]},
-    **{n: "ragged dot/all-to-all (MoE kernels): not in vmaplab (issue 26 leaves them)"
-       for n in ["ragged_all_to_all", "ragged_all_to_all_p", "ragged_dot", "ragged_dot_general",
-                 "RaggedDotDimensionNumbers"]},
-    **{n: _P for n in ["eq_to_p", "le_to_p", "lt_to_p", "copy_p", "device_put_p", "clamp_p",
-                       "cumlogsumexp_p", "select_and_gather_add_p", "select_and_scatter_add_p",
-                       "select_and_scatter_p", "approx_top_k_p", "linear_solve_p", "split_p",
-                       "stack_p", "tile_p", "unstack_p", "scatter_sub_p", "stage", "stage_p"]},
-    "platform_dependent": "helper h27's issue (cross-platform lowering)",
+    **{n: "ragged all-to-all (MoE expert exchange): a collective with per-peer offsets and "
+          "sizes that vmaplab's named-axis collectives do not model"
+       for n in ["ragged_all_to_all", "ragged_all_to_all_p"]},
+    "select_and_scatter_p": "JAX's general select_and_scatter with user select/scatter jaxprs in "
+                            "its params (JAX's own lax builds none); vmaplab has the form JAX "
+                            "uses, select_and_scatter_add_p",
+    "device_put_p": "device_put with per-operand devices/srcs/copy_semantics params of JAX's "
+                    "Device and Sharding objects: vmaplab's fe.device_put is a transfer",
     **{n: "varying-type casts of shard_map's type system, which vmaplab does not have"
        for n in ["pbroadcast", "pcast"]},
     "shape_as_value": "dynamic shapes: vmaplab's shapes are static",
-    **{n: "dot algorithms (GPU/TPU accuracy presets) are not modelled: precision= only"
-       for n in ["AccuracyMode", "DotAlgorithm", "DotAlgorithmPreset", "Tolerance", "scaled_dot"]},
-    **{n: "XLA's own RNG ops (implementation-defined bits); vmaplab's random is threefry"
-       for n in ["rng_uniform", "rng_uniform_p", "rng_bit_generator", "rng_bit_generator_p",
-                 "RandomAlgorithm"]},
+    **{n: "accuracy= of the transcendental ops (StableHLO's result_accuracy) is not modelled"
+       for n in ["AccuracyMode", "Tolerance"]},
+    "scaled_dot": "block-scaled (microscaling) float8 dot: vmaplab has no float8 block-scale "
+                  "lowering",
 }
 ABSENT.update({n: TODO for n in dir(_jl) if not n.startswith("_") and n not in _OURS
                and n not in ABSENT})
