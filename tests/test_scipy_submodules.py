@@ -1,0 +1,133 @@
+"""The classes of jax.scipy's submodules, compared with JAX's: interpolate's
+RegularGridInterpolator, spatial.transform's Rotation and Slerp (constructors, methods,
+under jit as pytrees)."""
+import jax
+import jax.scipy.interpolate as jinterp
+import jax.scipy.spatial.transform as jst
+import numpy as np
+import pytest
+from harness import assert_same
+
+import frontend as fe
+import frontend.scipy.interpolate as finterp
+import frontend.scipy.spatial.transform as fst
+
+R = np.random.default_rng(21)
+G0 = np.float32([0.0, 0.5, 1.5, 3.0])
+G1 = np.float32([-1.0, 0.0, 2.0])
+VALUES = R.normal(size=(4, 3, 2)).astype(np.float32)
+XI = np.stack([R.uniform(-0.5, 3.5, size=7), R.uniform(-1.5, 2.5, size=7)], -1).astype(np.float32)
+
+
+def _interpolations(m, kw, grid0, grid1, values, xi):
+    f = m.RegularGridInterpolator((grid0, grid1), values, **kw)
+    one = m.RegularGridInterpolator((grid0,), values[:, 0, 0], **kw)
+    return {"points": f(xi), "tuple": f((xi[:, 0], xi[:, 1]), method="nearest"),
+            "1-D": one(xi[:, 0]), "pytree": f}
+
+
+@pytest.mark.parametrize("kw", [{}, *[pytest.param(k, marks=pytest.mark.slow) for k in (
+    {"method": "nearest"}, {"fill_value": None}, {"fill_value": 0.5})]])
+def test_regular_grid_interpolator_vs_jax(kw):
+    """Every use in one jitted program per side (one compilation each); the interpolator
+    leaves it as a pytree."""
+    args = (G0, G1, VALUES, XI)
+    assert_same(fe.jit(lambda *a: _interpolations(finterp, kw, *a))(*args),
+                jax.jit(lambda *a: _interpolations(jinterp, kw, *a))(*args), str(kw))
+
+
+@pytest.mark.parametrize(("args", "kw", "err"), [
+    ((G0, G1), {"method": "cubic"}, ValueError),
+    ((G0, G1), {"bounds_error": True}, NotImplementedError),
+    ((G0, G1, G1, G1), {}, ValueError),
+    ((G0, G1), {"fill_value": 1j}, ValueError)])
+def test_regular_grid_interpolator_errors_as_jax(args, kw, err):
+    for m in (jinterp, finterp):
+        with pytest.raises(err):
+            m.RegularGridInterpolator(args, VALUES, **kw)
+
+
+Q = R.normal(size=(5, 4)).astype(np.float32)
+V3 = R.normal(size=(5, 3)).astype(np.float32)
+ANG = R.uniform(-3, 3, size=(5, 3)).astype(np.float32)
+
+
+def _constructors(rot, r, v, ang, mat):
+    q = r.quat
+    return {"pytree": rot.from_quat(q), "from_quat1": rot.from_quat(q[0]).quat,
+            "from_rotvec": rot.from_rotvec(v).quat, "from_matrix": rot.from_matrix(mat).quat,
+            "from_euler": rot.from_euler("xyz", ang).quat, "from_euler1": rot.from_euler("z", 0.7).quat,
+            "as_euler": r.as_euler("zxz"), "as_matrix": r.as_matrix(), "apply": r.apply(v),
+            "compose": (r * r[::-1]).quat, "identity": rot.identity().quat}
+
+
+def _more_constructors(rot, r, v, ang, mat):
+    return {"from_rotvec_deg": rot.from_rotvec(v * 40, True).quat, "from_mrp": rot.from_mrp(v * 0.3).quat,
+            "from_euler_i": rot.from_euler("ZXZ", ang).quat,
+            "from_euler2": rot.from_euler("yx", ang[:, :2] * 30, True).quat}
+
+
+def _euler(rot, r, v, ang, mat):
+    out = {}
+    for seq in ["xyz", "zyx", "XYZ", "ZYZ", "xyx"]:
+        out[f"as_euler {seq}"] = r.as_euler(seq)
+        out[f"as_euler {seq} deg"] = r.as_euler(seq, True)
+    flat = np.float32([[0.3, 0.0, 0.2], [0.1, np.pi, 0.4]])  # the middle angle 0 or pi
+    for seq in ("zxz", "xyz"):
+        out[f"degenerate {seq}"] = rot.from_euler(seq, flat).as_euler(seq)
+    return out
+
+
+def _methods(rot, r, v, ang, mat):
+    neg = np.float32([[0, 0, 0, -1], [0, -1, 0, 0], [-1, 0, 0, 0]])
+    return dict(as_mrp=r.as_mrp(), as_rotvec=r.as_rotvec(), as_rotvec_deg=r.as_rotvec(True),
+                as_quat=r.as_quat(), as_quat_cs=r.as_quat(True, True), magnitude=r.magnitude(),
+                apply_inv=r.apply(v, True), apply1=r.apply(v[0]), inv=r.inv().quat,
+                concatenate=rot.concatenate([r, r[:2]]).quat,
+                canonical=rot.from_quat(neg).as_quat(canonical=True),
+                # q and -q are one rotation: the mean's matrix, not its quaternion
+                mean=r.mean().as_matrix(), weighted_mean=r.mean(np.float32([1, 2, 3, 4, 5])).as_matrix())
+
+
+@pytest.mark.parametrize("group", [
+    _constructors, *[pytest.param(g, marks=pytest.mark.slow) for g in (_more_constructors, _euler, _methods)]])
+def test_rotation_vs_jax(group):
+    """Rotation's constructors and methods, each group in one jitted program per side (a
+    Rotation goes in and comes out as a pytree); the default run the first group."""
+    args = (V3, ANG, np.asarray(jst.Rotation.from_quat(Q).as_matrix()))
+    assert_same(fe.jit(lambda r, *a: group(fst.Rotation, r, *a))(fst.Rotation(Q), *args),
+                jax.jit(lambda r, *a: group(jst.Rotation, r, *a))(jst.Rotation(Q), *args), group.__name__)
+    r, j = fst.Rotation(Q), jst.Rotation(Q)
+    assert (len(r), r.single, r[0].single) == (len(j), j.single, j[0].single)
+
+
+@pytest.mark.parametrize(("call", "err"), [
+    (lambda m: m.Rotation.from_euler("xyzx", ANG), ValueError),
+    (lambda m: m.Rotation.from_euler("xYz", ANG), ValueError),
+    (lambda m: m.Rotation.from_euler("xxz", ANG), ValueError),
+    (lambda m: m.Rotation(Q).as_euler("xy"), ValueError),
+    (lambda m: m.Rotation(Q[0])[0], TypeError),
+    (lambda m: len(m.Rotation(Q[0])), TypeError),
+    (lambda m: m.Rotation.random(None), NotImplementedError),
+    (lambda m: m.Rotation(Q).mean(np.ones((2, 5))), ValueError),
+    (lambda m: m.Rotation(Q).mean(np.ones(3)), ValueError),
+    (lambda m: m.Slerp.init(np.arange(5.0), Q), TypeError),
+    (lambda m: m.Slerp.init(np.arange(1.0), m.Rotation(Q[:1])), ValueError),
+    (lambda m: m.Slerp.init(np.arange(4.0), m.Rotation(Q)), ValueError),
+    (lambda m: m.Slerp(np.float32([0, 1]), None, None, None)(np.ones((2, 2))), ValueError),
+])
+def test_rotation_errors_as_jax(call, err):
+    for m in (jst, fst):
+        with pytest.raises(err):
+            call(m)
+
+
+def _slerp(m, times, q, at):
+    s = m.Slerp.init(times, m.Rotation.from_quat(q))
+    return {"slerp": s, "at": s(at).quat, "one": s(at[1]).quat, "single": s(at[1]).single}
+
+
+def test_slerp_vs_jax():
+    args = (np.float32([0.0, 1.0, 2.5, 3.0, 5.0]), Q, np.float32([0.0, 0.3, 1.0, 2.7, 4.9, 5.0]))
+    assert_same(fe.jit(lambda *a: _slerp(fst, *a))(*args),
+                jax.jit(lambda *a: _slerp(jst, *a))(*args), "Slerp")
