@@ -31,8 +31,10 @@ LAYERS = [
     ("primitives", ["frontend.primitives"]),
     ("lax", ["frontend.lax"]),
     ("numpy", ["frontend.numpy"]),
+    # random below scipy: scipy.stats.gaussian_kde.resample draws with random (as JAX's)
+    ("random", ["frontend.random"]),
     ("scipy", ["frontend.scipy"]),
-    ("libraries", ["frontend.random", "frontend.nn", "frontend.passes"]),
+    ("libraries", ["frontend.nn", "frontend.passes"]),
     ("transforms", ["frontend.transforms"]),
     ("public", ["frontend.custom_batching", "frontend.tree", "frontend.tree_util",
                 "frontend.extend", "frontend.ffi", "frontend.kernels", "frontend.distributed",

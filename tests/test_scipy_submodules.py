@@ -131,3 +131,57 @@ def test_slerp_vs_jax():
     args = (np.float32([0.0, 1.0, 2.5, 3.0, 5.0]), Q, np.float32([0.0, 0.3, 1.0, 2.7, 4.9, 5.0]))
     assert_same(fe.jit(lambda *a: _slerp(fst, *a))(*args),
                 jax.jit(lambda *a: _slerp(jst, *a))(*args), "Slerp")
+
+
+DATA2 = R.normal(size=(2, 30)).astype(np.float32)
+DATA1 = R.normal(size=(25,)).astype(np.float32)
+KDE_W = R.uniform(0.5, 2.0, size=30).astype(np.float32)
+AT2 = R.normal(size=(2, 6)).astype(np.float32)
+
+
+def _kde(stats, rnd, data2, data1, w, at, key, bw, more):
+    """gaussian_kde's constructors and methods on one dataset, in one dict."""
+    k2 = stats.gaussian_kde(data2, bw_method=bw, weights=w)
+    k1 = stats.gaussian_kde(data1, bw_method=bw)
+    out = {"kde": k2, "evaluate": k2.evaluate(at), "logpdf": k2.logpdf(at), "d": k2.d,
+           "box": k1.integrate_box_1d(-0.5, 1.0), "resample": k2.resample(key, (4,))}
+    if more:
+        out.update(pdf=k1.pdf(data1[:5]), call=k1(data1[:3]), point=k2(at[:, 0]),
+                   gaussian=k2.integrate_gaussian(at[:, 0], np.eye(2, dtype=np.float32)),
+                   kde_kde=k2.integrate_kde(stats.gaussian_kde(data2[:, :7])),
+                   resample1=k1.resample(key), callable=stats.gaussian_kde(data1, lambda k: 0.4).covariance)
+    return out
+
+
+@pytest.mark.parametrize(("bw", "more"), [
+    (None, False), *[pytest.param(bw, True, marks=pytest.mark.slow) for bw in ("silverman", 0.3)]])
+def test_gaussian_kde_vs_jax(bw, more):
+    """One jitted program per side; the kde comes out of it as a pytree."""
+    import jax.random as jr
+    import jax.scipy.stats as js
+
+    import frontend.random as fr
+    import frontend.scipy.stats as fs
+    key = np.array([0, 7], np.uint32)
+    args = (DATA2, DATA1, KDE_W, AT2, key)
+    assert_same(fe.jit(lambda *a: _kde(fs, fr, *a, bw, more))(*args),
+                jax.jit(lambda *a: _kde(js, jr, *a, bw, more))(*args), f"gaussian_kde {bw}")
+
+
+@pytest.mark.parametrize(("call", "err"), [
+    (lambda s: s.gaussian_kde(np.float32([1.0])), ValueError),
+    (lambda s: s.gaussian_kde(DATA1.astype(np.complex64)), NotImplementedError),
+    (lambda s: s.gaussian_kde(DATA2, weights=KDE_W[:5]), ValueError),
+    (lambda s: s.gaussian_kde(DATA2, bw_method="bogus"), ValueError),
+    (lambda s: s.gaussian_kde(DATA2).integrate_box_1d(0.0, 1.0), ValueError),
+    (lambda s: s.gaussian_kde(DATA2).evaluate(np.ones((3, 2), np.float32)), ValueError),
+    (lambda s: s.gaussian_kde(DATA2).integrate_box(0.0, 1.0), NotImplementedError),
+    (lambda s: s.gaussian_kde(DATA2).set_bandwidth("scott"), NotImplementedError),
+])
+def test_gaussian_kde_errors_as_jax(call, err):
+    import jax.scipy.stats as js
+
+    import frontend.scipy.stats as fs
+    for m in (js, fs):
+        with pytest.raises(err):
+            call(m)
