@@ -1,6 +1,8 @@
 """The classes of jax.scipy's submodules, compared with JAX's: interpolate's
 RegularGridInterpolator, spatial.transform's Rotation and Slerp (constructors, methods,
 under jit as pytrees)."""
+import re
+
 import jax
 import jax.scipy.interpolate as jinterp
 import jax.scipy.spatial.transform as jst
@@ -185,3 +187,15 @@ def test_gaussian_kde_errors_as_jax(call, err):
     for m in (js, fs):
         with pytest.raises(err):
             call(m)
+
+
+@pytest.mark.parametrize("path", ["scipy", "scipy.signal", "scipy.fft", "scipy.integrate",
+                                  "scipy.interpolate", "scipy.ndimage", "scipy.cluster",
+                                  "scipy.cluster.vq", "scipy.spatial", "scipy.spatial.transform"])
+def test_missing_names_say_whether_jax_has_them(path):
+    """A name the module lacks is an AttributeError naming the JAX module (not a KeyError)."""
+    mod = fe
+    for part in path.split("."):
+        mod = getattr(mod, part)
+    with pytest.raises(AttributeError, match=re.escape(f"nor does jax.{path})")):
+        mod.not_a_function  # noqa: B018
