@@ -190,7 +190,7 @@ JAX_NAMES = {
         nbinom norm pareto poisson rankdata sem t truncnorm uniform vonmises wrapcauchy
     """.split()),
     "frontend.scipy": ("jax.scipy", """
-        cluster fft integrate interpolate linalg ndimage optimize signal sparse special stats
+        cluster fft integrate interpolate linalg ndimage signal sparse special stats
     """.split()),
     "frontend.scipy.signal": ("jax.scipy.signal", """
         convolve convolve2d correlate correlate2d csd detrend fftconvolve istft stft welch
