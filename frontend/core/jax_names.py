@@ -201,7 +201,7 @@ JAX_NAMES = {
     "frontend.scipy.ndimage": ("jax.scipy.ndimage", ["map_coordinates"]),
     "frontend.scipy.cluster": ("jax.scipy.cluster", ["vq"]),
     "frontend.scipy.cluster.vq": ("jax.scipy.cluster.vq", ["vq"]),
-    "frontend.scipy.spatial": ("jax.scipy.spatial", ["transform"]),
+    "frontend.scipy.spatial": ("jax.scipy.spatial", []),  # (transform loads lazily)
     "frontend.scipy.spatial.transform": ("jax.scipy.spatial.transform", ["Rotation", "Slerp"]),
 }
 
