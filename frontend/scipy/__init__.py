@@ -4,7 +4,18 @@ Bessel functions, logsumexp, expit/logit, xlogy, ndtr, ...), ``stats`` (the
 distributions' logpdf/cdf/..., gaussian_kde), ``signal`` (convolutions, detrend, stft/istft,
 csd/welch), ``fft`` (dct/idct), ``integrate``, ``interpolate``, ``ndimage``,
 ``cluster.vq`` and ``spatial.transform`` (Rotation, Slerp)."""
-from . import cluster, fft, integrate, interpolate, linalg, ndimage, signal, spatial, special, stats  # noqa: F401
+from . import (  # noqa: F401
+    cluster,
+    fft,
+    integrate,
+    interpolate,
+    linalg,
+    ndimage,
+    signal,
+    spatial,
+    special,
+    stats,
+)
 
 
 def __getattr__(name):

@@ -34,6 +34,11 @@ def _shape(x):
     return aval_of(x).shape
 
 
+def _fits(small, large):
+    """Whether shape ``small`` is at most ``large`` along every axis."""
+    return all(a <= b for a, b in zip(small, large, strict=True))
+
+
 def _check_mode(mode, order=_MODES):
     if mode not in _MODES:
         raise ValueError(f"mode must be one of {list(order)}")
@@ -69,10 +74,10 @@ def _fftconvolve_all_axes(in1, in2, mode):
     s1, s2 = _shape(in1), _shape(in2)
     full = tuple(a + b - 1 for a, b in zip(s1, s2, strict=True))
     if mode == "valid":
-        if not (all(a >= b for a, b in zip(s1, s2, strict=True)) or all(a <= b for a, b in zip(s1, s2, strict=True))):
+        if not (_fits(s2, s1) or _fits(s1, s2)):
             raise ValueError("For 'valid' mode, One input must be at least as large as the "
                              "other in every dimension.")
-        if all(a <= b for a, b in zip(s1, s2, strict=True)):
+        if _fits(s1, s2):
             in1, in2, s1, s2 = in2, in1, s2, s1
     if all(a == 1 or b == 1 for a, b in zip(s1, s2, strict=True)):
         out = in1 * in2
@@ -83,8 +88,8 @@ def _fftconvolve_all_axes(in1, in2, mode):
     size = {"full": full, "same": s1,
             "valid": tuple(a - b + 1 for a, b in zip(s1, s2, strict=True))}[mode]
     start = tuple((f - o) // 2 for f, o in zip(full, size, strict=True))
-    return lax.slice(out, start_indices=start,
-                     limit_indices=tuple(b + n for b, n in zip(start, size, strict=True)), strides=None)
+    limit = tuple(b + n for b, n in zip(start, size, strict=True))
+    return lax.slice(out, start_indices=start, limit_indices=limit, strides=None)
 
 
 def _convolve_nd(in1, in2, mode, precision):
@@ -99,9 +104,8 @@ def _convolve_nd(in1, in2, mode, precision):
                          f"{_shape(in1)} and {_shape(in2)}.")
     in1, in2 = promote_dtypes_inexact("convolve", in1, in2, broadcast=False)
     s1, s2 = _shape(in1), _shape(in2)
-    no_swap = all(a >= b for a, b in zip(s1, s2, strict=True))
-    swap = all(a <= b for a, b in zip(s1, s2, strict=True))
-    if not (no_swap or swap):
+    swap = _fits(s1, s2)
+    if not (_fits(s2, s1) or swap):
         raise ValueError("One input must be smaller than the other in every dimension.")
     shape_o = s2
     if swap:
@@ -157,7 +161,7 @@ def correlate2d(in1, in2, mode="full", boundary="fill", fillvalue=0, precision=N
     check_arraylike("correlate2d", in1, in2)
     in1, in2 = fnp.asarray(in1), fnp.asarray(in2)
     s1, s2 = _shape(in1), _shape(in2)
-    swap = all(a <= b for a, b in zip(s1, s2, strict=True))
+    swap = _fits(s1, s2)
     same_shape = s1 == s2
     if (mode == "valid" and swap and not same_shape) or (mode == "full" and swap):
         out = _convolve_nd(fnp.flip(in2), fnp.conj(in1), mode, precision)
