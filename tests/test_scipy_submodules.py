@@ -199,3 +199,56 @@ def test_missing_names_say_whether_jax_has_them(path):
         mod = getattr(mod, part)
     with pytest.raises(AttributeError, match=re.escape(f"nor does jax.{path})")):
         mod.not_a_function  # noqa: B018
+
+
+def _float64_table(sig, fft, nd, rnd, a, b, s, key):
+    return {"convolve": sig.convolve(a, b, "same"), "fftconvolve": sig.fftconvolve(a, b),
+            "correlate2d": sig.correlate2d(a, b), "detrend": sig.detrend(a),
+            "welch": sig.welch(s, nperseg=16), "stft": sig.stft(s, nperseg=16),
+            "dct": fft.dct(a, norm="ortho"), "idctn": fft.idctn(a),
+            "map_coordinates": nd.map_coordinates(a, [s[:4] + 2, s[4:8] + 2], 1, "mirror"),
+            "binomial": rnd.binomial(key, 30.0, b[0, :2] ** 2 / 9, dtype=np.float64)}
+
+
+@pytest.mark.slow
+def test_float64_vs_jax(x64):
+    """With 64-bit types on: float64 values and dtypes as JAX's (one program per side)."""
+    import jax.random as jr
+    import jax.scipy.fft as jf
+    import jax.scipy.ndimage as jn
+    import jax.scipy.signal as jsig
+
+    import frontend.random as fr
+    import frontend.scipy.fft as ff
+    import frontend.scipy.ndimage as fn
+    import frontend.scipy.signal as fsig
+    args = (R.normal(size=(5, 6)), R.normal(size=(2, 3)), R.normal(size=64),
+            np.array([0, 3], np.uint32))
+    assert_same(fe.jit(lambda *a: _float64_table(fsig, ff, fn, fr, *a))(*args),
+                jax.jit(lambda *a: _float64_table(jsig, jf, jn, jr, *a))(*args), "float64")
+
+
+def _batched_table(vmap, sig, fft, nd, rnd, x, k, keys):
+    return {"convolve": vmap(sig.convolve)(x, k), "welch": vmap(lambda v: sig.welch(v, nperseg=8))(x),
+            "istft": vmap(lambda v: sig.istft(sig.stft(v, nperseg=8)[2])[1])(x),
+            "dct": vmap(fft.dct, in_axes=1, out_axes=1)(x),
+            "map_coordinates": vmap(lambda v: nd.map_coordinates(v, [k[0] * 3 + 4], 1, "wrap"))(x),
+            "binomial": vmap(lambda key: rnd.binomial(key, 12.0, 0.4, (3,)))(keys)}
+
+
+@pytest.mark.slow
+def test_vmap_vs_jax():
+    """vmap of the new functions (batch on the leading or a middle axis) as jax.vmap."""
+    import jax.random as jr
+    import jax.scipy.fft as jf
+    import jax.scipy.ndimage as jn
+    import jax.scipy.signal as jsig
+
+    import frontend.random as fr
+    import frontend.scipy.fft as ff
+    import frontend.scipy.ndimage as fn
+    import frontend.scipy.signal as fsig
+    args = (R.normal(size=(3, 32)).astype(np.float32), R.normal(size=(3, 4)).astype(np.float32),
+            np.asarray(jr.split(jr.PRNGKey(1), 3)))
+    assert_same(fe.jit(lambda *a: _batched_table(fe.vmap, fsig, ff, fn, fr, *a))(*args),
+                jax.jit(lambda *a: _batched_table(jax.vmap, jsig, jf, jn, jr, *a))(*args), "vmap")
