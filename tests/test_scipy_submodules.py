@@ -252,3 +252,33 @@ def test_vmap_vs_jax():
             np.asarray(jr.split(jr.PRNGKey(1), 3)))
     assert_same(fe.jit(lambda *a: _batched_table(fe.vmap, fsig, ff, fn, fr, *a))(*args),
                 jax.jit(lambda *a: _batched_table(jax.vmap, jsig, jf, jn, jr, *a))(*args), "vmap")
+
+
+def _differentiable(np_, sig, fft, nd, stats, rotation, x, k):
+    """A scalar that goes through the new modules' differentiable functions."""
+    return (np_.sum(sig.convolve(x, k) ** 2) + np_.sum(sig.fftconvolve(x, k) ** 2)
+            + np_.sum(sig.welch(x, nperseg=16)[1]) + np_.sum(np_.abs(sig.stft(x, nperseg=16)[2]))
+            + np_.sum(sig.detrend(x) ** 2) + np_.sum(fft.dct(x) ** 2) * 1e-2
+            + np_.sum(fft.idct(x, norm="ortho") * k[0]) + np_.sum(nd.map_coordinates(x, [k + 3.3], 1))
+            + np_.sum(rotation.from_rotvec(x[:3]).as_euler("xyz"))
+            + np_.sum(stats.gaussian_kde(x).logpdf(k)))
+
+
+@pytest.mark.slow
+def test_grad_vs_jax():
+    """Gradients through signal, fft, ndimage, spatial.transform and gaussian_kde as JAX's."""
+    import jax.numpy as jnp
+    import jax.scipy.fft as jf
+    import jax.scipy.ndimage as jn
+    import jax.scipy.signal as jsig
+    import jax.scipy.stats as jss
+
+    import frontend.numpy as fnp
+    import frontend.scipy.fft as ff
+    import frontend.scipy.ndimage as fn
+    import frontend.scipy.signal as fsig
+    import frontend.scipy.stats as fss
+    x, k = R.normal(size=64).astype(np.float32), R.normal(size=5).astype(np.float32)
+    ours = fe.jit(fe.grad(lambda x: _differentiable(fnp, fsig, ff, fn, fss, fst.Rotation, x, k)))(x)
+    theirs = jax.jit(jax.grad(lambda x: _differentiable(jnp, jsig, jf, jn, jss, jst.Rotation, x, k)))(x)
+    assert_same(ours, theirs, "grad")
