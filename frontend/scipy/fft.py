@@ -4,7 +4,7 @@ idctn) through one complex FFT each (Makhoul's reordering), as jax.scipy.fft.
 >>> import numpy as np
 >>> from frontend.scipy import fft
 >>> fft.dct(np.float32([1, 2, 3, 4]))
-Array([20.      , -6.308644,  0.      , -0.448342], dtype=float32)
+Array([20.        , -6.308644  ,  0.        , -0.44834155], dtype=float32)
 """
 from __future__ import annotations
 
