@@ -189,6 +189,20 @@ JAX_NAMES = {
         gennorm geom gumbel_l gumbel_r laplace logistic mode multinomial multivariate_normal
         nbinom norm pareto poisson rankdata sem t truncnorm uniform vonmises wrapcauchy
     """.split()),
+    "frontend.scipy": ("jax.scipy", """
+        cluster fft integrate interpolate linalg ndimage signal sparse special stats
+    """.split()),
+    "frontend.scipy.signal": ("jax.scipy.signal", """
+        convolve convolve2d correlate correlate2d csd detrend fftconvolve istft stft welch
+    """.split()),
+    "frontend.scipy.fft": ("jax.scipy.fft", "dct dctn idct idctn".split()),
+    "frontend.scipy.integrate": ("jax.scipy.integrate", ["trapezoid"]),
+    "frontend.scipy.interpolate": ("jax.scipy.interpolate", ["RegularGridInterpolator"]),
+    "frontend.scipy.ndimage": ("jax.scipy.ndimage", ["map_coordinates"]),
+    "frontend.scipy.cluster": ("jax.scipy.cluster", ["vq"]),
+    "frontend.scipy.cluster.vq": ("jax.scipy.cluster.vq", ["vq"]),
+    "frontend.scipy.spatial": ("jax.scipy.spatial", []),  # (transform loads lazily)
+    "frontend.scipy.spatial.transform": ("jax.scipy.spatial.transform", ["Rotation", "Slerp"]),
 }
 
 _SETS: dict = {}

@@ -14,7 +14,7 @@ from ..core.ir import aval_of
 from ..lax._convert import convert
 from ..transforms.vmap import vmap
 from ._core import asarray, canonical_axis, check_arraylike, promote_dtypes_inexact
-from ._elementwise import _where3, abs, less, logical_and, remainder
+from ._elementwise import _where3, abs, less, logical_and, multiply, remainder
 from ._reductions import cumsum
 from ._reductions import sum as _sum
 from ._shape import broadcast_shapes, broadcast_to, expand_dims, moveaxis, reshape
@@ -222,7 +222,7 @@ def trapezoid(y, x=None, dx=1.0, axis=-1):
     n = aval_of(y).shape[-1]
     last = aval_of(y).ndim - 1
     mid = lax.add(_slice(y, 1, n, last), _slice(y, 0, n - 1, last))
-    return lax.mul(convert(0.5, aval_of(mid).dtype), _sum(lax.mul(d, mid), axis=-1))
+    return lax.mul(convert(0.5, aval_of(mid).dtype), _sum(multiply(d, mid), axis=-1))
 
 
 def unwrap(p, discont=None, axis=-1, period=2 * np.pi):

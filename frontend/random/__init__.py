@@ -14,6 +14,7 @@ Array([0.8423141 , 0.18237865], dtype=float32)
 (3, 2)
 """
 from ..core import jax_names as _jax_names
+from ._binomial import binomial, multinomial  # noqa: F401
 from ._gamma import random_gamma_p  # noqa: F401
 from ._gamma_samplers import (  # noqa: F401
     ball,
@@ -68,12 +69,12 @@ from ._transforms import (  # noqa: F401
     weibull_min,
 )
 
-__all__ = ["KeyArray", "PRNGKey", "ball", "bernoulli", "beta", "bits", "categorical",
+__all__ = ["KeyArray", "PRNGKey", "ball", "bernoulli", "beta", "binomial", "bits", "categorical",
            "cauchy", "chisquare", "choice", "clone", "dirichlet",
            "double_sided_maxwell", "exponential", "f", "fold_in", "gamma",
            "generalized_normal", "geometric", "gumbel", "key", "key_data", "key_dtype",
            "key_impl", "laplace", "loggamma", "logistic", "lognormal", "maxwell",
-           "multivariate_normal", "normal", "orthogonal", "pareto", "permutation",
+           "multinomial", "multivariate_normal", "normal", "orthogonal", "pareto", "permutation",
            "poisson", "rademacher", "randint", "random_gamma_p", "rayleigh", "split",
            "t", "triangular", "truncated_normal", "uniform", "wald", "weibull_min",
            "wrap_key_data"]

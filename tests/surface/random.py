@@ -6,6 +6,9 @@ from surface.common import c
 
 JAX, OURS, REQUIRED = "jax.random", "frontend.random", 0.95
 KEY = np.array([0, 42], np.uint32)
+N = np.float32([0, 1, 5, 20, 50, 100, 1000, 3.7, np.nan, -1, np.inf, 30])
+P = np.float32([0.3, 0.5, 0.9, 0.1, 0.6, 0.02, 0.5, 0.4, 0.5, 0.5, 0.5, np.nan])
+PS = np.float32([[0.2, 0.3, 0.5], [0.1, 0.1, 0.8]])
 
 
 def _bits(ours, theirs):
@@ -24,6 +27,18 @@ CASES = {
     "laplace": [c(KEY, (4,), _compare=_bits)],
     "logistic": [c(KEY, (4,), _compare=_bits)],
     "rademacher": [c(KEY, (6,), _compare=_bits)],
+    # counts where count * min(p, 1-p) <= 10 (inversion) and above (BTRS), p > 1/2, the
+    # nan/negative/infinite counts and p outside [0, 1]
+    "binomial": [c(KEY, N, P), c(KEY, N, P, _compare=_bits),
+                 c(KEY, 40.0, 0.3, (3, 50), _compare=_bits),
+                 c(KEY, 200.0, np.float32([0.0, 1.0, 0.99, 1.5, -0.5]), _compare=_bits),
+                 c(KEY, np.int32([3, 30]), np.float32(0.7), dtype=np.float32, _compare=_bits),
+                 c(KEY, 5.0, 0.5, (2, 3), np.int32, _raises=ValueError),
+                 c(KEY, N, P, (3,), _raises=ValueError)],
+    "multinomial": [c(KEY, 10.0, PS), c(KEY, 10.0, PS, _compare=_bits),
+                    c(KEY, np.float32([100, 1000]), PS, dtype=np.int32, _compare=_bits),
+                    c(KEY, 50.0, PS[0], shape=(4, 3), _compare=_bits),
+                    c(KEY, 7.0, np.float32([0.5, 0.0, 0.5, 0.0]), unroll=2, _compare=_bits)],
 }
 _R = "test_random.py::"
 _G = "test_random_gamma.py::"
@@ -45,5 +60,4 @@ ELSEWHERE = {
     "clone": "test_surface_extra.py::test_random_clone_and_key_impl",
     "key_impl": "test_surface_extra.py::test_random_clone_and_key_impl",
 }
-TODO = "not implemented yet (issue 26)"
-ABSENT = {n: TODO for n in ["binomial", "multinomial"]}
+ABSENT = {}

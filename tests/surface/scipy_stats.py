@@ -22,5 +22,5 @@ CASES = {
 ELSEWHERE = {n: "test_scipy_stats.py::test_distribution_functions_vs_jax"
              for n in dir(_js) if isinstance(getattr(_js, n), types.ModuleType)
              and not n.startswith("_")}
-TODO = "not implemented yet (issue 26)"
-ABSENT = {n: TODO for n in ["gaussian_kde"]}
+ELSEWHERE["gaussian_kde"] = "test_scipy_submodules.py::test_gaussian_kde_vs_jax"
+ABSENT = {}

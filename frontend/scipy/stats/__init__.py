@@ -1,5 +1,5 @@
 """frontend.scipy.stats: JAX's scipy.stats distributions (one module each, with the
-logpdf/pdf/cdf/... functions JAX's has) and a few statistics.
+logpdf/pdf/cdf/... functions JAX's has), a few statistics and gaussian_kde.
 
 >>> from frontend.scipy.stats import norm
 >>> norm.cdf(0.0)
@@ -35,6 +35,7 @@ from . import (  # noqa: F401
     vonmises,
     wrapcauchy,
 )
+from ._kde import gaussian_kde  # noqa: F401
 from ._statistics import mode, rankdata, sem  # noqa: F401
 
 
