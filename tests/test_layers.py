@@ -56,6 +56,9 @@ EXCEPTIONS = {
         "interpreters", "traces a shard_map body with interpreters' ManualTrace, adopts Arrays"),
     "frontend.interpreters.transpose": (
         "primitives", "the backward pass binds add and broadcast_in_dim"),
+    "frontend.scipy.optimize": (
+        "transforms", "minimize differentiates the objective (value_and_grad), as JAX's; "
+        "frontend.scipy imports it on first use"),
     "frontend.transforms.vmap": (
         "primitives", "lax.map, the loops' batching rules and random's gamma call vmap"),
 }
@@ -264,6 +267,7 @@ PUBLIC_MODULES = [
     "frontend", "frontend.numpy", "frontend.numpy.linalg", "frontend.numpy.fft", "frontend.lax",
     "frontend.lax.linalg", "frontend.random", "frontend.nn", "frontend.nn.initializers",
     "frontend.scipy", "frontend.scipy.linalg", "frontend.scipy.special", "frontend.scipy.stats",
+    "frontend.scipy.sparse", "frontend.scipy.sparse.linalg", "frontend.scipy.optimize",
     "frontend.tree",
     "frontend.tree_util", "frontend.extend", "frontend.export", "frontend.ffi",
     "frontend.sharding", "frontend.custom_batching", "frontend.distributed", "frontend.ops",
