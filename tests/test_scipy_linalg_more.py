@@ -18,3 +18,25 @@ def test_expm_grad_and_vmap_match_jax():
     assert_same(fe.jit(fe.grad(loss(fsl)))(M * 3), jax.grad(loss(jsl))(M * 3), "grad expm")
     stack = np.stack([M / 2, -M, M * 5])
     assert_same(fe.jit(fe.vmap(fsl.expm))(stack), jax.vmap(jsl.expm)(stack), "vmap expm")
+
+
+def test_schur_and_hessenberg_primitives():
+    """schur/hessenberg (LAPACK gees/gehrd): vmap over a middle axis matches a loop; the
+    lowered calls pass the kernels' type check (as an imported module's would); no
+    derivatives and no lowering off the CPU, with JAX's errors."""
+    import pytest
+
+    from lowering import custom_calls
+    stack = np.stack([M, M.T, M + 1], axis=1)  # (4, 3, 4): the batch in the middle
+    for name, kw in [("schur", {}), ("hessenberg", {"calc_q": True})]:
+        f = getattr(fsl, name)
+        got = fe.jit(fe.vmap(lambda x, f=f, kw=kw: f(x, **kw), in_axes=1))(stack)
+        for k in range(3):
+            assert_same(tuple(o[k] for o in got), getattr(jsl, name)(stack[:, k], **kw), name)
+        for dt in (np.float64, np.complex64):
+            text = fe.jit(lambda x, f=f, kw=kw: f(x, **kw)).lower(M.astype(dt)).as_text()
+            custom_calls.check(text, name)
+        with pytest.raises(NotImplementedError, match=f"Differentiation rule for '{name}'"):
+            fe.jvp(lambda x, f=f: f(x)[0], (M,), (M,))
+        with pytest.raises(NotImplementedError, match="not found for platform cuda"):
+            fe.jit(f).trace(M).lower(lowering_platforms=("cuda",))

@@ -625,3 +625,122 @@ def expm_frechet(A, E, *, method=None, compute_expm: bool = True):
     big = expm(block)
     frechet = big[..., :n, n:]
     return (big[..., :n, :n], frechet) if compute_expm else frechet
+
+
+# ---- Schur-based: schur, hessenberg, rsf2csf, sqrtm ---------------------------------------
+
+
+def _batched(f, ndim: int, core: int = 2):
+    """``f`` on (..., core axes) arrays, vmapped over the leading axes."""
+    from ..transforms.vmap import vmap
+    for _ in range(ndim - core):
+        f = vmap(f)
+    return f
+
+
+def schur(a, output: str = "real"):
+    """The Schur decomposition ``a = z t z^H``: ``(t, z)``, t upper triangular ('complex')
+    or quasi-triangular with 2x2 blocks for complex eigenvalue pairs ('real', for a real a).
+    LAPACK's gees: CPU only, as in JAX."""
+    from .. import numpy as fnp
+    if output not in ("real", "complex"):
+        raise ValueError(f"Expected 'output' to be either 'real' or 'complex', got {output=}.")
+    a = fnp.asarray(a)
+    if output == "complex":
+        a = a.astype(np.result_type(a.dtype, np.complex64))
+    return lax_linalg.schur(a)
+
+
+def hessenberg(a, *, calc_q: bool = False, overwrite_a: bool = False,
+               check_finite: bool = True):
+    """The upper Hessenberg form ``h`` of the square ``a`` (``a = q h q^H``), and with
+    ``calc_q`` the unitary ``q``: ``(h, q)``."""
+    from .. import numpy as fnp
+    a = fnp.asarray(a)
+    n = a.shape[-1]
+    if n == 0:
+        return (fnp.zeros_like(a), fnp.zeros_like(a)) if calc_q else fnp.zeros_like(a)
+    packed, taus = lax_linalg.hessenberg(a)
+    h = lax_linalg.triu(packed, -1)
+    if not calc_q:
+        return h
+    # q = diag(1, Q') with Q' the product of the reflectors stored below the subdiagonal
+    inner = lax_linalg.householder_product(packed[..., 1:, :-1], taus)
+    batch = packed.shape[:-2]
+    top = fnp.concatenate([fnp.ones(batch + (1, 1), a.dtype), fnp.zeros(batch + (1, n - 1), a.dtype)],
+                          axis=-1)
+    rest = fnp.concatenate([fnp.zeros(batch + (n - 1, 1), a.dtype), inner], axis=-1)
+    return h, fnp.concatenate([top, rest], axis=-2)
+
+
+def _rsf2csf2d(t, z):
+    from .. import numpy as fnp
+    n = t.shape[-1]
+    eps = fnp.finfo(t.dtype).eps
+    rows = np.arange(n)
+    for m in range(n - 1, 0, -1):  # a Givens rotation splits each 2x2 block (bottom up)
+        sub = t[m, m - 1]
+        split = fnp.abs(sub) > eps * (fnp.abs(t[m - 1, m - 1]) + fnp.abs(t[m, m]))
+        mu = np_linalg.eigvals(t[m - 1:m + 1, m - 1:m + 1])[0].astype(t.dtype) - t[m, m]
+        r = fnp.sqrt(fnp.abs(mu) ** 2 + fnp.abs(sub) ** 2).astype(t.dtype)
+        c, s = mu / r, sub / r
+        g = fnp.stack([fnp.stack([fnp.conj(c), s]), fnp.stack([-s, c])])
+        gh = fnp.conj(g.T)
+        cols = rows >= m - 1  # G from the left on rows m-1, m (columns m-1 on)
+        pair = t[m - 1:m + 1]
+        t_new = t.at[m - 1:m + 1].set(fnp.where(cols, _hdot(g, pair), pair))
+        upper = (rows < m + 1)[:, None]  # G^H from the right on columns m-1, m (rows to m)
+        pair = t_new[:, m - 1:m + 1]
+        t_new = t_new.at[:, m - 1:m + 1].set(fnp.where(upper, _hdot(pair, gh), pair))
+        z_new = z.at[:, m - 1:m + 1].set(_hdot(z[:, m - 1:m + 1], gh))
+        t, z = fnp.where(split, t_new, t), fnp.where(split, z_new, z)
+        t = t.at[m, m - 1].set(0)
+    return t, z
+
+
+def rsf2csf(T, Z, check_finite: bool = True):
+    """The complex Schur form ``(t, z)`` from a real one ``(T, Z)`` (``schur(a)``'s): each
+    2x2 block of a complex eigenvalue pair split by a Givens rotation."""
+    from .. import numpy as fnp
+    t, z = fnp.asarray(T), fnp.asarray(Z)
+    if t.ndim < 2 or t.shape[-1] != t.shape[-2]:
+        raise ValueError("Input 'T' must be square.")
+    if z.ndim < 2 or z.shape[-1] != z.shape[-2]:
+        raise ValueError("Input 'Z' must be square.")
+    if t.shape[-1] != z.shape[-1]:
+        raise ValueError(f"Input array shapes must match: Z: {z.shape} vs. T: {t.shape}")
+    d = np.result_type(t.dtype, z.dtype, np.complex64)
+    t, z = t.astype(d), z.astype(d)
+    if t.shape[-1] == 1:
+        return t, z
+    return _batched(_rsf2csf2d, t.ndim)(t, z)
+
+
+def _sqrt_triangular(t):
+    """The upper triangular square root u of the upper triangular t (u @ u = t), column by
+    column, each column from the diagonal up (Bjorck & Hammarling 1983)."""
+    from .. import numpy as fnp
+    n = t.shape[-1]
+    diag = fnp.sqrt(fnp.diagonal(t))
+    idx = fnp.arange(n)
+
+    def column(j, u):
+        def entry(step, u):
+            i = j - 1 - step
+            between = (idx > i) & (idx < j)
+            s = fnp.sum(fnp.where(between, u[i, :] * u[:, j], 0))
+            value = fnp.where(t[i, j] == s, 0, (t[i, j] - s) / (diag[i] + diag[j]))
+            return u.at[i, j].set(value.astype(u.dtype))
+        return lax.fori_loop(0, j, entry, u)
+    return lax.fori_loop(0, n, column, fnp.diag(diag))
+
+
+def sqrtm(A, blocksize: int = 1):
+    """The principal matrix square root of ``A`` (complex), from its complex Schur form."""
+    from .. import numpy as fnp
+    if blocksize > 1:
+        raise NotImplementedError("Blocked version is not implemented yet.")
+    a = fnp.asarray(A)
+    t, z = schur(a, output="complex")
+    root = _batched(_sqrt_triangular, a.ndim)(t)
+    return _hdot(_hdot(z, root), _mH(z))

@@ -60,8 +60,15 @@ CASES = {
                          c(V, V[:3] / 2, eigvals_only=True, select="i", select_range=(1, 2)),
                          c(V, V[:3] / 2, _compare=_eigenpairs),
                          c(V.astype(np.int32), V[:3].astype(np.int32), _raises=TypeError)],
+    "schur": [c(M), c(M, "complex"), c(np.stack([M, M.T])), c(M.astype(np.complex64)),
+              c(M, "bad", _raises=ValueError), c(M[:3], _raises=ValueError)],
+    "hessenberg": [c(M), c(M, calc_q=True), c(np.stack([M, SPD]), calc_q=True),
+                   c(M.astype(np.complex64), calc_q=True), c(M[:3], _raises=ValueError),
+                   c(M.astype(np.int32), _raises=TypeError)],
+    "rsf2csf": [c(*__import__("scipy.linalg").linalg.schur(M.astype(np.float64)).__iter__()),
+                c(M, M[:3, :3], _raises=ValueError)],
+    "sqrtm": [c(M), c(SPD), c(M, blocksize=2, _raises=NotImplementedError)],
 }
 ELSEWHERE = {}
 TODO = "not implemented yet (issue 26)"
-ABSENT = {n: TODO for n in [
-    "funm", "hessenberg", "rsf2csf", "schur", "solve_sylvester", "sqrtm"]}
+ABSENT = {n: TODO for n in ["funm", "solve_sylvester"]}
