@@ -744,3 +744,89 @@ def sqrtm(A, blocksize: int = 1):
     t, z = schur(a, output="complex")
     root = _batched(_sqrt_triangular, a.ndim)(t)
     return _hdot(_hdot(z, root), _mH(z))
+
+
+def _parlett(f, t):
+    """Parlett's recurrence (Golub & Van Loan, algorithm 11.1.1): the upper triangle of
+    F = func(T) from its diagonal, superdiagonal by superdiagonal; (F, the smallest
+    |t_jj - t_ii| divided by)."""
+    from .. import numpy as fnp
+    n = t.shape[-1]
+    idx = fnp.arange(n)
+
+    def diagonal(p, carry):
+        def entry(i, carry):
+            f, minden = carry
+            j = i + p
+            between = (idx > i) & (idx < j)
+            s = t[i, j] * (f[j, j] - f[i, i]) \
+                + fnp.sum(fnp.where(between, t[i, :] * f[:, j] - f[i, :] * t[:, j], 0))
+            den = t[j, j] - t[i, i]
+            s = fnp.where(den != 0, s / fnp.where(den != 0, den, 1), s)
+            return f.at[i, j].set(s), fnp.minimum(minden, fnp.abs(den))
+        return lax.fori_loop(0, n - p, entry, carry)
+    return lax.fori_loop(1, n, diagonal, (f, fnp.abs(t[0, 0])))
+
+
+def funm(A, func, disp: bool = True):
+    """The matrix function ``func(A)`` (``func`` applied to a vector of eigenvalues) by
+    Parlett's recurrence on the complex Schur form; without ``disp``, ``(F, err)`` with an
+    estimate of the relative error (as scipy's and JAX's)."""
+    from .. import numpy as fnp
+    a = fnp.asarray(A)
+    if a.ndim != 2 or a.shape[0] != a.shape[1]:
+        raise ValueError("expected square array_like input")
+    t, z = rsf2csf(*schur(a))
+    f = fnp.diag(func(fnp.diagonal(t))).astype(t.dtype)
+    f, minden = _parlett(f, t)
+    f = _hdot(_hdot(z, f), _mH(z))
+    if disp:
+        return f
+    tol = fnp.finfo(np.float32 if f.dtype == np.complex64 else np.float64).eps
+    minden = fnp.where(minden == 0, tol, minden)
+    bound = fnp.minimum(1, fnp.maximum(tol, (tol / minden) * np_linalg.norm(lax_linalg.triu(t, 1), 1)))
+    return f, fnp.where(fnp.any(fnp.isinf(f)), np.inf, bound)
+
+
+def _sylvester2d(a, b, c, method: str, tol):
+    from .. import numpy as fnp
+    if method == "schur":  # Bartels-Stewart: R Y + Y S = U^H C V, column by column
+        r, u = schur(a, output="complex")
+        s, v = schur(b, output="complex")
+        rhs = _hdot(_hdot(_mH(u), c.astype(r.dtype)), v)
+        eye = fnp.eye(r.shape[-1], dtype=r.dtype)
+
+        def column(k, y):
+            y_k = solve_triangular(r + s[k, k] * eye, rhs[:, k] - _hdot(y, s[:, k]))
+            return y.at[:, k].set(y_k)
+        y = lax.fori_loop(0, s.shape[-1], column, fnp.zeros_like(rhs))
+        x = _hdot(_hdot(u, y), _mH(v))
+    elif method == "eigen":  # diagonalize both: Y = (UA^-1 C UB) / (wa_i + wb_j)
+        wa, ua = np_linalg.eig(a)
+        wb, ub = np_linalg.eig(b)
+        y = np_linalg.solve(ua, _hdot(c.astype(wa.dtype), ub)) / (wa[:, None] + wb[None, :])
+        x = _hdot(_hdot(ua, y), np_linalg.inv(ub))
+    else:
+        raise ValueError(f'Unrecognized method {method}. The two valid methods are either '
+                         f'"schur" or "eigen".')
+    if not fnp.iscomplexobj(c):
+        x = fnp.real(x)
+    sums = np_linalg.eigvals(a)[:, None] + np_linalg.eigvals(b)[None, :]
+    return fnp.where(fnp.any(fnp.abs(sums) < tol), np.nan, x).astype(x.dtype)
+
+
+def solve_sylvester(A, B, C, *, method: str = "schur", tol: float = 1e-8):
+    """The solution X of the Sylvester equation ``A X + X B = C`` (Bartels-Stewart on the
+    complex Schur forms, 'schur', or by eigendecompositions, 'eigen'); NaNs where an
+    eigenvalue of A plus one of B is within ``tol`` of 0 (no unique solution)."""
+    from .. import numpy as fnp
+    a, b, c = (np_linalg.as_inexact("solve_sylvester", x) for x in (A, B, C))
+    d = fnp.result_type(a, b, c)
+    a, b, c = a.astype(d), b.astype(d), c.astype(d)
+    m, n = c.shape[-2:]
+    if a.shape[-2:] != (m, m) or b.shape[-2:] != (n, n):
+        raise ValueError(f"Incompatible shapes for Sylvester equation:\nA: {a.shape}\nB: "
+                         f"{b.shape}\nC: {c.shape}")
+    batch = np.broadcast_shapes(a.shape[:-2], b.shape[:-2], c.shape[:-2])
+    a, b, c = (fnp.broadcast_to(x, batch + x.shape[-2:]) for x in (a, b, c))
+    return _batched(lambda a, b, c: _sylvester2d(a, b, c, method, tol), c.ndim)(a, b, c)

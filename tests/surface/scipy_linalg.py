@@ -3,7 +3,7 @@ import numpy as np
 
 from surface.common import c
 
-JAX, OURS, REQUIRED = "jax.scipy.linalg", "frontend.scipy.linalg", None
+JAX, OURS, REQUIRED = "jax.scipy.linalg", "frontend.scipy.linalg", 0.95
 R = np.random.default_rng(3)
 M = R.normal(size=(4, 4)).astype(np.float32)
 SPD = (M @ M.T + 4 * np.eye(4)).astype(np.float32)
@@ -68,7 +68,14 @@ CASES = {
     "rsf2csf": [c(*__import__("scipy.linalg").linalg.schur(M.astype(np.float64)).__iter__()),
                 c(M, M[:3, :3], _raises=ValueError)],
     "sqrtm": [c(M), c(SPD), c(M, blocksize=2, _raises=NotImplementedError)],
+    "funm": [c(M, lambda w: w * w + 1), c(SPD / 10, lambda w: w ** 3, disp=False),
+             c(M[:3], lambda w: w, _raises=ValueError)],
+    "solve_sylvester": [c(SPD, SPD[:3, :3], M[:, :3]),
+                        c(SPD, M[:3, :3] + 4 * np.eye(3, dtype=np.float32), M[:, :3], method="eigen"),
+                        c(np.eye(2, dtype=np.float32), -np.eye(2, dtype=np.float32), M[:2, :2]),
+                        c(np.stack([SPD, SPD * 2]), SPD[:3, :3], M[:, :3]),
+                        c(SPD, SPD, M[:, :3], _raises=ValueError),
+                        c(SPD, SPD, M, method="qr", _raises=ValueError)],
 }
 ELSEWHERE = {}
-TODO = "not implemented yet (issue 26)"
-ABSENT = {n: TODO for n in ["funm", "solve_sylvester"]}
+ABSENT = {}
