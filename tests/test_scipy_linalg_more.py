@@ -1,6 +1,8 @@
 """jax.scipy.linalg beyond the surface table's calls: expm's derivatives (reverse mode through
 the Pade choice, the solve and the squarings) and vmap; the schur and hessenberg primitives'
 batching, kernel types and errors; compared with JAX's."""
+import re
+
 import jax
 import jax.scipy.linalg as jsl
 import numpy as np
@@ -39,9 +41,13 @@ def test_schur_and_hessenberg_primitives():
         got = fe.jit(fe.vmap(lambda x, f=f, kw=kw: f(x, **kw), in_axes=1))(stack)
         for k in range(3):
             assert_same(tuple(o[k] for o in got), getattr(jsl, name)(stack[:, k], **kw), name)
-        for dt in (np.float64, np.complex64):
+        for dt in (np.float32, np.complex64):
             text = fe.jit(lambda x, f=f, kw=kw: f(x, **kw)).lower(M.astype(dt)).as_text()
             custom_calls.check(text, name)
+            jf = getattr(jsl, name)
+            theirs = jax.jit(lambda x, jf=jf, kw=kw: jf(x, **kw)).lower(M.astype(dt))
+            targets = set(re.findall(r"custom_call @(\w+)", text))
+            assert targets == set(re.findall(r"custom_call @(\w+)", theirs.as_text())), targets
         with pytest.raises(NotImplementedError, match=f"Differentiation rule for '{name}'"):
             fe.jvp(lambda x, f=f: f(x)[0], (M,), (M,))
         with pytest.raises(NotImplementedError, match="not found for platform cuda"):
