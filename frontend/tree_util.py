@@ -28,6 +28,7 @@ from .core.pytree import (  # noqa: F401
     TreeDef,
     _node_of,
     broadcast_prefix,
+    keyed_children,
     keystr,
     register_node,
     tree_all,
@@ -48,9 +49,38 @@ PyTreeDef = TreeDef
 def register_pytree_node(nodetype, flatten_func, unflatten_func, flatten_with_keys_func=None):
     """Make ``nodetype`` a pytree node: ``flatten_func(x) -> (children, aux_data)``,
     ``unflatten_func(aux_data, children) -> x``. ``aux_data`` is static (part of the
-    treedef, so of jit's cache key): make it hashable."""
-    register_node(nodetype, flatten_func, unflatten_func)
+    treedef, so of jit's cache key): make it hashable. ``flatten_with_keys_func(x) ->
+    ((key, child) pairs, aux_data)`` names the children in key paths."""
+    register_node(nodetype, flatten_func, unflatten_func, with_keys=flatten_with_keys_func)
     return nodetype
+
+
+def register_pytree_with_keys(nodetype, flatten_with_keys, unflatten_func, flatten_func=None):
+    """Make ``nodetype`` a pytree node whose children have keys:
+    ``flatten_with_keys(x) -> (((key, child), ...), aux_data)`` (keys such as ``GetAttrKey``,
+    shown by ``keystr`` and the ``*_with_path`` functions), ``unflatten_func(aux_data,
+    children) -> x``; ``flatten_func`` (the same children without keys) is optional.
+
+    >>> from frontend import tree_util as tu
+    >>> class Pair:
+    ...     def __init__(self, a, b): self.a, self.b = a, b
+    >>> _ = tu.register_pytree_with_keys(
+    ...     Pair, lambda p: (((tu.GetAttrKey("a"), p.a), (tu.GetAttrKey("b"), p.b)), None),
+    ...     lambda _, kids: Pair(*kids))
+    >>> [tu.keystr(k) for k, _ in tu.tree_leaves_with_path(Pair(1, 2))]
+    ['.a', '.b']
+    """
+    register_node(nodetype, flatten_func, unflatten_func, with_keys=flatten_with_keys)
+    return nodetype
+
+
+def register_pytree_with_keys_class(cls):
+    """Class decorator: ``cls`` is a pytree node with keys through its
+    ``tree_flatten_with_keys(self)`` method and ``tree_unflatten(cls, aux_data, children)``
+    classmethod (and ``tree_flatten(self)`` when it has one)."""
+    flatten = (lambda x: x.tree_flatten()) if hasattr(cls, "tree_flatten") else None
+    return register_pytree_with_keys(cls, lambda x: x.tree_flatten_with_keys(),
+                                     cls.tree_unflatten, flatten)
 
 
 def register_pytree_node_class(cls):
@@ -156,12 +186,25 @@ def flatten_one_level(tree):
     """The children of the node ``tree`` and its node data (dict keys, a namedtuple's type,
     a custom node's aux data; None for tuples and lists): one level only."""
     n = _node_of(tree)
-    if n is None or n[0] == "none":
+    if n is None:
         raise ValueError(f"can't tree-flatten type: {type(tree)}")
     kind, meta, kids = n
+    return _one_level(kind, meta, kids)
+
+
+def _one_level(kind, meta, kids):
     if kind == "custom":
         meta = meta.aux
     return list(kids) if kind in ("custom", "namedtuple") else tuple(kids), meta
+
+
+def flatten_one_level_with_keys(tree):
+    """``flatten_one_level`` with each child paired with its key: ``([(key, child), ...],
+    node data)``."""
+    n = keyed_children(tree)
+    if n is None:
+        raise ValueError(f"can't tree-flatten type: {type(tree)}")
+    return _one_level(*n)
 
 
 def is_tree_node(typ) -> bool:
@@ -179,6 +222,40 @@ def tree_broadcast(prefix_tree, full_tree, is_leaf=None):
     stands for (the result has ``full_tree``'s structure)."""
     td = tree_structure(full_tree, is_leaf)
     return td.unflatten(broadcast_prefix(prefix_tree, td, "tree_broadcast", is_leaf))
+
+
+class _DefaultRegistry:
+    """``default_registry``: the one registry of node types, with the methods of JAX's
+    ``PyTreeRegistry`` (``flatten``, ``flatten_with_path``, ``flatten_one_level``,
+    ``flatten_one_level_with_keys``, ``is_node``, ``register_node``,
+    ``register_dataclass_node``)."""
+
+    def flatten(self, tree, leaf_predicate=None):
+        return tree_flatten(tree, leaf_predicate)
+
+    def flatten_with_path(self, tree, leaf_predicate=None):
+        return tree_flatten_with_path(tree, leaf_predicate)
+
+    def flatten_one_level(self, tree):
+        return flatten_one_level(tree)
+
+    def flatten_one_level_with_keys(self, tree):
+        return flatten_one_level_with_keys(tree)
+
+    def is_node(self, typ):
+        return is_tree_node(typ)
+
+    def register_node(self, type, to_iterable, from_iterable, to_iterable_with_keys=None):  # noqa: A002
+        register_pytree_node(type, to_iterable, from_iterable, to_iterable_with_keys)
+
+    def register_dataclass_node(self, type, data_fields, meta_fields, /):  # noqa: A002
+        register_dataclass(type, data_fields, meta_fields)
+
+    def __repr__(self):
+        return "<frontend.tree_util.default_registry>"
+
+
+default_registry = _DefaultRegistry()
 
 
 def tree_reduce_associative(operation, tree, *, identity=None, is_leaf=None):
@@ -206,6 +283,8 @@ __all__ = [
     "tree_map_with_path", "tree_reduce", "tree_structure", "tree_transpose", "tree_unflatten",
     "treedef_children", "treedef_is_leaf", "KeyEntry", "KeyPath", "treedef_tuple",
     "flatten_one_level", "is_tree_node", "tree_broadcast", "tree_reduce_associative",
+    "register_pytree_with_keys", "register_pytree_with_keys_class", "default_registry",
+    "flatten_one_level_with_keys",
 ]
 
 

@@ -60,7 +60,10 @@ def _check_lapack(what: str, c, prefix: str, rule) -> None:
     attrs = {}
     for k, (t, v) in c.config.items():
         allowed = rule.attrs.get(k)
-        if allowed is None or t != "ui8" or chr(v) not in allowed:
+        if allowed is int and t == "i32":
+            attrs[k] = v
+            continue
+        if allowed is None or allowed is int or t != "ui8" or chr(v) not in allowed:
             raise ValueError(f"{where}: unexpected attribute {k} = {v} : {t} (the kernel takes "
                              f"{', '.join(f'{n} in {a!r}' for n, a in rule.attrs.items()) or 'none'})")
         attrs[k] = v

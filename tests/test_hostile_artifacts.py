@@ -107,7 +107,7 @@ CALLBACK = """func.func @main(%a: tensor<4xf32>) -> tensor<4xf32> {
     backend_config = {index = 123456 : ui64}, has_side_effect = true} : (tensor<4xf32>) -> tensor<4xf32>
   return %0 : tensor<4xf32>
 }"""
-UNKNOWN = CALLBACK.replace("xla_ffi_python_cpu_callback", "lapack_sgees_ffi")
+UNKNOWN = CALLBACK.replace("xla_ffi_python_cpu_callback", "lapack_sgeqp3_ffi")
 RMS = """func.func @main(%a: tensor<4xf32>) -> tensor<4xf32> {
   %0 = stablehlo.custom_call @vmaplab_rms_norm(%a) {api_version = 4 : i32,
     backend_config = {eps = 1 : i64}} : (tensor<4xf32>) -> tensor<4xf32>
@@ -123,7 +123,7 @@ CRAFTED = [
     ("getrf layouts", GETRF.format(out="4x4", piv="4", alias=ALIAS).replace("[0, 1]", "[1, 0]"),
      "'lapack_sgetrf_ffi': layouts"),
     ("python callback", CALLBACK, "'xla_ffi_python_cpu_callback' refused: a Python callback"),
-    ("unknown target", UNKNOWN, "'lapack_sgees_ffi' refused: not a target vmaplab emits"),
+    ("unknown target", UNKNOWN, "'lapack_sgeqp3_ffi' refused: not a target vmaplab emits"),
     ("kernel attribute type", RMS, "'vmaplab_rms_norm' does not match its signature: .*eps "
                                    "must be float64"),
 ]

@@ -58,6 +58,9 @@ EXCEPTIONS = {
         "interpreters", "traces a shard_map body with interpreters' ManualTrace, adopts Arrays"),
     "frontend.interpreters.transpose": (
         "primitives", "the backward pass binds add and broadcast_in_dim"),
+    "frontend.scipy.optimize": (
+        "transforms", "minimize differentiates the objective (value_and_grad), as JAX's; "
+        "frontend.scipy imports it on first use"),
     "frontend.transforms.vmap": (
         "primitives", "lax.map, the loops' batching rules and random's gamma call vmap"),
 }
@@ -269,6 +272,7 @@ PUBLIC_MODULES = [
     "frontend.scipy.signal", "frontend.scipy.fft", "frontend.scipy.integrate",
     "frontend.scipy.interpolate", "frontend.scipy.ndimage", "frontend.scipy.cluster",
     "frontend.scipy.cluster.vq", "frontend.scipy.spatial", "frontend.scipy.spatial.transform",
+    "frontend.scipy.sparse", "frontend.scipy.sparse.linalg", "frontend.scipy.optimize",
     "frontend.tree",
     "frontend.tree_util", "frontend.extend", "frontend.export", "frontend.ffi",
     "frontend.sharding", "frontend.custom_batching", "frontend.distributed", "frontend.ops",

@@ -184,6 +184,9 @@ JAX_NAMES = {
         lu_solve pascal polar qr qr_multiply rsf2csf schur solve solve_sylvester
         solve_triangular sqrtm svd toeplitz
     """.split()),
+    "frontend.scipy.sparse": ("jax.scipy.sparse", ["linalg"]),
+    "frontend.scipy.sparse.linalg": ("jax.scipy.sparse.linalg", ["bicgstab", "cg", "gmres"]),
+    "frontend.scipy.optimize": ("jax.scipy.optimize", ["OptimizeResults", "minimize"]),
     "frontend.scipy.stats": ("jax.scipy.stats", """
         bernoulli beta betabinom binom cauchy chi2 dirichlet expon gamma gaussian_kde
         gennorm geom gumbel_l gumbel_r laplace logistic mode multinomial multivariate_normal

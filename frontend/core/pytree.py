@@ -19,13 +19,15 @@ IsLeaf = Callable[[Any], bool] | None
 class _Node:
     """A registered node type: ``flatten(x) -> (children, aux)``, ``unflatten(aux,
     children) -> x``; ``names``: the children's attribute names (dataclasses), for key
-    paths."""
+    paths; ``with_keys(x) -> ((key, child) pairs, aux)``: the keys of one value's children
+    (``register_pytree_with_keys``)."""
 
-    __slots__ = ("cls", "flatten", "unflatten", "names")
+    __slots__ = ("cls", "flatten", "unflatten", "names", "with_keys")
 
     def __init__(self, cls: type, flatten: FlattenFn, unflatten: UnflattenFn,
-                 names: Sequence[str] | None = None) -> None:
+                 names: Sequence[str] | None = None, with_keys: FlattenFn | None = None) -> None:
         self.cls, self.flatten, self.unflatten, self.names = cls, flatten, unflatten, names
+        self.with_keys = with_keys
 
 
 _REGISTRY: dict[type, _Node] = {}
@@ -237,15 +239,24 @@ def tree_all(tree: Any, *, is_leaf: IsLeaf = None) -> bool:
 # ----------------------------------------------------------------------------- registration
 
 
-def register_node(cls: type, flatten: FlattenFn, unflatten: UnflattenFn,
-                  names: Sequence[str] | None = None) -> None:
+def register_node(cls: type, flatten: FlattenFn | None, unflatten: UnflattenFn,
+                  names: Sequence[str] | None = None, with_keys: FlattenFn | None = None) -> None:
     """Make ``cls`` a pytree node: ``flatten(x) -> (children, aux_data)`` and
-    ``unflatten(aux_data, children) -> x`` (JAX's ``register_pytree_node``)."""
+    ``unflatten(aux_data, children) -> x`` (JAX's ``register_pytree_node``); ``with_keys(x) ->
+    ((key, child) pairs, aux_data)`` names the children in key paths (``flatten`` defaults to
+    it without the keys)."""
     if not isinstance(cls, type):
         raise TypeError(f"register_pytree_node expects a type, got {cls!r}")
     if cls in _REGISTRY or cls in (tuple, list, dict, type(None)):
         raise ValueError(f"Duplicate custom PyTreeDef type registration for {cls}.")
-    _REGISTRY[cls] = _Node(cls, flatten, unflatten, names)
+    if flatten is None:
+        if with_keys is None:
+            raise TypeError(f"register_pytree_node: {cls.__name__} needs a flatten function")
+
+        def flatten(x, _with_keys=with_keys):
+            pairs, aux = _with_keys(x)
+            return [child for _, child in pairs], aux
+    _REGISTRY[cls] = _Node(cls, flatten, unflatten, names, with_keys)
     _LEAF_TYPES.discard(cls)
     if _on_register is not None:
         _on_register(cls, flatten, unflatten)
@@ -319,16 +330,51 @@ class FlattenedIndexKey(SequenceKey):
 
 
 def child_keys(td: TreeDef) -> list[SequenceKey]:
-    if td.kind == "dict":
-        return [DictKey(k) for k in td.meta]
-    if td.kind == "namedtuple":
-        return [GetAttrKey(n) for n in td.meta._fields]
-    if td.kind == "custom":
-        names = _REGISTRY[td.meta.cls].names
+    """The keys of a node's children as its treedef tells them (a custom node's keys that
+    depend on its value, ``with_keys``, come from ``keyed_children``)."""
+    return _keys_of(td.kind, td.meta, len(td.children))
+
+
+def _keys_of(kind: str, meta: Any, n: int) -> list[SequenceKey]:
+    if kind == "dict":
+        return [DictKey(k) for k in meta]
+    if kind == "namedtuple":
+        return [GetAttrKey(name) for name in meta._fields]
+    if kind == "custom":
+        names = _REGISTRY[meta.cls].names
         if names is not None:
-            return [GetAttrKey(n) for n in names]
-        return [FlattenedIndexKey(i) for i in range(len(td.children))]
-    return [SequenceKey(i) for i in range(len(td.children))]
+            return [GetAttrKey(name) for name in names]
+        return [FlattenedIndexKey(i) for i in range(n)]
+    return [SequenceKey(i) for i in range(n)]
+
+
+def keyed_children(x: Any) -> tuple[str, Any, list[tuple[Any, Any]]] | None:
+    """(kind, meta, [(key, child), ...]) of the node ``x`` one level down (the keys a
+    ``with_keys`` node gives for this value), or None for a leaf."""
+    node = _REGISTRY.get(type(x))
+    if node is not None and node.with_keys is not None:
+        pairs, aux = node.with_keys(x)
+        return "custom", NodeData(type(x), aux), [tuple(p) for p in pairs]
+    n = _node_of(x)
+    if n is None:
+        return None
+    kind, meta, kids = n
+    return kind, meta, list(zip(_keys_of(kind, meta, len(kids)), kids, strict=True))
+
+
+def _flatten_keyed(x: Any, prefix: tuple, out: list, is_leaf: IsLeaf) -> TreeDef:
+    if is_leaf is not None and is_leaf(x) or type(x) in _LEAF_TYPES:
+        out.append((prefix, x))
+        return LEAF
+    n = keyed_children(x)
+    if n is None:
+        out.append((prefix, x))
+        return LEAF
+    kind, meta, pairs = n
+    if kind == "none":
+        return NONE
+    return TreeDef(kind, meta, tuple([_flatten_keyed(c, prefix + (k,), out, is_leaf)
+                                      for k, c in pairs]))
 
 
 def leaf_key_paths(td: TreeDef, prefix: tuple[SequenceKey, ...] = ()) \
@@ -357,8 +403,9 @@ def key_paths(td: TreeDef, prefix: str = "") -> list[str]:
 
 def tree_flatten_with_path(tree: Any, is_leaf: IsLeaf = None) \
         -> tuple[list[tuple[tuple[SequenceKey, ...], Any]], TreeDef]:
-    leaves, td = tree_flatten(tree, is_leaf)
-    return list(zip(leaf_key_paths(td), leaves, strict=True)), td
+    out: list = []
+    td = _flatten_keyed(tree, (), out, is_leaf)
+    return out, td
 
 
 def tree_leaves_with_path(tree: Any, is_leaf: IsLeaf = None) \
@@ -368,10 +415,9 @@ def tree_leaves_with_path(tree: Any, is_leaf: IsLeaf = None) \
 
 def tree_map_with_path(f: Callable[..., Any], tree: Any, *rest: Any,
                        is_leaf: IsLeaf = None) -> Any:
-    leaves, td = tree_flatten(tree, is_leaf)
+    pairs, td = tree_flatten_with_path(tree, is_leaf)
     others = [td.flatten_up_to(r) for r in rest]
-    paths = leaf_key_paths(td)
-    return td.unflatten([f(p, *xs) for p, *xs in zip(paths, leaves, *others, strict=True)])
+    return td.unflatten([f(p, x, *xs) for (p, x), *xs in zip(pairs, *others, strict=True)])
 
 
 # ----------------------------------------------------------------------------- prefixes

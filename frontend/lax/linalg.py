@@ -22,7 +22,7 @@ from ._convert import as_operand
 
 __all__ = ["cholesky", "eig", "eigh", "geqrf", "householder_product", "lu",
            "lu_pivots_to_permutation", "qr", "svd", "triangular_solve", "tridiagonal_solve", "tril",
-           "triu", "hermitian_transpose"]
+           "triu", "hermitian_transpose", "schur", "hessenberg"]
 
 
 def hermitian_transpose(x):
@@ -120,6 +120,22 @@ def eig(x, *, compute_left_eigenvectors: bool = True, compute_right_eigenvectors
     return dc.eig_p.bind(as_operand(x), compute_left=bool(compute_left_eigenvectors),
                          compute_right=bool(compute_right_eigenvectors),
                          enable_eigvec_derivs=bool(enable_eigvec_derivs))
+
+
+def schur(x, *, compute_schur_vectors: bool = True, sort_eig_vals: bool = False,
+          select_callable=None):
+    """The Schur decomposition x = z t z^H: (t, z), t upper (quasi-)triangular (LAPACK
+    gees; CPU only, as JAX's); z is None without ``compute_schur_vectors``."""
+    if sort_eig_vals or select_callable is not None:
+        raise NotImplementedError("schur: sorting the eigenvalues is not implemented in vmaplab")
+    t, z = dc.schur_p.bind(as_operand(x))
+    return (t, z) if compute_schur_vectors else (t, None)
+
+
+def hessenberg(a):
+    """The Hessenberg reduction in LAPACK gehrd's packed form: (a, taus), the Hessenberg
+    matrix on and above the first subdiagonal, Householder vectors (scaled by taus) below."""
+    return tuple(dc.hessenberg_p.bind(as_operand(a)))
 
 
 def svd(x, *, full_matrices: bool = True, compute_uv: bool = True, subset_by_index=None,

@@ -214,6 +214,45 @@ def _eig_abstract_eval(x, *, compute_left=True, compute_right=True, enable_eigve
 
 eig_p.def_batching(_leading_batch(eig_p))
 
+# schur(x): (..., n, n) -> [t, z] of x's shape and dtype: x = z t z^H, z unitary, t upper
+# (quasi-)triangular (real x: 2x2 blocks for complex pairs), LAPACK gees' order
+schur_p = Primitive("schur", multiple_results=True)
+
+
+@schur_p.def_abstract_eval
+def _schur_abstract_eval(x):
+    _check("schur", [x], [2])
+    _square("schur", x)
+    return [x.strip_weak(), x.strip_weak()]
+
+
+schur_p.def_batching(_leading_batch(schur_p))
+
+# hessenberg(x): (..., n, n) -> [a, taus (..., n - 1)]: LAPACK gehrd's packed form (the
+# Hessenberg matrix on and above the first subdiagonal, Householder vectors below it)
+hessenberg_p = Primitive("hessenberg", multiple_results=True)
+
+
+@hessenberg_p.def_abstract_eval
+def _hessenberg_abstract_eval(x):
+    batch = _check("hessenberg", [x], [2])
+    _square("hessenberg", x)
+    n = x.shape[-1]
+    return [x.strip_weak(), Aval(batch + (max(n - 1, 0),), x.dtype)]
+
+
+hessenberg_p.def_batching(_leading_batch(hessenberg_p))
+
+
+def _not_differentiable(name):
+    def rule(primals, tangents, **params):
+        raise NotImplementedError(f"Differentiation rule for '{name}' not implemented")
+    return rule
+
+
+schur_p.def_jvp(_not_differentiable("schur"))
+hessenberg_p.def_jvp(_not_differentiable("hessenberg"))
+
 # svd(x, full_matrices, compute_uv): (..., m, n) -> [s (..., k) real] (+ [u (..., m, m or
 # k), vt (..., n or k, n)] with compute_uv), k = min(m, n)
 svd_p = Primitive("svd", multiple_results=True)

@@ -3,7 +3,10 @@ Cholesky/LU-based solves, factorizations), ``special`` (error, gamma and beta fu
 Bessel functions, logsumexp, expit/logit, xlogy, ndtr, ...), ``stats`` (the
 distributions' logpdf/cdf/..., gaussian_kde), ``signal`` (convolutions, detrend, stft/istft,
 csd/welch), ``fft`` (dct/idct), ``integrate``, ``interpolate``, ``ndimage``,
-``cluster.vq`` and ``spatial.transform`` (Rotation, Slerp)."""
+``cluster.vq``, ``spatial.transform`` (Rotation, Slerp), ``sparse.linalg`` (the iterative
+solvers cg, bicgstab, gmres) and ``optimize`` (minimize with BFGS)."""
+import importlib
+
 from . import (  # noqa: F401
     cluster,
     fft,
@@ -12,6 +15,7 @@ from . import (  # noqa: F401
     linalg,
     ndimage,
     signal,
+    sparse,
     spatial,
     special,
     stats,
@@ -19,5 +23,7 @@ from . import (  # noqa: F401
 
 
 def __getattr__(name):
+    if name == "optimize":  # (on first use: it differentiates, a layer above this package)
+        return importlib.import_module(f"{__name__}.optimize")
     from ..core import jax_names
     raise jax_names.missing(__name__, name)

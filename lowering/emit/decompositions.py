@@ -111,6 +111,19 @@ def _trsm(ins, attrs):
     return [b]
 
 
+def _gees(ins, attrs):
+    (a,) = ins
+    batch, n = _square(a)
+    values = [Aval(batch + (n,), a.dtype)] * (1 if dtypes.is_complex(a.dtype) else 2)  # (wr, wi)
+    return [a, a] + values + [Aval(batch, _I32)] * 2  # t, vs, eigenvalues, sdim, info
+
+
+def _gehrd(ins, attrs):
+    (a,) = ins
+    batch, n = _square(a)
+    return [a, Aval(batch + (max(n - 1, 0),), a.dtype), Aval(batch, _I32)]
+
+
 def _gtsv(ins, attrs):
     dl, d, du, b = ins
     b_batch, m, _ = _matrix(b, "right-hand side")
@@ -121,6 +134,8 @@ def _gtsv(ins, attrs):
 
 
 class Routine:
+    """A kernel's rule: its dtype prefixes, operand count, attributes (name -> the letters
+    of a ui8 attribute, or ``int`` for an i32 one), result types, aliases."""
     __slots__ = ("prefixes", "operands", "attrs", "results", "aliases")
 
     def __init__(self, prefixes, operands, attrs, results, aliases):
@@ -139,6 +154,8 @@ ROUTINES = {
     "gesdd": Routine("sdcz", 1, {"mode": "ASN"}, _gesdd, {0: 0}),
     "gtsv": Routine("sdcz", 4, {}, _gtsv, {0: 0, 1: 1, 2: 2, 3: 3}),
     "geev": Routine("sdcz", 1, {"compute_left": "NV", "compute_right": "NV"}, _geev, {}),
+    "gees": Routine("sdcz", 1, {"mode": "NV", "sort": "NS"}, _gees, {0: 0}),
+    "gehrd": Routine("sdcz", 1, {"low": int, "high": int}, _gehrd, {0: 0}),
     "trsm": Routine("sdcz", 2, {"side": "LR", "uplo": "LU", "trans_x": "NTC", "diag": "UN"}, _trsm,
                     {0: 1}),
 }
@@ -166,14 +183,16 @@ def _layout(aval: Aval, rank: int) -> str:
 
 def lapack(ctx, routine: str, operands, in_avals, attrs=None) -> list:
     """One custom call of the LAPACK kernel ``routine`` (e.g. 'getrf') for the dtype of the
-    first operand; ``attrs`` name -> letter. Its results are the routine's rule's (the
-    kernel writes result ``o`` over operand ``aliases[o]``)."""
+    first operand; ``attrs`` name -> letter (an int for an i32 attribute). Its results are
+    the routine's rule's (the kernel writes result ``o`` over operand ``aliases[o]``)."""
     rule = ROUTINES[routine]
     attrs = attrs or {}
-    out_avals = rule.results(in_avals, {k: ord(v) for k, v in attrs.items()})
+    out_avals = rule.results(in_avals, {k: v if isinstance(v, int) else ord(v)
+                                        for k, v in attrs.items()})
     target = target_name(routine, in_avals[0].dtype)
     rank = max(a.ndim for a in in_avals)
-    config = ", ".join(f"{k} = {_char(v)}" for k, v in attrs.items())
+    config = ", ".join(f"{k} = {v} : i32" if isinstance(v, int) else f"{k} = {_char(v)}"
+                       for k, v in attrs.items())
     multi = len(out_avals) > 1
     alias = ", ".join(
         f"#stablehlo.output_operand_alias<output_tuple_indices = [{o if multi else ''}], "
@@ -315,6 +334,36 @@ def eig_results(ctx, outs, compute_left: bool, compute_right: bool) -> list:
     if compute_right:
         res.append(_nan_unless(ctx, ok, batch, vr, vec_a))
     return res
+
+
+@dc.schur_p.def_lowering
+def _schur(ctx, x):
+    (a,) = ctx.avals_in
+    batch = a.shape[:-2]
+    t, vs, *_, info = lapack(ctx, "gees", [x], [a], {"mode": "V", "sort": "N"})
+    ok = _ok(ctx, info, batch)
+    return [_nan_unless(ctx, ok, batch, t, a), _nan_unless(ctx, ok, batch, vs, a)]
+
+
+@dc.hessenberg_p.def_lowering
+def _hessenberg(ctx, x):
+    (a,) = ctx.avals_in
+    batch = a.shape[:-2]
+    packed, taus, info = lapack(ctx, "gehrd", [x], [a], {"low": 1, "high": a.shape[-1]})
+    ok = _ok(ctx, info, batch)
+    return [_nan_unless(ctx, ok, batch, packed, a), _nan_unless(ctx, ok, batch, taus, ctx.avals_out[1])]
+
+
+def _cpu_only(name: str, platform: str):
+    def rule(ctx, *args, **params):
+        raise NotImplementedError(f"MLIR translation rule for primitive '{name}' not found for "
+                                  f"platform {platform} (as JAX: a CPU LAPACK kernel only)")
+    return rule
+
+
+for _p in ("cuda", "rocm", "tpu"):
+    dc.schur_p.def_lowering(_cpu_only("schur", _p), platform=_p)
+    dc.hessenberg_p.def_lowering(_cpu_only("hessenberg", _p), platform=_p)
 
 
 @dc.svd_p.def_lowering

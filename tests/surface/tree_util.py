@@ -24,8 +24,12 @@ CASES = {
     "tree_transpose": [c(__import__("jax").tree_util.tree_structure([0, 0]),
                          __import__("jax").tree_util.tree_structure((0, 0)), [(1, 2), (3, 4)],
                          _jit=False)],
-    "flatten_one_level": [c(TREE, _jit=False), c((1, [2]), _jit=False),
+    "flatten_one_level": [c(TREE, _jit=False), c((1, [2]), _jit=False), c(None, _jit=False),
                           c(3, _jit=False, _raises=ValueError)],
+    "flatten_one_level_with_keys": [c(TREE, _jit=False, _compare=_str),
+                                    c([1, (2,)], _jit=False, _compare=_str),
+                                    c(None, _jit=False, _compare=_str),
+                                    c(3, _jit=False, _raises=ValueError)],
     "tree_broadcast": [c((1, {"a": 2}), ((3, 4), {"a": [5, 6]}), _jit=False)],
     "is_tree_node": [c(t, _jit=False) for t in (int, list, dict, type(None), tuple)],
     "tree_reduce_associative": [c(lambda a, b: a * 10 + b, [1, (2, 3), 4, 5], _jit=False),
@@ -41,7 +45,7 @@ ELSEWHERE = {n: _P for n in [
     "tree_flatten", "tree_structure", "tree_flatten_with_path"]}
 ELSEWHERE.update({n: "test_surface_extra.py::test_tree_util_keys_and_treedef_tuple"
                   for n in ["KeyEntry", "KeyPath", "treedef_tuple"]})
-TODO = "not implemented yet (issue 26)"
-ABSENT = {n: TODO for n in [
-    "default_registry", "flatten_one_level_with_keys", "register_pytree_with_keys",
-    "register_pytree_with_keys_class"]}
+ELSEWHERE.update({n: "test_tree_keys.py::test_tree_util_register_pytree_with_keys"
+                  for n in ["register_pytree_with_keys", "register_pytree_with_keys_class"]})
+ELSEWHERE["default_registry"] = "test_tree_keys.py::test_tree_util_default_registry"
+ABSENT = {}
