@@ -45,6 +45,24 @@ def test_solvers_under_vmap_and_complex(name):
     assert_same(getattr(fsl, name)(a, b, maxiter=4), getattr(jsl, name)(a, b, maxiter=4), name)
 
 
+@pytest.mark.parametrize("name", ["cg", pytest.param("bicgstab", marks=pytest.mark.slow),
+                                  "gmres"])
+def test_solvers_differentiate_by_solving_again(name):
+    """grad with respect to the matrix and the right-hand side goes through
+    lax.custom_linear_solve (the transposed system solved again), as JAX's: equal to JAX's
+    gradients and to central finite differences of the solution."""
+    a = SPD if name == "cg" else (M6 + 6 * np.eye(6)).astype(np.float32)
+
+    def loss(mod, np_):
+        return lambda a, b: np_.sum(getattr(mod, name)(a, b, tol=1e-6)[0] ** 2)
+    got = fe.grad(loss(fsl, fnp), argnums=(0, 1))(a, B)
+    assert_same(got, jax.grad(loss(jsl, jax.numpy), argnums=(0, 1))(a, B), f"grad {name}")
+    a64, b64, eps = a.astype(np.float64), B.astype(np.float64), 1e-6
+    fd = [(np.sum(np.linalg.solve(a64, b64 + eps * e) ** 2)
+           - np.sum(np.linalg.solve(a64, b64 - eps * e) ** 2)) / (2 * eps) for e in np.eye(6)]
+    np.testing.assert_allclose(np.asarray(got[1]), fd, rtol=2e-3, atol=2e-3)
+
+
 def test_solvers_raise_as_jax():
     for bad, kw, err in [(M6[:, :4], {}, ValueError), ("A", {}, TypeError),
                          (SPD, {"x0": (B,)}, ValueError), (SPD, {"M": M6[:3]}, ValueError)]:

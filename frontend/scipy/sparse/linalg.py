@@ -2,8 +2,9 @@
 ``cg`` (conjugate gradients, A Hermitian positive definite), ``bicgstab`` and ``gmres``
 (restarted GMRES) for general A. ``A`` (and the preconditioner ``M``) is a matrix or a
 function computing the product with one; ``b`` and ``x0`` may be pytrees of arrays. Each
-returns ``(x, info)`` as JAX's (info None; gmres' -1 where x has NaNs, else 0). Each solve is one ``lax.while_loop``:
-it runs under jit and vmap (a batched solve runs until every lane has converged).
+returns ``(x, info)`` as JAX's (info None; gmres' -1 where x has NaNs, else 0). Each solve is one
+``lax.while_loop`` inside ``lax.custom_linear_solve``: it runs under jit and vmap (a batched solve
+runs until every lane has converged) and differentiates as JAX's (by solving again).
 
 >>> import numpy as np
 >>> from frontend.scipy.sparse.linalg import cg
@@ -71,8 +72,10 @@ def _norm2(x):
     return fnp.real(_dot(x, x))
 
 
-def _isolve(solver, A, b, x0, *, tol, atol, maxiter, M, info=False, **kw):
-    """The checks and normalizations the three solvers share, then ``solver`` on vectors."""
+def _isolve(solver, A, b, x0, *, tol, atol, maxiter, M, info=False, symmetric=False, **kw):
+    """The checks and normalizations the three solvers share, then ``solver`` on vectors,
+    inside ``lax.custom_linear_solve`` (as JAX's): derivatives solve the (transposed) system
+    again instead of differentiating through the iterations."""
     if x0 is None:
         x0 = tree_map(fnp.zeros_like, b)
     if tree_structure(x0) != tree_structure(b):
@@ -87,7 +90,13 @@ def _isolve(solver, A, b, x0, *, tol, atol, maxiter, M, info=False, **kw):
         maxiter = 10 * sum(flat.sizes)
     A = flat.op(_operator(A))
     M = (lambda v: v) if M is None else flat.op(_operator(M, "preconditioner"))
-    x = solver(A, flat.ravel(b), flat.ravel(x0), tol=tol, atol=atol, maxiter=maxiter, M=M, **kw)
+    x0 = flat.ravel(x0)
+
+    def solve(matvec, rhs):
+        return solver(matvec, rhs, x0, tol=tol, atol=atol, maxiter=maxiter, M=M, **kw)
+
+    x = lax.custom_linear_solve(A, flat.ravel(b), solve, transpose_solve=solve,
+                                symmetric=symmetric)
     if not info:
         return flat.unravel(x), None
     return flat.unravel(x), fnp.where(fnp.isnan(_norm2(x)), -1, 0)  # (gmres': -1 if it failed)
@@ -119,7 +128,7 @@ def cg(A, b, x0=None, *, tol=1e-5, atol=0.0, maxiter=None, M=None):
     """Solve ``A x = b`` by conjugate gradients (A Hermitian positive definite), stopping when
     ``|b - A x| <= max(tol |b|, atol)`` or after ``maxiter`` steps (default 10 n). ``M``: a
     preconditioner (an approximation of A's inverse). Returns ``(x, None)``."""
-    return _isolve(_cg, A, b, x0, tol=tol, atol=atol, maxiter=maxiter, M=M)
+    return _isolve(_cg, A, b, x0, tol=tol, atol=atol, maxiter=maxiter, M=M, symmetric=True)
 
 
 def _bicgstab(A, b, x0, *, tol, atol, maxiter, M):
