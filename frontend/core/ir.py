@@ -20,7 +20,7 @@ from typing import Literal as TypingLiteral
 import numpy as np
 
 from . import dtypes
-from .shape_poly import DimExpr
+from .shape_poly import DimExpr, canonical_shape
 
 RuleT = TypeVar("RuleT", bound=Callable[..., Any])
 TraceT = TypeVar("TraceT", bound="Trace")
@@ -48,7 +48,7 @@ def _canonical_shape(shape: Any) -> tuple[int, ...]:
         return _SHAPES[shape]
     except (KeyError, TypeError):
         pass
-    t = tuple(d if type(d) is DimExpr else int(d) for d in shape)
+    t = canonical_shape(shape)
     if len(_SHAPES) > 100_000:
         _SHAPES.clear()
     _SHAPES[t] = t
@@ -153,7 +153,7 @@ class ShapeDtypeStruct:
 
     def __init__(self, shape: Sequence[int], dtype: Any, *, sharding: Any = None,
                  weak_type: bool = False) -> None:
-        self.shape = tuple(d if type(d) is DimExpr else int(d) for d in shape)
+        self.shape = canonical_shape(shape)
         self.dtype = np.dtype(dtype)
         self.weak_type = bool(weak_type)
         self.sharding = sharding

@@ -297,6 +297,15 @@ def _is_int(x) -> bool:
     return isinstance(x, (int, np.integer)) and not isinstance(x, bool)
 
 
+def canonical_dim(d):
+    """A dimension as a Python int, or the DimExpr it is."""
+    return d if type(d) is DimExpr else int(d)
+
+
+def canonical_shape(shape) -> tuple:
+    return tuple(map(canonical_dim, shape))
+
+
 def is_symbolic(d) -> bool:
     return isinstance(d, DimExpr)
 

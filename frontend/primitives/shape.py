@@ -6,6 +6,8 @@ Every batching rule keeps the batch axis where it is whenever the operation allo
 transposes), and says where it ends up."""
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from ..core import dtypes
@@ -16,7 +18,7 @@ from ..interpreters.batching import ndim
 
 
 def _prod(xs) -> int:
-    return int(np.prod(tuple(xs), dtype=np.int64))
+    return math.prod(xs)  # (a DimExpr for a symbolic shape)
 
 
 # ----------------------------------------------------------------------------- autodiff helpers

@@ -57,6 +57,14 @@ def _bin(fn, op: str, x: str, y: str) -> str:
 
 
 def _atom_value(fn, atom) -> str:
+    key = ("dim atom", atom)
+    name = fn._consts.get(key)
+    if name is None:
+        name = fn._consts[key] = _compute_atom(fn, atom)
+    return name
+
+
+def _compute_atom(fn, atom) -> str:
     kind = atom[0]
     if kind == "sym":
         src = fn.dim_sources.get(atom[1])
@@ -98,6 +106,8 @@ def shape_value(fn, shape) -> str:
         if is_static(shape):
             body = ", ".join(map(str, shape))
             name = fn.op(f"stablehlo.constant dense<[{body}]> : tensor<{n}xi64>")
+        elif n == 1:
+            name = fn.op(f"stablehlo.reshape {dim_value(fn, shape[0])} : ({_S}) -> tensor<1xi64>")
         else:
             parts = [fn.op(f"stablehlo.reshape {dim_value(fn, d)} : ({_S}) -> tensor<1xi64>")
                      for d in shape]

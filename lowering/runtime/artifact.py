@@ -117,6 +117,63 @@ def callee(text: str) -> tuple:
     return prefix + "main", text
 
 
+def refine(text: str, in_types: list, out_types: list) -> str:
+    """A shape-polymorphic module (dynamic dimensions, ``?``) made static for arguments of
+    the static types ``in_types`` (type texts, ``tensor<3x16xf32>``) giving ``out_types``:
+    a @main of those types calls the module's, and jaxlib's shape refinement (the pass JAX
+    runs when it calls a polymorphic artifact) propagates the shapes, folds the dimension
+    computations and checks JAX's shape assertions."""
+    from jaxlib import _jax
+    from jaxlib.mlir import ir
+    name, funcs = callee(text)
+    m = parse_module(text)
+    with _context():
+        main = next(op for op in m.body.operations if op.operation.name == "func.func"
+                    and op.attributes["sym_name"].value == "main")
+        dyn_in = [str(t) for t in main.type.inputs]
+        dyn_out = [str(t) for t in main.type.results]
+    if len(dyn_in) != len(in_types) or len(dyn_out) != len(out_types):
+        raise ValueError(f"cannot refine the module for {len(in_types)} arguments and "
+                         f"{len(out_types)} results: its @main takes {len(dyn_in)} and gives "
+                         f"{len(dyn_out)}")
+    lines = [f"  func.func public @main({', '.join(f'%a{i}: {t}' for i, t in enumerate(in_types))})"
+             f" -> ({', '.join(out_types)}) {{"]
+    args = []
+    for i, (s, d) in enumerate(zip(in_types, dyn_in, strict=True)):
+        lines.append(f"    %c{i} = stablehlo.convert %a{i} : ({s}) -> {d}" if s != d
+                     else f"    %c{i} = stablehlo.convert %a{i} : {s}")
+        args.append(f"%c{i}")
+    n = len(dyn_out)
+    res = "%r" + (f":{n}" if n > 1 else "")
+    call = f"func.call @{name}({', '.join(args)}) : ({', '.join(dyn_in)}) -> ({', '.join(dyn_out)})"
+    lines.append(f"    {res} = {call}" if n else f"    {call}")
+    outs = []
+    for i, (s, d) in enumerate(zip(out_types, dyn_out, strict=True)):
+        r = f"%r#{i}" if n > 1 else "%r"
+        lines.append(f"    %o{i} = stablehlo.convert {r} : ({d}) -> {s}")
+        outs.append(f"%o{i}")
+    lines.append(f"    return {', '.join(outs)} : {', '.join(out_types)}" if n else "    return")
+    wrapper = "\n".join(["module @refined {", *lines, "  }", funcs, "}"])
+    m = parse_module(wrapper)
+    with _context():
+        bytecode = _bytecode(m)
+    try:
+        refined = _jax.mlir.refine_polymorphic_shapes(
+            mlir_module=bytecode, enable_shape_assertions=True, validate_static_shapes=True,
+            enable_shardy=False)
+    except Exception as e:  # (jaxlib raises its own error types)
+        raise ValueError(f"Error refining shapes for arguments {in_types}: {e}") from None
+    with _context():
+        return module_text(parse_module(module_text(ir.Module.parse(refined))))
+
+
+def _bytecode(m) -> bytes:
+    import io
+    out = io.BytesIO()
+    m.operation.write_bytecode(file=out)
+    return out.getvalue()
+
+
 def for_platform(text: str, index: int) -> str:
     """A module for several platforms (@main's first argument the platform's index, JAX's
     convention) as the module of the platform at ``index``: that argument replaced by the
