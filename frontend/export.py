@@ -28,6 +28,15 @@ from .core import dtypes
 from .core.arguments import abstractify
 from .core.ir import Aval, Primitive, aval_of
 from .core.pytree import tree_flatten, tree_unflatten
+from .core.shape_poly import (  # noqa: F401  (jax.export's names)
+    DimExpr,
+    InconclusiveDimensionOperation,
+    SymbolicScope,
+    bind_shapes,
+    evaluate_shape,
+    is_symbolic_shape,
+    symbolic_shape,
+)
 from .device import seam as _backend
 from .interpreters.ad_util import Zero, tangent_aval
 from .primitives.shape import instantiate_zeros
@@ -35,7 +44,8 @@ from .transforms.custom_derivatives import custom_lin_p
 from .transforms.jit import jitted_of
 from .transforms.vmap import sequential_batch
 
-FORMAT_VERSION = 2  # (2: may carry the artifact of its VJP, see serialize's vjp_order)
+# (2: may carry the artifact of its VJP, see serialize's vjp_order; 3: symbolic shapes)
+FORMAT_VERSION = 3
 MAGIC = b"VMAPLAB-EXPORTED\n"
 
 # call_exported(*args; exported): the exported module's @main on the kept arguments
@@ -44,8 +54,8 @@ call_exported_p = Primitive("call_exported", multiple_results=True)
 
 @call_exported_p.def_abstract_eval
 def _call_exported_abstract_eval(*avals, exported):
-    exported._check_avals(avals, exported._kept_avals)
-    return list(exported.out_avals)
+    env = exported._check_avals(avals, exported._kept_avals)
+    return exported._out_avals_for(env)
 
 
 @call_exported_p.def_batching
@@ -150,26 +160,50 @@ class Exported:
 
     # -- calling
 
-    def _check_avals(self, got, want) -> None:
+    def _check_avals(self, got, want) -> dict:
+        """The values of the symbolic dimensions (name -> int; {} for static shapes) that
+        the argument types ``got`` give ``want``'s; JAX's errors when they do not fit."""
+        sym = self.is_symbolic()
         bad = [f"argument {i}: exported for {w.str_short()}, called with {g.str_short()}"
                for i, (g, w) in enumerate(zip(got, want, strict=True))
-               if g.shape != w.shape or g.dtype != w.dtype]
+               if (g.shape != w.shape and not sym) or g.dtype != w.dtype]
         if len(got) != len(want) or bad:
             raise TypeError(f"Function {self.fun_name} was exported for argument types "
                             f"{[a.str_short() for a in want]}, called with "
                             f"{[a.str_short() for a in got]}: " + "; ".join(bad))
+        if not sym:
+            return {}
+        if any(is_symbolic_shape(a.shape) for a in got):
+            raise ValueError(f"Function {self.fun_name} was exported with symbolic shapes; it is "
+                             f"called with symbolic shapes {[a.str_short() for a in got]}: call "
+                             "it with arrays (or inside jit/vmap, on concrete shapes)")
+        return bind_shapes([a.shape for a in want], [a.shape for a in got])
 
-    def callee(self, platform_index=None) -> tuple:
+    def is_symbolic(self) -> bool:
+        """Whether some argument has a symbolic dimension (shape-polymorphic export)."""
+        return any(is_symbolic_shape(a.shape) for a in self.in_avals)
+
+    def _out_avals_for(self, env: dict) -> list:
+        if not env:
+            return list(self.out_avals)
+        return [a.update(shape=evaluate_shape(a.shape, env)) for a in self.out_avals]
+
+    def callee(self, platform_index=None, types=None) -> tuple:
         """(function name, functions text) that a module adds to call this one; with
         ``platform_index`` (an int, for a module of several platforms) the module of that
-        platform alone, which takes no platform index."""
+        platform alone, which takes no platform index. ``types``: for a shape-polymorphic
+        module, (argument types, result types) of the call (static type texts): the module
+        refined to them (one refinement per distinct call signature)."""
+        key = (platform_index, types if self.is_symbolic() else None)
         with self._lock:
-            hit = self._callees.get(platform_index)
+            hit = self._callees.get(key)
             if hit is None:
                 be = _backend.get()
                 text = self._text if platform_index is None else \
                     be.exported_for_platform(self._text, platform_index)
-                hit = self._callees[platform_index] = be.exported_callee(text)
+                if key[1] is not None:
+                    text = be.refine_exported(text, list(types[0]), list(types[1]))
+                hit = self._callees[key] = be.exported_callee(text)
         return hit
 
     def platform_index(self):
@@ -226,7 +260,8 @@ class Exported:
             "in_avals": [_aval_json(a) for a in self.in_avals],
             "out_avals": [_aval_json(a) for a in self.out_avals],
             "platforms": list(self.platforms), "module_kept_var_idx": list(self.module_kept_var_idx),
-            "stablehlo_version": version, **_vjp_header(vjp_blob)}, sort_keys=True).encode()
+            "stablehlo_version": version, **_vjp_header(vjp_blob),
+            **_symbolic_header(self)}, sort_keys=True).encode()
         body = struct.pack(">I", len(header)) + header + artifact + vjp_blob
         return bytearray(MAGIC + hashlib.sha256(body).digest() + body)
 
@@ -333,9 +368,16 @@ def _header_fields(h: dict) -> tuple:
         raise ValueError(f"corrupt artifact: platforms must be a non-empty list of platform "
                          f"names, got {str(platforms)[:100]}")
     avals = {}
+    scope = None
+    if "symbolic_constraints" in h:
+        cons = need("symbolic_constraints", list, "a list of constraint strings")
+        try:
+            scope = SymbolicScope([c if isinstance(c, str) else repr(c) for c in cons])
+        except (ValueError, TypeError) as e:
+            raise ValueError(f"corrupt artifact: symbolic_constraints: {e}") from None
     for key in ("in_avals", "out_avals"):
         lst = need(key, list, "a list of [shape, dtype, weak_type]")
-        avals[key] = [_aval_from(a, f"{key}[{i}]") for i, a in enumerate(lst)]
+        avals[key] = [_aval_from(a, f"{key}[{i}]", scope) for i, a in enumerate(lst)]
     in_tree = _tree_from_json(need("in_tree", (dict, str, type(None)), "a pytree"), "in_tree")
     out_tree = _tree_from_json(need("out_tree", (dict, str, type(None)), "a pytree"), "out_tree")
     for key, tree, n in (("in_tree", in_tree, len(avals["in_avals"])),
@@ -361,9 +403,15 @@ def _from_jax(d: dict) -> Exported:
     out_leaves, out_tree = tree_flatten(d["out_tree"])
     if in_leaves != list(range(len(d["in_avals"]))) or out_leaves != list(range(len(d["out_avals"]))):
         raise ValueError("the JAX artifact's pytrees hold node types vmaplab does not know")
-    exp = Exported(d["fun_name"], in_tree, [Aval(*a) for a in d["in_avals"]], out_tree,
-                   [Aval(*a) for a in d["out_avals"]], d["platforms"], d["text"],
-                   d["kept_var_idx"])
+    scope = SymbolicScope(d["symbolic_constraints"]) if d.get("symbolic_constraints") \
+        is not None else None
+
+    def aval(t, where):
+        return Aval(_shape_from(list(t[0]), scope, where), *t[1:])
+    exp = Exported(d["fun_name"], in_tree,
+                   [aval(a, f"in_avals[{i}]") for i, a in enumerate(d["in_avals"])], out_tree,
+                   [aval(a, f"out_avals[{i}]") for i, a in enumerate(d["out_avals"])],
+                   d["platforms"], d["text"], d["kept_var_idx"])
     _check_module(exp)
     _check_custom_calls(exp)
     if d.get("vjp") is not None:
@@ -400,6 +448,16 @@ def _vjp_header(vjp_blob: bytes) -> dict:
     return {"vjp_bytes": len(vjp_blob), "format_version": 2} if vjp_blob else {}
 
 
+def _symbolic_header(exp: Exported) -> dict:
+    """Header fields of a shape-polymorphic artifact (format version 3): the constraints of
+    its symbols' scope (the dimensions themselves are written as their text)."""
+    scopes = {d.scope for a in exp.in_avals for d in a.shape if isinstance(d, DimExpr)}
+    if not scopes:
+        return {}
+    return {"format_version": 3,
+            "symbolic_constraints": [c for s in scopes for c in s.constraints()]}
+
+
 def _vjp_size(header: dict, rest: int) -> int:
     n = header.get("vjp_bytes", 0)
     if type(n) is not int or not 0 <= n < rest:
@@ -410,15 +468,26 @@ def _vjp_size(header: dict, rest: int) -> int:
 
 def _check_module(exp: Exported) -> None:
     """The module's @main must take the kept arguments and give the results."""
-    _, ins, outs = _backend.get().stablehlo_signature(exp._text)
+    be = _backend.get()
+    if exp.is_symbolic():  # (symbolic dimensions are the module's dynamic ones)
+        ins, outs = be.exported_main_dims(exp._text)
+        be.check_compilable(exp._text)
+    else:
+        _, ins, outs = be.stablehlo_signature(exp._text)
+        ins, outs = ([(a.shape, a.dtype) for a in x] for x in (ins, outs))
     extra = 1 if len(exp.platforms) > 1 else 0
-    want_in = [(a.shape, a.dtype) for a in exp._kept_avals]
-    if [(a.shape, a.dtype) for a in ins[extra:]] != want_in or \
-            [(a.shape, a.dtype) for a in outs] != [(a.shape, a.dtype) for a in exp.out_avals]:
+
+    def sig(avals):
+        return [(tuple(None if isinstance(d, DimExpr) else d for d in a.shape), a.dtype)
+                for a in avals]
+
+    def show(sig):
+        return [f"{np.dtype(d).name}[{','.join('?' if n is None else str(n) for n in s)}]"
+                for s, d in sig]
+    if list(ins[extra:]) != sig(exp._kept_avals) or list(outs) != sig(exp.out_avals):
         raise ValueError(f"the artifact's module does not match its header: @main takes "
-                         f"{[a.str_short() for a in ins]} and gives {[a.str_short() for a in outs]}, "
-                         f"the header says {[a.str_short() for a in exp._kept_avals]} -> "
-                         f"{[a.str_short() for a in exp.out_avals]}")
+                         f"{show(ins)} and gives {show(outs)}, the header says "
+                         f"{show(sig(exp._kept_avals))} -> {show(sig(exp.out_avals))}")
 
 
 # ----------------------------------------------------------------------------- header pieces
@@ -448,20 +517,38 @@ def _dtype_from(name):
 
 
 def _aval_json(a: Aval) -> list:
-    return [list(a.shape), a.dtype.name, a.weak_type]
+    return [[d if type(d) is int else str(d) for d in a.shape], a.dtype.name, a.weak_type]
 
 
-def _aval_from(j, where: str = "aval") -> Aval:
+def _aval_from(j, where: str = "aval", scope=None) -> Aval:
+    """The Aval of a header's [shape, dtype, weak_type]; a symbolic dimension is its text,
+    read in ``scope`` (one per artifact: the symbols of its avals are shared)."""
     if not isinstance(j, list) or len(j) != 3:
         raise ValueError(f"corrupt artifact: {where} must be [shape, dtype, weak_type], got "
                          f"{str(j)[:100]}")
     shape, name, weak = j
-    if not isinstance(shape, list) or not all(type(d) is int and 0 <= d < 2**62 for d in shape):
+    if not isinstance(shape, list) or not all(
+            (type(d) is int and 0 <= d < 2**62) or (type(d) is str and scope is not None)
+            for d in shape):
         raise ValueError(f"corrupt artifact: {where} has the shape {str(shape)[:100]}: a shape "
-                         "is a list of non-negative ints")
+                         "is a list of non-negative ints (and symbolic dimensions' texts)")
     if type(weak) is not bool:
         raise ValueError(f"corrupt artifact: {where} has weak_type {weak!r}: true or false")
-    return Aval(tuple(shape), _dtype_from(name), weak)
+    return Aval(_shape_from(shape, scope, where), _dtype_from(name), weak)
+
+
+def _shape_from(shape, scope, where: str) -> tuple:
+    """A shape of ints and symbolic dimensions' texts, the texts read in ``scope``."""
+    if all(type(d) is int for d in shape):
+        return tuple(shape)
+    try:
+        dims = [d if type(d) is int else symbolic_shape(d, scope=scope) for d in shape]
+    except (ValueError, TypeError) as e:
+        raise ValueError(f"corrupt artifact: {where} has the shape {str(shape)[:100]}: {e}") \
+            from None
+    if any(type(d) is tuple and len(d) != 1 for d in dims):
+        raise ValueError(f"corrupt artifact: {where} has the shape {str(shape)[:100]}")
+    return tuple(d if type(d) is int else d[0] for d in dims)
 
 
 def _aval_triple(a: Aval) -> tuple:
