@@ -377,9 +377,29 @@ def _divmod(x, y, kind: str):
             if kind == "floordiv":
                 return qe + (re // y if isinstance(re, int) else _atom(kind, re, y, scope))
             return re % y if isinstance(re, int) else _atom(kind, re, y, scope)
-    elif isinstance(x, DimExpr) and x == y:
-        return 1 if kind == "floordiv" else 0
+    elif isinstance(x, DimExpr):
+        q = _exact_quotient(x, y)
+        if q is not None:
+            return q if kind == "floordiv" else 0
     return _atom(kind, x, y, scope)
+
+
+def _exact_quotient(x: DimExpr, y: DimExpr):
+    """x / y when y is one term (c * monomial) dividing every term of x, else None."""
+    if x == y:
+        return 1
+    if len(y._terms) != 1:
+        return None
+    (my, cy), = y._terms
+    py = dict(my)
+    out: dict = {}
+    for m, c in x._terms:
+        pm = dict(m)
+        if c % cy or any(pm.get(a, 0) < p for a, p in py.items()):
+            return None
+        rest = tuple((a, p - py.get(a, 0)) for a, p in m if p - py.get(a, 0) > 0)
+        out[rest] = out.get(rest, 0) + c // cy
+    return DimExpr._make(out, x.scope)
 
 
 def max_dim(a, b):

@@ -22,7 +22,7 @@ from ..primitives.shape import (
 
 def _check_int_seq(name, what, xs):
     try:
-        return tuple(map(int, xs))
+        return canonical_shape(xs)
     except TypeError:
         raise TypeError(f"{name} {what} must be a sequence of integers, got {xs!r}.") from None
 

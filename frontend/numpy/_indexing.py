@@ -15,6 +15,7 @@ import numpy as np
 from .. import lax
 from ..core import dtypes
 from ..core.ir import Tracer, aval_of, literal
+from ..core.shape_poly import DimExpr
 from ..device.array import Array
 from ..interpreters.ragged import axis_length, is_ragged
 from ..lax import _indexing as lax_ix
@@ -156,6 +157,13 @@ def _parse(shape, idx, x=None):
                 dim += 1
         elif isinstance(e, slice):
             s = slice(_static_int(e.start, e), _static_int(e.stop, e), _static_int(e.step, e))
+            if type(shape[dim]) is DimExpr:  # (shape-polymorphic export)
+                if (s.start, s.stop, s.step) not in ((None, None, None), (None, None, 1)):
+                    raise IndexError(f"slicing the symbolic dimension '{shape[dim]}' (axis "
+                                     f"{dim}) supports only ':', got {s}")
+                entries.append(_Entry("slice", dim, 0, shape[dim], 1))
+                dim += 1
+                continue
             start, stop, step = s.indices(shape[dim])
             entries.append(_Entry("slice", dim, start, len(range(start, stop, step)), step))
             dim += 1
