@@ -625,12 +625,13 @@ def bind_shapes(specs, shapes, what: str = "args") -> dict:
     obtained = "".join(f"'{s}' = {v} from specification '{s}' for dimension {where[s]}, "
                        for s, v in env.items())
 
+    tail = (f"Using the following polymorphic shapes specifications: {specs_txt}. Obtained "
+            f"dimension variables: {obtained}. Please see https://docs.jax.dev/en/latest/"
+            "export/shape_poly.html#shape-assertion-errors for more details.")
+
     def fail(msg):
         return ValueError(f"Input shapes do not match the polymorphic shapes specification. "
-                          f"{msg}. Using the following polymorphic shapes specifications: "
-                          f"{specs_txt}. Obtained dimension variables: {obtained}. Please see "
-                          "https://docs.jax.dev/en/latest/export/shape_poly.html"
-                          "#shape-assertion-errors for more details.")
+                          f"{msg}. {tail}")
 
     for s, n in env.items():
         if n < 1:
@@ -649,19 +650,27 @@ def bind_shapes(specs, shapes, what: str = "args") -> dict:
                 raise fail(f"Found inconsistency between dimension size {what}[{i}].shape[{k}] "
                            f"(= {n}) and the specification '{d}' (= {want})")
     for scope in scopes:
-        for g in scope._geq:
-            if _val(g, env) < 0:
-                bad = next(c for c in scope._constraints_str if _constraint_fails(c, scope, env))
-                raise fail(f"The constraint '{bad}' is not satisfied")
+        for text in scope._constraints_str:
+            msg = _constraint_failure(text, scope, env)
+            if msg:
+                raise ValueError(f"Input shapes do not match the symbolic shape constraint "
+                                 f"{text}. {msg}.  {tail}")
     return env
 
 
-def _constraint_fails(text: str, scope, env) -> bool:
+def _constraint_failure(text: str, scope, env):
+    """JAX's words for a constraint the symbol values ``env`` break, else None."""
     node = ast.parse(text.strip(), mode="eval").body
-    left, right = (_val(_build(n, scope, text), env) for n in (node.left, node.comparators[0]))
+    left, right = (_build(n, scope, text) for n in (node.left, node.comparators[0]))
     op = type(node.ops[0])
-    return not (left >= right if op is ast.GtE else left <= right if op is ast.LtE
-                else left == right)
+    if op is ast.Eq:
+        lv, rv = _val(left, env), _val(right, env)
+        return None if lv == rv else \
+            f"Expected '{left}' to be equal to '{right}', but found {lv} != {rv}"
+    diff = left - right if op is ast.GtE else right - left
+    v = _val(diff, env)
+    return None if v >= 0 else \
+        f"Expected '{diff}' to be greater or equal to 0, but found {v}"
 
 
 def evaluate_shape(shape, env: dict) -> tuple:

@@ -162,6 +162,9 @@ def refine(text: str, in_types: list, out_types: list) -> str:
             mlir_module=bytecode, enable_shape_assertions=True, validate_static_shapes=True,
             enable_shardy=False)
     except Exception as e:  # (jaxlib raises its own error types)
+        m = re.search(r"error: (Input shapes do not match[^\n]*)", str(e))
+        if m:  # (a shape assertion of a JAX artifact failed: JAX's message)
+            raise ValueError(m.group(1)) from None
         raise ValueError(f"Error refining shapes for arguments {in_types}: {e}") from None
     with _context():
         return module_text(parse_module(module_text(ir.Module.parse(refined))))
@@ -232,15 +235,20 @@ def _jax_parts(exp) -> dict:
     if exp.ordered_effects or exp.unordered_effects:
         raise ValueError("the JAX artifact has effects; only pure functions can be called")
 
+    scopes: list = []
+
     def aval(a):
-        if not all(isinstance(d, (int, np.integer)) for d in a.shape):
-            raise ValueError(f"the JAX artifact has a symbolic shape {a.shape}; only static "
-                             "shapes can be called")
+        # (a symbolic dimension as its text; the constraints of its scope are kept)
+        for d in a.shape:
+            if not isinstance(d, (int, np.integer)) and d.scope not in scopes:
+                scopes.append(d.scope)
         dtype = np.dtype(bool) if a.dtype == float0 else np.dtype(a.dtype)  # (as in its module)
-        return tuple(int(d) for d in a.shape), dtype, bool(a.weak_type)
+        return tuple(int(d) if isinstance(d, (int, np.integer)) else str(d) for d in a.shape), \
+            dtype, bool(a.weak_type)
 
     in_avals, out_avals = [aval(a) for a in exp.in_avals], [aval(a) for a in exp.out_avals]
-    return dict(
+    constraints = [c.debug_str for s in scopes for c in getattr(s, "_explicit_constraints", ())]
+    return dict(symbolic_constraints=constraints if scopes else None,
         fun_name=exp.fun_name, platforms=tuple(exp.platforms),
         in_tree=tree_util.tree_unflatten(exp.in_tree, list(range(len(in_avals)))),
         out_tree=tree_util.tree_unflatten(exp.out_tree, list(range(len(out_avals)))),
