@@ -249,7 +249,8 @@ class Exported:
                 [_aval_triple(a) for a in self.in_avals],
                 self.out_tree.unflatten(range(len(self.out_avals))),
                 [_aval_triple(a) for a in self.out_avals], self.platforms, target_version,
-                self.module_kept_var_idx, vjp_blob or None))
+                self.module_kept_var_idx, vjp_blob or None,
+                _symbolic_header(self).get("symbolic_constraints", ())))
         if format != "vmaplab":
             raise ValueError(f"unknown export format {format!r}: 'vmaplab' or 'jax'")
         version = be.check_stablehlo_version(target_version or be.stablehlo_versions()[1])
@@ -552,7 +553,7 @@ def _shape_from(shape, scope, where: str) -> tuple:
 
 
 def _aval_triple(a: Aval) -> tuple:
-    return a.shape, a.dtype, a.weak_type
+    return tuple(d if type(d) is int else str(d) for d in a.shape), a.dtype, a.weak_type
 
 
 def _tree_to_json(td):

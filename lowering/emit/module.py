@@ -585,7 +585,9 @@ def lower_graph(g: Graph, name: str = "main", const_args: tuple = (), in_shardin
                for t, v, s in zip(res_types, g.outvars, outs_sh, strict=True)]
     ret = f"    return {', '.join(outs)} : {', '.join(res_types)}" if outs else "    return"
     parts = mod.mesh.size if mod.mesh is not None else 1
-    head = [f"module @{name} attributes {{mhlo.num_partitions = {parts} : i32, "
+    # (JAX refines the shapes of a module it calls only when this attribute says so)
+    poly = "jax.uses_shape_polymorphism = true, " if f.dim_sources else ""
+    head = [f"module @{name} attributes {{{poly}mhlo.num_partitions = {parts} : i32, "
             f"mhlo.num_replicas = 1 : i32}} {{"]
     for m in mod.meshes:
         head.append("  " + shardy.mesh_decl(mod.mesh_ref(m), m, mod.partition_ids(m)))

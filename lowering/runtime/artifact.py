@@ -266,21 +266,25 @@ def _vjp_depth(exp) -> int:
 
 
 def write_jax(fun_name: str, text: str, in_tree, in_avals, out_tree, out_avals, platform,
-              target_version: str | None = None, kept_var_idx=None, vjp: bytes | None = None
-              ) -> bytes:
+              target_version: str | None = None, kept_var_idx=None, vjp: bytes | None = None,
+              symbolic_constraints=()) -> bytes:
     """A JAX export artifact (``jax.export.deserialize`` reads it) of a single-device, pure
     module whose @main takes the arguments ``kept_var_idx`` (default: all). ``in_tree`` and
     ``out_tree`` are Python structures with int leaves; avals are (shape, dtype, weak)
     triples; ``platform`` a name or a tuple of them. JAX's format keeps no weak types.
     ``vjp``: a JAX artifact of its VJP (written by this function), serialized with it (as
-    ``serialize(vjp_order=...)``)."""
+    ``serialize(vjp_order=...)``). A symbolic dimension is its text (``"2*b"``), read in
+    one JAX symbolic scope with ``symbolic_constraints``."""
     import jax
     from jax import export as jex
     from jax import tree_util
+    scope = jex.SymbolicScope(tuple(symbolic_constraints))
 
     def sa(a):
         shape, dtype, weak = a
-        return jax.core.ShapedArray(tuple(shape), dtype, weak_type=weak)
+        shape = tuple(d if isinstance(d, int) else jex.symbolic_shape(d, scope=scope)[0]
+                      for d in shape)
+        return jax.core.ShapedArray(shape, dtype, weak_type=weak)
 
     n_in, n_out = len(in_avals), len(out_avals)
     try:
@@ -295,7 +299,8 @@ def write_jax(fun_name: str, text: str, in_tree, in_avals, out_tree, out_avals, 
             disabled_safety_checks=(), mlir_module_serialized=serialize(text, target_version),
             calling_convention_version=10,
             module_kept_var_idx=tuple(range(n_in)) if kept_var_idx is None else tuple(kept_var_idx),
-            uses_global_constants=False,
+            # (a symbolic module: JAX's caller refines the shapes when this is set)
+            uses_global_constants=any(not isinstance(d, int) for a in in_avals for d in a[0]),
             _get_vjp=None if vjp is None else (lambda _: jex.deserialize(bytearray(vjp))))
         order = 0 if vjp is None else 1 + _vjp_depth(jex.deserialize(bytearray(vjp)))
         return bytes(exp.serialize(vjp_order=order))
