@@ -95,7 +95,8 @@ def _backward(exported, primals) -> tuple:
     bwd = _export_vjp.vjp_backward(exported)
 
     def kept_bwd(res, cts):  # (arguments the module drops: any value; their cts are zero)
-        full = [np.zeros(a.shape, a.dtype) for a in exported.in_avals]
+        env = exported._check_avals([aval_of(r) for r in res], exported._kept_avals)
+        full = [np.zeros(evaluate_shape(a.shape, env), a.dtype) for a in exported.in_avals]
         for i, r in zip(kept, res, strict=True):
             full[i] = r
         outs = bwd(full, cts)
