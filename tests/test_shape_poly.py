@@ -194,7 +194,7 @@ def test_call_under_jit_and_vmap_refines_once_per_shape(exported):
     for n in (3, 1, 3):
         _check_outs(fe.jit(exp.call)(*_args(n)), _want(n))
     assert len(exp._callees) == before + 2  # (one refinement per distinct signature)
-    xs, ys = zip(*(_args(3) for _ in range(2)))
+    xs, ys = zip(*(_args(3) for _ in range(2)), strict=True)
     got = fe.vmap(exp.call)(np.stack(xs), np.stack(ys))
     _check_outs([g[1] for g in got], _want(3))
 
