@@ -21,15 +21,14 @@ def is_static(shape) -> bool:
     return all(type(d) is int for d in shape)
 
 
-def dim_sources(arg_names, avals) -> dict:
+def dim_sources(arg_names, avals, types) -> dict:
     """symbol -> (SSA name of an argument, its type text, axis) where it is read."""
-    from .module import tensor_type
     out: dict = {}
-    for name, a in zip(arg_names, avals, strict=True):
+    for name, a, t in zip(arg_names, avals, types, strict=True):
         for k, d in enumerate(a.shape):
             s = d.as_symbol() if type(d) is DimExpr else None
             if s is not None and s not in out:
-                out[s] = (name, tensor_type(a), k)
+                out[s] = (name, t, k)
     return out
 
 

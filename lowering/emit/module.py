@@ -575,7 +575,8 @@ def lower_graph(g: Graph, name: str = "main", const_args: tuple = (), in_shardin
         f"{n}: {tensor_type(v.aval)}{_sdy_attr(mod, s, v.aval)}"
         for n, v, s in zip(arg_names, params, ins, strict=True)])
     const_names = dict(zip(const_args, arg_names[:k], strict=True))
-    f.dim_sources = _dims.dim_sources(arg_names[k:], [v.aval for v in g.invars])
+    f.dim_sources = _dims.dim_sources(arg_names[k:], [v.aval for v in g.invars],
+                                      [tensor_type(v.aval) for v in g.invars])
     for i, (v, c) in enumerate(zip(g.constvars, g.consts, strict=True)):
         if i not in const_names:
             const_names[i] = f.constant(c, v.aval)
