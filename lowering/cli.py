@@ -226,7 +226,7 @@ def abstract_inputs(specs) -> list:
 def symbolic_dims(specs) -> list:
     """The symbolic dimensions (texts) of the specs, in order."""
     out: list = []
-    _map_specs(lambda shape, name: out.extend(d for d in shape if type(d) is not int), specs)
+    _map_specs(lambda shape, _name: out.extend(d for d in shape if type(d) is not int), specs)
     return out
 
 
