@@ -292,6 +292,8 @@ def export(fun_jit, *, platforms=None):
         exp = Exported(getattr(fun_jit, "__name__", "fun"), lo.in_tree, lo.in_avals, lo.out_tree,
                        lo.out_avals, platforms, text)
         exp._graph = lo.jaxpr
+        if exp.is_symbolic():  # (its module is verified now, not at its first call)
+            _check_module(exp)
         return exp
 
     return do_export

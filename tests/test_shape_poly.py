@@ -246,3 +246,15 @@ def test_grad_through_a_symbolic_export_equals_grad_of_the_original():
         np.testing.assert_allclose(jax.grad(theirs.call)(x), want, rtol=1e-5, atol=1e-7)
     inside = fx.export(fe.jit(fe.grad(loss(fnp))))(spec)  # (grad inside the export too)
     np.testing.assert_allclose(inside.call(x), want, rtol=1e-5, atol=1e-7)
+
+
+def test_more_operations_on_a_symbolic_batch_equal_the_plain_call():
+    """argmax (an iota of the symbolic shape), zeros_like/ones/full of the symbolic shape,
+    integer indexing of the symbolic axis, sort and cumsum along a static axis."""
+    def f(x):
+        return (fnp.argmax(x, axis=1), fnp.zeros_like(x) + 1, fnp.ones(x.shape) * x,
+                fnp.full((x.shape[0], 2), 3.0), x[0] + x[-1], fnp.sort(x, axis=0),
+                fnp.cumsum(x, axis=1))
+    exp = fx.export(fe.jit(f))(fe.ShapeDtypeStruct(fx.symbolic_shape("b, 5"), np.float32))
+    x = np.random.default_rng(0).normal(size=(4, 5)).astype(np.float32)
+    _check_outs(exp.call(x), fe.jit(f)(x))

@@ -381,6 +381,10 @@ def _divmod(x, y, kind: str):
         q = _exact_quotient(x, y)
         if q is not None:
             return q if kind == "floordiv" else 0
+    elif x >= 0 and _decide_geq(y - x - 1) is True:  # 0 <= x < y: x // y == 0, x % y == x
+        return 0 if kind == "floordiv" else int(x)
+    elif x < 0 and _decide_geq(y + x) is True:  # -y <= x < 0: x // y == -1, x % y == x + y
+        return -1 if kind == "floordiv" else y + int(x)
     return _atom(kind, x, y, scope)
 
 

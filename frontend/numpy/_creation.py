@@ -9,7 +9,7 @@ import numpy as np
 from .. import lax
 from ..core import dtypes
 from ..core.ir import Tracer, aval_of
-from ..core.shape_poly import is_symbolic_shape, max_dim
+from ..core.shape_poly import DimExpr, is_symbolic_shape, max_dim
 from ..device.array import Array, device_put
 from ..lax._convert import convert
 from ._core import _SCALARS, asarray, astype, canonical_axis, check_arraylike
@@ -32,10 +32,10 @@ def array(object, dtype=None, copy=True, order="K", ndmin=0, *, device=None):  #
 
 
 def _shape(shape) -> tuple:
-    if isinstance(shape, (int, np.integer)):
+    if isinstance(shape, (int, np.integer, DimExpr)):
         shape = (shape,)
     try:
-        out = tuple(operator.index(s) for s in shape)
+        out = tuple(s if type(s) is DimExpr else operator.index(s) for s in shape)
     except TypeError:
         raise TypeError(f"Shapes must be 1D sequences of concrete values of integer type, got "
                         f"{shape!r}.") from None

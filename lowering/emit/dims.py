@@ -117,6 +117,14 @@ def shape_value(fn, shape) -> str:
     return name
 
 
+def iota(ctx, aval, dimension: int) -> str:
+    """An iota along ``dimension`` of ``aval`` (a ``dynamic_iota`` of a symbolic shape)."""
+    if not is_static(aval.shape):
+        return ctx.op(f"stablehlo.dynamic_iota {shape_value(ctx.fn, aval.shape)}, "
+                      f"dim = {dimension} : (tensor<{aval.ndim}xi64>) -> {ctx.type(aval)}")
+    return ctx.op(f"stablehlo.iota dim = {dimension} : {ctx.type(aval)}")
+
+
 def dynamic_error(prim: str, shape) -> NotImplementedError:
     """The error of a lowering rule with no dynamic-shape form for a symbolic shape."""
     sym = next(d for d in shape if type(d) is DimExpr)

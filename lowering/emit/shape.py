@@ -5,7 +5,7 @@ from frontend.primitives import padding as pd
 from frontend.primitives import shape as sh
 from frontend.primitives.padding import pad_p
 
-from .dims import dim_value, dynamic_error, is_static, shape_value
+from .dims import dim_value, dynamic_error, iota, is_static, shape_value
 
 
 def ints(xs) -> str:
@@ -82,11 +82,7 @@ def _concatenate(ctx, *xs, dimension):
 
 @sh.iota_p.def_lowering
 def _iota(ctx, *, dtype, shape, dimension):
-    out = ctx.avals_out[0]
-    if not is_static(shape):
-        return [ctx.op(f"stablehlo.dynamic_iota {shape_value(ctx.fn, shape)}, dim = {dimension} "
-                       f": (tensor<{len(shape)}xi64>) -> {ctx.type(out)}")]
-    return [ctx.op(f"stablehlo.iota dim = {dimension} : {ctx.type(out)}")]
+    return [iota(ctx, ctx.avals_out[0], dimension)]
 
 
 @sh.dim_as_value_p.def_lowering
