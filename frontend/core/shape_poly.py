@@ -32,7 +32,7 @@ class InconclusiveDimensionOperation(Exception):
     """A comparison or conversion of symbolic dimensions whose answer depends on the values
     of the symbols (JAX's exception of the same name)."""
 
-    def __init__(self, message: str):
+    def __init__(self, message: str) -> None:
         super().__init__(
             f"{message}\nThis error arises for comparison operations with shapes that\n"
             "are non-constant, and the result of the operation cannot be represented as\n"
@@ -45,7 +45,7 @@ class SymbolicScope:
 
     _ids = itertools.count()
 
-    def __init__(self, constraints_str=()):
+    def __init__(self, constraints_str: Any = ()) -> None:
         if isinstance(constraints_str, str):
             raise ValueError("The symbolic constraints should be a sequence of strings. "
                              f"Got {constraints_str!r}")
@@ -82,11 +82,11 @@ class SymbolicScope:
     def constraints(self) -> tuple:
         return self._constraints_str
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return f"SymbolicScope({list(self._constraints_str)})"
 
 
-def _key(x) -> str:
+def _key(x: Any) -> str:
     return repr(x)
 
 
@@ -95,7 +95,7 @@ class DimExpr:
 
     __slots__ = ("_terms", "scope", "_hash")
 
-    def __init__(self, terms: dict, scope: SymbolicScope):
+    def __init__(self, terms: dict, scope: SymbolicScope) -> None:
         # terms: monomial -> nonzero int coefficient; a monomial is a sorted tuple of
         # (atom, power); the constant's monomial is ()
         self._terms = tuple(sorted(((m, c) for m, c in terms.items() if c),
@@ -106,7 +106,7 @@ class DimExpr:
     # -- construction helpers
 
     @staticmethod
-    def _make(terms: dict, scope) -> Any:
+    def _make(terms: dict, scope: SymbolicScope) -> Any:
         terms = {m: c for m, c in terms.items() if c}
         if not terms:
             return 0
@@ -114,7 +114,7 @@ class DimExpr:
             return terms[()]
         return DimExpr(terms, scope)
 
-    def _coerce(self, other, what: str):
+    def _coerce(self, other: Any, what: str) -> dict | None:
         if isinstance(other, DimExpr):
             if other.scope is not self.scope:
                 raise ValueError(f"Invalid mixing of symbolic scopes when {what} '{self}' "
@@ -127,7 +127,7 @@ class DimExpr:
 
     # -- arithmetic
 
-    def __add__(self, other):
+    def __add__(self, other: Any) -> Any:
         o = self._coerce(other, "adding")
         if o is None:
             return NotImplemented
@@ -138,22 +138,22 @@ class DimExpr:
 
     __radd__ = __add__
 
-    def __neg__(self):
+    def __neg__(self) -> Any:
         return DimExpr._make({m: -c for m, c in self._terms}, self.scope)
 
-    def __pos__(self):
+    def __pos__(self) -> DimExpr:
         return self
 
-    def __sub__(self, other):
+    def __sub__(self, other: Any) -> Any:
         o = self._coerce(other, "subtracting")
         if o is None:
             return NotImplemented
         return self + DimExpr._make({m: -c for m, c in o.items()}, self.scope)
 
-    def __rsub__(self, other):
+    def __rsub__(self, other: Any) -> Any:
         return (-self) + other
 
-    def __mul__(self, other):
+    def __mul__(self, other: Any) -> Any:
         o = self._coerce(other, "multiplying")
         if o is None:
             return NotImplemented
@@ -166,7 +166,7 @@ class DimExpr:
 
     __rmul__ = __mul__
 
-    def __pow__(self, k):
+    def __pow__(self, k: Any) -> Any:
         if not _is_int(k) or k < 0:
             return NotImplemented
         out: Any = 1
@@ -174,22 +174,22 @@ class DimExpr:
             out = self * out
         return out
 
-    def __floordiv__(self, other):
+    def __floordiv__(self, other: Any) -> Any:
         return _divmod(self, other, "floordiv")
 
-    def __rfloordiv__(self, other):
+    def __rfloordiv__(self, other: Any) -> Any:
         return _divmod(other, self, "floordiv")
 
-    def __mod__(self, other):
+    def __mod__(self, other: Any) -> Any:
         return _divmod(self, other, "mod")
 
-    def __rmod__(self, other):
+    def __rmod__(self, other: Any) -> Any:
         return _divmod(other, self, "mod")
 
-    def __divmod__(self, other):
+    def __divmod__(self, other: Any) -> tuple:
         return self // other, self % other
 
-    def __truediv__(self, other):
+    def __truediv__(self, other: Any) -> Any:
         q, r = self // other, self % other
         if isinstance(r, int) and r == 0:
             return q
@@ -198,7 +198,7 @@ class DimExpr:
 
     # -- comparison
 
-    def __eq__(self, other):
+    def __eq__(self, other: object) -> Any:
         o = self._coerce(other, "comparing") if isinstance(other, DimExpr) or _is_int(other) \
             else None
         if o is None:
@@ -208,44 +208,44 @@ class DimExpr:
             return diff == 0
         return _decide_geq(diff) is True and _decide_geq(-diff) is True
 
-    def __ne__(self, other):
+    def __ne__(self, other: object) -> Any:
         eq = self.__eq__(other)
         return eq if eq is NotImplemented else not eq
 
-    def __hash__(self):
+    def __hash__(self) -> int:
         return self._hash
 
-    def __ge__(self, other):
+    def __ge__(self, other: Any) -> Any:
         return _geq(self, other, f"'{self}' >= '{other}'")
 
-    def __gt__(self, other):
+    def __gt__(self, other: Any) -> Any:
         return _geq(self - 1, other, f"'{self}' > '{other}'")
 
-    def __le__(self, other):
+    def __le__(self, other: Any) -> Any:
         return _geq(other, self, f"'{self}' <= '{other}'")
 
-    def __lt__(self, other):
+    def __lt__(self, other: Any) -> Any:
         return _geq(other, self + 1, f"'{self}' < '{other}'")
 
     # -- conversion
 
-    def __index__(self):
+    def __index__(self) -> int:
         raise InconclusiveDimensionOperation(
             f"Symbolic dimension '{self}' used in a context that requires a constant")
 
     __int__ = __index__
 
-    def __float__(self):
+    def __float__(self) -> float:
         raise InconclusiveDimensionOperation(
             f"Symbolic dimension '{self}' used in a context that requires a constant")
 
-    def __reduce__(self):
+    def __reduce__(self) -> Any:
         raise TypeError(f"a symbolic dimension ('{self}') cannot be pickled: serialize the "
                         "Exported that holds it")
 
     # -- printing
 
-    def __str__(self):
+    def __str__(self) -> str:
         out = ""
         for m, c in self._terms:
             mono = "*".join(_atom_str(a) + (f"^{p}" if p > 1 else "") for a, p in m)
@@ -279,7 +279,7 @@ class DimExpr:
             total += v
         return total
 
-    def as_symbol(self):
+    def as_symbol(self) -> str | None:
         """The symbol's name when the dimension is one symbol alone, else None."""
         if len(self._terms) == 1:
             m, c = self._terms[0]
@@ -293,28 +293,28 @@ class DimExpr:
         return self._terms
 
 
-def _is_int(x) -> bool:
+def _is_int(x: Any) -> bool:
     return isinstance(x, (int, np.integer)) and not isinstance(x, bool)
 
 
-def canonical_dim(d):
+def canonical_dim(d: Any) -> Any:
     """A dimension as a Python int, or the DimExpr it is."""
     return d if type(d) is DimExpr else int(d)
 
 
-def canonical_shape(shape) -> tuple:
+def canonical_shape(shape: Any) -> tuple:
     return tuple(map(canonical_dim, shape))
 
 
-def is_symbolic(d) -> bool:
+def is_symbolic(d: Any) -> bool:
     return isinstance(d, DimExpr)
 
 
-def is_symbolic_shape(shape) -> bool:
+def is_symbolic_shape(shape: Any) -> bool:
     return any(isinstance(d, DimExpr) for d in shape)
 
 
-def _mono_order(m: tuple):
+def _mono_order(m: tuple) -> tuple:
     return (-sum(p for _, p in m), [_key(a) for a, _ in m]) if m else (1, [])
 
 
@@ -325,21 +325,21 @@ def _mono_mul(m1: tuple, m2: tuple) -> tuple:
     return tuple(sorted(powers.items(), key=lambda ap: _key(ap[0])))
 
 
-def _atom_str(a) -> str:
+def _atom_str(a: tuple) -> str:
     return a[1] if a[0] == "sym" else f"{a[0]}({a[1]}, {a[2]})"
 
 
-def _atom_symbols(a) -> set:
+def _atom_symbols(a: tuple) -> set:
     if a[0] == "sym":
         return {a[1]}
     return set().union(*(x.symbols() for x in a[1:] if isinstance(x, DimExpr)))
 
 
-def _val(x, env):
+def _val(x: Any, env: dict) -> Any:
     return x.evaluate(env) if isinstance(x, DimExpr) else x
 
 
-def _atom_eval(a, env) -> int:
+def _atom_eval(a: tuple, env: dict) -> int:
     if a[0] == "sym":
         if a[1] not in env:
             raise KeyError(a[1])
@@ -349,11 +349,11 @@ def _atom_eval(a, env) -> int:
             "max": lambda: max(x, y), "min": lambda: min(x, y)}[a[0]]()
 
 
-def _atom(kind: str, x, y, scope) -> DimExpr:
+def _atom(kind: str, x: Any, y: Any, scope: SymbolicScope) -> DimExpr:
     return DimExpr({(((kind, x, y), 1),): 1}, scope)
 
 
-def _scope_of(*xs):
+def _scope_of(*xs: Any) -> SymbolicScope:
     scopes = {id(x.scope): x.scope for x in xs if isinstance(x, DimExpr)}
     if len(scopes) > 1:
         a, b = (x for x in xs if isinstance(x, DimExpr))
@@ -361,7 +361,7 @@ def _scope_of(*xs):
     return next(iter(scopes.values()))
 
 
-def _divmod(x, y, kind: str):
+def _divmod(x: Any, y: Any, kind: str) -> Any:
     if not (isinstance(x, DimExpr) or _is_int(x)) or not (isinstance(y, DimExpr) or _is_int(y)):
         return NotImplemented
     scope = _scope_of(x, y)
@@ -388,7 +388,7 @@ def _divmod(x, y, kind: str):
     return _atom(kind, x, y, scope)
 
 
-def _exact_quotient(x: DimExpr, y: DimExpr):
+def _exact_quotient(x: DimExpr, y: DimExpr) -> Any:
     """x / y when y is one term (c * monomial) dividing every term of x, else None."""
     if x == y:
         return 1
@@ -406,17 +406,17 @@ def _exact_quotient(x: DimExpr, y: DimExpr):
     return DimExpr._make(out, x.scope)
 
 
-def max_dim(a, b):
+def max_dim(a: Any, b: Any) -> Any:
     """max of two dimensions: a symbolic ``max(a, b)`` unless the comparison is decided."""
     return _minmax(a, b, "max")
 
 
-def min_dim(a, b):
+def min_dim(a: Any, b: Any) -> Any:
     """min of two dimensions: a symbolic ``min(a, b)`` unless the comparison is decided."""
     return _minmax(a, b, "min")
 
 
-def _minmax(a, b, kind):
+def _minmax(a: Any, b: Any, kind: str) -> Any:
     if not isinstance(a, DimExpr) and not isinstance(b, DimExpr):
         return max(a, b) if kind == "max" else min(a, b)
     d = _decide_geq(a - b)
@@ -427,7 +427,7 @@ def _minmax(a, b, kind):
 
 # ----------------------------------------------------------------------------- decisions
 
-def _bounds(e) -> tuple:
+def _bounds(e: Any) -> tuple:
     """(lower, upper) bounds of a dimension (floats, +-inf when unknown)."""
     if not isinstance(e, DimExpr):
         return e, e
@@ -447,7 +447,7 @@ def _bounds(e) -> tuple:
     return lo, hi
 
 
-def _atom_bounds(a, scope) -> tuple:
+def _atom_bounds(a: tuple, scope: SymbolicScope) -> tuple:
     if a[0] == "sym":
         lo, hi = 1.0, _INF
         for g in scope._geq:  # constraints on the symbol alone: s - k >= 0, k - s >= 0
@@ -476,7 +476,7 @@ def _atom_bounds(a, scope) -> tuple:
     return -_INF, _INF
 
 
-def _decide_geq(e):
+def _decide_geq(e: Any) -> bool | None:
     """True when ``e >= 0`` for every value of the symbols (under the scope's
     constraints), False when ``e < 0`` for all, None when undecided."""
     if not isinstance(e, DimExpr):
@@ -495,7 +495,7 @@ def _decide_geq(e):
     return None
 
 
-def _geq(a, b, what: str) -> bool:
+def _geq(a: Any, b: Any, what: str) -> Any:
     if not all(isinstance(x, DimExpr) or _is_int(x) for x in (a, b)):
         return NotImplemented
     d = _decide_geq(a - b)
@@ -516,11 +516,11 @@ _BINOPS = {ast.Add: lambda a, b: a + b, ast.Sub: lambda a, b: a - b,
            ast.Pow: lambda a, b: a ** b}
 
 
-def _build(node, scope: SymbolicScope, text: str):
-    def bad(why):
+def _build(node: ast.AST, scope: SymbolicScope, text: str) -> Any:
+    def bad(why: str) -> ValueError:
         return ValueError(f"syntax error in symbolic shape {text!r}: {why}")
 
-    def go(n):
+    def go(n: ast.AST) -> Any:
         if isinstance(n, ast.Constant) and type(n.value) is int:
             return n.value
         if isinstance(n, ast.Name):
@@ -541,8 +541,8 @@ def _build(node, scope: SymbolicScope, text: str):
     return go(node)
 
 
-def symbolic_shape(shape_spec, *, constraints=(), scope: SymbolicScope | None = None,
-                   like=None) -> tuple:
+def symbolic_shape(shape_spec: Any, *, constraints: Any = (), scope: SymbolicScope | None = None,
+                   like: Any = None) -> tuple:
     """A shape of symbolic dimensions (JAX's ``jax.export.symbolic_shape``): ``"b, 16"``,
     ``"(b, 2*b + 1)"``, ``"max(b, 4), floordiv(b, 2)"``. Symbols are ints >= 1;
     ``constraints`` (``("b >= 16", "b <= 1024")``) or an existing ``scope`` (a
@@ -596,11 +596,11 @@ def _balanced(s: str) -> bool:
 
 # ----------------------------------------------------------------------------- binding
 
-def shape_str(shape) -> str:
+def shape_str(shape: Any) -> str:
     return "(" + ", ".join(map(str, shape)) + ")"
 
 
-def bind_shapes(specs, shapes, what: str = "args") -> dict:
+def bind_shapes(specs: Any, shapes: Any, what: str = "args") -> dict:
     """The symbol values (name -> int) that make the symbolic ``specs`` (one shape per
     argument) equal the concrete ``shapes``; a ValueError in JAX's words when the shapes
     disagree with each other, with a constant dimension, or with a constraint."""
@@ -633,7 +633,7 @@ def bind_shapes(specs, shapes, what: str = "args") -> dict:
             f"dimension variables: {obtained}. Please see https://docs.jax.dev/en/latest/"
             "export/shape_poly.html#shape-assertion-errors for more details.")
 
-    def fail(msg):
+    def fail(msg: str) -> ValueError:
         return ValueError(f"Input shapes do not match the polymorphic shapes specification. "
                           f"{msg}. {tail}")
 
@@ -662,9 +662,10 @@ def bind_shapes(specs, shapes, what: str = "args") -> dict:
     return env
 
 
-def _constraint_failure(text: str, scope, env):
+def _constraint_failure(text: str, scope: SymbolicScope, env: dict) -> str | None:
     """JAX's words for a constraint the symbol values ``env`` break, else None."""
     node = ast.parse(text.strip(), mode="eval").body
+    assert isinstance(node, ast.Compare)  # (checked when the scope was made)
     left, right = (_build(n, scope, text) for n in (node.left, node.comparators[0]))
     op = type(node.ops[0])
     if op is ast.Eq:
@@ -677,6 +678,6 @@ def _constraint_failure(text: str, scope, env):
         f"Expected '{diff}' to be greater or equal to 0, but found {v}"
 
 
-def evaluate_shape(shape, env: dict) -> tuple:
+def evaluate_shape(shape: Any, env: dict) -> tuple:
     """The concrete shape of a symbolic one for the symbol values ``env``."""
     return tuple(_val(d, env) for d in shape)
