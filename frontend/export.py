@@ -299,6 +299,39 @@ def export(fun_jit, *, platforms=None):
     return do_export
 
 
+def is_symbolic_dim(p) -> bool:
+    """Whether ``p`` is a symbolic dimension (JAX's ``export.is_symbolic_dim``)."""
+    return isinstance(p, DimExpr)
+
+
+def symbolic_args_specs(args, shapes_specs, constraints=(), scope=None):
+    """``ShapeDtypeStruct``s for ``args`` (a pytree of arrays or of objects with shape and
+    dtype) with the symbolic shapes ``shapes_specs`` (one string for every leaf, or a pytree
+    of strings, None for a static shape, matching ``args``), all in one scope; ``_`` in a
+    spec takes the argument's dimension (JAX's ``export.symbolic_args_specs``)."""
+    from .core.ir import ShapeDtypeStruct
+    leaves, td = tree_flatten(args)
+    if isinstance(shapes_specs, str) or shapes_specs is None:
+        specs = [shapes_specs] * len(leaves)
+    else:
+        specs, spec_td = tree_flatten(shapes_specs, is_leaf=lambda x: x is None)
+        if len(specs) != len(leaves):
+            raise ValueError(f"shapes_specs {shapes_specs!r} must be a string or a pytree "
+                             f"matching the arguments ({td}), got {spec_td}")
+    if scope is None:
+        scope = SymbolicScope(constraints)
+    elif constraints:
+        raise ValueError("Cannot specify both a `scope` and `constraints`.")
+    out = []
+    for a, spec in zip(leaves, specs, strict=True):
+        shape = tuple(np.shape(a))
+        if spec is not None:
+            shape = symbolic_shape(spec, scope=scope, like=shape)
+        out.append(ShapeDtypeStruct(shape, np.asarray(a).dtype if not hasattr(a, "dtype")
+                                    else a.dtype))
+    return tree_unflatten(td, out)
+
+
 def _export_platforms(jitted, platforms) -> tuple:
     """The platforms to export for (JAX's names; default: the jitted function's device's).
     Several give JAX's multi-platform module: @main takes the platform's index first."""

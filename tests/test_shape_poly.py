@@ -258,3 +258,20 @@ def test_more_operations_on_a_symbolic_batch_equal_the_plain_call():
     exp = fx.export(fe.jit(f))(fe.ShapeDtypeStruct(fx.symbolic_shape("b, 5"), np.float32))
     x = np.random.default_rng(0).normal(size=(4, 5)).astype(np.float32)
     _check_outs(exp.call(x), fe.jit(f)(x))
+
+
+def test_symbolic_args_specs_and_is_symbolic_dim_as_jax():
+    args = {"x": np.ones((3, 4), np.float32), "y": np.ones((3,), np.int32)}
+    specs = {"x": "b, _", "y": "b"}
+    ours = fx.symbolic_args_specs(args, specs, constraints=("b >= 2",))
+    theirs = jax.export.symbolic_args_specs(args, specs, constraints=("b >= 2",))
+    for k in args:
+        assert [str(d) for d in ours[k].shape] == [str(d) for d in theirs[k].shape]
+        assert ours[k].dtype == theirs[k].dtype
+    assert ours["x"].shape[0] == ours["y"].shape[0] and ours["x"].shape[0] >= 2
+    assert fx.is_symbolic_dim(ours["x"].shape[0]) and not fx.is_symbolic_dim(4)
+    assert jax.export.is_symbolic_dim(theirs["x"].shape[0])
+    exp = fx.export(fe.jit(lambda a: a["x"].sum(1) * a["y"]))(ours)
+    np.testing.assert_allclose(exp.call({"x": np.ones((5, 4), np.float32),
+                                         "y": np.arange(5, dtype=np.int32)}),
+                               4 * np.arange(5, dtype=np.float32))
