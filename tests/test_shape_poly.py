@@ -168,6 +168,11 @@ def test_constraints_are_checked_as_jax():
     assert str(a.value) == str(b.value)
     np.testing.assert_allclose(ours.call(np.ones((5, 4), np.float32)), np.full(4, 25 * np.tanh(1)),
                                rtol=1e-6)
+    # our module carries JAX's shape assertions: a JAX caller of our artifact checks them
+    assert ours.mlir_module().count("stablehlo.custom_call @shape_assertion") == 3
+    with pytest.raises(Exception) as c:
+        jax.export.deserialize(ours.serialize(format="jax")).call(x)
+    assert str(a.value) in str(c.value) + str(c.value.__cause__)
 
 
 def test_inconclusive_shape_logic_in_the_function_fails_as_jax():

@@ -606,7 +606,7 @@ def bind_shapes(specs: Any, shapes: Any, what: str = "args") -> dict:
     disagree with each other, with a constant dimension, or with a constraint."""
     env: dict = {}
     where: dict = {}
-    specs_txt = ",".join(f"{what}[{i}].shape = {shape_str(s)}" for i, s in enumerate(specs))
+    specs_txt = specs_text(specs, what)
     scopes = []
     # first the dimensions that are one symbol alone, then solve the others with them
     for i, (spec, shape) in enumerate(zip(specs, shapes, strict=True)):
@@ -628,14 +628,10 @@ def bind_shapes(specs: Any, shapes: Any, what: str = "args") -> dict:
                 where[s] = f"{what}[{i}].shape[{k}] (= {n})"
     obtained = "".join(f"'{s}' = {v} from specification '{s}' for dimension {where[s]}, "
                        for s, v in env.items())
-
-    tail = (f"Using the following polymorphic shapes specifications: {specs_txt}. Obtained "
-            f"dimension variables: {obtained}. Please see https://docs.jax.dev/en/latest/"
-            "export/shape_poly.html#shape-assertion-errors for more details.")
+    pre, tail = assertion_text(specs_txt, obtained)
 
     def fail(msg: str) -> ValueError:
-        return ValueError(f"Input shapes do not match the polymorphic shapes specification. "
-                          f"{msg}. {tail}")
+        return ValueError(f"{pre}{msg}. {tail}")
 
     for s, n in env.items():
         if n < 1:
@@ -662,20 +658,43 @@ def bind_shapes(specs: Any, shapes: Any, what: str = "args") -> dict:
     return env
 
 
-def _constraint_failure(text: str, scope: SymbolicScope, env: dict) -> str | None:
-    """JAX's words for a constraint the symbol values ``env`` break, else None."""
+def constraint_parts(text: str, scope: SymbolicScope) -> tuple:
+    """("==", left, right) or (">=", e, 0) of a constraint of ``scope`` (``<=`` turned
+    around): what its check compares."""
     node = ast.parse(text.strip(), mode="eval").body
     assert isinstance(node, ast.Compare)  # (checked when the scope was made)
     left, right = (_build(n, scope, text) for n in (node.left, node.comparators[0]))
     op = type(node.ops[0])
     if op is ast.Eq:
-        lv, rv = _val(left, env), _val(right, env)
-        return None if lv == rv else \
-            f"Expected '{left}' to be equal to '{right}', but found {lv} != {rv}"
-    diff = left - right if op is ast.GtE else right - left
-    v = _val(diff, env)
-    return None if v >= 0 else \
-        f"Expected '{diff}' to be greater or equal to 0, but found {v}"
+        return "==", left, right
+    return ">=", (left - right if op is ast.GtE else right - left), 0
+
+
+def constraint_message(kind: str, left: Any, right: Any, lv: Any, rv: Any) -> str:
+    """JAX's words for a broken constraint (``lv``, ``rv``: the values found)."""
+    if kind == "==":
+        return f"Expected '{left}' to be equal to '{right}', but found {lv} != {rv}"
+    return f"Expected '{left}' to be greater or equal to 0, but found {lv}"
+
+
+def _constraint_failure(text: str, scope: SymbolicScope, env: dict) -> str | None:
+    """JAX's words for a constraint the symbol values ``env`` break, else None."""
+    kind, left, right = constraint_parts(text, scope)
+    lv, rv = _val(left, env), _val(right, env)
+    ok = lv == rv if kind == "==" else lv >= 0
+    return None if ok else constraint_message(kind, left, right, lv, rv)
+
+
+def assertion_text(specs_txt: str, obtained: str) -> tuple:
+    """(start, end) of JAX's shape-assertion messages (the failure goes between)."""
+    return ("Input shapes do not match the polymorphic shapes specification. ",
+            f"Using the following polymorphic shapes specifications: {specs_txt}. Obtained "
+            f"dimension variables: {obtained}. Please see https://docs.jax.dev/en/latest/"
+            "export/shape_poly.html#shape-assertion-errors for more details.")
+
+
+def specs_text(shapes: Any, what: str = "args") -> str:
+    return ",".join(f"{what}[{i}].shape = {shape_str(s)}" for i, s in enumerate(shapes))
 
 
 def evaluate_shape(shape: Any, env: dict) -> tuple:

@@ -11,7 +11,13 @@ from __future__ import annotations
 import numpy as np
 
 from frontend.core.ir import Aval
-from frontend.core.shape_poly import DimExpr
+from frontend.core.shape_poly import (
+    DimExpr,
+    assertion_text,
+    constraint_message,
+    constraint_parts,
+    specs_text,
+)
 
 _I64 = Aval((), np.dtype(np.int64))
 _S = "tensor<i64>"
@@ -123,6 +129,54 @@ def iota(ctx, aval, dimension: int) -> str:
         return ctx.op(f"stablehlo.dynamic_iota {shape_value(ctx.fn, aval.shape)}, "
                       f"dim = {dimension} : (tensor<{aval.ndim}xi64>) -> {ctx.type(aval)}")
     return ctx.op(f"stablehlo.iota dim = {dimension} : {ctx.type(aval)}")
+
+
+def shape_assertions(fn, arg_names, avals, types) -> None:
+    """JAX's ``shape_assertion`` custom calls at the start of @main: each symbol >= 1, every
+    other symbolic argument dimension equal to its expression, each constraint of the scope.
+    The shape refinement of a call checks them (JAX's callers of our artifacts too) and
+    removes them: XLA never sees them. Messages are JAX's, ``{k}`` the k-th value."""
+    names = list(arg_names)
+    obtained = "".join(
+        f"'{s}' = {{{k}}} from specification '{s}' for dimension "
+        f"args[{names.index(src[0])}].shape[{src[2]}] (= {{{k}}}), "
+        for k, (s, src) in enumerate(fn.dim_sources.items()))
+    scope = next(d.scope for a in avals for d in a.shape if type(d) is DimExpr)
+    pre, tail = assertion_text(specs_text([a.shape for a in avals]), obtained)
+    syms = [dim_value(fn, DimExpr({((("sym", s), 1),): 1}, scope)) for s in fn.dim_sources]
+    n = len(syms)
+    cmp = "(tensor<i64>, tensor<i64>) -> tensor<i1>"
+    one = fn.constant(1, _I64)
+    for s, v in zip(fn.dim_sources, syms, strict=True):
+        pred = fn.op(f"stablehlo.compare GE, {v}, {one}, SIGNED : {cmp}")
+        _assert(fn, pred, syms, f"{pre}Expected value >= 1 for dimension variable '{s}'. {tail}")
+    for i, (name, a, t) in enumerate(zip(names, avals, types, strict=True)):
+        for k, d in enumerate(a.shape):
+            if type(d) is not DimExpr or fn.dim_sources.get(d.as_symbol(), ())[::2] == (name, k):
+                continue
+            size = fn.op(f"stablehlo.get_dimension_size {name}, dim = {k} : ({t}) -> tensor<i32>")
+            got = fn.op(f"stablehlo.convert {size} : (tensor<i32>) -> {_S}")
+            want = dim_value(fn, d)
+            pred = fn.op(f"stablehlo.compare EQ, {got}, {want}, SIGNED : {cmp}")
+            _assert(fn, pred, [*syms, got, want],
+                    f"{pre}Found inconsistency between dimension size args[{i}].shape[{k}] "
+                    f"(= {{{n}}}) and the specification '{d}' (= {{{n + 1}}}). {tail}")
+    for text in scope.constraints():
+        kind, left, right = constraint_parts(text, scope)
+        lv, rv = dim_value(fn, left), dim_value(fn, right)
+        pred = fn.op(f"stablehlo.compare {'EQ' if kind == '==' else 'GE'}, {lv}, {rv}, "
+                     f"SIGNED : {cmp}")
+        msg = constraint_message(kind, left, right, f"{{{n}}}", f"{{{n + 1}}}")
+        _assert(fn, pred, [*syms, lv, rv], f"Input shapes do not match the symbolic shape "
+                f"constraint {text}. {msg}.  {tail}")
+
+
+def _assert(fn, pred: str, values: list, message: str) -> None:
+    types = ", ".join(["tensor<i1>"] + [_S] * len(values))
+    msg = message.replace("\\", "\\\\").replace('"', '\\"')
+    fn.lines.append(f'    stablehlo.custom_call @shape_assertion({", ".join([pred, *values])}) '
+                    f'{{api_version = 2 : i32, error_message = "{msg}", has_side_effect = true}}'
+                    f" : ({types}) -> ()")
 
 
 def dynamic_error(prim: str, shape) -> NotImplementedError:

@@ -575,8 +575,10 @@ def lower_graph(g: Graph, name: str = "main", const_args: tuple = (), in_shardin
         f"{n}: {tensor_type(v.aval)}{_sdy_attr(mod, s, v.aval)}"
         for n, v, s in zip(arg_names, params, ins, strict=True)])
     const_names = dict(zip(const_args, arg_names[:k], strict=True))
-    f.dim_sources = _dims.dim_sources(arg_names[k:], [v.aval for v in g.invars],
-                                      [tensor_type(v.aval) for v in g.invars])
+    in_avals, in_types = [v.aval for v in g.invars], [tensor_type(v.aval) for v in g.invars]
+    f.dim_sources = _dims.dim_sources(arg_names[k:], in_avals, in_types)
+    if f.dim_sources:  # (a shape-polymorphic module checks its arguments' shapes, as JAX's)
+        _dims.shape_assertions(f, arg_names[k:], in_avals, in_types)
     for i, (v, c) in enumerate(zip(g.constvars, g.consts, strict=True)):
         if i not in const_names:
             const_names[i] = f.constant(c, v.aval)
