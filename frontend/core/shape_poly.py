@@ -199,9 +199,9 @@ class DimExpr:
     # -- comparison
 
     def __eq__(self, other: object) -> Any:
-        o = self._coerce(other, "comparing") if isinstance(other, DimExpr) or _is_int(other) \
-            else None
-        if o is None:
+        if isinstance(other, DimExpr) and other.scope is not self.scope:
+            return False  # (dimensions of two exports: never equal; a dict may compare them)
+        if not (isinstance(other, DimExpr) or _is_int(other)):
             return NotImplemented
         diff = self - other
         if isinstance(diff, int):
