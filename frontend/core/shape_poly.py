@@ -10,6 +10,7 @@ the symbols cancel). ``==`` is True when the two are provably equal, else False 
 ``<``, ``<=``, ``>``, ``>=`` answer when the bounds decide them and otherwise raise
 ``InconclusiveDimensionOperation``, as does ``int(d)`` / ``operator.index(d)``.
 
+    >>> from frontend.export import symbolic_shape
     >>> b, n = symbolic_shape("b, 16")
     >>> (2 * b + 1, b * n, (2 * b + 1) // 2, b >= 1)
     (2*b + 1, 16*b, b, True)
