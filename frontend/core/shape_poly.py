@@ -240,6 +240,12 @@ class DimExpr:
         raise InconclusiveDimensionOperation(
             f"Symbolic dimension '{self}' used in a context that requires a constant")
 
+    def __copy__(self) -> DimExpr:
+        return self  # (immutable; its scope is shared by identity)
+
+    def __deepcopy__(self, memo: dict) -> DimExpr:
+        return self
+
     def __reduce__(self) -> Any:
         raise TypeError(f"a symbolic dimension ('{self}') cannot be pickled: serialize the "
                         "Exported that holds it")
