@@ -76,8 +76,9 @@ def _compute_atom(fn, atom) -> str:
         if src is None:
             raise ValueError(
                 f"the symbolic dimension {atom[1]!r} is not the size of any argument's "
-                "dimension here: each symbol must be some argument dimension alone (as "
-                "JAX's export requires), and a region isolated from @main cannot read it")
+                "dimension here: vmaplab reads each symbol from an argument dimension that is "
+                "that symbol alone (JAX also solves linear ones such as 2*b), and a region "
+                "isolated from @main cannot read it")
         arg, typ, axis = src
         size = fn.op(f"stablehlo.get_dimension_size {arg}, dim = {axis} : ({typ}) "
                      f"-> tensor<i32>")
