@@ -280,3 +280,11 @@ def test_symbolic_args_specs_and_is_symbolic_dim_as_jax():
     np.testing.assert_allclose(exp.call({"x": np.ones((5, 4), np.float32),
                                          "y": np.arange(5, dtype=np.int32)}),
                                4 * np.arange(5, dtype=np.float32))
+
+
+def test_embedding_lookup_of_a_symbolic_batch_of_ids():
+    table = np.arange(20, dtype=np.float32).reshape(10, 2)
+    exp = fx.export(fe.jit(lambda ids: fnp.asarray(table)[ids] * 2))(
+        fe.ShapeDtypeStruct(fx.symbolic_shape("b"), np.int32))
+    ids = np.array([1, 3, 5, 9], np.int32)
+    np.testing.assert_allclose(exp.call(ids), table[ids] * 2)

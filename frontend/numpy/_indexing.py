@@ -23,6 +23,7 @@ from ..lax._convert import convert
 from ..primitives import indexing as ix
 from ._core import asarray, broadcast_to_shape, canonical_axis, is_array
 from ._elementwise import remainder
+from ._shape import broadcast_shapes
 
 __all__ = ["take", "take_along_axis", "NonConcreteBooleanIndexError"]
 
@@ -235,11 +236,7 @@ def _reshape(x, shape):
 
 
 def _broadcast_index_shapes(arrs) -> tuple:
-    shapes = [tuple(np.shape(a)) if not is_array(a) else a.shape for a in arrs]
-    try:
-        return tuple(np.broadcast_shapes(*shapes))
-    except ValueError:
-        raise ValueError(f"Incompatible shapes for broadcasting: shapes={list(shapes)}") from None
+    return broadcast_shapes(*[tuple(np.shape(a)) if not is_array(a) else a.shape for a in arrs])
 
 
 def _bcast_index(i, shape):
