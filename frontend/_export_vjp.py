@@ -11,7 +11,8 @@ from __future__ import annotations
 import numpy as np
 
 from .core import dtypes
-from .core.ir import ShapeDtypeStruct, inline_graph
+from .core.ir import ShapeDtypeStruct, aval_of, inline_graph
+from .core.shape_poly import evaluate_shape, is_symbolic_shape
 
 
 def _differentiable(aval) -> bool:
@@ -26,6 +27,12 @@ def export_vjp(exp, graph, export_fn, jit_fn, vjp_fn):
 
     def fun_vjp(*xs_and_cts):
         xs, cts = xs_and_cts[:n_in], xs_and_cts[n_in:]
+        if any(is_symbolic_shape(a.shape) and not _differentiable(a)
+               for a in (*exp.in_avals, *exp.out_avals)):
+            raise NotImplementedError(
+                f"the VJP of {exp.fun_name}, exported with symbolic shapes, has integer or "
+                "boolean inputs or outputs of symbolic shape: not supported (export it for "
+                "static shapes, or with float arrays only)")
         _, pullback = vjp_fn(lambda *a: inline_graph(graph, list(a)), *xs)
         outs = pullback([c if _differentiable(a) else np.zeros(a.shape, dtypes.float0)
                          for c, a in zip(cts, exp.out_avals, strict=True)])
@@ -44,7 +51,8 @@ def vjp_backward(exp):
     def bwd(res, cts):
         vjp = exp.vjp()
         ct_avals = vjp.in_avals[len(exp.in_avals):]  # (integer outputs: zeros of its type)
-        cts = [np.zeros(v.shape, v.dtype) if not _differentiable(a) else c
+        env = exp._check_avals([aval_of(r) for r in res], exp.in_avals)  # (symbolic dims)
+        cts = [np.zeros(evaluate_shape(v.shape, env), v.dtype) if not _differentiable(a) else c
                for c, a, v in zip(cts, exp.out_avals, ct_avals, strict=True)]
         outs = vjp.call(*res, *cts)
         outs = outs if isinstance(outs, (list, tuple)) else [outs]

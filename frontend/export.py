@@ -24,10 +24,28 @@ import threading
 import numpy as np
 
 from . import _export_vjp
+from ._export_header import (  # noqa: F401  (register_namedtuple_serialization: public)
+    _aval_json,
+    _aval_triple,
+    _header_fields,
+    _kind,
+    _shape_from,
+    _tree_to_json,
+    register_namedtuple_serialization,
+)
 from .core import dtypes
 from .core.arguments import abstractify
 from .core.ir import Aval, Primitive, aval_of
 from .core.pytree import tree_flatten, tree_unflatten
+from .core.shape_poly import (  # noqa: F401  (jax.export's names)
+    DimExpr,
+    InconclusiveDimensionOperation,
+    SymbolicScope,
+    bind_shapes,
+    evaluate_shape,
+    is_symbolic_shape,
+    symbolic_shape,
+)
 from .device import seam as _backend
 from .interpreters.ad_util import Zero, tangent_aval
 from .primitives.shape import instantiate_zeros
@@ -35,7 +53,8 @@ from .transforms.custom_derivatives import custom_lin_p
 from .transforms.jit import jitted_of
 from .transforms.vmap import sequential_batch
 
-FORMAT_VERSION = 2  # (2: may carry the artifact of its VJP, see serialize's vjp_order)
+# (2: may carry the artifact of its VJP, see serialize's vjp_order; 3: symbolic shapes)
+FORMAT_VERSION = 3
 MAGIC = b"VMAPLAB-EXPORTED\n"
 
 # call_exported(*args; exported): the exported module's @main on the kept arguments
@@ -44,8 +63,8 @@ call_exported_p = Primitive("call_exported", multiple_results=True)
 
 @call_exported_p.def_abstract_eval
 def _call_exported_abstract_eval(*avals, exported):
-    exported._check_avals(avals, exported._kept_avals)
-    return list(exported.out_avals)
+    env = exported._check_avals(avals, exported._kept_avals)
+    return exported._out_avals_for(env)
 
 
 @call_exported_p.def_batching
@@ -85,7 +104,8 @@ def _backward(exported, primals) -> tuple:
     bwd = _export_vjp.vjp_backward(exported)
 
     def kept_bwd(res, cts):  # (arguments the module drops: any value; their cts are zero)
-        full = [np.zeros(a.shape, a.dtype) for a in exported.in_avals]
+        env = exported._check_avals([aval_of(r) for r in res], exported._kept_avals)
+        full = [np.zeros(evaluate_shape(a.shape, env), a.dtype) for a in exported.in_avals]
         for i, r in zip(kept, res, strict=True):
             full[i] = r
         outs = bwd(full, cts)
@@ -150,26 +170,50 @@ class Exported:
 
     # -- calling
 
-    def _check_avals(self, got, want) -> None:
+    def _check_avals(self, got, want) -> dict:
+        """The values of the symbolic dimensions (name -> int; {} for static shapes) that
+        the argument types ``got`` give ``want``'s; JAX's errors when they do not fit."""
+        sym = self.is_symbolic()
         bad = [f"argument {i}: exported for {w.str_short()}, called with {g.str_short()}"
                for i, (g, w) in enumerate(zip(got, want, strict=True))
-               if g.shape != w.shape or g.dtype != w.dtype]
+               if (g.shape != w.shape and not sym) or g.dtype != w.dtype]
         if len(got) != len(want) or bad:
             raise TypeError(f"Function {self.fun_name} was exported for argument types "
                             f"{[a.str_short() for a in want]}, called with "
                             f"{[a.str_short() for a in got]}: " + "; ".join(bad))
+        if not sym:
+            return {}
+        if any(is_symbolic_shape(a.shape) for a in got):
+            raise ValueError(f"Function {self.fun_name} was exported with symbolic shapes; it is "
+                             f"called with symbolic shapes {[a.str_short() for a in got]}: call "
+                             "it with arrays (or inside jit/vmap, on concrete shapes)")
+        return bind_shapes([a.shape for a in want], [a.shape for a in got])
 
-    def callee(self, platform_index=None) -> tuple:
+    def is_symbolic(self) -> bool:
+        """Whether some argument has a symbolic dimension (shape-polymorphic export)."""
+        return any(is_symbolic_shape(a.shape) for a in self.in_avals)
+
+    def _out_avals_for(self, env: dict) -> list:
+        if not env:
+            return list(self.out_avals)
+        return [a.update(shape=evaluate_shape(a.shape, env)) for a in self.out_avals]
+
+    def callee(self, platform_index=None, types=None) -> tuple:
         """(function name, functions text) that a module adds to call this one; with
         ``platform_index`` (an int, for a module of several platforms) the module of that
-        platform alone, which takes no platform index."""
+        platform alone, which takes no platform index. ``types``: for a shape-polymorphic
+        module, (argument types, result types) of the call (static type texts): the module
+        refined to them (one refinement per distinct call signature)."""
+        key = (platform_index, types if self.is_symbolic() else None)
         with self._lock:
-            hit = self._callees.get(platform_index)
+            hit = self._callees.get(key)
             if hit is None:
                 be = _backend.get()
                 text = self._text if platform_index is None else \
                     be.exported_for_platform(self._text, platform_index)
-                hit = self._callees[platform_index] = be.exported_callee(text)
+                if key[1] is not None:
+                    text = be.refine_exported(text, list(types[0]), list(types[1]))
+                hit = self._callees[key] = be.exported_callee(text)
         return hit
 
     def platform_index(self):
@@ -215,7 +259,8 @@ class Exported:
                 [_aval_triple(a) for a in self.in_avals],
                 self.out_tree.unflatten(range(len(self.out_avals))),
                 [_aval_triple(a) for a in self.out_avals], self.platforms, target_version,
-                self.module_kept_var_idx, vjp_blob or None))
+                self.module_kept_var_idx, vjp_blob or None,
+                _symbolic_header(self).get("symbolic_constraints", ())))
         if format != "vmaplab":
             raise ValueError(f"unknown export format {format!r}: 'vmaplab' or 'jax'")
         version = be.check_stablehlo_version(target_version or be.stablehlo_versions()[1])
@@ -226,7 +271,8 @@ class Exported:
             "in_avals": [_aval_json(a) for a in self.in_avals],
             "out_avals": [_aval_json(a) for a in self.out_avals],
             "platforms": list(self.platforms), "module_kept_var_idx": list(self.module_kept_var_idx),
-            "stablehlo_version": version, **_vjp_header(vjp_blob)}, sort_keys=True).encode()
+            "stablehlo_version": version, **_vjp_header(vjp_blob),
+            **_symbolic_header(self)}, sort_keys=True).encode()
         body = struct.pack(">I", len(header)) + header + artifact + vjp_blob
         return bytearray(MAGIC + hashlib.sha256(body).digest() + body)
 
@@ -255,9 +301,44 @@ def export(fun_jit, *, platforms=None):
         exp = Exported(getattr(fun_jit, "__name__", "fun"), lo.in_tree, lo.in_avals, lo.out_tree,
                        lo.out_avals, platforms, text)
         exp._graph = lo.jaxpr
+        if exp.is_symbolic():  # (its module is verified now, not at its first call)
+            _check_module(exp)
         return exp
 
     return do_export
+
+
+def is_symbolic_dim(p) -> bool:
+    """Whether ``p`` is a symbolic dimension (JAX's ``export.is_symbolic_dim``)."""
+    return isinstance(p, DimExpr)
+
+
+def symbolic_args_specs(args, shapes_specs, constraints=(), scope=None):
+    """``ShapeDtypeStruct``s for ``args`` (a pytree of arrays or of objects with shape and
+    dtype) with the symbolic shapes ``shapes_specs`` (one string for every leaf, or a pytree
+    of strings, None for a static shape, matching ``args``), all in one scope; ``_`` in a
+    spec takes the argument's dimension (JAX's ``export.symbolic_args_specs``)."""
+    from .core.ir import ShapeDtypeStruct
+    leaves, td = tree_flatten(args)
+    if isinstance(shapes_specs, str) or shapes_specs is None:
+        specs = [shapes_specs] * len(leaves)
+    else:
+        specs, spec_td = tree_flatten(shapes_specs, is_leaf=lambda x: x is None)
+        if len(specs) != len(leaves):
+            raise ValueError(f"shapes_specs {shapes_specs!r} must be a string or a pytree "
+                             f"matching the arguments ({td}), got {spec_td}")
+    if scope is None:
+        scope = SymbolicScope(constraints)
+    elif constraints:
+        raise ValueError("Cannot specify both a `scope` and `constraints`.")
+    out = []
+    for a, spec in zip(leaves, specs, strict=True):
+        shape = tuple(np.shape(a))
+        if spec is not None:
+            shape = symbolic_shape(spec, scope=scope, like=shape)
+        out.append(ShapeDtypeStruct(shape, np.asarray(a).dtype if not hasattr(a, "dtype")
+                                    else a.dtype))
+    return tree_unflatten(td, out)
 
 
 def _export_platforms(jitted, platforms) -> tuple:
@@ -309,61 +390,20 @@ def deserialize(blob) -> Exported:
     return exp
 
 
-def _kind(v) -> str:
-    """How a JSON value is named in an error: 'the string', 'the list', ..."""
-    return {str: "the string", list: "the list", dict: "the object", bool: "the bool",
-            float: "the number", int: "the int", type(None): "null"}.get(type(v), "the value")
-
-
-def _header_fields(h: dict) -> tuple:
-    """(fun_name, in_tree, in_avals, out_tree, out_avals, platforms, module_kept_var_idx)
-    of a header, each checked: a ValueError "corrupt artifact: ..." for anything malformed."""
-    def need(key, kind, what):
-        if key not in h:
-            raise ValueError(f"corrupt artifact: the header has no {key}")
-        v = h[key]
-        if not isinstance(v, kind) or isinstance(v, bool) and kind is not bool:
-            raise ValueError(f"corrupt artifact: {key} must be {what}, got {_kind(v)} "
-                             f"{str(v)[:100]}")
-        return v
-
-    fun_name = need("fun_name", str, "a string")
-    platforms = need("platforms", list, "a list of platform names")
-    if not platforms or not all(isinstance(p, str) for p in platforms):
-        raise ValueError(f"corrupt artifact: platforms must be a non-empty list of platform "
-                         f"names, got {str(platforms)[:100]}")
-    avals = {}
-    for key in ("in_avals", "out_avals"):
-        lst = need(key, list, "a list of [shape, dtype, weak_type]")
-        avals[key] = [_aval_from(a, f"{key}[{i}]") for i, a in enumerate(lst)]
-    in_tree = _tree_from_json(need("in_tree", (dict, str, type(None)), "a pytree"), "in_tree")
-    out_tree = _tree_from_json(need("out_tree", (dict, str, type(None)), "a pytree"), "out_tree")
-    for key, tree, n in (("in_tree", in_tree, len(avals["in_avals"])),
-                         ("out_tree", out_tree, len(avals["out_avals"]))):
-        if tree.num_leaves != n:
-            other = key.replace("tree", "avals")
-            raise ValueError(f"corrupt artifact: {key} has {tree.num_leaves} leaves but {other} "
-                             f"has {n} types")
-    if in_tree.kind != "tuple" or len(in_tree.children) != 2 or \
-            in_tree.children[0].kind != "tuple" or in_tree.children[1].kind != "dict":
-        raise ValueError(f"corrupt artifact: in_tree must be a pair (positional arguments "
-                         f"tuple, keyword arguments dict), got {in_tree}")
-    kept = need("module_kept_var_idx", list, "a list of argument indices")
-    n_in = len(avals["in_avals"])
-    if not all(type(i) is int and 0 <= i < n_in for i in kept) or kept != sorted(set(kept)):
-        raise ValueError(f"corrupt artifact: module_kept_var_idx must be increasing argument "
-                         f"indices below {n_in}, got {str(kept)[:100]}")
-    return (fun_name, in_tree, avals["in_avals"], out_tree, avals["out_avals"], platforms, kept)
-
-
 def _from_jax(d: dict) -> Exported:
     in_leaves, in_tree = tree_flatten(d["in_tree"])
     out_leaves, out_tree = tree_flatten(d["out_tree"])
     if in_leaves != list(range(len(d["in_avals"]))) or out_leaves != list(range(len(d["out_avals"]))):
         raise ValueError("the JAX artifact's pytrees hold node types vmaplab does not know")
-    exp = Exported(d["fun_name"], in_tree, [Aval(*a) for a in d["in_avals"]], out_tree,
-                   [Aval(*a) for a in d["out_avals"]], d["platforms"], d["text"],
-                   d["kept_var_idx"])
+    scope = SymbolicScope(d["symbolic_constraints"]) if d.get("symbolic_constraints") \
+        is not None else None
+
+    def aval(t, where):
+        return Aval(_shape_from(list(t[0]), scope, where), *t[1:])
+    exp = Exported(d["fun_name"], in_tree,
+                   [aval(a, f"in_avals[{i}]") for i, a in enumerate(d["in_avals"])], out_tree,
+                   [aval(a, f"out_avals[{i}]") for i, a in enumerate(d["out_avals"])],
+                   d["platforms"], d["text"], d["kept_var_idx"])
     _check_module(exp)
     _check_custom_calls(exp)
     if d.get("vjp") is not None:
@@ -400,6 +440,16 @@ def _vjp_header(vjp_blob: bytes) -> dict:
     return {"vjp_bytes": len(vjp_blob), "format_version": 2} if vjp_blob else {}
 
 
+def _symbolic_header(exp: Exported) -> dict:
+    """Header fields of a shape-polymorphic artifact (format version 3): the constraints of
+    its symbols' scope (the dimensions themselves are written as their text)."""
+    scopes = {d.scope for a in exp.in_avals for d in a.shape if isinstance(d, DimExpr)}
+    if not scopes:
+        return {}
+    return {"format_version": 3,
+            "symbolic_constraints": [c for s in scopes for c in s.constraints()]}
+
+
 def _vjp_size(header: dict, rest: int) -> int:
     n = header.get("vjp_bytes", 0)
     if type(n) is not int or not 0 <= n < rest:
@@ -410,132 +460,23 @@ def _vjp_size(header: dict, rest: int) -> int:
 
 def _check_module(exp: Exported) -> None:
     """The module's @main must take the kept arguments and give the results."""
-    _, ins, outs = _backend.get().stablehlo_signature(exp._text)
+    be = _backend.get()
+    if exp.is_symbolic():  # (symbolic dimensions are the module's dynamic ones)
+        ins, outs = be.exported_main_dims(exp._text)
+        be.check_compilable(exp._text)
+    else:
+        _, ins, outs = be.stablehlo_signature(exp._text)
+        ins, outs = ([(a.shape, a.dtype) for a in x] for x in (ins, outs))
     extra = 1 if len(exp.platforms) > 1 else 0
-    want_in = [(a.shape, a.dtype) for a in exp._kept_avals]
-    if [(a.shape, a.dtype) for a in ins[extra:]] != want_in or \
-            [(a.shape, a.dtype) for a in outs] != [(a.shape, a.dtype) for a in exp.out_avals]:
+
+    def sig(avals):
+        return [(tuple(None if isinstance(d, DimExpr) else d for d in a.shape), a.dtype)
+                for a in avals]
+
+    def show(sig):
+        return [f"{np.dtype(d).name}[{','.join('?' if n is None else str(n) for n in s)}]"
+                for s, d in sig]
+    if list(ins[extra:]) != sig(exp._kept_avals) or list(outs) != sig(exp.out_avals):
         raise ValueError(f"the artifact's module does not match its header: @main takes "
-                         f"{[a.str_short() for a in ins]} and gives {[a.str_short() for a in outs]}, "
-                         f"the header says {[a.str_short() for a in exp._kept_avals]} -> "
-                         f"{[a.str_short() for a in exp.out_avals]}")
-
-
-# ----------------------------------------------------------------------------- header pieces
-
-_NAMEDTUPLE_NAMES: dict = {}
-_NAMEDTUPLES: dict = {}
-
-
-def register_namedtuple_serialization(nodetype, *, serialized_name: str):
-    """Let pytrees holding the namedtuple class ``nodetype`` be serialized, under
-    ``serialized_name`` (as JAX's ``register_namedtuple_serialization``)."""
-    if not (isinstance(nodetype, type) and issubclass(nodetype, tuple) and hasattr(nodetype, "_fields")):
-        raise ValueError(f"{nodetype!r} is not a namedtuple class")
-    _NAMEDTUPLE_NAMES[nodetype] = serialized_name
-    _NAMEDTUPLES[serialized_name] = nodetype
-    return nodetype
-
-
-# the dtypes an artifact's types may have, by name
-_DTYPES = {np.dtype(d).name: np.dtype(d) for d in dtypes._NODE_OF}
-
-
-def _dtype_from(name):
-    if not isinstance(name, str) or name not in _DTYPES:
-        raise ValueError(f"corrupt artifact: unknown dtype {name!r}")
-    return _DTYPES[name]
-
-
-def _aval_json(a: Aval) -> list:
-    return [list(a.shape), a.dtype.name, a.weak_type]
-
-
-def _aval_from(j, where: str = "aval") -> Aval:
-    if not isinstance(j, list) or len(j) != 3:
-        raise ValueError(f"corrupt artifact: {where} must be [shape, dtype, weak_type], got "
-                         f"{str(j)[:100]}")
-    shape, name, weak = j
-    if not isinstance(shape, list) or not all(type(d) is int and 0 <= d < 2**62 for d in shape):
-        raise ValueError(f"corrupt artifact: {where} has the shape {str(shape)[:100]}: a shape "
-                         "is a list of non-negative ints")
-    if type(weak) is not bool:
-        raise ValueError(f"corrupt artifact: {where} has weak_type {weak!r}: true or false")
-    return Aval(tuple(shape), _dtype_from(name), weak)
-
-
-def _aval_triple(a: Aval) -> tuple:
-    return a.shape, a.dtype, a.weak_type
-
-
-def _tree_to_json(td):
-    k = td.kind
-    if k == "leaf":
-        return "*"
-    if k == "none":
-        return None
-    kids = [_tree_to_json(c) for c in td.children]
-    if k in ("tuple", "list"):
-        return {k: kids}
-    if k == "dict":
-        for key in td.meta:
-            if not isinstance(key, str):
-                raise ValueError(f"cannot serialize a pytree with the dict key {key!r}: only str "
-                                 "keys are supported")
-        return {"dict": [[key, c] for key, c in zip(td.meta, kids, strict=True)]}
-    name = _NAMEDTUPLE_NAMES.get(td.meta)
-    if name is None:
-        raise ValueError(f"cannot serialize a pytree holding the namedtuple "
-                         f"{td.meta.__qualname__}: register it with "
-                         "frontend.export.register_namedtuple_serialization(cls, serialized_name=...)")
-    return {"namedtuple": name, "children": kids}
-
-
-_MAX_DEPTH = 100
-
-
-def _tree_from_json(j, where: str = "pytree"):
-    count = iter(range(1 << 62))
-
-    def bad(what):
-        return ValueError(f"corrupt artifact: {where} {what}")
-
-    def kids(v, depth):
-        if not isinstance(v, list):
-            raise bad(f"has children {str(v)[:100]}, not a list")
-        return [build(c, depth + 1) for c in v]
-
-    def build(j, depth):
-        if depth > _MAX_DEPTH:
-            raise bad(f"is nested deeper than {_MAX_DEPTH} levels")
-        if j == "*":
-            return next(count)
-        if j is None:
-            return None
-        if not isinstance(j, dict) or len(j) not in (1, 2):
-            raise bad(f"holds {str(j)[:100]}, which is no pytree node")
-        if len(j) == 1 and "tuple" in j:
-            return tuple(kids(j["tuple"], depth))
-        if len(j) == 1 and "list" in j:
-            return kids(j["list"], depth)
-        if len(j) == 1 and "dict" in j:
-            items = j["dict"]
-            if not isinstance(items, list) or not all(
-                    isinstance(it, list) and len(it) == 2 and isinstance(it[0], str) for it in items) \
-                    or len({it[0] for it in items}) != len(items):
-                raise bad(f"holds the dict {str(items)[:100]}: a list of distinct [str key, node]")
-            return {k: build(c, depth + 1) for k, c in items}
-        if set(j) != {"namedtuple", "children"} or not isinstance(j["namedtuple"], str):
-            raise bad(f"holds {str(j)[:100]}, which is no pytree node")
-        cls = _NAMEDTUPLES.get(j["namedtuple"])
-        if cls is None:
-            raise ValueError(f"the artifact's pytree holds the namedtuple registered as "
-                             f"{j['namedtuple']!r}: register that class with "
-                             "frontend.export.register_namedtuple_serialization first")
-        children = kids(j["children"], depth)
-        if len(children) != len(cls._fields):
-            raise bad(f"gives the namedtuple {j['namedtuple']!r} {len(children)} children, "
-                      f"it has {len(cls._fields)} fields")
-        return cls(*children)
-
-    return tree_flatten(build(j, 0))[1]
+                         f"{show(ins)} and gives {show(outs)}, the header says "
+                         f"{show(sig(exp._kept_avals))} -> {show(sig(exp.out_avals))}")

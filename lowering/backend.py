@@ -41,6 +41,7 @@ __all__ = [
     # testbed: MLIR, artifacts, FFI
     "compiler_ir", "run_mlir_pipeline", "check_compilable", "apply_patterns", "MLIR_PASSES",
     "serialize_artifact", "deserialize_artifact", "check_stablehlo_version", "exported_callee", "exported_for_platform",
+    "refine_exported", "exported_main_dims",
     "read_jax_export", "write_jax_export", "stablehlo_versions", "register_ffi_target",
     "ffi_include_dir", "mlir_builder_modules", "build_mlir_function",
     # the explorer page (lowering/explore, imported when first asked for)
@@ -201,6 +202,15 @@ serialize_artifact = runtime.artifact.serialize
 deserialize_artifact = runtime.artifact.deserialize
 check_stablehlo_version = runtime.artifact.check_version
 exported_callee = runtime.artifact.callee
+refine_exported = runtime.artifact.refine
+
+
+def exported_main_dims(text: str):
+    """([(shape, dtype)] of @main's arguments, of its results) of a module whose
+    dimensions may be dynamic (None)."""
+    return runtime.mlir.main_signature(text, dynamic=True)
+
+
 exported_for_platform = runtime.artifact.for_platform
 read_jax_export = runtime.artifact.read_jax
 write_jax_export = runtime.artifact.write_jax

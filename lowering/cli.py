@@ -7,7 +7,9 @@ against the StableHLO reference interpreter, list the passes.
     vmaplab passes
 
 Argument specs are ``DTYPE[DIMS]``: ``f32[8,3]``, ``i32[]``, ``bool[4]``, ``bf16[2,2]`` (or
-numpy names: ``float32[8,3]``). The frontend is imported only when a command runs, so
+numpy names: ``float32[8,3]``); ``dump`` also takes symbolic dimensions, ``f32[b,16]`` (JAX's
+``export.symbolic_shape`` syntax, one scope for all the arguments: a module with dynamic
+``?`` dimensions, as ``frontend.export`` writes). The frontend is imported only when a command runs, so
 ``--help`` and bad specs answer at once. ``dump`` traces with the specs' shapes and dtypes
 only (no input is allocated); ``check`` runs the function on random inputs.
 
@@ -40,7 +42,7 @@ _DTYPES = {"f16": "float16", "bf16": "bfloat16", "f32": "float32", "f64": "float
            "i8": "int8", "i16": "int16", "i32": "int32", "i64": "int64", "u8": "uint8",
            "u16": "uint16", "u32": "uint32", "u64": "uint64", "bool": "bool", "pred": "bool",
            "c64": "complex64", "c128": "complex128"}
-_SPEC = re.compile(r"^\s*([A-Za-z0-9_]+)\s*\[\s*([0-9,\s]*)\]\s*$")
+_SPEC = re.compile(r"^\s*([A-Za-z0-9_]+)\s*\[([^\]\[]*)\]\s*$")
 
 
 class CLIError(Exception):
@@ -51,7 +53,8 @@ class CLIError(Exception):
 
 
 def parse_spec(spec: str) -> tuple:
-    """'f32[8,3]' -> ((8, 3), 'float32')."""
+    """'f32[8,3]' -> ((8, 3), 'float32'); a symbolic dimension (shape-polymorphic lowering,
+    JAX's ``export.symbolic_shape`` syntax) stays text: 'f32[b,16]' -> (('b', 16), 'float32')."""
     m = _SPEC.match(spec)
     if m is None:
         raise CLIError(f"bad argument spec {spec!r}: expected DTYPE[DIMS] such as f32[8,3] or i32[]")
@@ -61,11 +64,24 @@ def parse_spec(spec: str) -> tuple:
         raise CLIError(f"bad argument spec {spec!r}: unknown dtype {name!r}; one of "
                        f"{', '.join(_DTYPES)} (or the numpy names)")
     parts = [p.strip() for p in dims.split(",")] if dims.strip() else []
-    if any(not p.isdigit() for p in parts):
-        raise CLIError(f"bad argument spec {spec!r}: dimensions are non-negative integers")
-    if any(int(p) >= 2 ** 63 for p in parts):
+    for p in parts:
+        if not p.isdigit() and not _symbolic_dim_ok(p):
+            raise CLIError(f"bad argument spec {spec!r}: dimensions are non-negative integers "
+                           f"or symbolic dimensions such as b or 2*b (got {p!r})")
+    if any(p.isdigit() and int(p) >= 2 ** 63 for p in parts):
         raise CLIError(f"bad argument spec {spec!r}: a dimension is at most 2**63 - 1")
-    return tuple(int(p) for p in parts), dtype
+    return tuple(int(p) if p.isdigit() else p for p in parts), dtype
+
+
+def _symbolic_dim_ok(text: str) -> bool:
+    """Whether ``text`` is one symbolic dimension (names a symbol; JAX's syntax)."""
+    from frontend.core.shape_poly import symbolic_shape
+    if not re.search(r"[A-Za-z_]", text):
+        return False
+    try:
+        return len(symbolic_shape(text)) == 1
+    except (ValueError, TypeError):
+        return False
 
 
 _SPEC_TOKEN = re.compile(r"([A-Za-z][A-Za-z0-9_]*)\s*\[([^\]\[]*)\]")
@@ -195,10 +211,23 @@ def _map_specs(fn, tree):
 
 def abstract_inputs(specs) -> list:
     """The specs (pytrees of them) as ShapeDtypeStructs: enough to trace, lower and compile,
-    nothing allocated."""
+    nothing allocated. Symbolic dimensions of all the specs share one scope (``b`` is the
+    same size in every argument)."""
     import frontend as fe
-    return [_map_specs(lambda shape, name: fe.ShapeDtypeStruct(shape, _dtype(name)), t)
-            for t in specs]
+    from frontend.core.shape_poly import SymbolicScope, symbolic_shape
+    scope = SymbolicScope()
+
+    def one(shape, name):
+        shape = tuple(d if type(d) is int else symbolic_shape(d, scope=scope)[0] for d in shape)
+        return fe.ShapeDtypeStruct(shape, _dtype(name))
+    return [_map_specs(one, t) for t in specs]
+
+
+def symbolic_dims(specs) -> list:
+    """The symbolic dimensions (texts) of the specs, in order."""
+    out: list = []
+    _map_specs(lambda shape, _name: out.extend(d for d in shape if type(d) is not int), specs)
+    return out
 
 
 def make_inputs(specs, seed: int) -> list:
@@ -233,6 +262,11 @@ def _with_statics(fn, parsed):
     return with_statics
 
 
+def specs_of(args) -> list:
+    """The spec pytrees of the --arg options (static arguments left out)."""
+    return [t for kind, t in (parse_arg(s) for s in args.arg) if kind == "tree"]
+
+
 def _prepare(args, concrete: bool):
     """(function after --vmap, inputs, graph passes) from the parsed arguments; the inputs
     are random arrays when ``concrete``, else ShapeDtypeStructs."""
@@ -254,6 +288,11 @@ def _prepare(args, concrete: bool):
         fn = fe.vmap(fn, in_axes=a)
     if not concrete:
         return fn, abstract_inputs(specs), passes
+    sym = symbolic_dims(specs)
+    if sym:
+        raise CLIError(f"symbolic dimension {sym[0]!r} in --arg: it needs concrete sizes to run "
+                       "the function; only dump (without --stage hlo) takes symbolic "
+                       "dimensions")
     try:
         return fn, make_inputs(specs, args.seed), passes
     except MemoryError as e:
@@ -396,7 +435,14 @@ def cmd_dump(args) -> int:
     if "linalg" in stages:
         sink.emit("linalg", lowered.apply_passes("stablehlo-legalize-to-linalg").as_text())
     if "hlo" in stages:
-        sink.emit("hlo", lowered.compile().as_text())
+        if symbolic_dims(specs_of(args)):
+            if args.stage == "hlo":
+                raise CLIError("--stage hlo compiles the module: XLA needs static shapes, and "
+                               "an --arg has a symbolic dimension")
+            _print("(no hlo stage: the module has symbolic dimensions; XLA compiles static "
+                   "shapes only)")
+        else:
+            sink.emit("hlo", lowered.compile().as_text())
     if args.dot:
         dot = P.to_dot(res.graph, getattr(fn, "__name__", "graph"))
         sink.emit("dot", dot)
@@ -528,7 +574,8 @@ def cmd_passes(_args) -> int:
 def _function_args(p):
     p.add_argument("target", metavar="SCRIPT.py:FUNCTION", help="the function to compile")
     p.add_argument("--arg", action="append", default=[], metavar="SPEC",
-                   help="an argument, DTYPE[DIMS] such as f32[8,3] or i32[], a pytree of them "
+                   help="an argument, DTYPE[DIMS] such as f32[8,3] or i32[] (for dump, a symbolic "
+                        "dimension such as f32[b,16]: one scope for all), a pytree of them "
                         "such as \"{'w': f32[3,4], 'b': f32[4]}\", or static:LITERAL (a "
                         "static argument); repeat, in order")
     p.add_argument("--vmap", action="append", default=[], metavar="IN_AXES",

@@ -3,6 +3,7 @@ frontend.experimental.io_callback, effects_barrier): the printed lines and value
 JAX's, eagerly, under jit, vmap (each vmap_method), grad and in loop bodies; the errors JAX
 gives; and the custom call the program carries."""
 import functools
+import re
 
 import jax
 import jax.experimental
@@ -216,3 +217,48 @@ def test_one_traced_callback_lowered_unbatched_and_batched():
     run = lambda x: inline_graph(g, [x])[0]  # noqa: E731
     np.testing.assert_allclose(fe.jit(run)(X), np.sin(X), rtol=1e-6)
     np.testing.assert_allclose(fe.jit(fe.vmap(run))(XS), np.sin(XS), rtol=1e-6)
+
+
+def _callback_program(ns):
+    def f(x):
+        y = ns["pure_callback"](lambda a: np.sin(a), ns["SDS"](x.shape, x.dtype), x)
+        ns["debug"].print("x={}", x)
+        return ns["io_callback"](lambda a: a * 2, ns["SDS"](x.shape, x.dtype), y, ordered=True)
+    return f
+
+
+_CUSTOM_CALL = re.compile(r"stablehlo\.custom_call @(\w+)\([^)]*\) \{([^\n]*)\} : (\([^)]*\) -> "
+                          r"(?:\([^)]*\)|[^ \n]+))")
+
+
+def _callback_calls(text):
+    """(target, has a side effect, type signature) of each custom call of a module's text."""
+    return [(t, "has_side_effect = true" in attrs, sig.strip())
+            for t, attrs, sig in _CUSTOM_CALL.findall(text)]
+
+
+@pytest.mark.parametrize("platform", ["cuda", "rocm"])
+def test_gpu_lowering_makes_jaxs_gpu_callback_calls(platform, monkeypatch):
+    """For CUDA and ROCm the callbacks call jaxlib's GPU host-callback target as JAX's own
+    lowering for that platform does (JAX needs that platform's backend to lower them: its
+    lookup is pointed at the CPU client here; nothing runs on a GPU)."""
+    from jax._src.interpreters import mlir as jax_mlir
+    ours = fe.jit(_callback_program(OURS)).trace(X).lower(
+        lowering_platforms=(platform,)).as_text()
+    from frontend.device import seam
+    seam.get().compiler_ir(ours)  # (parses and verifies)
+    cpu = jax.devices("cpu")[0].client
+    monkeypatch.setattr(jax_mlir.ModuleContext, "get_backend", lambda self: cpu)
+    theirs = jax.jit(_callback_program(JAXS)).trace(X).lower(
+        lowering_platforms=(platform,)).as_text()
+    got, want = _callback_calls(ours), _callback_calls(theirs)
+    assert got == want and len(got) == 3
+    assert {t for t, _, _ in got} == {"xla_ffi_python_gpu_callback"}
+
+
+def test_callbacks_for_tpu_or_several_platforms_are_clear_errors():
+    t = fe.jit(_callback_program(OURS)).trace(X)
+    with pytest.raises(NotImplementedError, match="host callbacks .* on tpu"):
+        t.lower(lowering_platforms=("tpu",))
+    with pytest.raises(NotImplementedError, match="multi-platform lowering for python_callback"):
+        t.lower(lowering_platforms=("cpu", "cuda"))

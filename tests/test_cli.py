@@ -75,7 +75,10 @@ def test_help(cmd):
 
 
 @pytest.mark.parametrize("args,message", [
-    (["dump", f"{SCRIPT}:mlp", "--arg", "f32[8,x]"], "bad argument spec 'f32[8,x]'"),
+    (["dump", f"{SCRIPT}:mlp", "--arg", "f32[8,x+]"], "bad argument spec 'f32[8,x+]'"),
+    (["check", f"{SCRIPT}:mlp", "--arg", "f32[b,3]"], "symbolic dimension 'b' in --arg"),
+    (["dump", f"{SCRIPT}:mlp", "--arg", "f32[b,3]", "--arg", "f32[3,4]", "--arg", "f32[4]",
+      "--vmap", "0,None,None", "--stage", "hlo"], "XLA needs static shapes"),
     (["dump", f"{SCRIPT}:mlp", "--arg", "q32[3]"], "unknown dtype 'q32'"),
     (["dump", "nope.py:mlp"], "no such script: nope.py"),
     (["dump", SCRIPT], "expected SCRIPT.py:FUNCTION"),
@@ -87,6 +90,19 @@ def test_bad_input_is_a_clear_error(args, message):
     r = vmaplab(*args)
     assert r.returncode == 2 and message in r.stderr, r.stderr
     assert "Traceback" not in r.stderr
+
+
+def test_dump_takes_a_symbolic_batch_dimension():
+    """--arg f32[b,3] (b shared by all the arguments): a verified module with dynamic
+    dimensions, the batch size read with get_dimension_size, as frontend.export writes."""
+    r = vmaplab("dump", f"{SCRIPT}:mlp", "--arg", "f32[b,3]", "--arg", "f32[3,4]", "--arg",
+                "f32[4]", "--vmap", "0,None,None", "--stage", "stablehlo")
+    assert r.returncode == 0, r.stderr
+    text = r.stdout.split("==== stablehlo ====\n", 1)[1]
+    verify(text)
+    assert "@main(%arg0: tensor<?x3xf32>, %arg1: tensor<3x4xf32>, %arg2: tensor<4xf32>)" in text
+    assert "-> (tensor<?xf32>)" in text and "stablehlo.get_dimension_size %arg0, dim = 0" in text
+    assert "stablehlo.dynamic_broadcast_in_dim" in text
 
 
 def _main_in_a_subprocess(invocations, memory=None) -> list:

@@ -109,7 +109,7 @@ def _rewrap(blob: bytes, body_edit) -> bytes:
 def test_wrong_version_and_corrupt_artifacts_are_clear_errors(exported):
     blob = bytes(exported.serialize())
     newer = _rewrap(blob, lambda b: b.replace(b'"format_version": 1', b'"format_version": 7'))
-    with pytest.raises(ValueError, match="export format version 7; this vmaplab reads versions 1 to 2"):
+    with pytest.raises(ValueError, match="export format version 7; this vmaplab reads versions 1 to 3"):
         fx.deserialize(newer)
     future = _rewrap(blob, lambda b: b.replace(b"StableHLO_v" + fx.stablehlo_versions()[1].encode(),
                                                b"StableHLO_v9.99.0"))

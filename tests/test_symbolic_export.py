@@ -1,8 +1,8 @@
 """Differentiable artifacts: ``serialize(vjp_order=n)`` and grad/vjp through
 ``Exported.call`` for vmaplab's artifacts and JAX's (both ways), against the gradients of the
 original function and JAX's; forward mode refused as JAX refuses it; a fresh process
-differentiates a reloaded artifact. (Shape-polymorphic export, ``symbolic_shape``, is not
-provided yet: see docs/testbed.md, section 7.)"""
+differentiates a reloaded artifact. (Shape-polymorphic export, ``symbolic_shape``, is
+tested in tests/test_shape_poly.py: docs/testbed.md, section 12.)"""
 import os
 import subprocess
 import sys

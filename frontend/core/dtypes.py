@@ -198,7 +198,7 @@ def dtype_and_weak(x: Any) -> tuple[np.dtype, bool]:
         return aval.dtype, aval.weak_type
     if isinstance(x, bool):
         return bool_, False
-    if isinstance(x, int):
+    if isinstance(x, int) or type(x).__name__ == "DimExpr":  # (a symbolic dimension)
         return default_int(), True
     if isinstance(x, float):
         return default_float(), True

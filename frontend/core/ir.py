@@ -20,6 +20,7 @@ from typing import Literal as TypingLiteral
 import numpy as np
 
 from . import dtypes
+from .shape_poly import DimExpr, canonical_shape
 
 RuleT = TypeVar("RuleT", bound=Callable[..., Any])
 TraceT = TypeVar("TraceT", bound="Trace")
@@ -47,7 +48,7 @@ def _canonical_shape(shape: Any) -> tuple[int, ...]:
         return _SHAPES[shape]
     except (KeyError, TypeError):
         pass
-    t = tuple(map(int, shape))
+    t = canonical_shape(shape)
     if len(_SHAPES) > 100_000:
         _SHAPES.clear()
     _SHAPES[t] = t
@@ -64,6 +65,8 @@ def _check_extent(shape: tuple[int, ...], dtype: np.dtype) -> None:
         raise ValueError(f"negative dimensions are not allowed, got shape {shape}")
     n = 1
     for d in (*shape, dtype.itemsize):
+        if type(d) is DimExpr:  # (symbolic: bounded when called with concrete shapes)
+            continue
         n *= d
         if n > _INT64_MAX:
             raise ValueError(f"shape {shape} of {dtype.name} is too large: its size in bytes "
@@ -150,7 +153,7 @@ class ShapeDtypeStruct:
 
     def __init__(self, shape: Sequence[int], dtype: Any, *, sharding: Any = None,
                  weak_type: bool = False) -> None:
-        self.shape = tuple(int(d) for d in shape)
+        self.shape = canonical_shape(shape)
         self.dtype = np.dtype(dtype)
         self.weak_type = bool(weak_type)
         self.sharding = sharding

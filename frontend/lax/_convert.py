@@ -9,10 +9,15 @@ import numpy as np
 
 from ..core import dtypes
 from ..core.ir import Literal, Tracer, aval_of, literal
+from ..core.shape_poly import DimExpr
 from ..device.array import Array, host_const
 from ..primitives.elementwise import convert_element_type_p
+from ..primitives.shape import dim_as_value_p
 
 SCALARS = (bool, int, float, complex)
+# operands that take the typed operands' dtype: Python scalars and symbolic dimensions
+# (shape-polymorphic export: a DimExpr is a weakly typed int computed at run time)
+SCALAR_LIKE = (*SCALARS, DimExpr)
 
 
 def as_operand(x):
@@ -20,6 +25,8 @@ def as_operand(x):
     arrays and (nested) lists of numbers go to the device with JAX's canonical dtypes."""
     if isinstance(x, (Array, Tracer, Literal)):
         return x
+    if type(x) is DimExpr:
+        return dim_as_value_p.bind(dim=x)
     if isinstance(x, SCALARS):
         d, weak = dtypes.dtype_and_weak(x)
         return host_const(np.asarray(x, d), weak)
@@ -37,6 +44,8 @@ def convert(x, dtype, weak: bool = False):
     dtype = np.dtype(dtype)
     if isinstance(x, SCALARS):
         return literal(x, dtype, weak)
+    if type(x) is DimExpr:
+        x = dim_as_value_p.bind(dim=x)
     if isinstance(x, Literal):
         if x.aval.dtype == dtype and x.aval.weak_type == weak:
             return x
@@ -57,12 +66,13 @@ def convert_element_type(operand, new_dtype):
 def lax_operands(args) -> list:
     """Python scalars take the dtype of the typed operands (weak when all typed ones are);
     with only Python scalars, JAX's promotion of their kinds (weakly typed)."""
-    typed = [a for a in args if not isinstance(a, SCALARS)]
+    typed = [a for a in args if not isinstance(a, SCALAR_LIKE)]
     if not typed:
-        d, weak = dtypes.promote(*(dtypes.dtype_and_weak(a) for a in args))
-        return [literal(a, d, weak) for a in args]
+        d, weak = dtypes.promote(*(dtypes.dtype_and_weak(1 if type(a) is DimExpr else a)
+                                   for a in args))
+        return [convert(a, d, weak) for a in args]
     if len(typed) == len(args):
         return list(args)
     a0 = aval_of(typed[0])
     weak = all(aval_of(a).weak_type for a in typed)
-    return [convert(a, a0.dtype, weak) if isinstance(a, SCALARS) else a for a in args]
+    return [convert(a, a0.dtype, weak) if isinstance(a, SCALAR_LIKE) else a for a in args]

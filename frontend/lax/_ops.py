@@ -11,9 +11,9 @@ from ..core.ir import aval_of
 from ..core.pytree import tree_map
 from ..primitives import bits
 from ..primitives import elementwise as ew
-from ._convert import SCALARS, convert, lax_operands
+from ._convert import SCALAR_LIKE, convert, lax_operands
 
-# type -> isinstance(value, SCALARS), filled as types are met: the common call (numpy's,
+# type -> isinstance(value, SCALAR_LIKE), filled as types are met: the common call (numpy's,
 # once per traced operation: no Python scalar) costs one dict lookup per operand, not a
 # failed isinstance (about 0.3 us on a tracer) nor lax_operands' lists
 _IS_SCALAR: dict = {}
@@ -21,7 +21,7 @@ _IS_SCALAR: dict = {}
 
 def _bind_operands(prim, args):
     for a in args:
-        _IS_SCALAR[type(a)] = isinstance(a, SCALARS)
+        _IS_SCALAR[type(a)] = isinstance(a, SCALAR_LIKE)
     return prim.bind(*lax_operands(args))
 
 

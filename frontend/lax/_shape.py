@@ -7,6 +7,7 @@ import numpy as np
 
 from ..core import dtypes
 from ..core.ir import aval_of, literal
+from ..core.shape_poly import DimExpr, canonical_shape
 from ..interpreters.batching import shape as _shape
 from ..primitives.padding import concatenate_p, pad_p, slice_p
 from ..primitives.shape import (
@@ -21,20 +22,20 @@ from ..primitives.shape import (
 
 def _check_int_seq(name, what, xs):
     try:
-        return tuple(map(int, xs))
+        return canonical_shape(xs)
     except TypeError:
         raise TypeError(f"{name} {what} must be a sequence of integers, got {xs!r}.") from None
 
 
 def broadcast_in_dim(operand, shape, broadcast_dimensions):
     """lax.broadcast_in_dim: operand dim i becomes result dim broadcast_dimensions[i]."""
-    return broadcast_in_dim_p.bind(operand, shape=tuple(map(int, shape)),
+    return broadcast_in_dim_p.bind(operand, shape=canonical_shape(shape),
                                    broadcast_dimensions=tuple(map(int, broadcast_dimensions)))
 
 
 def broadcast(operand, sizes):
     """lax.broadcast: add leading dims of ``sizes``."""
-    sizes = tuple(map(int, sizes))
+    sizes = canonical_shape(sizes)
     shp = _shape(operand)
     return broadcast_in_dim(operand, sizes + tuple(shp), range(len(sizes), len(sizes) + len(shp)))
 
@@ -43,8 +44,8 @@ def reshape(operand, new_sizes, dimensions=None):
     """lax.reshape: row-major reshape (after transposing by ``dimensions`` if given)."""
     if dimensions is not None:
         operand = transpose(operand, dimensions)
-    new_sizes = (new_sizes,) if isinstance(new_sizes, (int, np.integer)) else new_sizes
-    new_sizes = tuple(map(int, new_sizes))
+    new_sizes = (new_sizes,) if isinstance(new_sizes, (int, np.integer, DimExpr)) else new_sizes
+    new_sizes = canonical_shape(new_sizes)
     if _shape(operand) == new_sizes and aval_of(operand, host=False) is not None:
         return operand
     return reshape_p.bind(operand, new_sizes=new_sizes, dimensions=None)
@@ -153,7 +154,7 @@ def concatenate(operands, dimension):
 
 def broadcasted_iota(dtype, shape, dimension):
     """lax.broadcasted_iota: counts 0, 1, ... along ``dimension`` of ``shape``."""
-    shape = tuple(map(int, shape))
+    shape = canonical_shape(shape)
     dimension = int(dimension)
     return iota_p.bind(dtype=dtypes.canonicalize(np.dtype(dtype)), shape=shape,
                        dimension=dimension)
@@ -161,7 +162,7 @@ def broadcasted_iota(dtype, shape, dimension):
 
 def iota(dtype, size):
     """lax.iota: [0, 1, ..., size - 1] of ``dtype``."""
-    return broadcasted_iota(dtype, (int(size),), 0)
+    return broadcasted_iota(dtype, (size,), 0)
 
 
 def rev(operand, dimensions):
@@ -220,7 +221,8 @@ def full(shape, fill_value, dtype=None, *, sharding=None):
     Array([1.5, 1.5], dtype=float32, weak_type=True)
     """
     from ._convert import as_operand, convert
-    shape = (int(shape),) if np.ndim(shape) == 0 else tuple(map(int, shape))
+    shape = canonical_shape((shape,) if isinstance(shape, DimExpr) or np.ndim(shape) == 0
+                            else shape)
     if np.ndim(fill_value) != 0:
         raise TypeError(f"full must be called with scalar fill_value, got fill_value.shape "
                         f"{np.shape(fill_value)}.")

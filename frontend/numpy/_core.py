@@ -6,11 +6,13 @@ import numpy as np
 from .. import lax
 from ..core import dtypes
 from ..core.ir import Literal, Tracer, aval_of, literal
+from ..core.shape_poly import DimExpr
 from ..device.array import Array, from_foreign, host_const
 from ..lax._convert import convert
 
 _SCALARS = (bool, int, float, complex)
-ArrayLike = (Array, Tracer, np.ndarray, np.generic, Literal) + _SCALARS
+# (a symbolic dimension is a weakly typed int, as in JAX's shape-polymorphic tracing)
+ArrayLike = (Array, Tracer, np.ndarray, np.generic, Literal, DimExpr) + _SCALARS
 
 
 def is_array(x) -> bool:
@@ -50,6 +52,8 @@ def asarray(a, dtype=None, copy=None) -> Array | Tracer:
         return a if dtype is None or a.dtype == dtype else astype(a, dtype)
     if isinstance(a, Literal):
         return convert(a, dtype or a.aval.dtype, a.aval.weak_type and dtype is None)
+    if type(a) is DimExpr:
+        return convert(a, dtype or dtypes.default_int(), dtype is None)
     if isinstance(a, _SCALARS):
         d, weak = dtypes.dtype_and_weak(a)
         if dtype is not None:

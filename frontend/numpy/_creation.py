@@ -9,6 +9,7 @@ import numpy as np
 from .. import lax
 from ..core import dtypes
 from ..core.ir import Tracer, aval_of
+from ..core.shape_poly import DimExpr, is_symbolic_shape, max_dim
 from ..device.array import Array, device_put
 from ..lax._convert import convert
 from ._core import _SCALARS, asarray, astype, canonical_axis, check_arraylike
@@ -31,10 +32,10 @@ def array(object, dtype=None, copy=True, order="K", ndmin=0, *, device=None):  #
 
 
 def _shape(shape) -> tuple:
-    if isinstance(shape, (int, np.integer)):
+    if isinstance(shape, (int, np.integer, DimExpr)):
         shape = (shape,)
     try:
-        out = tuple(operator.index(s) for s in shape)
+        out = tuple(s if type(s) is DimExpr else operator.index(s) for s in shape)
     except TypeError:
         raise TypeError(f"Shapes must be 1D sequences of concrete values of integer type, got "
                         f"{shape!r}.") from None
@@ -113,6 +114,8 @@ def arange(start, stop=None, step=None, dtype=None, *, device=None):
     """Evenly spaced values (computed on the host: the bounds must be concrete)."""
     for v in (start, stop, step):
         _concrete(v, "arange")
+    if is_symbolic_shape((start, stop, step)):
+        return _symbolic_arange(start, stop, step, dtype)
     if dtype is None:
         vals = [v for v in (start, stop, step) if v is not None]
         dtype = dtypes.result_type(*vals)
@@ -124,6 +127,20 @@ def arange(start, stop=None, step=None, dtype=None, *, device=None):
     else:
         out = np.arange(start, stop, step if step is not None else 1, dtype=dtype)
     return _placed(asarray(out, dtype), device)
+
+
+def _symbolic_arange(start, stop, step, dtype):
+    """arange(n) / arange(start, n) of a symbolic size n (shape-polymorphic export): an
+    iota of n - start elements, offset by ``start``."""
+    if stop is None:
+        start, stop = 0, start
+    if step not in (None, 1) or is_symbolic_shape((start,)):
+        raise ValueError(f"arange with a symbolic dimension supports arange(n) and "
+                         f"arange(start, n) with a constant start and step 1, got "
+                         f"arange({start}, {stop}, {step})")
+    dtype = dtypes.default_int() if dtype is None else dtypes.canonicalize(np.dtype(dtype))
+    out = lax.iota(dtype, max_dim(stop - start, 0))
+    return out if start == 0 else lax.add(out, convert(start, dtype))
 
 
 def linspace(start, stop, num: int = 50, endpoint: bool = True, retstep: bool = False,

@@ -15,6 +15,7 @@ import numpy as np
 from .. import lax
 from ..core import dtypes
 from ..core.ir import Tracer, aval_of, literal
+from ..core.shape_poly import DimExpr
 from ..device.array import Array
 from ..interpreters.ragged import axis_length, is_ragged
 from ..lax import _indexing as lax_ix
@@ -22,6 +23,7 @@ from ..lax._convert import convert
 from ..primitives import indexing as ix
 from ._core import asarray, broadcast_to_shape, canonical_axis, is_array
 from ._elementwise import remainder
+from ._shape import broadcast_shapes
 
 __all__ = ["take", "take_along_axis", "NonConcreteBooleanIndexError"]
 
@@ -156,6 +158,13 @@ def _parse(shape, idx, x=None):
                 dim += 1
         elif isinstance(e, slice):
             s = slice(_static_int(e.start, e), _static_int(e.stop, e), _static_int(e.step, e))
+            if type(shape[dim]) is DimExpr:  # (shape-polymorphic export)
+                if (s.start, s.stop, s.step) not in ((None, None, None), (None, None, 1)):
+                    raise IndexError(f"slicing the symbolic dimension '{shape[dim]}' (axis "
+                                     f"{dim}) supports only ':', got {s}")
+                entries.append(_Entry("slice", dim, 0, shape[dim], 1))
+                dim += 1
+                continue
             start, stop, step = s.indices(shape[dim])
             entries.append(_Entry("slice", dim, start, len(range(start, stop, step)), step))
             dim += 1
@@ -227,11 +236,7 @@ def _reshape(x, shape):
 
 
 def _broadcast_index_shapes(arrs) -> tuple:
-    shapes = [tuple(np.shape(a)) if not is_array(a) else a.shape for a in arrs]
-    try:
-        return tuple(np.broadcast_shapes(*shapes))
-    except ValueError:
-        raise ValueError(f"Incompatible shapes for broadcasting: shapes={list(shapes)}") from None
+    return broadcast_shapes(*[tuple(np.shape(a)) if not is_array(a) else a.shape for a in arrs])
 
 
 def _bcast_index(i, shape):

@@ -383,7 +383,9 @@ def einsum(subscripts, /, *operands, out=None, optimize="auto", precision=None,
         for i, j in pairs:
             need = needed_except({i, j})
             _, _, res = _pair_labels(terms[i][1], terms[j][1], need)
-            cost = int(np.prod([size[c] for c in res], dtype=np.int64))
+            # (a symbolic dimension counts as 8 in the path's cost, as in JAX's einsum)
+            cost = int(np.prod([size[c] if type(size[c]) is int else 8 for c in res],
+                               dtype=np.int64))
             if best is None or cost < best[0]:
                 best = (cost, i, j)
         _, i, j = best

@@ -4,6 +4,7 @@ lowers to the shape primitives (frontend/primitives/shape.py)."""
 from __future__ import annotations
 
 import builtins
+import math
 import operator
 
 import numpy as np
@@ -11,6 +12,7 @@ import numpy as np
 from .. import lax
 from ..core import dtypes
 from ..core.ir import Tracer, aval_of
+from ..core.shape_poly import DimExpr
 from ..device.array import Array
 from ..lax import _shape as _ps
 from ..lax._convert import convert
@@ -33,7 +35,7 @@ def _shape_arg(shape, name="shape") -> tuple:
     if isinstance(shape, (int, np.integer)):
         return (int(shape),)
     try:
-        return tuple(operator.index(s) for s in shape)
+        return tuple(s if type(s) is DimExpr else operator.index(s) for s in shape)
     except TypeError:
         raise TypeError(f"Shapes must be 1D sequences of concrete values of integer type, got "
                         f"{shape!r}.") from None
@@ -44,20 +46,20 @@ def _shape_arg(shape, name="shape") -> tuple:
 
 def _resolve_shape(in_shape: tuple, shape: tuple) -> tuple:
     """The target shape with its -1 entry inferred; TypeErrors worded as jax.numpy's."""
-    size = int(np.prod(in_shape, dtype=np.int64))
+    size = math.prod(in_shape)  # (an int, or a DimExpr for a symbolic shape)
     unknown = [i for i, s in enumerate(shape) if s == -1]
     if len(unknown) > 1:
         raise TypeError(f"can only specify one unknown axis size with a `-1` value, got {shape}")
     if any(s < -1 for s in shape):
         raise TypeError(f"negative dimensions not allowed, got shape {shape}")
     if unknown:
-        known = int(np.prod([s for s in shape if s != -1], dtype=np.int64))
-        if known == 0 or size % known:
+        known = math.prod([s for s in shape if s != -1])
+        if known == 0 or size % known != 0:
             raise TypeError(f"cannot reshape array of shape {tuple(in_shape)} (size {size}) into "
                             f"shape {shape} because the product of specified axis sizes "
                             f"({known}) does not evenly divide {size}")
         shape = tuple(size // known if s == -1 else s for s in shape)
-    new = int(np.prod(shape, dtype=np.int64))
+    new = math.prod(shape)
     if new != size:
         raise TypeError(f"cannot reshape array of shape {tuple(in_shape)} (size {size}) into "
                         f"shape {shape} (size {new})")

@@ -6,6 +6,8 @@ Every batching rule keeps the batch axis where it is whenever the operation allo
 transposes), and says where it ends up."""
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from ..core import dtypes
@@ -16,7 +18,7 @@ from ..interpreters.batching import ndim
 
 
 def _prod(xs) -> int:
-    return int(np.prod(tuple(xs), dtype=np.int64))
+    return math.prod(xs)  # (a DimExpr for a symbolic shape)
 
 
 # ----------------------------------------------------------------------------- autodiff helpers
@@ -353,6 +355,19 @@ def _iota_abstract_eval(*, dtype, shape, dimension):
 
 
 iota_p.def_jvp(zero_jvp(iota_p))
+
+# dim_as_value(; dim): a symbolic dimension (frontend/core/shape_poly.py) as a weakly typed
+# int scalar, computed at run time from the arguments' dimension sizes (JAX's
+# dimension_as_value), e.g. the count a mean divides by
+dim_as_value_p = Primitive("dim_as_value")
+
+
+@dim_as_value_p.def_abstract_eval
+def _dim_as_value_abstract_eval(*, dim):
+    return Aval((), dtypes.canonicalize(np.dtype(np.int64)), True)
+
+
+dim_as_value_p.def_jvp(zero_jvp(dim_as_value_p))
 
 
 # ----------------------------------------------------------------------------- rev

@@ -12,6 +12,7 @@ from frontend.core import dtypes
 from frontend.core.ir import Aval
 from frontend.primitives import decompositions as dc
 
+from . import dims
 from .shape import ints
 
 _PREFIX = {np.dtype(np.float32): "s", np.dtype(np.float64): "d",
@@ -236,8 +237,7 @@ def triangle(ctx, x, aval: Aval, lower: bool, k: int = 0) -> str:
     zeroed, over the trailing two axes."""
     shp = aval.shape
     it = Aval(shp[-2:], _I32)
-    rows = ctx.op(f"stablehlo.iota dim = 0 : {ctx.type(it)}")
-    cols = ctx.op(f"stablehlo.iota dim = 1 : {ctx.type(it)}")
+    rows, cols = dims.iota(ctx, it, 0), dims.iota(ctx, it, 1)
     if k:
         kk = ctx.broadcast(ctx.constant(k, Aval((), _I32)), Aval((), _I32), it.shape, ())
         rows = ctx.op(f"stablehlo.add {rows}, {kk} : {ctx.type(it)}")

@@ -16,13 +16,15 @@ def _call_exported_lowering(ctx, *args, exported):
     # for one), an int (that platform's module alone is called), or computed from this
     # module's own platform index (the callee takes it, JAX's convention)
     idx = ctx.platform_branch(exported.platform_branch, f"the call of {exported.fun_name}")
-    name, text = exported.callee(idx if type(idx) is int else None)
-    ctx.add_function(name, text)
     operands = list(args)
     in_types = [ctx.type(a) for a in ctx.avals_in]
     if isinstance(idx, str):
         operands.insert(0, idx)
         in_types.insert(0, ctx.type(_I32))
     out_types = [ctx.type(a) for a in ctx.avals_out]
+    # (a shape-polymorphic module is refined to this call's static types)
+    name, text = exported.callee(idx if type(idx) is int else None,
+                                 (tuple(in_types), tuple(out_types)))
+    ctx.add_function(name, text)
     return ctx.op_results(f"func.call @{name}({', '.join(operands)}) : ({', '.join(in_types)}) "
                           f"-> ({', '.join(out_types)})", len(out_types))

@@ -12,6 +12,7 @@ from frontend.core import dtypes
 from frontend.core.ir import Aval, Graph, Literal, Var, param_graphs, source_info
 from frontend.core.tracing import trace_graph
 
+from . import dims as _dims
 from . import shardy
 
 
@@ -43,7 +44,7 @@ def elem_type(dtype) -> str:
 
 class _TypeTable(dict):
     def __missing__(self, aval: Aval) -> str:
-        dims = "x".join(map(str, aval.shape))
+        dims = "x".join(str(d) if type(d) is int else "?" for d in aval.shape)  # (? symbolic)
         t = self[aval] = f"tensor<{dims}{'x' if dims else ''}{elem_type(aval.dtype)}>"
         return t
 
@@ -100,6 +101,7 @@ class FuncCtx:
         self.platform_index: str | None = None
         self.known_ints: dict = {}  # SSA name -> the int it is known to hold (platform_index)
         self.token = None  # the last ordered effect's !stablehlo.token in this scope
+        self.dim_sources: dict = {}  # symbolic dimension -> where it is read (emit/dims.py)
 
     def fresh(self) -> str:
         name = f"%{self.n}"
@@ -137,9 +139,15 @@ class FuncCtx:
         name = self._consts.get(key)
         if name is None:
             out = Aval(shape, in_aval.dtype)
-            name = self._consts[key] = self.op(
-                f"stablehlo.broadcast_in_dim {x}, dims = [{', '.join(map(str, dims))}] : "
-                f"({tensor_type(in_aval)}) -> {tensor_type(out)}")
+            dims_text = ", ".join(map(str, dims))
+            if _dims.is_static(shape):
+                rhs = (f"stablehlo.broadcast_in_dim {x}, dims = [{dims_text}] : "
+                       f"({tensor_type(in_aval)}) -> {tensor_type(out)}")
+            else:
+                rhs = (f"stablehlo.dynamic_broadcast_in_dim {x}, "
+                       f"{_dims.shape_value(self, shape)}, dims = [{dims_text}] : "
+                       f"({tensor_type(in_aval)}, tensor<{len(shape)}xi64>) -> {tensor_type(out)}")
+            name = self._consts[key] = self.op(rhs)
         return name
 
     def lower_body(self, g: Graph, in_names: list, const_names: list | None = None,
@@ -269,17 +277,17 @@ class FuncCtx:
         ``isolated`` scope (a region that cannot use values of the enclosing scope) starts
         with an empty cache."""
         saved_lines, saved_consts, saved_token = self.lines, self._consts, self.token
-        saved_index = self.platform_index
+        saved_index, saved_dims = self.platform_index, self.dim_sources
         self.lines, self._consts, self.token = [], ({} if isolated else dict(saved_consts)), None
         if isolated:
-            self.platform_index = None
+            self.platform_index, self.dim_sources = None, {}
         try:
             args = [self.fresh() for _ in arg_avals]
             outs, out_avals = body(args)
             inner = self.lines
         finally:
             self.lines, self._consts, self.token = saved_lines, saved_consts, saved_token
-            self.platform_index = saved_index
+            self.platform_index, self.dim_sources = saved_index, saved_dims
         return args, inner, outs, out_avals
 
     def region(self, body, arg_avals=()) -> str:
@@ -567,6 +575,10 @@ def lower_graph(g: Graph, name: str = "main", const_args: tuple = (), in_shardin
         f"{n}: {tensor_type(v.aval)}{_sdy_attr(mod, s, v.aval)}"
         for n, v, s in zip(arg_names, params, ins, strict=True)])
     const_names = dict(zip(const_args, arg_names[:k], strict=True))
+    in_avals, in_types = [v.aval for v in g.invars], [tensor_type(v.aval) for v in g.invars]
+    f.dim_sources = _dims.dim_sources(arg_names[k:], in_avals, in_types)
+    if f.dim_sources:  # (a shape-polymorphic module checks its arguments' shapes, as JAX's)
+        _dims.shape_assertions(f, arg_names[k:], in_avals, in_types)
     for i, (v, c) in enumerate(zip(g.constvars, g.consts, strict=True)):
         if i not in const_names:
             const_names[i] = f.constant(c, v.aval)
@@ -576,7 +588,9 @@ def lower_graph(g: Graph, name: str = "main", const_args: tuple = (), in_shardin
                for t, v, s in zip(res_types, g.outvars, outs_sh, strict=True)]
     ret = f"    return {', '.join(outs)} : {', '.join(res_types)}" if outs else "    return"
     parts = mod.mesh.size if mod.mesh is not None else 1
-    head = [f"module @{name} attributes {{mhlo.num_partitions = {parts} : i32, "
+    # (JAX refines the shapes of a module it calls only when this attribute says so)
+    poly = "jax.uses_shape_polymorphism = true, " if f.dim_sources else ""
+    head = [f"module @{name} attributes {{{poly}mhlo.num_partitions = {parts} : i32, "
             f"mhlo.num_replicas = 1 : i32}} {{"]
     for m in mod.meshes:
         head.append("  " + shardy.mesh_decl(mod.mesh_ref(m), m, mod.partition_ids(m)))

@@ -17,6 +17,7 @@ from frontend.core.ir import Aval
 from frontend.primitives import reductions as red
 from frontend.primitives.general_reduce import reduce_p
 
+from . import dims
 from .elementwise import combine, compare_type
 from .shape import i64_array, ints
 
@@ -74,7 +75,7 @@ def _argreduce(is_max: bool):
         va, ia = _scalar(a), Aval((), out.dtype)
         b = Aval((), np.dtype(np.bool_))
         iota_aval = Aval(a.shape, out.dtype)
-        iota = ctx.op(f"stablehlo.iota dim = {k} : {ctx.type(iota_aval)}")
+        iota = dims.iota(ctx, iota_aval, k)
         v_init = ctx.constant(red.lowest(a.dtype) if is_max else red.highest(a.dtype), va)
         i_init = ctx.constant(0, ia)
         vt, it, bt = ctx.type(va), ctx.type(ia), ctx.type(b)

@@ -117,6 +117,66 @@ def callee(text: str) -> tuple:
     return prefix + "main", text
 
 
+def refine(text: str, in_types: list, out_types: list) -> str:
+    """A shape-polymorphic module (dynamic dimensions, ``?``) made static for arguments of
+    the static types ``in_types`` (type texts, ``tensor<3x16xf32>``) giving ``out_types``:
+    a @main of those types calls the module's, and jaxlib's shape refinement (the pass JAX
+    runs when it calls a polymorphic artifact) propagates the shapes, folds the dimension
+    computations and checks JAX's shape assertions."""
+    from jaxlib import _jax
+    from jaxlib.mlir import ir
+    name, funcs = callee(text)
+    m = parse_module(text)
+    with _context():
+        main = next(op for op in m.body.operations if op.operation.name == "func.func"
+                    and op.attributes["sym_name"].value == "main")
+        dyn_in = [str(t) for t in main.type.inputs]
+        dyn_out = [str(t) for t in main.type.results]
+    if len(dyn_in) != len(in_types) or len(dyn_out) != len(out_types):
+        raise ValueError(f"cannot refine the module for {len(in_types)} arguments and "
+                         f"{len(out_types)} results: its @main takes {len(dyn_in)} and gives "
+                         f"{len(dyn_out)}")
+    lines = [f"  func.func public @main({', '.join(f'%a{i}: {t}' for i, t in enumerate(in_types))})"
+             f" -> ({', '.join(out_types)}) {{"]
+    args = []
+    for i, (s, d) in enumerate(zip(in_types, dyn_in, strict=True)):
+        lines.append(f"    %c{i} = stablehlo.convert %a{i} : ({s}) -> {d}" if s != d
+                     else f"    %c{i} = stablehlo.convert %a{i} : {s}")
+        args.append(f"%c{i}")
+    n = len(dyn_out)
+    res = "%r" + (f":{n}" if n > 1 else "")
+    call = f"func.call @{name}({', '.join(args)}) : ({', '.join(dyn_in)}) -> ({', '.join(dyn_out)})"
+    lines.append(f"    {res} = {call}" if n else f"    {call}")
+    outs = []
+    for i, (s, d) in enumerate(zip(out_types, dyn_out, strict=True)):
+        r = f"%r#{i}" if n > 1 else "%r"
+        lines.append(f"    %o{i} = stablehlo.convert {r} : ({d}) -> {s}")
+        outs.append(f"%o{i}")
+    lines.append(f"    return {', '.join(outs)} : {', '.join(out_types)}" if n else "    return")
+    wrapper = "\n".join(["module @refined {", *lines, "  }", funcs, "}"])
+    m = parse_module(wrapper)
+    with _context():
+        bytecode = _bytecode(m)
+    try:
+        refined = _jax.mlir.refine_polymorphic_shapes(
+            mlir_module=bytecode, enable_shape_assertions=True, validate_static_shapes=True,
+            enable_shardy=False)
+    except Exception as e:  # (jaxlib raises its own error types)
+        m = re.search(r"error: (Input shapes do not match[^\n]*)", str(e))
+        if m:  # (a shape assertion of a JAX artifact failed: JAX's message)
+            raise ValueError(m.group(1)) from None
+        raise ValueError(f"Error refining shapes for arguments {in_types}: {e}") from None
+    with _context():
+        return module_text(parse_module(module_text(ir.Module.parse(refined))))
+
+
+def _bytecode(m) -> bytes:
+    import io
+    out = io.BytesIO()
+    m.operation.write_bytecode(file=out)
+    return out.getvalue()
+
+
 def for_platform(text: str, index: int) -> str:
     """A module for several platforms (@main's first argument the platform's index, JAX's
     convention) as the module of the platform at ``index``: that argument replaced by the
@@ -175,15 +235,20 @@ def _jax_parts(exp) -> dict:
     if exp.ordered_effects or exp.unordered_effects:
         raise ValueError("the JAX artifact has effects; only pure functions can be called")
 
+    scopes: list = []
+
     def aval(a):
-        if not all(isinstance(d, (int, np.integer)) for d in a.shape):
-            raise ValueError(f"the JAX artifact has a symbolic shape {a.shape}; only static "
-                             "shapes can be called")
+        # (a symbolic dimension as its text; the constraints of its scope are kept)
+        for d in a.shape:
+            if not isinstance(d, (int, np.integer)) and d.scope not in scopes:
+                scopes.append(d.scope)
         dtype = np.dtype(bool) if a.dtype == float0 else np.dtype(a.dtype)  # (as in its module)
-        return tuple(int(d) for d in a.shape), dtype, bool(a.weak_type)
+        return tuple(int(d) if isinstance(d, (int, np.integer)) else str(d) for d in a.shape), \
+            dtype, bool(a.weak_type)
 
     in_avals, out_avals = [aval(a) for a in exp.in_avals], [aval(a) for a in exp.out_avals]
-    return dict(
+    constraints = [c.debug_str for s in scopes for c in getattr(s, "_explicit_constraints", ())]
+    return dict(symbolic_constraints=constraints if scopes else None,
         fun_name=exp.fun_name, platforms=tuple(exp.platforms),
         in_tree=tree_util.tree_unflatten(exp.in_tree, list(range(len(in_avals)))),
         out_tree=tree_util.tree_unflatten(exp.out_tree, list(range(len(out_avals)))),
@@ -201,21 +266,25 @@ def _vjp_depth(exp) -> int:
 
 
 def write_jax(fun_name: str, text: str, in_tree, in_avals, out_tree, out_avals, platform,
-              target_version: str | None = None, kept_var_idx=None, vjp: bytes | None = None
-              ) -> bytes:
+              target_version: str | None = None, kept_var_idx=None, vjp: bytes | None = None,
+              symbolic_constraints=()) -> bytes:
     """A JAX export artifact (``jax.export.deserialize`` reads it) of a single-device, pure
     module whose @main takes the arguments ``kept_var_idx`` (default: all). ``in_tree`` and
     ``out_tree`` are Python structures with int leaves; avals are (shape, dtype, weak)
     triples; ``platform`` a name or a tuple of them. JAX's format keeps no weak types.
     ``vjp``: a JAX artifact of its VJP (written by this function), serialized with it (as
-    ``serialize(vjp_order=...)``)."""
+    ``serialize(vjp_order=...)``). A symbolic dimension is its text (``"2*b"``), read in
+    one JAX symbolic scope with ``symbolic_constraints``."""
     import jax
     from jax import export as jex
     from jax import tree_util
+    scope = jex.SymbolicScope(tuple(symbolic_constraints))
 
     def sa(a):
         shape, dtype, weak = a
-        return jax.core.ShapedArray(tuple(shape), dtype, weak_type=weak)
+        shape = tuple(d if isinstance(d, int) else jex.symbolic_shape(d, scope=scope)[0]
+                      for d in shape)
+        return jax.core.ShapedArray(shape, dtype, weak_type=weak)
 
     n_in, n_out = len(in_avals), len(out_avals)
     try:
@@ -230,7 +299,8 @@ def write_jax(fun_name: str, text: str, in_tree, in_avals, out_tree, out_avals, 
             disabled_safety_checks=(), mlir_module_serialized=serialize(text, target_version),
             calling_convention_version=10,
             module_kept_var_idx=tuple(range(n_in)) if kept_var_idx is None else tuple(kept_var_idx),
-            uses_global_constants=False,
+            # (a symbolic module: JAX's caller refines the shapes when this is set)
+            uses_global_constants=any(not isinstance(d, int) for a in in_avals for d in a[0]),
             _get_vjp=None if vjp is None else (lambda _: jex.deserialize(bytearray(vjp))))
         order = 0 if vjp is None else 1 + _vjp_depth(jex.deserialize(bytearray(vjp)))
         return bytes(exp.serialize(vjp_order=order))

@@ -208,9 +208,11 @@ def _dtype(name: str):
     return np.dtype(ml_dtypes.bfloat16) if name == "bfloat16" else np.dtype(name)
 
 
-def main_signature(text: str):
+def main_signature(text: str, dynamic: bool = False):
     """([(shape, dtype)] of @main's arguments, [(shape, dtype)] of its results); a
-    ValueError for a module without a public @main or with types other than static tensors."""
+    ValueError for a module without a public @main or with types other than static tensors
+    (``dynamic``: dynamic dimensions allowed, given as None)."""
+    from jaxlib.mlir import ir
     m = parse_module(text)
     with _context():
         main = None
@@ -224,10 +226,11 @@ def main_signature(text: str):
         def conv(t, what, i):
             shape = getattr(t, "shape", None)
             elem = str(getattr(t, "element_type", ""))
-            if shape is None or not t.has_static_shape or elem not in _ELEM:
+            if shape is None or not (t.has_static_shape or dynamic) or elem not in _ELEM:
                 raise ValueError(f"@main's {what} {i} has type {t}: only tensors of static shape "
                                  f"with element types {', '.join(_ELEM)} are supported")
-            return tuple(shape), _dtype(_ELEM[elem])
+            return (tuple(None if ir.ShapedType.is_dynamic_size(d) else d for d in shape),
+                    _dtype(_ELEM[elem]))
 
         return ([conv(t, "argument", i) for i, t in enumerate(ft.inputs)],
                 [conv(t, "result", i) for i, t in enumerate(ft.results)])
