@@ -295,7 +295,11 @@ def export(fun_jit, *, platforms=None):
     platforms = _export_platforms(jitted, platforms)
 
     def do_export(*args, **kwargs) -> Exported:
-        lo = jitted.trace(*args, **kwargs)
+        try:
+            lo = jitted.trace(*args, **kwargs)
+        except InconclusiveDimensionOperation as e:
+            e.add_note(_where_symbolic_failed(e.__traceback__))
+            raise
         # (large constants inside too)
         text = _backend.get().lower_self_contained(lo.jaxpr, platforms)
         exp = Exported(getattr(fun_jit, "__name__", "fun"), lo.in_tree, lo.in_avals, lo.out_tree,
@@ -339,6 +343,31 @@ def symbolic_args_specs(args, shapes_specs, constraints=(), scope=None):
         out.append(ShapeDtypeStruct(shape, np.asarray(a).dtype if not hasattr(a, "dtype")
                                     else a.dtype))
     return tree_unflatten(td, out)
+
+
+def _where_symbolic_failed(tb) -> str:
+    """The library function the user called that could not handle a symbolic dimension (the
+    first vmaplab frame below the user's last one), and the user's line."""
+    frames = []
+    while tb is not None:
+        frames.append(tb.tb_frame)
+        tb = tb.tb_next
+    ours = __name__.rpartition(".")[0] + "."
+    user = api = None
+    for f in frames:
+        mod = f.f_globals.get("__name__", "")
+        if not mod.startswith(ours):
+            user, api = f, None
+        elif user is not None and api is None and not mod.startswith(
+                (ours + "core.", ours + "transforms.", ours + "interpreters.")):
+            api = f
+    if api is None:
+        return "while tracing the exported function with symbolic shapes"
+    mod = api.f_globals["__name__"]
+    public = ".".join(p for p in mod.split(".") if not p.startswith("_"))
+    return (f"while tracing {public}.{api.f_code.co_name} (called at "
+            f"{user.f_code.co_filename}:{user.f_lineno}): it does not support a symbolic "
+            "dimension in this position")
 
 
 def _export_platforms(jitted, platforms) -> tuple:

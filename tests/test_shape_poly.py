@@ -191,6 +191,13 @@ def test_unsupported_primitives_name_themselves_and_the_dimension():
         fx.export(fe.jit(lambda x: fnp.pad(x, ((1, 1), (0, 0)))))(x)
     with pytest.raises(IndexError, match="slicing the symbolic dimension 'b'"):
         fx.export(fe.jit(lambda x: x[1:]))(x)
+    # library functions that need a constant size say which one, and the caller's line
+    for fn, name in [(lambda x: fnp.roll(x, 1, axis=0), "frontend.numpy.roll"),
+                     (lambda x: fnp.eye(x.shape[0]), "frontend.numpy.eye")]:
+        with pytest.raises(fx.InconclusiveDimensionOperation) as err:
+            fx.export(fe.jit(fn))(x)
+        assert any(n.startswith(f"while tracing {name} (called at {__file__}:")
+                   for n in err.value.__notes__), err.value.__notes__
 
 
 def test_call_under_jit_and_vmap_refines_once_per_shape(exported):
