@@ -4,6 +4,8 @@ take_along_axis(mode="one_hot"), pad modes "median" and callables, scalar boolea
 empty axis, quantile(weights=), reductions with where= and initial, 0-d arrays as
 shift/shape/axis. (Other items of the list are covered in test_numpy_keywords.py and
 test_numpy_methods.py.)"""
+import re
+
 import jax
 import jax.numpy as jnp
 import numpy as np
@@ -17,6 +19,8 @@ X = np.arange(12, dtype=np.float32).reshape(3, 4)
 XI = np.arange(-5, 7, dtype=np.int32).reshape(3, 4)
 X3 = np.arange(24, dtype=np.int32).reshape(2, 3, 4)
 IDX = np.int32([[0, 3], [1, -1], [2, 5]])
+W = np.float32([[1, 2, 0, 1], [3, -1, 1, 1], [1, 1, 1, 1]])
+XN = np.where(np.arange(12).reshape(3, 4) % 5 == 1, np.nan, X[:, ::-1]).astype(np.float32)
 
 
 def _padder(v, width, axis, kwargs):
@@ -38,21 +42,49 @@ EXPRS = [
     "lib.asarray(x3).at[False].set(7)",
     "lib.asarray(np.ones((0, 3)))[np.int32([])]", "lib.asarray(np.ones((3, 0)))[:, np.int32([])]",
     "lib.asarray(x3)[:, np.int32([2]), np.ones((0,), np.int32)]",
+    "lib.quantile(x, 0.5, weights=x + 1, method='inverted_cdf')",
+    "lib.quantile(x, np.float32([0.2, 0.7]), axis=1, weights=W, method='inverted_cdf', "
+    "keepdims=True)",
+    "lib.quantile(x, 0.3, axis=0, weights=np.float32([1, 2, 3]), method='inverted_cdf')",
+    "lib.nanquantile(XN, np.float32([0, 0.3, 1]), axis=1, weights=W, method='inverted_cdf')",
+    "lib.percentile(np.arange(7), 40, weights=np.arange(7), method='inverted_cdf')",
+    "lib.quantile(XN, 0.3, axis=1, method='inverted_cdf')",
+    "lib.sum(x, where=x > 3, initial=1.0)", "lib.max(x, axis=1, where=x > 3, initial=-1.0)",
+    "lib.amin(xi, axis=0, where=xi > 3, initial=100)", "lib.prod(x, where=x > 8, initial=2.0)",
+    "lib.roll(x, np.int32(2))", "lib.roll(x, 1, axis=np.int32(1))", "lib.zeros(np.int32(3))",
+    "lib.reshape(x, np.int32(12))", "lib.sum(x, axis=np.int32(1))", "lib.eye(np.int32(3))",
 ]
+ERRORS = [
+    ("lib.quantile(x, 0.5, weights=x + 1)", NotImplementedError),
+    ("lib.quantile(x, 0.5, weights=x + 1j, method='inverted_cdf')", ValueError),
+    ("lib.quantile(x, 0.5, weights=W[0], method='inverted_cdf')", ValueError),
+    ("lib.quantile(x, 0.5, axis=0, weights=W[0], method='inverted_cdf')", ValueError),
+]
+
+
+def _run(lib, expr):
+    return eval(expr, {"lib": lib, "np": np, "x": X, "xi": XI, "x3": X3, "IDX": IDX, "W": W,
+                       "XN": XN, "_padder": _padder})
 
 
 @pytest.mark.parametrize("expr", EXPRS)
 def test_checklist_matches_jax(expr):
-    def run(lib):
-        return eval(expr, {"lib": lib, "np": np, "x": X, "xi": XI, "x3": X3, "IDX": IDX,
-                           "_padder": _padder})
-    assert_same(run(fnp), run(jnp), expr)
+    assert_same(_run(fnp, expr), _run(jnp, expr), expr)
+
+
+@pytest.mark.parametrize(("expr", "error"), ERRORS)
+def test_checklist_errors_match_jax(expr, error):
+    with pytest.raises(error) as theirs:
+        _run(jnp, expr)
+    with pytest.raises(error, match=re.escape(str(theirs.value)[:30])):
+        _run(fnp, expr)
 
 
 def test_checklist_under_jit_matches_jax():
     for expr in ("lib.take_along_axis(x, i, axis=1, mode='one_hot')",
                  "lib.pad(x, 1, mode='median')", "lib.pad(x, 1, mode=_padder)",
-                 "x[False] + 1", "x[i[:, :1], True]"):
+                 "x[False] + 1", "x[i[:, :1], True]",
+                 "lib.quantile(x, 0.4, axis=1, weights=x + 1, method='inverted_cdf')"):
         def f(lib, expr=expr):
             return lambda x, i: eval(expr, {"lib": lib, "x": x, "i": i, "_padder": _padder})
         assert_same(fe.jit(f(fnp))(X, IDX), jax.jit(f(jnp))(X, IDX), expr)
