@@ -88,3 +88,43 @@ def test_checklist_under_jit_matches_jax():
         def f(lib, expr=expr):
             return lambda x, i: eval(expr, {"lib": lib, "x": x, "i": i, "_padder": _padder})
         assert_same(fe.jit(f(fnp))(X, IDX), jax.jit(f(jnp))(X, IDX), expr)
+
+
+def test_missing_names_of_linalg_and_fft_say_whether_jax_has_them():
+    from frontend.core import jax_names
+    for mod, jmod in ((fnp.linalg, jnp.linalg), (fnp.fft, jnp.fft)):
+        with pytest.raises(AttributeError, match=rf"nor does {jmod.__name__}"):
+            mod.not_a_function  # noqa: B018
+        name = sorted(n for n in dir(jmod) if not n.startswith("_"))[0]
+        assert "exists in JAX, but vmaplab does not have it yet" in str(
+            jax_names.missing(mod.__name__, name))
+
+
+WARNS = [
+    "lib.array([1, 2], None, False, 'K', 2)", "lib.asarray(XC).astype(np.float32)",
+    "lib.astype(XC, np.int32)", "lib.ndim([1, 2])", "lib.shape([[1], [2]])",
+    "lib.size([1, 2, 3])",
+]
+
+
+@pytest.mark.parametrize("expr", WARNS)
+def test_deprecation_warnings_match_jax(expr):
+    env = {"np": np, "XC": np.complex64([1 + 2j, 3])}
+    with pytest.warns(DeprecationWarning) as theirs:
+        t = eval(expr, {**env, "lib": jnp})
+    with pytest.warns(DeprecationWarning, match=re.escape(str(theirs[0].message)[:40])):
+        o = eval(expr, {**env, "lib": fnp})
+    assert_same(o, t, expr)
+
+
+def test_array_and_asarray_positional_arguments_match_jax():
+    for expr, error in (("lib.array([1, 2], None, True, copy=False)", TypeError),
+                        ("lib.array([1, 2], None, 1, 2, 3, 4)", TypeError),
+                        ("lib.array([1], order='C')", NotImplementedError),
+                        ("lib.asarray([1], None, 'F')", NotImplementedError)):
+        with pytest.raises(error) as theirs:
+            eval(expr, {"lib": jnp})
+        with pytest.raises(error, match=re.escape(str(theirs.value))):
+            eval(expr, {"lib": fnp})
+    assert_same(fnp.asarray([1, 2], None, "K", copy=True, device=fe.devices()[0]),
+                jnp.asarray([1, 2], None, "K", copy=True, device=jax.devices()[0]))

@@ -240,7 +240,7 @@ def literal(value: Any, dtype: Any, weak: bool = False) -> Literal:
         if type(value) is int:
             r = _INT_RANGE.get(dtype)
             if r is None:
-                info = np.iinfo(dtype)
+                info = dtypes.iinfo(dtype)
                 r = _INT_RANGE[dtype] = (int(info.min), int(info.max))
             if not r[0] <= value <= r[1]:
                 raise OverflowError(f"Python int {value} too large to convert to "

@@ -1,12 +1,14 @@
 """What every numpy-style function (with JAX's semantics) needs: asarray, dtype promotion, numpy broadcasting."""
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 
 from .. import lax
 from ..core import dtypes
 from ..core.ir import Literal, Tracer, aval_of, literal
-from ..device.array import Array, from_foreign, host_const
+from ..device.array import Array, device_put, from_foreign, host_const
 from ..lax._convert import convert
 
 _SCALARS = (bool, int, float, complex)
@@ -37,13 +39,25 @@ def _is_foreign(a) -> bool:
     return any(hasattr(a, m) for m in ("__jax_array__", "__dlpack__", "__array__"))
 
 
-def asarray(a, dtype=None, copy=None) -> Array | Tracer:
+def placed(out, device):
+    """``out`` on ``device`` (a Device or Sharding; None: the default one), as JAX's
+    ``device=`` of the creation functions; under a trace, where XLA places it."""
+    if device is None or isinstance(out, Tracer):
+        return out
+    return device_put(out, device)
+
+
+def asarray(a, dtype=None, order=None, *, copy=None, device=None) -> Array | Tracer:
     """frontend.numpy.asarray: arrays pass through (converted when ``dtype`` differs); Python
     scalars, lists and numpy arrays become device Arrays (Python scalars weakly typed).
 
     As JAX's, the result never shares memory with a numpy (or other mutable) source, whatever
     ``copy`` says: writing to the source later leaves the Array as it was (zero-copy only on
     request: ``frontend.from_dlpack``, ``frontend.device_put``)."""
+    if order is not None and order != "K":
+        raise NotImplementedError("Only implemented for order='K'")
+    if device is not None:
+        return placed(asarray(a, dtype), device)
     if dtype is not None:
         dtype = dtypes.canonicalize(np.dtype(dtype))
     if isinstance(a, (Array, Tracer)):
@@ -73,7 +87,7 @@ def asarray(a, dtype=None, copy=None) -> Array | Tracer:
 def _check_int_range(x, dtype):
     """OverflowError (JAX's wording) for a Python int outside an integer dtype's range."""
     if type(x) is int and dtypes.is_int(dtype):
-        info = np.iinfo(dtype)
+        info = dtypes.iinfo(dtype)
         if not info.min <= x <= info.max:
             raise OverflowError(f"Python integer {x} out of bounds for {np.dtype(dtype).name}")
 
@@ -117,7 +131,13 @@ def _flat(a):
 def astype(x, dtype, /, *, copy=False, device=None):
     """x converted to ``dtype`` (a new array; ``copy`` and ``device`` as JAX's, for the
     default device)."""
-    return convert(x, dtypes.canonicalize(np.dtype(dtype)), False)
+    dtype = dtypes.canonicalize(np.dtype(dtype))
+    if dtypes.is_complex(dtypes.dtype_and_weak(x)[0]) and (dtypes.is_int(dtype)
+                                                            or dtypes.is_float(dtype)):
+        warnings.warn("Casting from complex to real dtypes will soon raise a ValueError. Please "
+                      "first use jnp.real or jnp.imag to take the real/imaginary component of "
+                      "your input.", DeprecationWarning, stacklevel=2)
+    return convert(x, dtype, False)
 
 
 def broadcast_shapes(name: str, *shapes) -> tuple:

@@ -3,24 +3,42 @@ geomspace, eye."""
 from __future__ import annotations
 
 import operator
+import warnings
 
 import numpy as np
 
 from .. import lax
 from ..core import dtypes
 from ..core.ir import Tracer, aval_of
-from ..device.array import Array, device_put
+from ..device.array import Array
 from ..lax._convert import convert
 from ._core import _SCALARS, asarray, astype, canonical_axis, check_arraylike
+from ._core import placed as _placed
 from ._elementwise import copy as _copy
 from ._elementwise import multiply, power
 from ._shape import broadcast_shapes, broadcast_to, moveaxis, reshape
 
 
-def array(object, dtype=None, copy=True, order="K", ndmin=0, *, device=None):  # noqa: A002
+def array(object, dtype=None, *args, copy=True, order="K", ndmin=0, device=None):  # noqa: A002
     """frontend.numpy.array: like asarray; a Python scalar gives a weakly typed 0-d array.
     With ``copy=True`` (the default) an Array argument gives a new buffer, as JAX's;
-    ``ndmin``: leading axes added up to that many dimensions."""
+    ``ndmin``: leading axes added up to that many dimensions. (``copy``, ``order`` and
+    ``ndmin`` by position: deprecated, as in JAX.)"""
+    if args:
+        if len(args) > 3:
+            raise TypeError(f"array() takes at most 5 positional arguments but {len(args) + 2} "
+                            "were given")
+        for i, (name, given, default) in enumerate(zip(("copy", "order", "ndmin"),
+                                                       (copy, order, ndmin), (True, "K", 0),
+                                                       strict=True)):
+            if i < len(args) and given != default:
+                raise TypeError(f"array() got multiple values for argument '{name}'")
+        copy, order, ndmin = (*args, *(copy, order, ndmin)[len(args):])
+        warnings.warn("Passing the copy, order, and ndmin arguments to jnp.array positionally "
+                      "is deprecated. Use keyword arguments instead.", DeprecationWarning,
+                      stacklevel=2)
+    if order is not None and order != "K":
+        raise NotImplementedError("Only implemented for order='K'")
     out = asarray(object, dtype)
     if copy and out is object and isinstance(out, Array):
         out = _copy(out)
@@ -42,14 +60,6 @@ def _shape(shape) -> tuple:
         raise TypeError(f"broadcast_in_dim shape must have every element be nonnegative, got "
                         f"{out}.")
     return out
-
-
-def _placed(out, device):
-    """``out`` on ``device`` (a Device or Sharding; None: the default one), as JAX's
-    ``device=`` of the creation functions; under a trace, where XLA places it."""
-    if device is None or isinstance(out, Tracer):
-        return out
-    return device_put(out, device)
 
 
 def full(shape, fill_value, dtype=None, *, device=None):

@@ -399,7 +399,8 @@ def to_host(buf) -> np.ndarray:
     if jax_module("jax._src.array") is not None:
         return np.asarray(buf)  # JAX's conversion (no copy on CPU)
     devs = buffer_devices(buf)
-    if devs[0].platform != "cpu":  # jaxlib's device-to-host copy (it imports jax)
+    if devs[0].platform != "cpu" or _bits(buf.aval.dtype) < 8:
+        # jaxlib's device-to-host copy (it imports jax; it unpacks sub-byte types)
         return buf._single_device_array_to_np_array_did_copy()[0]
     try:
         a = np.from_dlpack(_DLPack(buf))
@@ -407,6 +408,19 @@ def to_host(buf) -> np.ndarray:
         a = _copy_out(buf)
     a.flags.writeable = False
     return a
+
+
+@functools.cache
+def _bits(dtype) -> int:
+    """The bit width of a dtype's values (4 for int4 and float4_e2m1fn, stored a byte each)."""
+    import ml_dtypes
+    d = np.dtype(dtype)
+    for info in (ml_dtypes.iinfo, ml_dtypes.finfo):
+        try:
+            return int(info(d).bits)
+        except (TypeError, ValueError):
+            pass
+    return d.itemsize * 8
 
 
 class _DLDataType(ctypes.Structure):
