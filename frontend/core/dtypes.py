@@ -17,17 +17,17 @@ int8, int16, int32, int64 = (np.dtype(t) for t in (np.int8, np.int16, np.int32, 
 uint8, uint16, uint32, uint64 = (np.dtype(t) for t in (np.uint8, np.uint16, np.uint32, np.uint64))
 float16, float32, float64 = (np.dtype(t) for t in (np.float16, np.float32, np.float64))
 bfloat16 = np.dtype(ml_dtypes.bfloat16)
-# the narrow types (ml_dtypes' numpy types; StableHLO i2/i4/ui2/ui4, f4E2M1FN, f8E4M3FN, ...):
-# each promotes only with bool, weak Python scalars and itself, as JAX's
-int2, int4, uint2, uint4 = (np.dtype(getattr(ml_dtypes, n)) for n in ("int2", "int4", "uint2", "uint4"))
+# the narrow types (ml_dtypes' numpy types; StableHLO i4/ui4, f4E2M1FN, f8E4M3FN, ...): each
+# promotes only with bool, weak Python scalars and itself, as JAX's. (Not int2/uint2: XLA CPU
+# aborts the process on their concatenate and sorts them wrongly, JAX's arrays too.)
+int4, uint4 = np.dtype(ml_dtypes.int4), np.dtype(ml_dtypes.uint4)
 FLOAT8_NAMES = ("float8_e3m4", "float8_e4m3", "float8_e8m0fnu", "float8_e4m3b11fnuz",
                 "float8_e4m3fn", "float8_e4m3fnuz", "float8_e5m2", "float8_e5m2fnuz")
 float8 = {n: np.dtype(getattr(ml_dtypes, n)) for n in FLOAT8_NAMES}
 float4_e2m1fn = np.dtype(ml_dtypes.float4_e2m1fn)
 # kind, StableHLO element type and short (graph printer) name of each narrow type
 NARROW_TYPES: dict[np.dtype, tuple[str, str, str]] = {
-    int2: ("i", "i2", "i2"), int4: ("i", "i4", "i4"), uint2: ("u", "ui2", "u2"),
-    uint4: ("u", "ui4", "u4"), float4_e2m1fn: ("f", "f4E2M1FN", "f4_e2m1fn"),
+    int4: ("i", "i4", "i4"), uint4: ("u", "ui4", "u4"), float4_e2m1fn: ("f", "f4E2M1FN", "f4_e2m1fn"),
     **{d: ("f", "f8" + n[len("float8_"):].upper(), "f8" + n[len("float8"):])
        for n, d in float8.items()},
 }
@@ -143,7 +143,7 @@ def is_inexact(d: Any) -> bool:
 
 # The promotion lattice of JAX's numpy: an edge a -> b means b is the next type up from a.
 # "i*", "f*", "c*" are the weakly typed Python int, float and complex.
-_SMALL_INTS = ("i2", "i4", "u2", "u4")
+_SMALL_INTS = ("i4", "u4")
 _SMALL_FLOATS = tuple(NARROW_TYPES[d][2] for d in (float4_e2m1fn, *float8.values()))
 _EDGES: dict[str, list[str]] = {
     "b1": ["i*"],

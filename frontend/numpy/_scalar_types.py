@@ -47,7 +47,7 @@ uint8, uint16, uint32, uint64 = (_scalar_type(n, n) for n in ("uint8", "uint16",
 float16, float32, float64 = (_scalar_type(n, n) for n in ("float16", "float32", "float64"))
 bfloat16 = _scalar_type("bfloat16", dtypes.bfloat16)
 complex64, complex128 = _scalar_type("complex64", np.complex64), _scalar_type("complex128", np.complex128)
-int2, int4, uint2, uint4 = (_scalar_type(n, getattr(dtypes, n)) for n in ("int2", "int4", "uint2", "uint4"))
+int4, uint4 = _scalar_type("int4", dtypes.int4), _scalar_type("uint4", dtypes.uint4)
 float4_e2m1fn = _scalar_type("float4_e2m1fn", dtypes.float4_e2m1fn)
 (float8_e3m4, float8_e4m3, float8_e8m0fnu, float8_e4m3b11fnuz, float8_e4m3fn, float8_e4m3fnuz,
  float8_e5m2, float8_e5m2fnuz) = (_scalar_type(n, dtypes.float8[n]) for n in dtypes.FLOAT8_NAMES)
@@ -139,5 +139,5 @@ __all__ = ["ComplexWarning", "bool", "character", "flexible", "object_", "promot
            "csingle", "double", "finfo", "float16", "float32", "float64", "float_", "floating",
            "generic", "half", "iinfo", "inexact", "int16", "int32", "int64", "int8", "int_",
            "integer", "isdtype", "issubdtype", "number", "signedinteger", "single", "uint",
-           "uint16", "uint32", "uint64", "uint8", "unsignedinteger", "int2", "int4", "uint2",
-           "uint4", "float4_e2m1fn", *dtypes.FLOAT8_NAMES]
+           "uint16", "uint32", "uint64", "uint8", "unsignedinteger", "int4", "uint4",
+           "float4_e2m1fn", *dtypes.FLOAT8_NAMES]
