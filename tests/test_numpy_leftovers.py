@@ -53,12 +53,20 @@ EXPRS = [
     "lib.amin(xi, axis=0, where=xi > 3, initial=100)", "lib.prod(x, where=x > 8, initial=2.0)",
     "lib.roll(x, np.int32(2))", "lib.roll(x, 1, axis=np.int32(1))", "lib.zeros(np.int32(3))",
     "lib.reshape(x, np.int32(12))", "lib.sum(x, axis=np.int32(1))", "lib.eye(np.int32(3))",
+    "lib.nanvar(XN, axis=1, mean=np.float32([[1], [5], [9]]))",
+    "lib.nanstd(XN, 1, None, None, 1, True, None, np.float32([[1], [5], [9]]))",
+    "lib.ravel_multi_index((np.int8([1, 2]), np.int8([0, 3])), (3, 4))",
+    "lib.ravel_multi_index((np.int8([1, 2]), np.int8([0, 3])), (3, 4), dtype=np.int16)",
+    "lib.ravel_multi_index((np.int32([1, 2]), np.int32([0, 7])), (3, 4), mode='ignore')",
 ]
 ERRORS = [
     ("lib.quantile(x, 0.5, weights=x + 1)", NotImplementedError),
     ("lib.quantile(x, 0.5, weights=x + 1j, method='inverted_cdf')", ValueError),
     ("lib.quantile(x, 0.5, weights=W[0], method='inverted_cdf')", ValueError),
     ("lib.quantile(x, 0.5, axis=0, weights=W[0], method='inverted_cdf')", ValueError),
+    ("lib.ravel_multi_index((np.int8([1]), np.int8([0])), (30, 40), dtype=np.int8)", ValueError),
+    ("lib.ravel_multi_index((np.int8([1]), np.int8([0])), (3, 4), dtype=np.float32)", ValueError),
+    ("lib.round(x, out=x)", NotImplementedError), ("lib.isneginf(x, out=x)", NotImplementedError),
 ]
 
 

@@ -39,6 +39,12 @@ def _is_foreign(a) -> bool:
     return any(hasattr(a, m) for m in ("__jax_array__", "__dlpack__", "__array__"))
 
 
+def no_out(what: str, out) -> None:
+    """JAX's NotImplementedError for an ``out=`` argument (``what``: "jnp.round", ...)."""
+    if out is not None:
+        raise NotImplementedError(f"The 'out' argument to {what} is not supported.")
+
+
 def placed(out, device):
     """``out`` on ``device`` (a Device or Sharding; None: the default one), as JAX's
     ``device=`` of the creation functions; under a trace, where XLA places it."""
