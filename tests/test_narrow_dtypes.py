@@ -16,7 +16,7 @@ from frontend.core.dtypes import TypePromotionError
 INTS = ["int4", "uint4"]
 FLOATS = ["float8_e4m3fn", "float8_e5m2", "float8_e4m3fnuz", "float8_e5m2fnuz",
           "float8_e4m3b11fnuz", "float8_e4m3", "float8_e3m4", "float8_e8m0fnu", "float4_e2m1fn"]
-VALUES = np.array([3, 0, 2, 1, 3, 2, 0.5, 1, 1.5])
+VALUES = np.array([3, 0.25, 2, 1, 3, 2, 0.5, 1, 1.5])  # (0.25: 0 in int4; e8m0fnu has no 0)
 
 
 def _same(ours, theirs, what=""):
@@ -42,7 +42,11 @@ def _program(lib, name):
                "gather": x[lib.array([4, 0, 2])], "scatter": x.at[lib.array([1, 5])].set(x[0]),
                "to_f32": x.astype(np.float32), "to_i32": x.astype(np.int32),
                "to_bool": x.astype(bool), "from_f32": (x.astype(np.float32) * 0.5).astype(t),
-               "const": x + lib.asarray(np.arange(9).astype(t)), "bool_mix": x * True}
+               "const": x + lib.asarray(np.arange(9).astype(t)), "bool_mix": x * True,
+               "argmax": lib.argmax(x), "reduce_max": x.max(), "reduce_min": x.min(), "cumsum": lib.cumsum(x),
+               "fill": x.at[lib.array([1, 20])].get(mode="fill")}
+        if name == "float8_e8m0fnu":  # JAX's max/min give NaN: its identity -inf/inf, which
+            del out["reduce_max"], out["reduce_min"]  # e8m0fnu cannot hold, becomes NaN (ours: 4 and 0.25)
         if name in FLOATS:
             out.update({"weak_float": x * 1.5, "sum": x.sum(), "dot": x @ x, "div": x / x[::-1],
                         "exp": lib.exp(x)})
@@ -54,6 +58,8 @@ def _program(lib, name):
 def test_narrow_dtype_programs_match_jax(name):
     x = VALUES.astype(getattr(ml_dtypes, name))
     _same(fe.jit(_program(fnp, name))(x), jax.jit(_program(jnp, name))(x), name)
+    if name == "float8_e8m0fnu":  # (the reductions JAX gets wrong for it: see _program)
+        assert (float(fnp.max(x)), float(fnp.min(x))) == (4.0, 0.25)
 
 
 @pytest.mark.parametrize("name", INTS + FLOATS)
