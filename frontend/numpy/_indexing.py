@@ -79,7 +79,7 @@ def _expand(i):
         return [i]
     if isinstance(i, str):
         raise TypeError(f"JAX does not support string indexing; got idx={i!r}")
-    if isinstance(i, (bool, np.bool_)):  # x.at[True]: a new axis of length 1, as x[None]
+    if _is_scalar_bool(i):  # x.at[True]: a new axis of length 1, as x[None]
         return [None]  # (x[b] reads index arrays instead; x.at[False] updates nothing)
     if isinstance(i, (int, np.integer)):
         return [int(i)]
@@ -525,8 +525,7 @@ def _scatter_index(x, idx, values, prim, mode, indices_are_sorted=False, unique_
     of their own scatter dim. Updates keep numpy's indexing-result layout."""
     xa = aval_of(x)
     shp = xa.shape
-    if any(i is False or isinstance(i, np.bool_) and not i
-           for i in (idx if isinstance(idx, tuple) else (idx,))):
+    if any(_is_scalar_bool(i) and not i for i in (idx if isinstance(idx, tuple) else (idx,))):
         return x  # (a 0-d False index selects nothing to update)
     entries = _parse(shp, idx)
     values = values if is_array(values) else asarray(values) if not isinstance(
