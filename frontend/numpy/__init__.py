@@ -53,6 +53,7 @@ from ._sequences import *  # noqa: F401,F403
 from ._setops import *  # noqa: F401,F403
 from ._shape import *  # noqa: F401,F403
 from ._sorting import *  # noqa: F401,F403
+from ._ufunc_objects import *  # noqa: F401,F403 (add, multiply, ... as ufuncs)
 from ._ufuncs import *  # noqa: F401,F403
 from ._ufuncs import pow  # noqa: F401,A004
 from ._windows import *  # noqa: F401,F403
