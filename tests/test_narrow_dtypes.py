@@ -111,3 +111,20 @@ def test_narrow_dtype_promotion_matches_jax():
     assert fnp.issubdtype(fnp.float8_e5m2, fnp.floating) and not fnp.issubdtype(fnp.int4, np.floating)
     assert fnp.finfo(fnp.float8_e4m3fn).max == jnp.finfo(jnp.float8_e4m3fn).max
     assert fnp.iinfo(fnp.int4).min == -8
+
+
+def test_sub_byte_host_reads_do_not_import_jax():
+    """int4/uint4/float4 values are packed two to a byte on the device: they are widened
+    there (an exact convert) before the copy, not read through jax's conversion."""
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+    code = ("import sys, numpy as np, frontend.numpy as fnp\n"
+            "x = fnp.asarray(np.array([1, -2, 3, 7, 5], 'int4')) + 1\n"
+            "print(np.asarray(x).tolist(), np.asarray(fnp.ones(3, fnp.float4_e2m1fn)).tolist(),"
+            " 'jax' in sys.modules)\n")
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).parents[1])}
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env,
+                         check=True).stdout
+    assert out.split() == ["[2,", "-1,", "4,", "-8,", "6]", "[1.0,", "1.0,", "1.0]", "False"], out
