@@ -173,3 +173,22 @@ def test_ufunc_objects_of_the_library_match_jax(name):
     assert repr(getattr(fnp, name)) == repr(getattr(jnp, name))
     with pytest.raises(NotImplementedError, match="out argument"):
         getattr(fnp, name)(*([xs[0]] * getattr(fnp, name).nin), out=xs[0])
+
+
+def test_out_sharding_of_the_creation_functions_matches_jax():
+    from frontend.sharding import NamedSharding, PartitionSpec
+    ours = NamedSharding(fe.make_mesh((1,), ("x",)), PartitionSpec("x"))
+    theirs = jax.sharding.NamedSharding(jax.make_mesh((1,), ("x",)), jax.P("x"))
+    for expr in ("lib.zeros(4, out_sharding=s)", "lib.ones((2, 3), np.int32, out_sharding=s)",
+                 "lib.arange(4, out_sharding=s)", "lib.full_like(np.ones(4), 2, out_sharding=s)",
+                 "lib.empty(2, out_sharding=s)", "lib.zeros_like(np.ones(2), out_sharding=s)",
+                 "lib.full(3, 1.5, out_sharding=s)"):
+        o = eval(expr, {"lib": fnp, "np": np, "s": ours})
+        assert_same(o, eval(expr, {"lib": jnp, "np": np, "s": theirs}), expr)
+        assert o.sharding.mesh is ours.mesh and o.sharding.spec[0] == "x", expr
+    for expr, s in (("lib.zeros(4, out_sharding=s, device=d)", "named"),
+                    ("lib.zeros(4, out_sharding=s)", "spec")):
+        for lib, sh, dev, spec in ((jnp, theirs, jax.devices()[0], jax.P("x")),
+                                   (fnp, ours, fe.devices()[0], PartitionSpec("x"))):
+            with pytest.raises(ValueError, match="Only one of|Using PartitionSpec"):
+                eval(expr, {"lib": lib, "s": sh if s == "named" else spec, "d": dev})

@@ -10,6 +10,7 @@ from ..core import dtypes
 from ..core.ir import Literal, Tracer, aval_of, literal
 from ..device.array import Array, device_put, from_foreign, host_const
 from ..lax._convert import convert
+from ..sharding import PartitionSpec, get_mesh, resolve
 
 _SCALARS = (bool, int, float, complex)
 ArrayLike = (Array, Tracer, np.ndarray, np.generic, Literal) + _SCALARS
@@ -45,15 +46,27 @@ def no_out(what: str, out) -> None:
         raise NotImplementedError(f"The 'out' argument to {what} is not supported.")
 
 
-def placed(out, device):
-    """``out`` on ``device`` (a Device or Sharding; None: the default one), as JAX's
-    ``device=`` of the creation functions; under a trace, where XLA places it."""
+def placed(out, device, out_sharding=None):
+    """``out`` on ``device`` (a Device or Sharding; None: the default one) or with
+    ``out_sharding`` (a Sharding, or a PartitionSpec of the context mesh), as JAX's
+    ``device=``/``out_sharding=`` of the creation functions; under a trace, where XLA
+    places it."""
+    if out_sharding is not None:
+        if device is not None:
+            raise ValueError(f"Only one of `device` or `out_sharding` can be set. Got "
+                             f"device={device} and out_sharding={out_sharding}")
+        if isinstance(out_sharding, PartitionSpec) and get_mesh() is None:
+            raise ValueError("Using PartitionSpec when you are not under a mesh context is "
+                             "not allowed. Please pass a NamedSharding instance or enter into "
+                             f"a mesh context via `jax.set_mesh`. Got {out_sharding}")
+        device = resolve(out_sharding, "out_sharding")
     if device is None or isinstance(out, Tracer):
         return out
     return device_put(out, device)
 
 
-def asarray(a, dtype=None, order=None, *, copy=None, device=None) -> Array | Tracer:
+def asarray(a, dtype=None, order=None, *, copy=None, device=None,
+            out_sharding=None) -> Array | Tracer:
     """frontend.numpy.asarray: arrays pass through (converted when ``dtype`` differs); Python
     scalars, lists and numpy arrays become device Arrays (Python scalars weakly typed).
 
@@ -62,8 +75,8 @@ def asarray(a, dtype=None, order=None, *, copy=None, device=None) -> Array | Tra
     request: ``frontend.from_dlpack``, ``frontend.device_put``)."""
     if order is not None and order != "K":
         raise NotImplementedError("Only implemented for order='K'")
-    if device is not None:
-        return placed(asarray(a, dtype), device)
+    if device is not None or out_sharding is not None:
+        return placed(asarray(a, dtype), device, out_sharding)
     if dtype is not None:
         dtype = dtypes.canonicalize(np.dtype(dtype))
     if isinstance(a, (Array, Tracer)):

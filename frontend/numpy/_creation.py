@@ -19,7 +19,8 @@ from ._elementwise import multiply, power
 from ._shape import broadcast_shapes, broadcast_to, moveaxis, reshape
 
 
-def array(object, dtype=None, *args, copy=True, order="K", ndmin=0, device=None):  # noqa: A002
+def array(object, dtype=None, *args, copy=True, order="K", ndmin=0, device=None,  # noqa: A002
+          out_sharding=None):
     """frontend.numpy.array: like asarray; a Python scalar gives a weakly typed 0-d array.
     With ``copy=True`` (the default) an Array argument gives a new buffer, as JAX's;
     ``ndmin``: leading axes added up to that many dimensions. (``copy``, ``order`` and
@@ -45,7 +46,7 @@ def array(object, dtype=None, *args, copy=True, order="K", ndmin=0, device=None)
     nd = aval_of(out).ndim
     if ndmin > nd:
         out = reshape(out, (1,) * (ndmin - nd) + aval_of(out).shape)
-    return _placed(out, device)
+    return _placed(out, device, out_sharding)
 
 
 def _shape(shape) -> tuple:
@@ -62,7 +63,7 @@ def _shape(shape) -> tuple:
     return out
 
 
-def full(shape, fill_value, dtype=None, *, device=None):
+def full(shape, fill_value, dtype=None, *, device=None, out_sharding=None):
     """An array of ``shape`` filled with ``fill_value`` (one broadcast_in_dim)."""
     shape = _shape(shape)
     if dtype is None:
@@ -72,20 +73,23 @@ def full(shape, fill_value, dtype=None, *, device=None):
     v = convert(fill_value if isinstance(fill_value, _SCALARS) else asarray(fill_value), d, weak)
     nd = aval_of(v).ndim
     return _placed(lax.broadcast_in_dim(
-        v, shape=shape, broadcast_dimensions=tuple(range(len(shape) - nd, len(shape)))), device)
+        v, shape=shape, broadcast_dimensions=tuple(range(len(shape) - nd, len(shape)))), device,
+        out_sharding)
 
 
-def zeros(shape, dtype=None, *, device=None):
-    return full(shape, 0, dtype or dtypes.default_float(), device=device)
+def zeros(shape, dtype=None, *, device=None, out_sharding=None):
+    return full(shape, 0, dtype or dtypes.default_float(), device=device,
+                out_sharding=out_sharding)
 
 
-def ones(shape, dtype=None, *, device=None):
-    return full(shape, 1, dtype or dtypes.default_float(), device=device)
+def ones(shape, dtype=None, *, device=None, out_sharding=None):
+    return full(shape, 1, dtype or dtypes.default_float(), device=device,
+                out_sharding=out_sharding)
 
 
-def empty(shape, dtype=None, *, device=None):
+def empty(shape, dtype=None, *, device=None, out_sharding=None):
     """As JAX's: XLA has no uninitialized arrays, so this is ``zeros``."""
-    return zeros(shape, dtype, device=device)
+    return zeros(shape, dtype, device=device, out_sharding=out_sharding)
 
 
 def _like(a, dtype, shape):
@@ -94,18 +98,18 @@ def _like(a, dtype, shape):
         (av.weak_type and dtype is None)
 
 
-def full_like(a, fill_value, dtype=None, shape=None, *, device=None):
+def full_like(a, fill_value, dtype=None, shape=None, *, device=None, out_sharding=None):
     shp, d, weak = _like(a, dtype, shape)
     out = full(shp, fill_value, d)
-    return _placed(convert(out, d, True) if weak else out, device)
+    return _placed(convert(out, d, True) if weak else out, device, out_sharding)
 
 
-def zeros_like(a, dtype=None, shape=None, *, device=None):
-    return full_like(a, 0, dtype, shape, device=device)
+def zeros_like(a, dtype=None, shape=None, *, device=None, out_sharding=None):
+    return full_like(a, 0, dtype, shape, device=device, out_sharding=out_sharding)
 
 
-def ones_like(a, dtype=None, shape=None, *, device=None):
-    return full_like(a, 1, dtype, shape, device=device)
+def ones_like(a, dtype=None, shape=None, *, device=None, out_sharding=None):
+    return full_like(a, 1, dtype, shape, device=device, out_sharding=out_sharding)
 
 
 def empty_like(prototype, dtype=None, shape=None, *, device=None):
@@ -119,7 +123,7 @@ def _concrete(x, name):
     return x
 
 
-def arange(start, stop=None, step=None, dtype=None, *, device=None):
+def arange(start, stop=None, step=None, dtype=None, *, device=None, out_sharding=None):
     """Evenly spaced values (computed on the host: the bounds must be concrete)."""
     for v in (start, stop, step):
         _concrete(v, "arange")
@@ -133,7 +137,7 @@ def arange(start, stop=None, step=None, dtype=None, *, device=None):
         out = np.arange(start, dtype=dtype) if step is None else np.arange(0, start, step, dtype=dtype)
     else:
         out = np.arange(start, stop, step if step is not None else 1, dtype=dtype)
-    return _placed(asarray(out, dtype), device)
+    return _placed(asarray(out, dtype), device, out_sharding)
 
 
 def linspace(start, stop, num: int = 50, endpoint: bool = True, retstep: bool = False,
