@@ -79,7 +79,8 @@ def test_overflowing_python_int():
 
 
 def test_lattice_is_a_lattice():
-    nodes = list(dtypes._EDGES)
+    # (the narrow types join only bool, weak scalars and themselves: test_narrow_dtypes.py)
+    nodes = [n for n in dtypes._EDGES if n not in dtypes._SMALL_INTS + dtypes._SMALL_FLOATS]
     for a in nodes:
         for b in nodes:
-            dtypes._join(tuple(sorted({a, b})))
+            assert dtypes._join(tuple(sorted({a, b}))) is not None, (a, b)

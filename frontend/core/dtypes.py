@@ -17,6 +17,20 @@ int8, int16, int32, int64 = (np.dtype(t) for t in (np.int8, np.int16, np.int32, 
 uint8, uint16, uint32, uint64 = (np.dtype(t) for t in (np.uint8, np.uint16, np.uint32, np.uint64))
 float16, float32, float64 = (np.dtype(t) for t in (np.float16, np.float32, np.float64))
 bfloat16 = np.dtype(ml_dtypes.bfloat16)
+# the narrow types (ml_dtypes' numpy types; StableHLO i4/ui4, f4E2M1FN, f8E4M3FN, ...): each
+# promotes only with bool, weak Python scalars and itself, as JAX's. (Not int2/uint2: XLA CPU
+# aborts the process on their concatenate and sorts them wrongly, JAX's arrays too.)
+int4, uint4 = np.dtype(ml_dtypes.int4), np.dtype(ml_dtypes.uint4)
+FLOAT8_NAMES = ("float8_e3m4", "float8_e4m3", "float8_e8m0fnu", "float8_e4m3b11fnuz",
+                "float8_e4m3fn", "float8_e4m3fnuz", "float8_e5m2", "float8_e5m2fnuz")
+float8 = {n: np.dtype(getattr(ml_dtypes, n)) for n in FLOAT8_NAMES}
+float4_e2m1fn = np.dtype(ml_dtypes.float4_e2m1fn)
+# kind, StableHLO element type and short (graph printer) name of each narrow type
+NARROW_TYPES: dict[np.dtype, tuple[str, str, str]] = {
+    int4: ("i", "i4", "i4"), uint4: ("u", "ui4", "u4"), float4_e2m1fn: ("f", "f4E2M1FN", "f4_e2m1fn"),
+    **{d: ("f", "f8" + n[len("float8_"):].upper(), "f8" + n[len("float8"):])
+       for n, d in float8.items()},
+}
 complex64, complex128 = np.dtype(np.complex64), np.dtype(np.complex128)
 # the tangent dtype of integer and boolean values (as JAX's dtypes.float0): no data
 float0 = np.dtype([("float0", np.void, 0)])
@@ -52,6 +66,16 @@ def check_supported(d: np.dtype, where: str = "") -> None:
                         + (f" in {where}" if where else ""))
 
 
+def iinfo(d: Any) -> Any:
+    """numpy's iinfo, also for ml_dtypes' int2/int4/uint2/uint4."""
+    return ml_dtypes.iinfo(np.dtype(d))
+
+
+def finfo(d: Any) -> Any:
+    """numpy's finfo, also for bfloat16 and ml_dtypes' 4- and 8-bit floats."""
+    return ml_dtypes.finfo(np.dtype(d))
+
+
 def default_int() -> np.dtype:
     return int64 if config.enable_x64 else int32
 
@@ -83,7 +107,8 @@ def to_inexact(d: Any) -> np.dtype:
 class _KindTable(dict[Any, str]):
     def __missing__(self, d: Any) -> str:
         dt = np.dtype(d)
-        k = self[d] = "f" if dt == bfloat16 else dt.kind
+        k = self[d] = "f" if dt == bfloat16 else NARROW_TYPES[dt][0] if dt in NARROW_TYPES \
+            else dt.kind
         return k
 
 
@@ -118,18 +143,22 @@ def is_inexact(d: Any) -> bool:
 
 # The promotion lattice of JAX's numpy: an edge a -> b means b is the next type up from a.
 # "i*", "f*", "c*" are the weakly typed Python int, float and complex.
+_SMALL_INTS = ("i4", "u4")
+_SMALL_FLOATS = tuple(NARROW_TYPES[d][2] for d in (float4_e2m1fn, *float8.values()))
 _EDGES: dict[str, list[str]] = {
     "b1": ["i*"],
-    "i*": ["u8", "i8"],
+    "i*": ["u8", "i8", *_SMALL_INTS],
     "u8": ["i16", "u16"], "u16": ["i32", "u32"], "u32": ["i64", "u64"], "u64": ["f*"],
     "i8": ["i16"], "i16": ["i32"], "i32": ["i64"], "i64": ["f*"],
-    "f*": ["bf16", "f16", "c*"],
+    "f*": ["bf16", "f16", "c*", *_SMALL_FLOATS],
     "bf16": ["f32"], "f16": ["f32"], "f32": ["f64", "c64"], "f64": ["c128"],
     "c*": ["c64"], "c64": ["c128"], "c128": [],
+    **{n: [] for n in _SMALL_INTS + _SMALL_FLOATS},
 }
 _NODE_OF: dict[np.dtype, str] = {bool_: "b1", int8: "i8", int16: "i16", int32: "i32", int64: "i64", uint8: "u8",
             uint16: "u16", uint32: "u32", uint64: "u64", bfloat16: "bf16", float16: "f16",
-            float32: "f32", float64: "f64", complex64: "c64", complex128: "c128"}
+            float32: "f32", float64: "f64", complex64: "c64", complex128: "c128",
+            **{d: t[2] for d, t in NARROW_TYPES.items()}}
 _DTYPE_OF = {v: k for k, v in _NODE_OF.items()}
 
 
@@ -169,19 +198,54 @@ def _node(dtype: Any, weak: bool) -> str:
         raise TypeError(f"dtype {dtype} is not a valid vmaplab array type") from None
 
 
+class TypePromotionError(ValueError):
+    """Dtypes with no implicit promotion path (JAX's ``jax.dtypes.TypePromotionError``)."""
+
+
+_WEAK_NAMES = {"i*": "<class 'int'>", "f*": "<class 'float'>", "c*": "<class 'complex'>"}
+
+
 @functools.lru_cache(maxsize=4096)
-def _join(nodes: tuple[str, ...]) -> str:
+def _join(nodes: tuple[str, ...]) -> str | None:
+    """The least upper bound of lattice nodes (None: there is none)."""
     common = frozenset.intersection(*(_UP[n] for n in nodes))
-    # the least upper bound: the element of `common` that every other element is above
+    # the element of `common` that every other element is above
     for c in common:
         if all(o in _UP[c] for o in common):
             return c
-    raise TypeError(f"no common type for {nodes}")
+    return None
+
+
+def join_nodes(nodes: list[str]) -> str:
+    """The lattice node of a combination (TypePromotionError, JAX's, where there is none)."""
+    n = _join(tuple(sorted(set(nodes))))
+    if n is None:
+        raise _no_promotion(list(dict.fromkeys(nodes)))
+    return n
+
+
+def promote_types(a: Any, b: Any) -> np.dtype:
+    """JAX's promote_types of two strongly typed dtypes (not narrowed to 32 bits)."""
+    return _DTYPE_OF[join_nodes([_node(a, False), _node(b, False)])]
+
+
+def _no_promotion(nodes: list[str]) -> TypePromotionError:
+    names = tuple(_WEAK_NAMES.get(n) or _DTYPE_OF[n].name for n in nodes)
+    kind = next((k for k, group in (("8-bit floats", [NARROW_TYPES[d][2] for d in float8.values()]),
+                                    ("4-bit floats", ["f4_e2m1fn"]),
+                                    ("1-bit, 2-bit and 4-bit integers", _SMALL_INTS))
+                 if any(n in group for n in nodes)), None)
+    to = "int32" if kind and kind.endswith("integers") else "float32"
+    return TypePromotionError(
+        f"Input dtypes {names} have no available implicit dtype promotion path. To avoid "
+        f"unintended promotion, {kind} do not support implicit promotion. If you'd like your "
+        f"inputs to be promoted to another type, you can do so explicitly using e.g. "
+        f"x.astype('{to}')")
 
 
 def promote(*typed: tuple[Any, bool]) -> tuple[np.dtype, bool]:
     """(dtype, weak) pairs -> the (dtype, weak) JAX's numpy gives their combination."""
-    n = _join(tuple(sorted({_node(d, w) for d, w in typed})))
+    n = join_nodes([_node(d, w) for d, w in typed])
     if n == "i*":
         return default_int(), True
     if n == "f*":
@@ -228,4 +292,6 @@ def short_name(dtype: Any) -> str:
         return "bool"
     if d == bfloat16:
         return "bf16"
+    if d in NARROW_TYPES:
+        return NARROW_TYPES[d][2]
     return {"f": "f", "i": "i", "u": "u", "c": "c"}[d.kind] + str(d.itemsize * 8)

@@ -240,10 +240,12 @@ def literal(value: Any, dtype: Any, weak: bool = False) -> Literal:
     if kind == "b":
         value = bool(value)
     elif kind in "iu":
-        if type(value) is int:
+        if dtype in dtypes.NARROW_TYPES:  # int2/int4/...: Python ints wrap around, as JAX's
+            value = np.asarray(int(value)).astype(dtype)
+        elif type(value) is int:
             r = _INT_RANGE.get(dtype)
             if r is None:
-                info = np.iinfo(dtype)
+                info = dtypes.iinfo(dtype)
                 r = _INT_RANGE[dtype] = (int(info.min), int(info.max))
             if not r[0] <= value <= r[1]:
                 raise OverflowError(f"Python int {value} too large to convert to "

@@ -163,6 +163,15 @@ JAX_NAMES = {
         tree_map_with_path tree_reduce tree_reduce_associative tree_structure
         tree_transpose tree_unflatten treedef_children treedef_is_leaf treedef_tuple
     """.split()),
+    "frontend.numpy.linalg": ("jax.numpy.linalg", """
+        cholesky cond cross det diagonal eig eigh eigvals eigvalsh inv lstsq matmul
+        matrix_norm matrix_power matrix_rank matrix_transpose multi_dot norm outer pinv qr
+        slogdet solve svd svdvals tensordot tensorinv tensorsolve trace vecdot vector_norm
+    """.split()),
+    "frontend.numpy.fft": ("jax.numpy.fft", """
+        fft fft2 fftfreq fftn fftshift hfft ifft ifft2 ifftn ifftshift ihfft irfft irfft2
+        irfftn rfft rfft2 rfftfreq rfftn
+    """.split()),
     "frontend.ops": ("jax.ops", """
         segment_max segment_min segment_prod segment_sum
     """.split()),

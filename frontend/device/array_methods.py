@@ -30,6 +30,7 @@ def _stub(name):
 def _binop(name, reflected=False):
     fnp = _np()  # (the numpy module is complete when the methods are installed)
     f = getattr(fnp, name)
+    f = getattr(f, "_call", f)  # (a ufunc's own function: no ufunc call checks per operator)
     array_like = fnp._core.ArrayLike
 
     def known(other) -> bool:
@@ -48,6 +49,7 @@ def _binop(name, reflected=False):
 
 def _unop(name):
     f = getattr(_np(), name)
+    f = getattr(f, "_call", f)
 
     def op(self):
         return f(self)

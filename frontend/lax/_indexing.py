@@ -194,8 +194,8 @@ def default_fill_value(dtype):
     if dtypes.is_bool(d):
         return True
     if dtypes.is_unsigned(d):
-        return int(np.iinfo(d).max)
-    return int(np.iinfo(d).min)
+        return int(dtypes.iinfo(d).max)
+    return int(dtypes.iinfo(d).min)
 
 
 def gather(operand, start_indices, dimension_numbers, slice_sizes, *, unique_indices=False,

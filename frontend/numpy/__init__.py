@@ -53,6 +53,7 @@ from ._sequences import *  # noqa: F401,F403
 from ._setops import *  # noqa: F401,F403
 from ._shape import *  # noqa: F401,F403
 from ._sorting import *  # noqa: F401,F403
+from ._ufunc_objects import *  # noqa: F401,F403 (add, multiply, ... as ufuncs)
 from ._ufuncs import *  # noqa: F401,F403
 from ._ufuncs import pow  # noqa: F401,A004
 from ._windows import *  # noqa: F401,F403
@@ -63,17 +64,29 @@ pi, e, inf, nan, newaxis = _onp.pi, _onp.e, _onp.inf, _onp.nan, None
 from ..device.array import Array as ndarray  # noqa: E402, F401
 
 
-def shape(a):
+def _shape_of(name, a):
+    """The shape of an array, or (with JAX's DeprecationWarning) of a list or tuple."""
+    if not isinstance(a, _core.ArrayLike) and not _core._is_foreign(a):
+        import warnings
+        warnings.warn(f"{name} requires ndarray or scalar arguments, got {type(a)} at position 0."
+                      " In a future JAX release this will be an error.", DeprecationWarning,
+                      stacklevel=3)
     return a.shape if hasattr(a, "shape") else _onp.shape(a)
 
 
+def shape(a):
+    """The shape of an array (numpy's ``shape``)."""
+    return _shape_of("shape", a)
+
+
 def ndim(a):
-    return len(shape(a))
+    """The number of dimensions of an array (numpy's ``ndim``)."""
+    return len(_shape_of("ndim", a))
 
 
 def size(a, axis=None):
     """The number of elements (along ``axis``: an int or a tuple of ints)."""
-    shp = shape(a)
+    shp = _shape_of("size", a)
     if axis is None:
         return int(_onp.prod(shp))
     axes = (axis,) if isinstance(axis, int) else tuple(axis)

@@ -1,14 +1,17 @@
 """What every numpy-style function (with JAX's semantics) needs: asarray, dtype promotion, numpy broadcasting."""
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 
 from .. import lax
 from ..core import dtypes
 from ..core.ir import Literal, Tracer, aval_of, literal
 from ..core.shape_poly import DimExpr
-from ..device.array import Array, from_foreign, host_const
+from ..device.array import Array, device_put, from_foreign, host_const
 from ..lax._convert import convert
+from ..sharding import PartitionSpec, get_mesh, resolve
 
 _SCALARS = (bool, int, float, complex)
 # (a symbolic dimension is a weakly typed int, as in JAX's shape-polymorphic tracing)
@@ -39,13 +42,43 @@ def _is_foreign(a) -> bool:
     return any(hasattr(a, m) for m in ("__jax_array__", "__dlpack__", "__array__"))
 
 
-def asarray(a, dtype=None, copy=None) -> Array | Tracer:
+def no_out(what: str, out) -> None:
+    """JAX's NotImplementedError for an ``out=`` argument (``what``: "jnp.round", ...)."""
+    if out is not None:
+        raise NotImplementedError(f"The 'out' argument to {what} is not supported.")
+
+
+def placed(out, device, out_sharding=None):
+    """``out`` on ``device`` (a Device or Sharding; None: the default one) or with
+    ``out_sharding`` (a Sharding, or a PartitionSpec of the context mesh), as JAX's
+    ``device=``/``out_sharding=`` of the creation functions; under a trace, where XLA
+    places it."""
+    if out_sharding is not None:
+        if device is not None:
+            raise ValueError(f"Only one of `device` or `out_sharding` can be set. Got "
+                             f"device={device} and out_sharding={out_sharding}")
+        if isinstance(out_sharding, PartitionSpec) and get_mesh() is None:
+            raise ValueError("Using PartitionSpec when you are not under a mesh context is "
+                             "not allowed. Please pass a NamedSharding instance or enter into "
+                             f"a mesh context via `jax.set_mesh`. Got {out_sharding}")
+        device = resolve(out_sharding, "out_sharding")
+    if device is None or isinstance(out, Tracer):
+        return out
+    return device_put(out, device)
+
+
+def asarray(a, dtype=None, order=None, *, copy=None, device=None,
+            out_sharding=None) -> Array | Tracer:
     """frontend.numpy.asarray: arrays pass through (converted when ``dtype`` differs); Python
     scalars, lists and numpy arrays become device Arrays (Python scalars weakly typed).
 
     As JAX's, the result never shares memory with a numpy (or other mutable) source, whatever
     ``copy`` says: writing to the source later leaves the Array as it was (zero-copy only on
     request: ``frontend.from_dlpack``, ``frontend.device_put``)."""
+    if order is not None and order != "K":
+        raise NotImplementedError("Only implemented for order='K'")
+    if device is not None or out_sharding is not None:
+        return placed(asarray(a, dtype), device, out_sharding)
     if dtype is not None:
         dtype = dtypes.canonicalize(np.dtype(dtype))
     if isinstance(a, (Array, Tracer)):
@@ -77,7 +110,7 @@ def asarray(a, dtype=None, copy=None) -> Array | Tracer:
 def _check_int_range(x, dtype):
     """OverflowError (JAX's wording) for a Python int outside an integer dtype's range."""
     if type(x) is int and dtypes.is_int(dtype):
-        info = np.iinfo(dtype)
+        info = dtypes.iinfo(dtype)
         if not info.min <= x <= info.max:
             raise OverflowError(f"Python integer {x} out of bounds for {np.dtype(dtype).name}")
 
@@ -121,7 +154,13 @@ def _flat(a):
 def astype(x, dtype, /, *, copy=False, device=None):
     """x converted to ``dtype`` (a new array; ``copy`` and ``device`` as JAX's, for the
     default device)."""
-    return convert(x, dtypes.canonicalize(np.dtype(dtype)), False)
+    dtype = dtypes.canonicalize(np.dtype(dtype))
+    if dtypes.is_complex(dtypes.dtype_and_weak(x)[0]) and (dtypes.is_int(dtype)
+                                                            or dtypes.is_float(dtype)):
+        warnings.warn("Casting from complex to real dtypes will soon raise a ValueError. Please "
+                      "first use jnp.real or jnp.imag to take the real/imaginary component of "
+                      "your input.", DeprecationWarning, stacklevel=2)
+    return convert(x, dtype, False)
 
 
 def broadcast_shapes(name: str, *shapes) -> tuple:

@@ -3,6 +3,7 @@ geomspace, eye."""
 from __future__ import annotations
 
 import operator
+import warnings
 
 import numpy as np
 
@@ -10,25 +11,43 @@ from .. import lax
 from ..core import dtypes
 from ..core.ir import Tracer, aval_of
 from ..core.shape_poly import DimExpr, is_symbolic_shape, max_dim
-from ..device.array import Array, device_put
+from ..device.array import Array
 from ..lax._convert import convert
 from ._core import _SCALARS, asarray, astype, canonical_axis, check_arraylike
+from ._core import placed as _placed
 from ._elementwise import copy as _copy
 from ._elementwise import multiply, power
 from ._shape import broadcast_shapes, broadcast_to, moveaxis, reshape
 
 
-def array(object, dtype=None, copy=True, order="K", ndmin=0, *, device=None):  # noqa: A002
+def array(object, dtype=None, *args, copy=True, order="K", ndmin=0, device=None,  # noqa: A002
+          out_sharding=None):
     """frontend.numpy.array: like asarray; a Python scalar gives a weakly typed 0-d array.
     With ``copy=True`` (the default) an Array argument gives a new buffer, as JAX's;
-    ``ndmin``: leading axes added up to that many dimensions."""
+    ``ndmin``: leading axes added up to that many dimensions. (``copy``, ``order`` and
+    ``ndmin`` by position: deprecated, as in JAX.)"""
+    if args:
+        if len(args) > 3:
+            raise TypeError(f"array() takes at most 5 positional arguments but {len(args) + 2} "
+                            "were given")
+        for i, (name, given, default) in enumerate(zip(("copy", "order", "ndmin"),
+                                                       (copy, order, ndmin), (True, "K", 0),
+                                                       strict=True)):
+            if i < len(args) and given != default:
+                raise TypeError(f"array() got multiple values for argument '{name}'")
+        copy, order, ndmin = (*args, *(copy, order, ndmin)[len(args):])
+        warnings.warn("Passing the copy, order, and ndmin arguments to jnp.array positionally "
+                      "is deprecated. Use keyword arguments instead.", DeprecationWarning,
+                      stacklevel=2)
+    if order is not None and order != "K":
+        raise NotImplementedError("Only implemented for order='K'")
     out = asarray(object, dtype)
     if copy and out is object and isinstance(out, Array):
         out = _copy(out)
     nd = aval_of(out).ndim
     if ndmin > nd:
         out = reshape(out, (1,) * (ndmin - nd) + aval_of(out).shape)
-    return _placed(out, device)
+    return _placed(out, device, out_sharding)
 
 
 def _shape(shape) -> tuple:
@@ -45,15 +64,7 @@ def _shape(shape) -> tuple:
     return out
 
 
-def _placed(out, device):
-    """``out`` on ``device`` (a Device or Sharding; None: the default one), as JAX's
-    ``device=`` of the creation functions; under a trace, where XLA places it."""
-    if device is None or isinstance(out, Tracer):
-        return out
-    return device_put(out, device)
-
-
-def full(shape, fill_value, dtype=None, *, device=None):
+def full(shape, fill_value, dtype=None, *, device=None, out_sharding=None):
     """An array of ``shape`` filled with ``fill_value`` (one broadcast_in_dim)."""
     shape = _shape(shape)
     if dtype is None:
@@ -63,20 +74,23 @@ def full(shape, fill_value, dtype=None, *, device=None):
     v = convert(fill_value if isinstance(fill_value, _SCALARS) else asarray(fill_value), d, weak)
     nd = aval_of(v).ndim
     return _placed(lax.broadcast_in_dim(
-        v, shape=shape, broadcast_dimensions=tuple(range(len(shape) - nd, len(shape)))), device)
+        v, shape=shape, broadcast_dimensions=tuple(range(len(shape) - nd, len(shape)))), device,
+        out_sharding)
 
 
-def zeros(shape, dtype=None, *, device=None):
-    return full(shape, 0, dtype or dtypes.default_float(), device=device)
+def zeros(shape, dtype=None, *, device=None, out_sharding=None):
+    return full(shape, 0, dtype or dtypes.default_float(), device=device,
+                out_sharding=out_sharding)
 
 
-def ones(shape, dtype=None, *, device=None):
-    return full(shape, 1, dtype or dtypes.default_float(), device=device)
+def ones(shape, dtype=None, *, device=None, out_sharding=None):
+    return full(shape, 1, dtype or dtypes.default_float(), device=device,
+                out_sharding=out_sharding)
 
 
-def empty(shape, dtype=None, *, device=None):
+def empty(shape, dtype=None, *, device=None, out_sharding=None):
     """As JAX's: XLA has no uninitialized arrays, so this is ``zeros``."""
-    return zeros(shape, dtype, device=device)
+    return zeros(shape, dtype, device=device, out_sharding=out_sharding)
 
 
 def _like(a, dtype, shape):
@@ -85,18 +99,18 @@ def _like(a, dtype, shape):
         (av.weak_type and dtype is None)
 
 
-def full_like(a, fill_value, dtype=None, shape=None, *, device=None):
+def full_like(a, fill_value, dtype=None, shape=None, *, device=None, out_sharding=None):
     shp, d, weak = _like(a, dtype, shape)
     out = full(shp, fill_value, d)
-    return _placed(convert(out, d, True) if weak else out, device)
+    return _placed(convert(out, d, True) if weak else out, device, out_sharding)
 
 
-def zeros_like(a, dtype=None, shape=None, *, device=None):
-    return full_like(a, 0, dtype, shape, device=device)
+def zeros_like(a, dtype=None, shape=None, *, device=None, out_sharding=None):
+    return full_like(a, 0, dtype, shape, device=device, out_sharding=out_sharding)
 
 
-def ones_like(a, dtype=None, shape=None, *, device=None):
-    return full_like(a, 1, dtype, shape, device=device)
+def ones_like(a, dtype=None, shape=None, *, device=None, out_sharding=None):
+    return full_like(a, 1, dtype, shape, device=device, out_sharding=out_sharding)
 
 
 def empty_like(prototype, dtype=None, shape=None, *, device=None):
@@ -110,7 +124,7 @@ def _concrete(x, name):
     return x
 
 
-def arange(start, stop=None, step=None, dtype=None, *, device=None):
+def arange(start, stop=None, step=None, dtype=None, *, device=None, out_sharding=None):
     """Evenly spaced values (computed on the host: the bounds must be concrete)."""
     for v in (start, stop, step):
         _concrete(v, "arange")
@@ -126,7 +140,7 @@ def arange(start, stop=None, step=None, dtype=None, *, device=None):
         out = np.arange(start, dtype=dtype) if step is None else np.arange(0, start, step, dtype=dtype)
     else:
         out = np.arange(start, stop, step if step is not None else 1, dtype=dtype)
-    return _placed(asarray(out, dtype), device)
+    return _placed(asarray(out, dtype), device, out_sharding)
 
 
 def _symbolic_arange(start, stop, step, dtype):

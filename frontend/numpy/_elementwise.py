@@ -17,6 +17,7 @@ from ._core import (
     broadcast_shapes,
     broadcast_to_shape,
     check_arraylike,
+    no_out,
     promote_args,
     promote_dtypes_inexact,
 )
@@ -76,8 +77,9 @@ floor = _float_or_int("floor", lax.floor)
 ceil = _float_or_int("ceil", lax.ceil)
 
 
-def round(a, decimals: int = 0):  # noqa: A001
+def round(a, decimals: int = 0, out=None):  # noqa: A001
     """Round half to even, as numpy."""
+    no_out("jnp.round", out)
     (a,) = promote_args("round", a)
     if not dtypes.is_inexact(aval_of(a).dtype):
         return a
@@ -394,7 +396,8 @@ def isfinite(x, /):
 
 
 def _isinf_signed(name, sign):
-    def fn(x, /):
+    def fn(x, /, out=None):
+        no_out("isneginf/isposinf", out)
         (x,) = promote_args(name, x)
         d = aval_of(x).dtype
         if not dtypes.is_float(d):

@@ -300,61 +300,94 @@ class ufunc:
             return reshape(a, (-1,))
         return moveaxis(a, canonical_axis(operator.index(axis), aval_of(a).ndim), 0)
 
+    def _result_dtype(self, *args):
+        """The dtype ``self`` gives for operands of the dtypes of ``args`` (JAX's eval_shape
+        of the function on ones)."""
+        ones = [lax.full((), 1, aval_of(asarray(a)).dtype) for a in args]
+        return aval_of(self._call(*ones)).dtype
+
     def reduce(self, a, axis=0, dtype=None, out=None, keepdims=False, initial=None,
                where=None):
-        """``self`` folded over ``axis`` from the left (from ``initial``, else the first
-        element; the identity for an empty axis)."""
+        """``self`` folded over ``axis`` from the left (from ``initial``, else the identity,
+        else the first element), in the dtype ``self`` gives (or ``dtype``); ``where``: the
+        elements folded in."""
         self._binary("reduce")
+        check_arraylike(f"{self.__name__}.reduce", a)
         if out is not None:
-            raise NotImplementedError(f"out argument of {self}.reduce()")
+            raise NotImplementedError(f"out argument of {self.__name__}.reduce()")
         if where is not None:
-            raise NotImplementedError(f"where argument of {self}.reduce()")
-        if self._reduce is not None and initial is None and not keepdims and dtype is None:
-            return self._reduce(a, axis)
+            check_arraylike(f"{self.__name__}.reduce", where)
+            if self.identity is None and initial is None:
+                raise ValueError(f"reduction operation {self.__name__!r} does not have an "
+                                 "identity, so to use a where mask one has to specify 'initial'.")
+            if not dtypes.is_bool(dtypes.dtype_and_weak(where)[0]):
+                raise ValueError("where argument must have dtype=bool; got dtype="
+                                 f"{dtypes.dtype_and_weak(where)[0]}")
+        fold = self._reduce or self._reduce_via_scan
+        return fold(a, axis=axis, dtype=dtype, keepdims=keepdims, initial=initial, where=where)
+
+    def _reduce_via_scan(self, a, axis=0, dtype=None, keepdims=False, initial=None, where=None):
         a0 = asarray(a)
+        if initial is None:
+            initial = self.identity
+        dtype = self._result_dtype(a0, a0) if dtype is None else dtypes.canonicalize(dtype)
+        if where is not None:
+            where = broadcast_to(asarray(where), aval_of(a0).shape)
+        if isinstance(axis, tuple):
+            raise NotImplementedError("tuple of axes")
         x = self._scan_axis(a0, axis)
-        if dtype is not None:
-            x = convert(x, dtypes.canonicalize(np.dtype(dtype)), False)
+        w = None if where is None else self._scan_axis(where, axis)
+        nd = aval_of(a0).ndim
+        if keepdims:
+            kept = [1] * nd if axis is None else list(aval_of(a0).shape)
+            if axis is not None:
+                kept[canonical_axis(operator.index(axis), nd)] = 1
         n = aval_of(x).shape[0]
-        if initial is None and n == 0:
-            if self.identity is None:
+        if n == 0:
+            if initial is None:
                 raise ValueError(f"zero-size array to reduction operation {self.__name__} "
                                  "which has no identity")
-            initial = self.identity
+            shape = tuple(kept) if keepdims else aval_of(x).shape[1:]
+            return broadcast_to(convert(asarray(initial), dtype, False), shape)
+        x = convert(x, dtype, False)
         if initial is None:
-            init, rest = lax.index_in_dim(x, 0, 0, keepdims=False), lax.slice_in_dim(x, 1, n, 1, 0)
+            init = lax.index_in_dim(x, 0, 0, keepdims=False)
+            rest, w = lax.slice_in_dim(x, 1, n, 1, 0), None if w is None else \
+                lax.slice_in_dim(w, 1, n, 1, 0)
         else:
-            init = broadcast_to(convert(asarray(initial), aval_of(x).dtype, False),
-                                aval_of(x).shape[1:])
+            init = broadcast_to(convert(asarray(initial), dtype, False), aval_of(x).shape[1:])
             rest = x
-        carry, _ = lax.scan(lambda c, v: (convert(self(c, v), aval_of(init).dtype, False), None),
-                            init, rest)
-        if keepdims:
-            nd = aval_of(a0).ndim
-            axes = range(nd) if axis is None else [canonical_axis(operator.index(axis), nd)]
-            for ax in sorted(axes):
-                carry = expand_dims(carry, ax)
-        return carry
+
+        def step(c, vw):
+            v, m = vw
+            new = convert(self(c, v), dtype, False)
+            return (new if m is None else lax.select(m, new, c)), None
+        carry, _ = lax.scan(step, init, (rest, w))
+        return reshape(carry, tuple(kept)) if keepdims else carry
 
     def accumulate(self, a, axis=0, dtype=None, out=None):
-        """The running fold of ``self`` along ``axis``."""
+        """The running fold of ``self`` along ``axis`` (in the dtype ``self`` gives, or
+        ``dtype``)."""
         self._binary("accumulate")
         if out is not None:
-            raise NotImplementedError(f"out argument of {self}.accumulate()")
-        if self._accumulate is not None and dtype is None:
-            return self._accumulate(a, axis)
+            raise NotImplementedError(f"out argument of {self.__name__}.accumulate()")
+        return (self._accumulate or self._accumulate_via_scan)(a, axis=axis, dtype=dtype)
+
+    def _accumulate_via_scan(self, a, axis=0, dtype=None):
+        check_arraylike(f"{self.__name__}.accumulate", a)
         a = asarray(a)
+        dtype = self._result_dtype(a, a) if dtype is None else dtypes.canonicalize(dtype)
+        if axis is None or isinstance(axis, tuple):
+            raise ValueError("accumulate does not allow multiple axes")
         k = canonical_axis(operator.index(axis), aval_of(a).ndim)
-        x = moveaxis(a, k, 0)
-        if dtype is not None:
-            x = convert(x, dtypes.canonicalize(np.dtype(dtype)), False)
+        x = convert(moveaxis(a, k, 0), dtype, False)
         n = aval_of(x).shape[0]
         if n == 0:
             return moveaxis(x, 0, k)
         first = lax.index_in_dim(x, 0, 0, keepdims=False)
 
         def step(c, v):
-            c = convert(self(c, v), aval_of(first).dtype, False)
+            c = convert(self(c, v), dtype, False)
             return c, c
         _, ys = lax.scan(step, first, lax.slice_in_dim(x, 1, n, 1, 0))
         return moveaxis(lax.concatenate((lax.index_in_dim(x, 0, 0), ys), dimension=0), 0, k)

@@ -3,6 +3,7 @@ objects), s_/index_exp (numpy's own), ix_, indices, diag_indices(_from), mask_in
 ravel_multi_index, unravel_index, fill_diagonal."""
 from __future__ import annotations
 
+import math
 import operator
 
 import numpy as np
@@ -171,9 +172,9 @@ def mask_indices(n, mask_func, k=0, *, size=None):
     return nonzero(a, size=size)
 
 
-def ravel_multi_index(multi_index, dims, mode="raise", order="C"):
+def ravel_multi_index(multi_index, dims, mode="raise", order="C", *, dtype=None):
     """Flat indices of index tuples in an array of shape ``dims`` (``mode``: raise, wrap,
-    clip)."""
+    clip, ignore), of ``dtype`` (default: the indices' promoted with a Python int)."""
     dims = tuple(operator.index(d) for d in dims)
     if len(multi_index) != len(dims):
         raise ValueError(f"parameter multi_index must be a sequence of length {len(dims)}")
@@ -186,6 +187,13 @@ def ravel_multi_index(multi_index, dims, mode="raise", order="C"):
         if not dtypes.is_int(aval_of(i).dtype):
             raise TypeError("only int indices permitted")
         idx.append(i)
+    dtype = dtypes.result_type(1, *idx) if dtype is None else dtypes.canonicalize(dtype)
+    if not dtypes.is_int(dtype):
+        raise ValueError(f"dtype={dtype!r} is not an integer type.")
+    if math.prod(dims) - 1 > dtypes.iinfo(dtype).max:
+        raise ValueError(f"jnp.ravel_multi_index: dtype={dtype!r} not large enough to hold "
+                         f"flattened index for dims={dims}. Use the dtype argument to pass a "
+                         "suitable dtype (e.g. dtype=np.min_scalar_type(prod(dims))).")
     if mode == "raise":
         for i, n in zip(idx, dims, strict=True):
             if isinstance(i, Tracer):
@@ -200,14 +208,15 @@ def ravel_multi_index(multi_index, dims, mode="raise", order="C"):
     elif mode == "clip":
         idx = [lax.clamp(convert(0, aval_of(i).dtype), i, convert(n - 1, aval_of(i).dtype))
                for i, n in zip(idx, dims, strict=True)]
-    else:
-        raise ValueError(f"invalid mode={mode!r}. Expected 'raise', 'wrap', or 'clip'")
+    elif mode != "ignore":
+        raise ValueError(f"invalid mode={mode!r}. Expected 'raise', 'wrap', 'clip', or "
+                         "'ignore'.")
     order_dims = list(range(len(dims)))[::-1] if order == "C" else list(range(len(dims)))
     out, stride = 0, 1
     for k in order_dims:
-        out = multiply(idx[k], stride) + out
+        out = multiply(idx[k].astype(dtype), stride) + out
         stride *= dims[k]
-    return asarray(out)
+    return asarray(out, dtype)
 
 
 def unravel_index(indices, shape):

@@ -81,11 +81,8 @@ def _expand(i):
         return [i]
     if isinstance(i, str):
         raise TypeError(f"JAX does not support string indexing; got idx={i!r}")
-    if isinstance(i, (bool, np.bool_)):
-        if i:  # a 0-d True mask: a new axis of length 1, as x[None]
-            return [None]
-        raise TypeError("boolean scalar index False (an empty new axis) is not supported; use "
-                        "x[None][:0] for that result")
+    if _is_scalar_bool(i):  # x.at[True]: a new axis of length 1, as x[None]
+        return [None]  # (x[b] reads index arrays instead; x.at[False] updates nothing)
     if isinstance(i, (int, np.integer)):
         return [int(i)]
     if isinstance(i, float):
@@ -288,6 +285,9 @@ def _gather_index(x, entries, mode=None, fill_value=None):
     bshape = _broadcast_index_shapes(cols)
     cols = [_bcast_index(c, bshape) for c in cols]
     out_shape, batch_at = _result_layout(entries, bshape)
+    if 0 in out_shape:  # nothing to gather (also from an empty axis): zeros, as JAX's
+        return lax.broadcast_in_dim(convert(0, aval_of(x).dtype), shape=tuple(out_shape),
+                                    broadcast_dimensions=())
     adv_dims = tuple(d for d, _ in adv)
     if len(cols) == 1:
         idx, ivd = cols[0], len(bshape)
@@ -319,10 +319,41 @@ def _gather_index(x, entries, mode=None, fill_value=None):
     return _reshape(out, out_shape)
 
 
+def _is_scalar_bool(i) -> bool:
+    """A 0-d boolean index (Python or numpy bool, or a concrete 0-d boolean array)."""
+    return (isinstance(i, (bool, np.bool_)) or isinstance(i, (np.ndarray, Array))
+            and i.ndim == 0 and dtypes.is_bool(i.dtype))
+
+
+def _scalar_bools_as_arrays(x, idx):
+    """numpy's (and JAX's) reading of 0-d boolean indices: each is an advanced index
+    ``arange(1)`` (True) or ``arange(0)`` (False) into a new length-1 axis of ``x`` at its
+    place, so it broadcasts with the other advanced indices. -> (x, idx)."""
+    idx = idx if isinstance(idx, tuple) else (idx,)
+    nd = aval_of(x).ndim
+    consumed = [0 if (i is None or i is Ellipsis or _is_scalar_bool(i)) else
+                np.ndim(i) if getattr(i, "dtype", None) == np.bool_ else 1 for i in idx]
+    at, new, dim = [], [], 0
+    for i, n in zip(idx, consumed, strict=True):
+        if i is Ellipsis:
+            dim += nd - sum(consumed)
+        elif _is_scalar_bool(i):
+            at.append(dim + len(at))
+            i = np.arange(int(bool(i)), dtype=_INT)
+        new.append(i)
+        dim += n
+    shape = list(aval_of(x).shape)
+    for d in at:
+        shape.insert(d, 1)
+    return _reshape(x, shape), tuple(new)
+
+
 def _getitem(x, idx, mode=None, fill_value=None):
     """``x[idx]`` with numpy's basic and advanced indexing, as JAX's numpy does it."""
     if not is_array(x):
         x = asarray(x)
+    if any(_is_scalar_bool(i) for i in (idx if isinstance(idx, tuple) else (idx,))):
+        x, idx = _scalar_bools_as_arrays(x, idx)
     entries = _parse(aval_of(x).shape, idx, x)
     has_adv = any(e.kind == "adv" for e in entries)
     has_dyn = any(e.kind == "dyn" for e in entries)
@@ -448,12 +479,16 @@ def take_along_axis(arr, indices, axis=-1, mode=None, fill_value=None, *,
     indices = broadcast_to_shape(indices, i_target) if i_target != ishp else indices
     n = ashp[axis]
     m = mode or "fill"
-    if m not in ("fill", "clip", "promise_in_bounds"):
+    if m not in ("fill", "clip", "promise_in_bounds", "one_hot"):
         raise ValueError(f"Invalid mode value '{mode}'")
     if n == 0:  # (nothing to gather: zeros of the result's shape, as JAX's)
         return lax.broadcast_in_dim(convert(0, aval_of(arr).dtype), shape=aval_of(indices).shape,
                                     broadcast_dimensions=())
-    i = _wrap_index(indices, n) if wrap_negative_indices is not False else indices
+    if wrap_negative_indices is None:  # (JAX's default: wrap unless promised in bounds)
+        wrap_negative_indices = m != "promise_in_bounds"
+    i = _wrap_index(indices, n) if wrap_negative_indices else indices
+    if m == "one_hot":
+        return _take_one_hot(arr, i, axis)
     others = tuple(d for d in range(nd) if d != axis)
     res = lax_ix._gather(arr, i, ((), (axis,), (axis,), others, others), (1,) * nd,
                          index_vector_dim=nd,
@@ -469,6 +504,22 @@ def take_along_axis(arr, indices, axis=-1, mode=None, fill_value=None, *,
     return lax.select(ok, res, fill)
 
 
+def _take_one_hot(arr, i, axis):
+    """take_along_axis(mode="one_hot"): a contraction of ``arr`` with the one-hot rows of the
+    (already wrapped) indices along ``axis``, as JAX's (out-of-range indices give 0, and an
+    inf or nan anywhere on the row spreads, as in a dot)."""
+    from ._linalg import einsum
+    ia, dt = aval_of(i), aval_of(arr).dtype
+    n = aval_of(arr).shape[axis]
+    iota = lax.broadcasted_iota(dtype=ia.dtype, shape=(*ia.shape, n), dimension=ia.ndim)
+    hot = convert(lax.eq(lax.broadcast_in_dim(i, shape=(*ia.shape, n),
+                                              broadcast_dimensions=tuple(range(ia.ndim))),
+                         iota), dt, False)
+    labels = "".join(chr(ord("a") + k) for k in range(axis))
+    eq = f"{labels}y...z,{labels}z...->{labels}y..."
+    return einsum(eq, hot, arr, precision=lax.Precision.HIGHEST, preferred_element_type=dt)
+
+
 # ----------------------------------------------------------------------------- x.at[idx]
 
 
@@ -479,6 +530,8 @@ def _scatter_index(x, idx, values, prim, mode, indices_are_sorted=False, unique_
     of their own scatter dim. Updates keep numpy's indexing-result layout."""
     xa = aval_of(x)
     shp = xa.shape
+    if any(_is_scalar_bool(i) and not i for i in (idx if isinstance(idx, tuple) else (idx,))):
+        return x  # (a 0-d False index selects nothing to update)
     entries = _parse(shp, idx)
     values = values if is_array(values) else asarray(values) if not isinstance(
         values, (bool, int, float, complex)) else values

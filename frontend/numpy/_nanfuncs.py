@@ -90,13 +90,17 @@ def nanmean(a, axis=None, dtype=None, out=None, keepdims=False, *, where=None):
 
 
 @eager_fused(1)
-def nanvar(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=None):
-    """var of the non-NaN elements (NaN where fewer than ddof + 1 remain)."""
+def nanvar(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, where=None, mean=None):
+    """var of the non-NaN elements (NaN where fewer than ddof + 1 remain); ``mean``: the
+    mean to use (with the reduced axes kept), instead of computing it."""
     R._check_out("nanvar", out)
     a = _arr("nanvar", a)
     comp, result = R._var_types(aval_of(a).dtype, dtype)
     a = convert(a, comp, False)
-    mean = nanmean(a, axis, dtype=comp, keepdims=True, where=where)
+    if mean is None:
+        mean = nanmean(a, axis, dtype=comp, keepdims=True, where=where)
+    else:
+        mean = convert(_arr("nanvar", mean), comp, False)
     centered = _where(isnan(a), convert(0, comp),
                       lax.sub(a, broadcast_to_shape(mean, aval_of(a).shape)))
     if dtypes.is_complex(comp):
@@ -113,10 +117,10 @@ def nanvar(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=
 
 
 @eager_fused(1)
-def nanstd(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=None):
+def nanstd(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, where=None, mean=None):
     """std of the non-NaN elements."""
     R._check_out("nanstd", out)
-    return lax.sqrt(nanvar(a, axis, dtype, None, ddof, keepdims, where=where))
+    return lax.sqrt(nanvar(a, axis, dtype, None, ddof, keepdims, where=where, mean=mean))
 
 
 def average(a, axis=None, weights=None, returned=False, keepdims=False):

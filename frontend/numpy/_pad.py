@@ -1,6 +1,7 @@
 """frontend.numpy.pad: JAX's padding modes, axis by axis: constant, empty, edge, wrap,
 reflect and symmetric (``reflect_type`` even/odd), linear_ramp (``end_values``), maximum,
-minimum and mean (``stat_length``)."""
+minimum, mean and median (``stat_length``), and a callable ``mode`` (numpy's padding
+functions, applied along each axis)."""
 from __future__ import annotations
 
 import numpy as np
@@ -14,12 +15,14 @@ from ..lax._convert import convert
 from ._core import asarray, broadcast_to_shape
 from ._elementwise import add, multiply, subtract
 from ._elementwise import round as _round
+from ._functional import apply_along_axis
+from ._quantiles import median as _median
 from ._reductions import max as _max
 from ._reductions import mean as _mean
 from ._reductions import min as _min
 from ._shape import _arr, broadcast_to, flip
 
-_STATS = {"maximum": _max, "minimum": _min, "mean": _mean}
+_STATS = {"maximum": _max, "minimum": _min, "mean": _mean, "median": _median}
 
 
 def _pairs(values, nd, name, integral=True):
@@ -38,7 +41,8 @@ def _pairs(values, nd, name, integral=True):
 
 def pad(array, pad_width, mode="constant", **kwargs):
     """Pads an array, as numpy's and JAX's ``pad`` (modes constant, empty, edge, wrap,
-    reflect, symmetric, linear_ramp, maximum, minimum, mean).
+    reflect, symmetric, linear_ramp, maximum, minimum, mean, median, or a function
+    ``mode(vector, (before, after), axis, kwargs)`` returning the padded vector).
 
     >>> import frontend.numpy as fnp
     >>> fnp.pad(fnp.arange(3), 2, mode="reflect")
@@ -49,10 +53,16 @@ def pad(array, pad_width, mode="constant", **kwargs):
     pw = _pairs(pad_width, nd, "pad_width")
     if any(lo < 0 or hi < 0 for lo, hi in pw):
         raise ValueError("index can't contain negative values")
+    if callable(mode):  # numpy's padding function: the zero-padded array, one axis at a time
+        out = _pad_constant(a, pw, 0)
+        for ax in range(nd):
+            out = apply_along_axis(mode, ax, out, pw[ax], ax, kwargs)
+        return out
     allowed = {"constant": ("constant_values",), "empty": (), "edge": (), "wrap": (),
                "reflect": ("reflect_type",), "symmetric": ("reflect_type",),
                "linear_ramp": ("end_values",), "maximum": ("stat_length",),
-               "minimum": ("stat_length",), "mean": ("stat_length",)}
+               "minimum": ("stat_length",), "mean": ("stat_length",),
+               "median": ("stat_length",)}
     if mode not in allowed:
         raise NotImplementedError(f"Unimplemented padding mode '{mode}' for np.pad.")
     extra = set(kwargs) - set(allowed[mode])

@@ -24,8 +24,10 @@ from ._elementwise import (
     clip,
     floor,
     isnan,
+    less,
     less_equal,
     logical_not,
+    logical_or,
     multiply,
     remainder,
     subtract,
@@ -33,10 +35,11 @@ from ._elementwise import (
 )
 from ._indexing import take, take_along_axis
 from ._reductions import any as _any
+from ._reductions import cumsum
 from ._reductions import sum as _sum
 from ._shape import concatenate, expand_dims, moveaxis, ravel, reshape, stack
 
-_METHODS = ("linear", "lower", "higher", "midpoint", "nearest")
+_METHODS = ("linear", "lower", "higher", "midpoint", "nearest", "inverted_cdf")
 
 
 def _move_axes_last(a, axis, keepdims):
@@ -56,19 +59,22 @@ def _move_axes_last(a, axis, keepdims):
     return a, canonical_axis(axis, nd), None
 
 
-def _quantile(name, a, q, axis, method, keepdims, squash_nans):
+def _quantile(name, a, q, axis, method, keepdims, squash_nans, weights=None):
     if method not in _METHODS:
-        if method == "inverted_cdf":
-            raise NotImplementedError("quantile(method='inverted_cdf') is not in vmaplab yet")
         raise ValueError("method can only be 'linear', 'lower', 'higher', 'midpoint', "
                          "'nearest' or 'inverted_cdf'")
     check_arraylike(name, a, q)
-    (a,) = promote_dtypes_inexact(name, a)
+    if weights is not None:
+        a, weights = _weights_like(name, a, weights, axis, method)
+    else:
+        (a,) = promote_dtypes_inexact(name, a)
     q = asarray(q)
     if dtypes.is_complex(aval_of(a).dtype):
         raise ValueError("quantile does not support complex input, as the operation is "
                          "poorly defined.")
     out_dtype = aval_of(a).dtype
+    if weights is not None:
+        weights = _move_axes_last(weights, axis, keepdims)[0]
     a, axis, keepdim = _move_axes_last(a, axis, keepdims)
     if not keepdims:
         keepdim = None
@@ -80,35 +86,23 @@ def _quantile(name, a, q, axis, method, keepdims, squash_nans):
         q = asarray(q, dtypes.default_float())
     qd = aval_of(q).dtype
     n_axis = aval_of(a).shape[axis]
-    if squash_nans:  # NaNs sort last; count the others
+    if not squash_nans:  # (NaNs sort last; nanquantile counts the others)
+        a = where(_any(isnan(a), axis=axis, keepdims=True), np.nan, a)
+    if weights is not None:
+        a, weights = lax.sort((a, weights), dimension=axis, num_keys=1)
+    else:
         a = lax.sort(a, dimension=axis)
+    if squash_nans:
         counts = _sum(logical_not(isnan(a)), axis=axis, dtype=qd, keepdims=True)
     else:
-        a = where(_any(isnan(a), axis=axis, keepdims=True), np.nan, a)
-        a = lax.sort(a, dimension=axis)
         counts = full_like(take(a, np.array([0]), axis=axis), n_axis, dtype=qd)
     qs = [q] if qa.ndim == 0 else [q[i] for i in range(qa.shape[0])]
     outs = []
     for qi in qs:
-        pos = multiply(qi, subtract(counts, 1))
-        low, high = floor(pos), ceil(pos)
-        high_w = subtract(pos, low)
-        low_w = subtract(1, high_w)
-        last = subtract(counts, 1)
-        lo_i = clip(low, 0, last).astype(dtypes.default_int())
-        hi_i = clip(high, 0, last).astype(dtypes.default_int())
-        lo_v = take_along_axis(a, lo_i, axis)
-        hi_v = take_along_axis(a, hi_i, axis)
-        if method == "linear":
-            r = add(multiply(lo_v.astype(qd), low_w), multiply(hi_v.astype(qd), high_w))
-        elif method == "lower":
-            r = lo_v
-        elif method == "higher":
-            r = hi_v
-        elif method == "nearest":
-            r = where(less_equal(high_w, 0.5), lo_v, hi_v)
+        if method == "inverted_cdf":
+            r = _inverted_cdf(a, qi, axis, counts, weights, squash_nans)
         else:
-            r = multiply(add(lo_v, hi_v), 0.5)
+            r = _interpolated(a, qi, axis, counts, method, qd)
         if not keepdims:
             r = reshape(r, tuple(s for d, s in enumerate(aval_of(r).shape) if d != axis))
         outs.append(r)
@@ -116,6 +110,70 @@ def _quantile(name, a, q, axis, method, keepdims, squash_nans):
     if keepdim is not None:
         result = reshape(result, tuple(([qa.shape[0]] if qa.ndim else []) + keepdim))
     return result.astype(out_dtype)
+
+
+def _weights_like(name, a, weights, axis, method):
+    """(a, weights) promoted to one inexact dtype, weights broadcast to a's shape (it may
+    have the shape of the reduced axes), with JAX's errors."""
+    check_arraylike(name, weights)
+    if dtypes.is_complex(dtypes.dtype_and_weak(weights)[0]):
+        raise ValueError("Weights cannot be complex types.")
+    if method != "inverted_cdf":
+        raise NotImplementedError(f"{method} doesn't support weights. Only method "
+                                  "'inverted_cdf' supports weights.")
+    a, weights = promote_dtypes_inexact(name, a, weights, broadcast=False)
+    shape, wshape = aval_of(a).shape, aval_of(weights).shape
+    if wshape != shape:
+        if axis is None:
+            raise ValueError("Weights shape must match 'a' shape when axis is None.")
+        axes = tuple(canonical_axis(ax, len(shape))
+                     for ax in (axis if isinstance(axis, tuple) else (axis,)))
+        if wshape != tuple(shape[ax] for ax in axes):
+            raise ValueError(f"Weights shape {wshape} must match reduction axes "
+                             f"{tuple(shape[ax] for ax in axes)}")
+        weights = lax.broadcast_in_dim(weights, shape=shape, broadcast_dimensions=axes)
+    return a, weights
+
+
+def _interpolated(a, qi, axis, counts, method, qd):
+    """One quantile from the two order statistics around ``qi * (count - 1)`` (the sorted
+    axis kept, of size 1)."""
+    pos = multiply(qi, subtract(counts, 1))
+    low, high = floor(pos), ceil(pos)
+    high_w = subtract(pos, low)
+    low_w = subtract(1, high_w)
+    last = subtract(counts, 1)
+    lo_v = take_along_axis(a, clip(low, 0, last).astype(dtypes.default_int()), axis)
+    hi_v = take_along_axis(a, clip(high, 0, last).astype(dtypes.default_int()), axis)
+    if method == "linear":
+        return add(multiply(lo_v.astype(qd), low_w), multiply(hi_v.astype(qd), high_w))
+    if method == "lower":
+        return lo_v
+    if method == "higher":
+        return hi_v
+    if method == "nearest":
+        return where(less_equal(high_w, 0.5), lo_v, hi_v)
+    return multiply(add(lo_v, hi_v), 0.5)
+
+
+def _inverted_cdf(a, qi, axis, counts, weights, squash_nans):
+    """One quantile by numpy's inverted_cdf: the first sorted value whose cumulative weight
+    reaches ``qi`` of the total (NaN where a weight is negative or NaN, or the data is NaN
+    (nanquantile: all NaN)); the sorted axis kept, of size 1."""
+    w = full_like(a, 1.0) if weights is None else weights
+    bad = logical_or(less(w, 0), isnan(w))
+    nan_data = isnan(a)
+    cw = cumsum(where(logical_or(bad, nan_data), 0, w), axis=axis)
+    n = aval_of(a).shape[axis]
+    total = take(cw, np.array([n - 1]), axis=axis)
+    idx = _sum(less(cw, multiply(qi, total)), axis=axis, dtype=dtypes.default_int(),
+               keepdims=True)
+    last = subtract(counts, 1).astype(dtypes.default_int())
+    r = take_along_axis(a, clip(idx, 0, last), axis)
+    nan_out = _any(bad, axis=axis, keepdims=True)
+    nan_out = logical_or(nan_out, (counts == 0) if squash_nans
+                         else _any(nan_data, axis=axis, keepdims=True))
+    return where(nan_out, np.nan, r)
 
 
 def _check_out(name, out, overwrite_input):
@@ -127,9 +185,7 @@ def _quantile_fn(name: str, squash_nans: bool, doc: str):
     def fn(a, q, axis=None, out=None, overwrite_input=False, method="linear", keepdims=False,
            *, weights=None):
         _check_out(name, out, overwrite_input)
-        if weights is not None:
-            raise NotImplementedError(f"{name}(weights=) is not in vmaplab yet")
-        return _quantile(name, a, q, axis, method, keepdims, squash_nans)
+        return _quantile(name, a, q, axis, method, keepdims, squash_nans, weights)
     fn.__name__ = fn.__qualname__ = name
     fn.__doc__ = doc
     return fn

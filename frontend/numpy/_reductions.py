@@ -25,7 +25,7 @@ from ..device.fusion import eager_fused
 from ..interpreters.ragged import axis_length, is_ragged
 from ..lax._convert import convert
 from ..primitives import reductions as red
-from ._core import asarray, broadcast_to_shape, canonical_axis, check_arraylike
+from ._core import asarray, broadcast_to_shape, canonical_axis, check_arraylike, no_out
 
 __all__ = ["cumulative_sum", "cumulative_prod", "sum", "prod", "max", "min", "amax", "amin", "mean", "var", "std", "argmax",
            "argmin", "all", "any", "cumsum", "cumprod", "count_nonzero", "ptp"]
@@ -41,8 +41,7 @@ def _arg(name, a):
 
 
 def _check_out(name, out):
-    if out is not None:
-        raise NotImplementedError(f"The 'out' argument to jnp.{name} is not supported.")
+    no_out(f"jnp.{name}", out)
 
 
 def _check_where(name, where):

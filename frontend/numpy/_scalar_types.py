@@ -47,6 +47,10 @@ uint8, uint16, uint32, uint64 = (_scalar_type(n, n) for n in ("uint8", "uint16",
 float16, float32, float64 = (_scalar_type(n, n) for n in ("float16", "float32", "float64"))
 bfloat16 = _scalar_type("bfloat16", dtypes.bfloat16)
 complex64, complex128 = _scalar_type("complex64", np.complex64), _scalar_type("complex128", np.complex128)
+int4, uint4 = _scalar_type("int4", dtypes.int4), _scalar_type("uint4", dtypes.uint4)
+float4_e2m1fn = _scalar_type("float4_e2m1fn", dtypes.float4_e2m1fn)
+(float8_e3m4, float8_e4m3, float8_e8m0fnu, float8_e4m3b11fnuz, float8_e4m3fn, float8_e4m3fnuz,
+ float8_e5m2, float8_e5m2fnuz) = (_scalar_type(n, dtypes.float8[n]) for n in dtypes.FLOAT8_NAMES)
 # JAX's aliases: the 64-bit types (narrowed to 32 bits unless 64-bit mode is on)
 int_, uint, float_, complex_ = int64, uint64, float64, complex128
 double, single, half, cdouble, csingle = float64, float32, float16, complex128, complex64
@@ -68,14 +72,20 @@ def _np_dtype(d):
     return np.dtype(d)
 
 
+_ML_CLASSES = {"f": (np.floating, np.inexact), "i": (np.signedinteger, np.integer),
+               "u": (np.unsignedinteger, np.integer)}
+
+
 def issubdtype(arg1, arg2) -> bool:
-    """numpy's issubdtype, with bfloat16 a floating type."""
+    """numpy's issubdtype, with bfloat16 and ml_dtypes' narrow floats floating types and its
+    int2/int4/uint2/uint4 integer types."""
     d1 = arg1 if isinstance(arg1, type) and issubclass(arg1, np.generic) else _np_dtype(arg1)
-    if np.dtype(d1) == dtypes.bfloat16:
+    d1 = np.dtype(d1)
+    if d1 == dtypes.bfloat16 or d1 in dtypes.NARROW_TYPES:
         t2 = arg2 if isinstance(arg2, type) and issubclass(arg2, np.generic) else None
-        if t2 in (np.floating, np.inexact, np.number, np.generic):
+        if t2 in (*_ML_CLASSES[dtypes._kind(d1)], np.number, np.generic):
             return True
-        return t2 is None and _np_dtype(arg2) == dtypes.bfloat16
+        return t2 is None and _np_dtype(arg2) == d1
     if isinstance(arg2, _ScalarMeta):
         arg2 = arg2.dtype
     return builtins.bool(np.issubdtype(d1, arg2))
@@ -97,9 +107,7 @@ def iinfo(int_type):
 def promote_types(a, b) -> np.dtype:
     """The dtype JAX's numpy promotes two (strongly typed) dtypes to; as JAX's, not narrowed
     to 32 bits (``promote_types(int64, int32)`` is int64)."""
-    da, db = _np_dtype(a), _np_dtype(b)
-    return dtypes._DTYPE_OF[dtypes._join(tuple(sorted({dtypes._node(da, False),
-                                                       dtypes._node(db, False)})))]
+    return dtypes.promote_types(_np_dtype(a), _np_dtype(b))
 
 
 def can_cast(from_, to, casting="safe") -> bool:
@@ -131,4 +139,5 @@ __all__ = ["ComplexWarning", "bool", "character", "flexible", "object_", "promot
            "csingle", "double", "finfo", "float16", "float32", "float64", "float_", "floating",
            "generic", "half", "iinfo", "inexact", "int16", "int32", "int64", "int8", "int_",
            "integer", "isdtype", "issubdtype", "number", "signedinteger", "single", "uint",
-           "uint16", "uint32", "uint64", "uint8", "unsignedinteger"]
+           "uint16", "uint32", "uint64", "uint8", "unsignedinteger", "int4", "uint4",
+           "float4_e2m1fn", *dtypes.FLOAT8_NAMES]

@@ -214,3 +214,8 @@ def fftshift(x, axes=None):
 def ifftshift(x, axes=None):
     """The inverse of fftshift (a roll by -(n // 2))."""
     return _shift("ifftshift", x, axes, -1)
+
+
+def __getattr__(name):
+    from ..core import jax_names
+    raise jax_names.missing(__name__, name)

@@ -695,3 +695,8 @@ def cond(x, p=None):
     return lax.select(lax.bitwise_and(nan, lax.bitwise_not(any_nan_input)),
                       lax.broadcast_in_dim(inf, shape=aval_of(r).shape, broadcast_dimensions=()),
                       r)
+
+
+def __getattr__(name):
+    from ..core import jax_names
+    raise jax_names.missing(__name__, name)

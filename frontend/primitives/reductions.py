@@ -237,23 +237,28 @@ def _one(d):
 
 
 def lowest(d):
-    """The smallest value of a dtype (-inf for floats)."""
+    """The smallest value of a dtype (-inf for floats that have it)."""
     d = np.dtype(d)
     if dtypes.is_bool(d):
         return False
     if dtypes.is_int(d):
-        return int(np.iinfo(d).min)
-    return -np.inf
+        return int(dtypes.iinfo(d).min)
+    return -np.inf if _has_inf(d) else float(dtypes.finfo(d).min)
 
 
 def highest(d):
-    """The largest value of a dtype (inf for floats)."""
+    """The largest value of a dtype (inf for floats that have it)."""
     d = np.dtype(d)
     if dtypes.is_bool(d):
         return True
     if dtypes.is_int(d):
-        return int(np.iinfo(d).max)
-    return np.inf
+        return int(dtypes.iinfo(d).max)
+    return np.inf if _has_inf(d) else float(dtypes.finfo(d).max)
+
+
+def _has_inf(d) -> bool:
+    """False for the float8/float4 types without infinities (float8_e4m3fn, ...)."""
+    return d not in dtypes.NARROW_TYPES or bool(np.isinf(np.float32(np.asarray(np.inf, d))))
 
 
 def _all_ones(d):

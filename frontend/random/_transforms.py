@@ -34,9 +34,8 @@ from ._samplers import (
 # ----------------------------------------------------------------------------- arguments
 
 
-class TypePromotionError(ValueError):
-    """A parameter whose dtype does not cast safely to the sampler's (JAX's
-    ``TypePromotionError``, a ValueError)."""
+# a parameter whose dtype does not cast safely to the sampler's: JAX's TypePromotionError
+TypePromotionError = dtypes.TypePromotionError
 
 
 def param_shape(name: str, shape, *params) -> tuple:

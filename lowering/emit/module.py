@@ -29,6 +29,8 @@ def elem_type(dtype) -> str:
         return "i1"
     if d == dtypes.bfloat16:
         return "bf16"
+    if d in dtypes.NARROW_TYPES:
+        return dtypes.NARROW_TYPES[d][1]
     k = d.kind
     bits = d.itemsize * 8
     if k == "f":
@@ -58,14 +60,14 @@ def _scalar_text(v, dtype) -> str:
     d = np.dtype(dtype)
     if d == dtypes.bool_:
         return "true" if bool(v) else "false"
-    if d.kind in "iu":
+    if dtypes.is_int(d):
         return str(int(v))
     if d.kind == "c":
         c = complex(v)
         part = np.float32 if d == dtypes.complex64 else np.float64
         return f"({_scalar_text(c.real, part)}, {_scalar_text(c.imag, part)})"
     f = float(v)
-    if np.isfinite(f) and d not in (dtypes.bfloat16, dtypes.float16):
+    if np.isfinite(f) and d.itemsize >= 4:  # (narrower floats: their bits, exactly)
         r = repr(f)
         # MLIR's float literals need a '.' before an exponent: 1e-06 -> 1.0e-06
         return r.replace("e", ".0e") if "e" in r and "." not in r else r

@@ -200,12 +200,16 @@ def check_compilable(text: str) -> None:
 _ELEM = {"i1": "bool", "i8": "int8", "i16": "int16", "i32": "int32", "i64": "int64",
          "ui8": "uint8", "ui16": "uint16", "ui32": "uint32", "ui64": "uint64",
          "f16": "float16", "bf16": "bfloat16", "f32": "float32", "f64": "float64",
-         "complex<f32>": "complex64", "complex<f64>": "complex128"}
+         "complex<f32>": "complex64", "complex<f64>": "complex128",
+         "i4": "int4", "ui4": "uint4", "f4E2M1FN": "float4_e2m1fn",
+         **{"f8" + n[len("float8_"):].upper(): n for n in (
+             "float8_e3m4", "float8_e4m3", "float8_e8m0fnu", "float8_e4m3b11fnuz", "float8_e4m3fn",
+             "float8_e4m3fnuz", "float8_e5m2", "float8_e5m2fnuz")}}
 
 
 def _dtype(name: str):
     import ml_dtypes
-    return np.dtype(ml_dtypes.bfloat16) if name == "bfloat16" else np.dtype(name)
+    return np.dtype(getattr(ml_dtypes, name)) if hasattr(ml_dtypes, name) else np.dtype(name)
 
 
 def main_signature(text: str, dynamic: bool = False):

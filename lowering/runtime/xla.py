@@ -401,12 +401,45 @@ def to_host(buf) -> np.ndarray:
     devs = buffer_devices(buf)
     if devs[0].platform != "cpu":  # jaxlib's device-to-host copy (it imports jax)
         return buf._single_device_array_to_np_array_did_copy()[0]
+    if _bits(buf.aval.dtype) < 8:  # packed two to a byte: widened on the device first
+        d = np.dtype(buf.aval.dtype)
+        wide = _widener(tuple(buf.aval.shape), d.name, devs[0])([buf])[0]
+        return to_host(wide).astype(d)
     try:
         a = np.from_dlpack(_DLPack(buf))
     except (BufferError, TypeError, RuntimeError):  # bfloat16, float8, int4, ...
         a = _copy_out(buf)
     a.flags.writeable = False
     return a
+
+
+# the sub-byte types: StableHLO's name, and the wider type that holds each value exactly
+_SUB_BYTE = {"int4": ("i4", "i8"), "uint4": ("ui4", "ui8"), "float4_e2m1fn": ("f4E2M1FN", "f16")}
+
+
+@functools.lru_cache(maxsize=64)
+def _widener(shape: tuple, name: str, device) -> Executable:
+    """An executable converting a sub-byte buffer of ``shape`` to its wider type (numpy's
+    DLPack import and a byte copy cannot read the packed values)."""
+    narrow, wide = _SUB_BYTE[name]
+    dims = "".join(f"{n}x" for n in shape)
+    a, b = f"tensor<{dims}{narrow}>", f"tensor<{dims}{wide}>"
+    text = (f"module @widen {{\n  func.func public @main(%arg0: {a}) -> {b} {{\n"
+            f"    %0 = stablehlo.convert %arg0 : ({a}) -> {b}\n    return %0 : {b}\n  }}\n}}\n")
+    return compile_text(text, device)
+
+
+@functools.cache
+def _bits(dtype) -> int:
+    """The bit width of a dtype's values (4 for int4 and float4_e2m1fn, stored a byte each)."""
+    import ml_dtypes
+    d = np.dtype(dtype)
+    for info in (ml_dtypes.iinfo, ml_dtypes.finfo):
+        try:
+            return int(info(d).bits)
+        except (TypeError, ValueError):
+            pass
+    return d.itemsize * 8
 
 
 class _DLDataType(ctypes.Structure):
