@@ -77,6 +77,8 @@ _LAZY = {
     "vjp": "frontend.transforms.grad:vjp",
     "checkpoint": "frontend.transforms.checkpoint:checkpoint",
     "remat": "frontend.transforms.checkpoint:remat",
+    "checkpoint_policies": "frontend.transforms.checkpoint:checkpoint_policies",
+    "ad_checkpoint": "frontend.ad_checkpoint",
     "custom_jvp": "frontend.transforms.custom_derivatives:custom_jvp",
     "custom_vjp": "frontend.transforms.custom_derivatives:custom_vjp",
     "shard_map": "frontend.transforms.shard_map:shard_map",
