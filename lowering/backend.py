@@ -28,7 +28,8 @@ from .placement import arg_shardings, placement, to_device
 __all__ = [
     # buffers and devices
     "to_host", "to_device", "is_buffer", "adopt", "from_dlpack", "as_jax_array", "devices",
-    "buffer_devices", "dlpack", "dlpack_device",
+    "buffer_devices", "dlpack", "dlpack_device", "Device", "JaxRuntimeError",
+    "jaxlib_version",
     "is_device", "sharding_of", "shards", "reshard", "arg_shardings",
     "process_index", "process_count", "local_devices", "initialize_distributed",
     "shutdown_distributed",
@@ -52,6 +53,9 @@ __all__ = [
 # ----------------------------------------------------------------------------- buffers, devices
 to_host = runtime.to_host
 is_buffer = runtime.is_device_buffer
+Device = runtime.Device
+JaxRuntimeError = runtime.JaxRuntimeError
+jaxlib_version = runtime.jaxlib_version
 adopt = runtime.adopt  # a jax.Array's buffer as an operand (no copy), or None
 from_dlpack = runtime.from_dlpack
 buffer_devices = runtime.xla.buffer_devices

@@ -80,3 +80,193 @@ def test_checkpoint_policy_under_vmap_and_second_order():
                 jax.ad_checkpoint.checkpoint_name(jnp.ones(3), "a"))
     with pytest.raises(TypeError, match="policy must be a callable"):
         fe.checkpoint(lambda x: x, policy="dots")
+
+
+# ----------------------------------------------------------------------------- config options
+
+
+def test_numpy_rank_promotion_raise_and_warn_as_jax():
+    a, b = np.ones((2, 3), np.float32), np.ones(3, np.float32)
+    for mod, np_ in [(fe, fnp), (jax, jnp)]:
+        with mod.numpy_rank_promotion("raise"), pytest.raises(ValueError, match=(
+                r"Operands could not be broadcast together for add on shapes \(2, 3\) \(3,\) "
+                r"and with the config option jax_numpy_rank_promotion='raise'")):
+            np_.add(a, b)
+    with fe.numpy_rank_promotion("raise"):
+        with pytest.raises(ValueError, match="for multiply on shapes"):
+            fe.jit(lambda x, y: x * y)(a, b)
+        assert_same(fnp.add(a, 1.0), jnp.add(a, 1.0))  # (scalars are exempt)
+        assert fe.numpy_rank_promotion.value == "raise"
+    with fe.numpy_rank_promotion("warn"), pytest.warns(UserWarning, match=r"Following NumPy "
+                                                       r"automatic rank promotion for multiply"):
+        fnp.multiply(a, b)
+    assert_same(fnp.add(a, b), jnp.add(a, b))  # (back to "allow", cached programs too)
+    with pytest.raises(ValueError, match=r"new enum value must be in \['allow', 'warn', "
+                                         r"'raise'\], got bad"):
+        with fe.numpy_rank_promotion("bad"):
+            pass
+
+
+@pytest.mark.parametrize(("x", "y"), [
+    (np.ones(3, np.int32), 1.0), (np.ones(3, np.float32), 1j), (np.ones(3, bool), 1),
+    (np.ones(3, np.float16), np.ones(3, np.float32)), (np.ones(3, np.int8), np.ones(3, np.int32)),
+    (1, 1.0), (np.ones(3, np.float32), 2), (np.ones(3, np.uint8), 3)])
+def test_numpy_dtype_promotion_strict_as_jax(x, y):
+    """Strict promotion: only weak types promote; JAX's TypePromotionError otherwise."""
+    with jax.numpy_dtype_promotion("strict"):
+        try:
+            want = jnp.add(x, y)
+        except jax.dtypes.TypePromotionError as e:
+            want = e
+    with fe.numpy_dtype_promotion("strict"):
+        if isinstance(want, Exception):
+            with pytest.raises(fe.dtypes.TypePromotionError, match="have no available implicit "
+                               "dtype promotion path when jax_numpy_dtype_promotion=strict"):
+                fnp.add(x, y)
+        else:
+            assert_same(fnp.add(x, y), want)
+    assert fe.numpy_dtype_promotion.value == "standard"
+
+
+def test_disable_jit_no_tracing_log_compiles_and_monitoring(caplog):
+    seen = []
+    f = fe.jit(lambda x: seen.append(type(x).__name__) or x * 2)
+    f(np.float32(1))
+    with fe.disable_jit():
+        assert_same(f(np.float32(3)), np.float32(6))
+        assert fe.config.disable_jit
+    assert seen == ["GraphTracer", "float32"]
+    f(np.float32(1))  # (compiled again: served as before)
+    assert seen == ["GraphTracer", "float32"]
+    events = []
+    fe.monitoring.register_event_duration_secs_listener(lambda e, d, **kw: events.append(e))
+    try:
+        with fe.no_tracing(True), pytest.raises(RuntimeError, match=r"re-tracing function "
+                                                r"<lambda> at .* for `jit`, but 'no_tracing' is set"):
+            f(np.ones(3, np.float32))
+        with caplog.at_level("WARNING"), fe.log_compiles(True):
+            f(np.ones(4, np.float32))
+    finally:
+        fe.monitoring.clear_event_listeners()
+    assert "Compiling jit(<lambda>) with global shapes and types (f32[4],)" in caplog.text
+    assert events == ["/jax/core/compile/jaxpr_trace_duration",
+                      "/jax/core/compile/backend_compile_duration"]
+    with fe.enable_x64(True):
+        assert fnp.ones(2).dtype == jnp.float64 and fe.enable_x64.value
+    assert fnp.ones(2).dtype == np.float32
+    with fe.explain_cache_misses(True):
+        assert fe.config.explain_cache_misses
+    fe.clear_caches()
+    assert fe.cache_stats()["jit_signatures"] == 0 and fe.cache_stats()["eager_programs"] == 0
+
+
+# ----------------------------------------------------------------------------- modules, helpers
+
+
+def test_errors_are_jaxs_classes():
+    """The tracer errors raise the classes of fe.errors, named and nested as JAX's."""
+    for name in [n for n in dir(jax.errors) if not n.startswith("_")]:
+        ours, theirs = getattr(fe.errors, name), getattr(jax.errors, name)
+        for base in theirs.__mro__[1:]:
+            if base.__module__ in ("builtins", "jax.errors"):
+                assert issubclass(ours, getattr(fe.errors, base.__name__, base)), (name, base)
+    for fn, cls in [(bool, "TracerBoolConversionError"), (np.asarray, "TracerArrayConversionError"),
+                    (lambda x: range(x), "TracerIntegerConversionError"),
+                    (float, "ConcretizationTypeError")]:
+        with pytest.raises(getattr(jax.errors, cls)):
+            jax.jit(fn)(1)
+        with pytest.raises(getattr(fe.errors, cls)):
+            fe.jit(fn)(1)
+    with pytest.raises(fe.errors.NonConcreteBooleanIndexError):
+        fe.jit(lambda x: x[x > 0])(np.ones(3, np.float32))
+    assert fe.errors.JaxRuntimeError is jax.errors.JaxRuntimeError
+
+
+def test_dtypes_dlpack_typing_version_and_small_names():
+    d, jd = fe.dtypes, jax.dtypes
+    key, jkey = fe.random.key(0), jax.random.key(0)
+    assert d.issubdtype(key.dtype, d.prng_key) == jd.issubdtype(jkey.dtype, jd.prng_key)
+    assert d.issubdtype(key.dtype, d.extended) and not d.issubdtype(np.float32, d.extended)
+    assert d.issubdtype(np.int8, np.integer) and not jd.issubdtype(np.float32, jd.extended)
+    for t in ["float64", float, "int4", "float4_e2m1fn", bool, "complex128", "bfloat16"]:
+        assert d.itemsize_bits(t) == jd.itemsize_bits(t), t
+    for t in ["float64", float, int, "uint64", "bfloat16"]:
+        assert d.canonicalize_dtype(t) == jd.canonicalize_dtype(t), t
+    for x in [np.ones(2, np.int8), True, 1.0, 1j, np.uint8(1)]:
+        assert d.scalar_type_of(x) is jd.scalar_type_of(x)
+    for args in [(1, 2.0), (np.float16, 1.0), (np.int8, np.uint8)]:
+        assert d.result_type(*args) == jd.result_type(*args)
+        assert d.result_type(*args, return_weak_type_flag=True) == \
+            jd.result_type(*args, return_weak_type_flag=True)
+    assert (d.float0, d.bfloat16, fe.float0) == (jd.float0, jd.bfloat16, jax.float0)
+    assert d.finfo(np.float16).eps == jd.finfo(np.float16).eps
+    for t in ["int8", "bfloat16", "float32", "bool", "complex64", "int4", "float8_e4m3fn"]:
+        assert fe.dlpack.is_supported_dtype(t) == jax.dlpack.is_supported_dtype(t), t
+    assert_same(fe.dlpack.from_dlpack(np.arange(3.0)), jax.dlpack.from_dlpack(np.arange(3.0)))
+    assert isinstance(fnp.ones(2), fe.typing.ArrayLike.__args__) and 1.0.__class__ in \
+        fe.typing.ArrayLike.__args__
+    assert fe.version.jax_api_version == jax.version.__version__
+    assert fe.stages.Lowered is type(fe.jit(lambda x: x).lower(1.0))
+    assert isinstance(fe.devices()[0], fe.Device) and fe.Device is jax.Device
+    s, js = fnp.ones(2).addressable_shards[0], jnp.ones(2).addressable_shards[0]
+    assert isinstance(s, fe.Shard) and (s.index, s.replica_id) == (js.index, js.replica_id)
+    assert fe.process_indices() == jax.process_indices()
+    for n in ["host_count", "host_id", "host_ids"]:
+        with pytest.warns(UserWarning, match="has been renamed"):
+            theirs = getattr(jax, n)()
+        with pytest.warns(UserWarning, match=f"jax.{n} has been renamed"):
+            assert getattr(fe, n)() == theirs
+    assert "jaxlib: " in fe.print_environment_info(return_string=True)
+    x = fnp.arange(3.0)
+    assert fe.copy_to_host_async({"a": x})["a"] is x
+    assert fe.custom_derivatives.custom_vjp is fe.custom_vjp
+
+
+def test_typeof_compile_time_eval_linear_transpose_closures_custom_gradient():
+    for x in [np.ones(3, np.float32), 1.0, np.ones((2,), np.int32), True]:
+        a, ja = fe.typeof(fnp.asarray(x) if isinstance(x, np.ndarray) else x), jax.typeof(x)
+        assert (a.shape, a.dtype, a.weak_type) == (ja.shape, ja.dtype, ja.weak_type)
+
+    def h(np_, ev):
+        def f(x):
+            with ev():
+                n = int(np_.arange(4).sum())  # concrete inside jit
+                y = x * 2  # (a traced value is staged as usual)
+            return y * n
+        return f
+    assert_same(fe.jit(h(fnp, fe.ensure_compile_time_eval))(1.5),
+                jax.jit(h(jnp, jax.ensure_compile_time_eval))(1.5))
+
+    def lin(x, y):
+        return {"a": 2 * x, "b": y.sum() + x[0]}
+    args = (np.ones(3, np.float32), np.ones(2, np.float32))
+    ct = {"a": np.arange(3, dtype=np.float32), "b": np.float32(5)}
+    assert_same(fe.linear_transpose(lin, *args)(ct), jax.linear_transpose(lin, *args)(ct))
+    t = fe.linear_transpose(lambda x: 2 * x, fnp.ones(3))
+    with pytest.raises(TypeError, match="cotangent type does not match function output"):
+        t(fnp.ones(2))
+    with pytest.raises(TypeError, match=r"cotangent tree does not match function output, "
+                                        r"expected PyTreeDef\(\*\) but got PyTreeDef\(\(\*,\)\)"):
+        t((fnp.ones(3),))
+    with pytest.raises(TypeError, match="linear_transpose only supports"):
+        fe.linear_transpose(lambda x: x.astype(np.float32), np.ones(2, np.int32))
+
+    def cc(mod):
+        def f(w, x):
+            conv, consts = mod.closure_convert(lambda a: mod.numpy.sin(a * w), x)
+            return conv(x, *consts), len(consts)
+        return f
+    assert_same(fe.jit(lambda w, x: cc(fe)(w, x)[0])(2.0, np.ones(2, np.float32)),
+                jax.jit(lambda w, x: cc(jax)(w, x)[0])(2.0, np.ones(2, np.float32)))
+    assert cc(fe)(2.0, np.ones(2, np.float32))[1] == 0  # (no tracer closed over eagerly)
+
+    def cg(mod):
+        @mod.custom_gradient
+        def f(x, y):
+            return mod.numpy.sin(x) * y, lambda g: (g * 3.0 * y, g * x)
+        return f
+    for tr in [lambda g: g, lambda g: lambda *a: g(*a)]:
+        assert_same(fe.jit(fe.grad(cg(fe), (0, 1)))(2.0, 3.0),
+                    jax.jit(jax.grad(cg(jax), (0, 1)))(2.0, 3.0))
+        assert_same(tr(fe.vmap(fe.grad(cg(fe))))(np.ones(2, np.float32), np.ones(2, np.float32)),
+                    jax.vmap(jax.grad(cg(jax)))(np.ones(2, np.float32), np.ones(2, np.float32)))

@@ -3,6 +3,7 @@
 constants become program arguments; ``on_x64_change`` tells caches when the switch flips."""
 from __future__ import annotations
 
+import contextlib
 import os
 from collections.abc import Callable
 from typing import Any
@@ -26,6 +27,35 @@ _CACHE_OPTIONS: dict[str, tuple[str, Callable[[Any], Any], Any]] = {
     "compilation_cache_max_size": ("VMAPLAB_COMPILATION_CACHE_MAX_SIZE", int, -1),
     "persistent_cache_min_compile_time_secs": ("VMAPLAB_PERSISTENT_CACHE_MIN_COMPILE_TIME_SECS",
                                                float, 1.0),
+}
+
+
+def _enum(*values: str) -> Callable[[Any], str]:
+    def parse(v: Any) -> str:
+        if v not in values:
+            raise ValueError(f"new enum value must be in {list(values)}, got {v} of type "
+                             f"{type(v)}.")
+        return v
+    return parse
+
+
+def _optional_enum(*values: str) -> Callable[[Any], str | None]:
+    parse = _enum(*values)
+    return lambda v: None if v is None else parse(v)
+
+
+# JAX's options honoured here with no side effect beyond their value: option -> (parser,
+# default). Where each is read: disable_jit (frontend/transforms/jit.py), log_compiles and
+# no_tracing (jit's cache miss), numpy_rank_promotion and numpy_dtype_promotion
+# (frontend/numpy/_core.py, frontend/core/dtypes.py), debug_nans/debug_infs (jit's and eager
+# results), transfer guards (frontend/device/array.py), default_matmul_precision (lax's
+# dot_general and conv).
+_SIMPLE: dict[str, tuple[Callable[[Any], Any], Any]] = {
+    "disable_jit": (bool, False),
+    "log_compiles": (bool, False),
+    "no_tracing": (bool, False),
+    "numpy_rank_promotion": (_enum("allow", "warn", "raise"), "allow"),
+    "numpy_dtype_promotion": (_enum("standard", "strict"), "standard"),
 }
 
 
@@ -59,6 +89,8 @@ class _Config:
         self.vmap_cond = "auto"
         self.explain_cache_misses = False  # log why jit traces again (frontend/transforms/cache_misses.py)
         self.ragged_bucket: str | int = "pow2"
+        for name, (_, default) in _SIMPLE.items():
+            setattr(self, name, default)
         for name, (env, parse, default) in _CACHE_OPTIONS.items():
             raw = os.environ.get(env)
             try:
@@ -77,6 +109,12 @@ class _Config:
         elif key in _CACHE_OPTIONS:
             setattr(self, key, _CACHE_OPTIONS[key][1](value) if value is not None else
                     _CACHE_OPTIONS[key][2])
+        elif key in _SIMPLE:
+            new = _SIMPLE[key][0](value)
+            if new != getattr(self, key):
+                setattr(self, key, new)
+                for fn in _listeners.get(key, ()):
+                    fn()
         elif key == "explain_cache_misses":
             self.explain_cache_misses = bool(value)
         elif key == "embedded_constants_max_bytes":
@@ -112,6 +150,43 @@ config = _Config()
 _x64_listeners: list[Callable[[], object]] = []
 
 
+_listeners: dict[str, list[Callable[[], object]]] = {}
+
+
+def on_change(name: str, fn: Callable[[], object]) -> None:
+    """Call ``fn()`` whenever option ``name`` (one of ``_SIMPLE``) changes value."""
+    _listeners.setdefault(name, []).append(fn)
+
+
+class State:
+    """A config option as JAX's top-level names (``enable_x64``, ``numpy_rank_promotion``,
+    ...): ``.value`` is its value; ``State(value)`` is a context manager setting it for the
+    with-block (``with fe.numpy_rank_promotion("raise"): ...``), as ``config.update`` does
+    (for the whole process: vmaplab's options are not per thread). Called with no value, a
+    boolean option is switched on."""
+
+    def __init__(self, name: str, doc: str = "") -> None:
+        self.name = name
+        self._key = name[4:] if name.startswith("jax_") else name
+        self.__doc__ = doc or f"Context manager for `{name}` config option."
+
+    @property
+    def value(self) -> Any:
+        return getattr(config, self._key)
+
+    @contextlib.contextmanager
+    def __call__(self, new_val: Any = True):
+        old = self.value
+        config.update(self._key, new_val)
+        try:
+            yield
+        finally:
+            config.update(self._key, old)
+
+    def __repr__(self) -> str:
+        return f"State({self.name!r}, value={self.value!r})"
+
+
 def on_x64_change(fn: Callable[[], object]) -> None:
     """Call ``fn()`` whenever ``enable_x64`` flips (caches of what was built under the other
     setting drop it)."""
@@ -122,3 +197,20 @@ def on_vmap_cond_change(fn: Callable[[], object]) -> None:
     """Call ``fn()`` whenever ``vmap_cond`` changes (programs batched the other way are
     stale)."""
     _vmap_cond_listeners.append(fn)
+
+
+# JAX's top-level names of the options (``fe.enable_x64``, ...)
+enable_x64 = State("jax_enable_x64")
+explain_cache_misses = State("jax_explain_cache_misses")
+log_compiles = State("jax_log_compiles")
+no_tracing = State("jax_no_tracing")
+numpy_rank_promotion = State("jax_numpy_rank_promotion")
+numpy_dtype_promotion = State("jax_numpy_dtype_promotion")
+_disable_jit = State("jax_disable_jit")
+
+
+def disable_jit(disable: bool = True):
+    """A context manager under which ``jit`` calls the function itself instead of compiling
+    it (values are concrete inside, ``print`` shows them), as ``jax.disable_jit``; also the
+    option ``config.update("jax_disable_jit", True)``."""
+    return _disable_jit(disable)

@@ -133,23 +133,34 @@ _NODE_OF: dict[np.dtype, str] = {bool_: "b1", int8: "i8", int16: "i16", int32: "
 _DTYPE_OF = {v: k for k, v in _NODE_OF.items()}
 
 
-def _upper_sets() -> dict[str, frozenset[str]]:
+def _upper_sets(edges: dict[str, list[str]] = _EDGES) -> dict[str, frozenset[str]]:
     ups: dict[str, frozenset[str]] = {}
 
     def walk(n: str) -> frozenset[str]:
         if n not in ups:
             s = {n}
-            for m in _EDGES[n]:
+            for m in edges[n]:
                 s |= walk(m)
             ups[n] = frozenset(s)
         return ups[n]
 
-    for n in _EDGES:
+    for n in edges:
         walk(n)
     return ups
 
 
 _UP = _upper_sets()
+
+# numpy_dtype_promotion="strict": only weak types promote (JAX's strict lattice)
+_STRICT_EDGES: dict[str, list[str]] = {
+    **{n: [] for n in _EDGES},
+    "i*": ["f*", "u8", "u16", "u32", "u64", "i8", "i16", "i32", "i64"],
+    "f*": ["c*", "bf16", "f16", "f32", "f64"], "c*": ["c64", "c128"]}
+_UP_STRICT = _upper_sets(_STRICT_EDGES)
+
+
+class TypePromotionError(ValueError):
+    """Dtypes with no implicit promotion path (JAX's ``TypePromotionError``)."""
 
 
 def _node(dtype: Any, weak: bool) -> str:
@@ -170,8 +181,8 @@ def _node(dtype: Any, weak: bool) -> str:
 
 
 @functools.lru_cache(maxsize=4096)
-def _join(nodes: tuple[str, ...]) -> str:
-    common = frozenset.intersection(*(_UP[n] for n in nodes))
+def _join(nodes: tuple[str, ...], strict: bool = False) -> str:
+    common = frozenset.intersection(*((_UP_STRICT if strict else _UP)[n] for n in nodes))
     # the least upper bound: the element of `common` that every other element is above
     for c in common:
         if all(o in _UP[c] for o in common):
@@ -180,8 +191,22 @@ def _join(nodes: tuple[str, ...]) -> str:
 
 
 def promote(*typed: tuple[Any, bool]) -> tuple[np.dtype, bool]:
-    """(dtype, weak) pairs -> the (dtype, weak) JAX's numpy gives their combination."""
-    n = _join(tuple(sorted({_node(d, w) for d, w in typed})))
+    """(dtype, weak) pairs -> the (dtype, weak) JAX's numpy gives their combination
+    (TypePromotionError where there is none under numpy_dtype_promotion="strict")."""
+    nodes = tuple(sorted({_node(d, w) for d, w in typed}))
+    if config.numpy_dtype_promotion == "strict" and len(nodes) > 1:
+        try:
+            n = _join(nodes, True)
+        except TypeError:
+            names = tuple(str({"i*": int, "f*": float, "c*": complex}[_node(d, w)]) if w and
+                          _node(d, w) in ("i*", "f*", "c*") else np.dtype(d).name
+                          for d, w in dict.fromkeys(typed))
+            raise TypePromotionError(
+                f"Input dtypes {names} have no available implicit dtype promotion path when "
+                f"jax_numpy_dtype_promotion=strict. Try explicitly casting inputs to the "
+                f"desired output type, or set jax_numpy_dtype_promotion=standard.") from None
+    else:
+        n = _join(nodes)
     if n == "i*":
         return default_int(), True
     if n == "f*":

@@ -779,7 +779,15 @@ def escaped_tracer_error(t: Tracer) -> Exception:
         "Return it as an output instead of keeping it in a global or closure.")
 
 
-class UnexpectedTracerError(TypeError):
+class JAXTypeError(TypeError):
+    """The base of JAX's TypeErrors about traced values (``frontend.errors``)."""
+
+
+class JAXIndexError(IndexError):
+    """The base of JAX's IndexErrors about traced values (``frontend.errors``)."""
+
+
+class UnexpectedTracerError(JAXTypeError):
     pass
 
 
@@ -840,7 +848,9 @@ class Tracer:
         return self.shape[0]
 
     def _concrete_error(self, what: str) -> ConcretizationTypeError:
-        return ConcretizationTypeError(
+        cls = {"bool()": TracerBoolConversionError, "__index__()": TracerIntegerConversionError,
+               "numpy.asarray()": TracerArrayConversionError}.get(what, ConcretizationTypeError)
+        return cls(
             f"Abstract tracer value encountered where concrete value is expected: {what} was "
             f"called on a traced {self.aval.str_short()} value. Inside jit, vmap and make_graph "
             "values are abstract (only shape and dtype are known) while the function is traced, "
@@ -877,8 +887,22 @@ class Tracer:
         raise TypeError("unhashable type: traced array")
 
 
-class ConcretizationTypeError(TypeError):
+class ConcretizationTypeError(JAXTypeError):
     pass
+
+
+class TracerBoolConversionError(ConcretizationTypeError):
+    """bool() of a traced value."""
+
+
+class TracerIntegerConversionError(ConcretizationTypeError):
+    """A traced value used as an index (``__index__``): JAX's class of this name, here
+    also a ConcretizationTypeError (as vmaplab raised before it had the class)."""
+
+
+class TracerArrayConversionError(ConcretizationTypeError):
+    """numpy.asarray() of a traced value: JAX's class of this name, here also a
+    ConcretizationTypeError (as vmaplab raised before it had the class)."""
 
 
 # ----------------------------------------------------------------------------- graph tracing

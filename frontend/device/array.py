@@ -5,7 +5,7 @@ import numpy as np
 
 from .. import sharding as sh
 from ..core import dtypes
-from ..core.config import on_x64_change
+from ..core.config import on_change, on_x64_change
 from ..core.ir import (
     Aval,
     Eqn,
@@ -458,8 +458,8 @@ def eager_apply(prim, args, params):
 
 
 def _forget_eager_programs() -> None:
-    """x64 flipped (graphs built under the other setting may differ: default dtypes), or a
-    primitive's rule was replaced (programs built with the old one are stale)."""
+    """x64 or a numpy promotion option changed (graphs built under the other setting may
+    differ: default dtypes, promotion errors), or a primitive's rule was replaced (programs built with the old one are stale)."""
     _eager_cache.clear()
     eager_fns.clear()
 
@@ -467,3 +467,5 @@ def _forget_eager_programs() -> None:
 set_eager_apply(eager_apply, _eager_const)
 on_x64_change(_forget_eager_programs)
 on_rule_change(_forget_eager_programs)
+for _option in ("numpy_rank_promotion", "numpy_dtype_promotion"):  # (they shape the graphs)
+    on_change(_option, _forget_eager_programs)

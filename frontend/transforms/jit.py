@@ -6,15 +6,18 @@ from __future__ import annotations
 
 import functools
 import inspect
+import logging
 import threading
+import time
 import weakref
 
 import numpy as np
 
 from .. import passes as _passes
 from .. import sharding as fs
+from ..core import monitoring
 from ..core.arguments import abstractify, leaf_paths
-from ..core.config import config, on_x64_change
+from ..core.config import config, on_change, on_x64_change
 from ..core.graph_utils import has_side_effects
 from ..core.ir import EVAL, Graph, ShapeDtypeStruct, Tracer, _trace_var, on_rule_change
 from ..core.pytree import broadcast_prefix, key_paths, set_on_register, tree_flatten, tree_unflatten
@@ -281,6 +284,8 @@ class Jitted:
         """(outputs, what the C++ path keeps for this signature or None, False)."""
         if _trace_var.get() is not EVAL:
             return self._inline(args, kwargs), None, False
+        if config.disable_jit:
+            return self.fun(*args, **kwargs), None, False
         dyn, static, leaves, td, sig = self._signature(args, kwargs)
         compiled, in_avals, out_avals, out_td, effects = \
             self._entry(dyn, static, leaves, td, sig)
@@ -300,7 +305,7 @@ class Jitted:
 
     def _entry(self, dyn, static, leaves, td, sig):
         ins = self._in_shardings(dyn, leaves, td, sig)
-        key = (config.enable_x64, td, tuple(sig), tuple(static.items()), ins,
+        key = (config.enable_x64, config.numpy_rank_promotion, config.numpy_dtype_promotion, td, tuple(sig), tuple(static.items()), ins,
                fs.get_mesh() if self.out_shardings is not None else None)
         entry = self._cache.get(key)
         if entry is None:
@@ -309,10 +314,16 @@ class Jitted:
                 if entry is None:
                     if config.explain_cache_misses:
                         cache_misses.explain(self, key, self._cache, dyn, td)
+                    if config.no_tracing:
+                        raise RuntimeError(f"re-tracing function {_describe(self.fun)} for "
+                                           f"`jit`, but 'no_tracing' is set")
                     cache_misses.STATS["traces"] += 1
+                    t0 = time.perf_counter()
                     graph, out_td = self._specialize(dyn, static, leaves, td)
+                    t1 = time.perf_counter()
                     outs = self._out_shardings(out_td, graph.out_avals)
                     compiled = _backend.get().compile_graph(graph, self.device, None, ins, outs)
+                    _compiled(self.fun, graph, t1 - t0, time.perf_counter() - t1)
                     entry = self._cache[key] = (compiled, graph.in_avals, graph.out_avals,
                                                 out_td, has_side_effects(graph))
         return entry
@@ -376,6 +387,29 @@ class Jitted:
         return cpp
 
 
+_log = logging.getLogger(__name__)
+
+
+def _describe(fun) -> str:
+    code = getattr(fun, "__code__", None)
+    where = f" at {code.co_filename}:{code.co_firstlineno}" if code is not None else ""
+    return f"{getattr(fun, '__name__', fun)}{where}"
+
+
+def _compiled(fun, graph, trace_secs: float, compile_secs: float) -> None:
+    """A signature was traced and compiled: JAX's log lines under ``log_compiles``, and the
+    durations ``frontend.monitoring`` reports."""
+    monitoring.record_event_duration_secs("/jax/core/compile/jaxpr_trace_duration", trace_secs)
+    monitoring.record_event_duration_secs("/jax/core/compile/backend_compile_duration",
+                                          compile_secs)
+    if config.log_compiles:
+        name = getattr(fun, "__name__", "fun")
+        _log.warning("Finished tracing %s for jit in %s sec", name, trace_secs)
+        _log.warning("Compiling jit(%s) with global shapes and types %s.", name,
+                     tuple(graph.in_avals))
+        _log.warning("Finished XLA compilation of jit(%s) in %s sec", name, compile_secs)
+
+
 def jitted_of(f) -> Jitted | None:
     """The Jitted behind a result of ``jit`` (None for anything else)."""
     return f if isinstance(f, Jitted) else getattr(f, "_jitted", None)
@@ -389,6 +423,8 @@ def _forget_signatures() -> None:
 
 
 on_x64_change(_forget_signatures)
+for _option in ("disable_jit", "numpy_rank_promotion", "numpy_dtype_promotion"):
+    on_change(_option, _forget_signatures)  # (calls must reach our path: its key has them)
 
 def cache_stats() -> dict:
     """Counts of the caches of compiled programs, in this process: ``jit_traces`` (the
