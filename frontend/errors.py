@@ -10,6 +10,7 @@ from __future__ import annotations
 from .core.ir import (
     ConcretizationTypeError,
     JAXIndexError,
+    JaxprTypeError,
     JAXTypeError,
     TracerArrayConversionError,
     TracerBoolConversionError,
@@ -23,10 +24,6 @@ from .numpy._indexing import NonConcreteBooleanIndexError
 class KeyReuseError(JAXTypeError):
     """JAX's error for a PRNG key used twice under ``debug_key_reuse``. vmaplab does not
     check key reuse, so it never raises it; the class is here for ``except`` clauses."""
-
-
-class JaxprTypeError(TypeError):
-    """A graph that does not type-check (JAX's ``JaxprTypeError``)."""
 
 
 class InconclusiveDimensionOperation(Exception):

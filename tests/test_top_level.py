@@ -270,3 +270,109 @@ def test_typeof_compile_time_eval_linear_transpose_closures_custom_gradient():
                     jax.jit(jax.grad(cg(jax), (0, 1)))(2.0, 3.0))
         assert_same(tr(fe.vmap(fe.grad(cg(fe))))(np.ones(2, np.float32), np.ones(2, np.float32)),
                     jax.vmap(jax.grad(cg(jax)))(np.ones(2, np.float32), np.ones(2, np.float32)))
+
+
+@pytest.mark.filterwarnings("ignore:divide by zero")
+def test_debug_nans_infs_and_no_execution_as_jax():
+    neg = -np.ones(2, np.float32)
+    for mod, np_ in [(fe, fnp), (jax, jnp)]:
+        with mod.debug_nans(True):
+            with pytest.raises(FloatingPointError, match=r"invalid value \(nan\) encountered in log"):
+                np_.log(neg)
+            with pytest.raises(FloatingPointError, match=r"invalid value \(nan\) encountered in log"):
+                mod.jit(lambda x: np_.log(x) + 1)(neg)  # (found again without jit)
+            np_.log(-neg)
+        with mod.debug_infs(True):
+            with pytest.raises(FloatingPointError, match=r"\('jit\(<lambda>\)', 'inf'\)\. Because "
+                               r"jax_config\.debug_nans\.value and/or config\.jax_debug_infs is set"):
+                mod.jit(lambda x: 1 / x)(np.zeros(2, np.float32))  # (numpy divides without jit)
+        np_.log(neg)  # (off again: C++ paths too)
+        with mod.no_execution(True):
+            with pytest.raises(RuntimeError, match=r"tried to execute function jit\(<lambda>\), "
+                                                   r"but the no_execution config option is set"):
+                mod.jit(lambda x: x + 1)(1.0)
+            mod.jit(lambda x: x + 1).lower(1.0).compile()  # (compiling is no execution)
+
+
+def test_transfer_guards_as_jax(caplog):
+    x = np.ones(3, np.float32)
+    for mod, np_ in [(fe, fnp), (jax, jnp)]:
+        a = np_.ones(3)
+        with mod.transfer_guard("disallow"):
+            for f in [lambda: mod.jit(lambda v: v + 1)(x), lambda: mod.jit(lambda v: v + 1)(1.0),
+                      lambda: np_.sin(x), lambda: np_.asarray(x), lambda: a + x]:
+                with pytest.raises(mod.errors.JaxRuntimeError, match=r"INVALID_ARGUMENT: "
+                                   r"Disallowed host-to-device transfer: aval=ShapedArray\("
+                                   r"float32\[(3|)\](, weak_type=True|)\), dst_sharding="
+                                   r"SingleDeviceSharding\(device=CpuDevice\(id=0\)"):
+                    f()
+            mod.device_put(x)  # (explicit: allowed)
+            np.asarray(a)  # (a CPU buffer is host memory: no transfer)
+            mod.jit(lambda v: v + 1)(a)
+        with mod.transfer_guard_host_to_device("disallow_explicit"):
+            with pytest.raises(mod.errors.JaxRuntimeError, match="Disallowed host-to-device"):
+                mod.device_put(x)
+    with caplog.at_level("WARNING"), fe.transfer_guard("log"):
+        fe.jit(lambda v: v + 1)(x)
+    assert "host-to-device transfer: aval=ShapedArray(float32[3])" in caplog.text
+    assert fe.transfer_guard_device_to_host.value is None and \
+        fe.transfer_guard_device_to_device.value is None
+
+
+def test_default_matmul_precision_and_enable_checks():
+    x = np.ones((2, 2), np.float32)
+    for p in ["highest", "float32", "tensorfloat32", "bfloat16", "default"]:
+        texts = []
+        for mod in (fe, jax):
+            with mod.default_matmul_precision(p):
+                texts.append([ln.split("precision = ")[1].split(" :")[0] for ln in
+                              mod.jit(lambda a: a @ a).lower(x).as_text().splitlines()
+                              if "dot_general" in ln])
+        assert texts[0] == texts[1], p
+    from frontend.core.ir import Aval, Eqn, Graph, Var
+    from frontend.passes import Pipeline
+
+    def break_types(g):  # (a pass declaring a wrong output shape)
+        e = g.eqns[0]
+        out = Var(Aval((5,), e.outs[0].aval.dtype))
+        return Graph(g.invars, g.constvars, g.consts, (Eqn(e.prim, e.inputs, e.params, (out,)),),
+                     (out,))
+    f = fe.jit(lambda a: fnp.sin(a), passes=Pipeline([break_types], check=False))
+    with fe.enable_checks(True), pytest.raises(fe.errors.JaxprTypeError, match="sin: equation "
+                                                                              "declares"):
+        f(np.ones(3, np.float32))
+    assert issubclass(fe.errors.JaxprTypeError, TypeError) and not fe.enable_checks.value
+
+
+def test_make_array_from_pieces_and_fwd_and_bwd():
+    from frontend.sharding import NamedSharding, PartitionSpec
+    s = NamedSharding(fe.make_mesh((1,), ("x",)), PartitionSpec("x"))
+    js = jax.sharding.NamedSharding(jax.make_mesh((1,), ("x",)), jax.P("x"))
+    data = np.arange(4.0)
+    assert_same(fe.make_array_from_callback((4,), s, lambda i: data[i]),
+                jax.make_array_from_callback((4,), js, lambda i: data[i]))
+    assert_same(fe.make_array_from_single_device_arrays((4,), s, [fnp.arange(4.0)]),
+                jax.make_array_from_single_device_arrays((4,), js, [jnp.arange(4.0)]))
+    assert_same(fe.make_array_from_process_local_data(s, data),
+                jax.make_array_from_process_local_data(js, data))
+    for ours, theirs in [
+            (lambda: fe.make_array_from_single_device_arrays((4,), s, []),
+             lambda: jax.make_array_from_single_device_arrays((4,), js, [])),
+            (lambda: fe.make_array_from_callback((4,), s, lambda i: np.arange(3.0)),
+             lambda: jax.make_array_from_callback((4,), js, lambda i: np.arange(3.0)))]:
+        with pytest.raises(ValueError) as e:
+            theirs()
+        with pytest.raises(ValueError, match=re.escape(str(e.value)[:60])):
+            ours()
+    x, w, ct = (np.random.default_rng(1).normal(size=(2, 2)).astype(np.float32) for _ in "123")
+    for argnums in [0, (0, 1)]:
+        fwd, bwd = fe.fwd_and_bwd(lambda a, b: fnp.sin(a @ b), argnums)
+        jfwd, jbwd = jax.fwd_and_bwd(lambda a, b: jnp.sin(a @ b), argnums)
+        for k in range(2):
+            y, res = fwd(x, w * k)
+            jy, jres = jfwd(x, w * k)
+            assert_same(y, jy)
+            np.testing.assert_allclose(bwd(res, ct), jbwd(jres, ct), rtol=1e-5, atol=1e-6)
+        assert bwd._cache_size() == 1  # (residuals passed in: one compiled backward pass)
+    fwd, _ = fe.fwd_and_bwd(lambda a: (a * 2, {"aux": a}), 0, has_aux=True, jitted=False)
+    assert len(fwd(x)) == 3

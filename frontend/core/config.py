@@ -44,18 +44,28 @@ def _optional_enum(*values: str) -> Callable[[Any], str | None]:
     return lambda v: None if v is None else parse(v)
 
 
+_GUARD_LEVELS = ("allow", "log", "disallow", "log_explicit", "disallow_explicit")
+
 # JAX's options honoured here with no side effect beyond their value: option -> (parser,
 # default). Where each is read: disable_jit (frontend/transforms/jit.py), log_compiles and
-# no_tracing (jit's cache miss), numpy_rank_promotion and numpy_dtype_promotion
-# (frontend/numpy/_core.py, frontend/core/dtypes.py), debug_nans/debug_infs (jit's and eager
-# results), transfer guards (frontend/device/array.py), default_matmul_precision (lax's
-# dot_general and conv).
+# no_tracing and enable_checks (jit's cache miss), numpy_rank_promotion and
+# numpy_dtype_promotion (frontend/numpy/_core.py, frontend/core/dtypes.py), debug_nans,
+# debug_infs, no_execution and the transfer guards (frontend/device/array.py: where programs
+# run and host data moves), default_matmul_precision (lax's dot_general and conv).
 _SIMPLE: dict[str, tuple[Callable[[Any], Any], Any]] = {
     "disable_jit": (bool, False),
     "log_compiles": (bool, False),
     "no_tracing": (bool, False),
     "numpy_rank_promotion": (_enum("allow", "warn", "raise"), "allow"),
     "numpy_dtype_promotion": (_enum("standard", "strict"), "standard"),
+    "debug_nans": (bool, False),
+    "debug_infs": (bool, False),
+    "enable_checks": (bool, False),
+    "no_execution": (bool, False),
+    "default_matmul_precision": (_optional_enum(
+        "default", "high", "highest", "bfloat16", "tensorfloat32", "float32"), None),
+    **{f"transfer_guard_{k}": (_optional_enum(*_GUARD_LEVELS), None)
+       for k in ("host_to_device", "device_to_host", "device_to_device")},
 }
 
 
@@ -207,6 +217,26 @@ no_tracing = State("jax_no_tracing")
 numpy_rank_promotion = State("jax_numpy_rank_promotion")
 numpy_dtype_promotion = State("jax_numpy_dtype_promotion")
 _disable_jit = State("jax_disable_jit")
+debug_nans = State("jax_debug_nans")
+debug_infs = State("jax_debug_infs")
+enable_checks = State("jax_enable_checks")
+no_execution = State("jax_no_execution")
+default_matmul_precision = State("jax_default_matmul_precision")
+transfer_guard_host_to_device = State("jax_transfer_guard_host_to_device")
+transfer_guard_device_to_host = State("jax_transfer_guard_device_to_host")
+transfer_guard_device_to_device = State("jax_transfer_guard_device_to_device")
+
+
+@contextlib.contextmanager
+def transfer_guard(new_val: str):
+    """The three transfer guards at once (``jax.transfer_guard``): "allow", "log"
+    (implicit transfers are logged), "disallow" (implicit transfers raise), "log_explicit",
+    "disallow_explicit" (explicit ones, ``device_put``, too)."""
+    with contextlib.ExitStack() as stack:
+        for guard in (transfer_guard_host_to_device, transfer_guard_device_to_host,
+                      transfer_guard_device_to_device):
+            stack.enter_context(guard(new_val))
+        yield
 
 
 def disable_jit(disable: bool = True):

@@ -432,7 +432,8 @@ class Graph:
     __repr__ = __str__
 
     def typecheck(self) -> Graph:
-        """Re-run abstract evaluation on every equation; raise TypeError on a mismatch."""
+        """Re-run abstract evaluation on every equation; raise JaxprTypeError (a TypeError)
+        on a mismatch."""
         typecheck(self)
         return self
 
@@ -495,24 +496,28 @@ def pp_graph(g: Graph, indent: int = 0, source_info: bool = False) -> str:
     return "\n".join(lines)
 
 
+class JaxprTypeError(TypeError):
+    """A graph that does not type-check (JAX's ``JaxprTypeError``)."""
+
+
 def typecheck(g: Graph) -> None:
     env = set(map(id, g.invars)) | set(map(id, g.constvars))
     for v, c in zip(g.constvars, g.consts, strict=True):
         if aval_of(c).shape != v.aval.shape:
-            raise TypeError(f"constant of shape {np.shape(c)} bound to {v.aval}")
+            raise JaxprTypeError(f"constant of shape {np.shape(c)} bound to {v.aval}")
     for e in g.eqns:
         for x in e.inputs:
             if isinstance(x, Var) and id(x) not in env:
-                raise TypeError(f"{e.prim.name}: input {x} used before it is defined")
+                raise JaxprTypeError(f"{e.prim.name}: input {x} used before it is defined")
         outs = e.prim.abstract_eval(*(x.aval for x in e.inputs), **e.params)
         outs = outs if e.prim.multiple_results else (outs,)
         got = tuple(v.aval for v in e.outs)
         if tuple(a.strip_weak() for a in outs) != tuple(a.strip_weak() for a in got):
-            raise TypeError(f"{e.prim.name}: equation declares {got}, abstract eval gives {tuple(outs)}")
+            raise JaxprTypeError(f"{e.prim.name}: equation declares {got}, abstract eval gives {tuple(outs)}")
         env.update(map(id, e.outs))
     for o in g.outvars:
         if isinstance(o, Var) and id(o) not in env:
-            raise TypeError(f"graph output {o} is not defined")
+            raise JaxprTypeError(f"graph output {o} is not defined")
 
 
 # ----------------------------------------------------------------------------- primitives

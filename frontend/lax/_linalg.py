@@ -7,6 +7,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from ..core import dtypes
+from ..core.config import config
 from ..core.ir import aval_of
 from ..primitives.linalg import dot_general_p
 from ._convert import as_operand
@@ -33,9 +34,12 @@ _PRECISIONS = {"DEFAULT": "DEFAULT", "BFLOAT16": "DEFAULT", "FASTEST": "DEFAULT"
 
 def canonicalize_precision(precision):
     """None, a string ('highest', 'float32', ...), an enum with a ``name`` (lax.Precision) or
-    a pair of those -> None or a pair of StableHLO precision names (hashable)."""
+    a pair of those -> None or a pair of StableHLO precision names (hashable). None is
+    ``default_matmul_precision`` where that option is set."""
     if precision is None:
-        return None
+        precision = config.default_matmul_precision  # (None unless set)
+        if precision is None:
+            return None
 
     def one(p):
         name = p if isinstance(p, str) else getattr(p, "name", None)

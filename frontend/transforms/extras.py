@@ -7,7 +7,11 @@ import contextlib
 import functools
 from typing import Any
 
+import numpy as np
+
+from .. import sharding as fs
 from ..core.arguments import leaf_aval
+from ..core.dtypes import canonicalize
 from ..core.graph_utils import closure_convert as _closure_convert_graph
 from ..core.ir import (
     EVAL,
@@ -23,11 +27,14 @@ from ..core.ir import (
 )
 from ..core.pytree import register_node, tree_flatten, tree_unflatten
 from ..core.tracing import trace_pytree
-from ..device.array import Array
+from ..device.array import Array, device_put
+from ..device.queries import process_count
 from ..interpreters.ad_util import UndefinedPrimal, Zero
 from ..interpreters.transpose import backward_pass
 from ..primitives.shape import instantiate_zeros
 from .custom_derivatives import custom_vjp
+from .grad import _argnums_partial, vjp
+from .jit import jit
 
 
 def typeof(x: Any) -> Aval:
@@ -144,20 +151,30 @@ def closure_convert(fun, *example_args):
 
 
 class _Rule:
-    """A ``custom_gradient`` rule traced into a graph: residual arrays as pytree children,
-    the graph as static data."""
+    """A function of one pytree argument (a vjp), traced into a graph whose captured values
+    (residuals) are explicit: the residual arrays are its pytree children, the graph static
+    data, so it passes in and out of ``jit`` (as JAX's vjp functions do)."""
 
-    def __init__(self, graph, consts, in_td, out_td):
-        self.graph, self.consts, self.in_td, self.out_td = graph, consts, in_td, out_td
+    def __init__(self, graph, consts, out_td, tuple_out):
+        self.graph, self.consts, self.out_td, self.tuple_out = graph, consts, out_td, tuple_out
+
+    @classmethod
+    def trace(cls, fn, example, tuple_out: bool):
+        """``fn`` traced at arguments shaped like ``example``; calls return a tuple when
+        ``tuple_out`` (a non-tuple result becomes a 1-tuple)."""
+        leaves, td = tree_flatten((example,))
+        g, out_td = trace_pytree(fn, td, [aval_of(x) for x in leaves])
+        g, consts = _closure_convert_graph(g)
+        return cls(g, list(consts), out_td, tuple_out)
 
     def __call__(self, ct):
         leaves, _ = tree_flatten(ct)
         out = tree_unflatten(self.out_td, eval_graph(self.graph, (), [*self.consts, *leaves]))
-        return out if isinstance(out, tuple) else (out,)
+        return (out,) if self.tuple_out and not isinstance(out, tuple) else out
 
 
-register_node(_Rule, lambda r: (tuple(r.consts), (r.graph, r.in_td, r.out_td)),
-                     lambda aux, consts: _Rule(aux[0], list(consts), aux[1], aux[2]))
+register_node(_Rule, lambda r: (tuple(r.consts), (r.graph, r.out_td, r.tuple_out)),
+              lambda aux, consts: _Rule(aux[0], list(consts), *aux[1:]))
 
 
 def custom_gradient(fun):
@@ -177,14 +194,98 @@ def custom_gradient(fun):
 
     def fwd(*args, **kwargs):
         ans, rule = fun(*args, **kwargs)
-        leaves, out_td = tree_flatten(ans)
-        g, rule_td = trace_pytree(lambda ct: rule(ct), tree_flatten((ans,))[1],
-                                  [aval_of(x) for x in leaves])
-        g, consts = _closure_convert_graph(g)
-        return ans, _Rule(g, consts, out_td, rule_td)
+        return ans, _Rule.trace(rule, ans, tuple_out=True)
 
     wrapped.defvjp(fwd, lambda rule, ct: rule(ct))
     return wrapped
+
+
+def fwd_and_bwd(fun, argnums, has_aux: bool = False, jitted: bool = True):
+    """``(fwd, bwd)``: ``fwd(*args)`` is ``vjp`` of ``fun`` with respect to the ``argnums``
+    arguments (``(out, residuals)``, plus ``aux`` with ``has_aux``); ``bwd(residuals, ct)``
+    their cotangents (one value for an int ``argnums``), as ``jax.fwd_and_bwd``. With
+    ``jitted`` both are jitted: residuals pass between them, so ``bwd`` compiles once."""
+    if not callable(fun):
+        raise TypeError(f"Expected a callable value, got {fun}")
+
+    def fwd(*args):
+        f, dyn = _argnums_partial(fun, argnums, args, {}, api="fwd_and_bwd")
+        out = vjp(f, *dyn, has_aux=has_aux)
+        res = _Rule.trace(out[1], out[0], tuple_out=False)
+        return (out[0], res, *out[2:])
+
+    def bwd(residuals, outgrad):
+        g = residuals(outgrad)
+        return g[0] if isinstance(argnums, int) else g
+
+    return (jit(fwd), jit(bwd)) if jitted else (fwd, bwd)
+
+
+# ----------------------------------------------------------------------------- arrays from pieces
+
+
+def _assemble(shape, sharding, pieces, dtype, what: str) -> Array:
+    """The global Array of ``shape`` laid out as ``sharding`` whose shard on each of this
+    process's devices is ``pieces[device]`` (host or device data of the shard's shape)."""
+    s = fs.resolve(sharding, what)
+    shape = tuple(shape)
+    full = None
+    for d, idx in s.addressable_devices_indices_map(shape).items():
+        v = np.asarray(pieces(d, idx))
+        want = s.shard_shape(shape) if not isinstance(s, fs.SingleDeviceSharding) else shape
+        if v.shape != tuple(want):
+            raise ValueError(f"Expected shard shape {tuple(want)} doesn't match the single "
+                             f"device array shape {v.shape}. Shape of Array is "
+                             f"{canonicalize(np.dtype(dtype or v.dtype)).name}{list(shape)} "
+                             f"with sharding "
+                             f"{s!r}")
+        if full is None:
+            full = np.zeros(shape, dtype or v.dtype)
+        full[idx] = v
+    if full is None:
+        raise ValueError(f"If the Array has no addressable shards, `dtype` must be provided "
+                         f"via the `dtype` argument to `jax.{what}`.")
+    return device_put(full, s if not isinstance(s, fs.SingleDeviceSharding) else s._device)
+
+
+def make_array_from_callback(shape, sharding, data_callback, dtype=None) -> Array:
+    """The Array of ``shape`` laid out as ``sharding`` whose shard on each device is
+    ``data_callback(index)`` (index: the tuple of slices of the shard), as
+    ``jax.make_array_from_callback``."""
+    return _assemble(shape, sharding, lambda _d, idx: data_callback(idx), dtype,
+                     "make_array_from_callback")
+
+
+def make_array_from_single_device_arrays(shape, sharding, arrays, *, dtype=None) -> Array:
+    """The Array of ``shape`` laid out as ``sharding`` from one array per addressable device
+    (each on its device, in the order of the sharding's devices), as
+    ``jax.make_array_from_single_device_arrays``."""
+    arrays = list(arrays)
+    by_device = {}
+    for a in arrays:
+        devs = a.devices() if isinstance(a, Array) else ()
+        for d in devs:
+            by_device[d] = a
+    if not arrays and dtype is None:
+        raise ValueError("If the Array has no addressable shards, `dtype` must be provided via "
+                         "the `dtype` argument to `jax.make_array_from_single_device_arrays`.")
+    order = iter(arrays)
+    return _assemble(shape, sharding, lambda d, _idx: by_device.get(d) if d in by_device
+                     else next(order), dtype, "make_array_from_single_device_arrays")
+
+
+def make_array_from_process_local_data(sharding, local_data, global_shape=None) -> Array:
+    """The global Array laid out as ``sharding`` from this process's data, as
+    ``jax.make_array_from_process_local_data``. With one process its data is the whole
+    array; several processes are not supported here (each would pass its slice)."""
+    local = np.asarray(local_data)
+    if global_shape is not None and tuple(global_shape) != local.shape:
+        raise ValueError(f"global_shape {tuple(global_shape)} differs from the local data's "
+                         f"shape {local.shape}: with one process they are the same array")
+    if process_count() > 1:
+        raise NotImplementedError("make_array_from_process_local_data with several processes "
+                                  "is not supported by vmaplab: use make_array_from_callback")
+    return device_put(local, fs.resolve(sharding, "make_array_from_process_local_data"))
 
 
 def clear_caches() -> None:
@@ -207,5 +308,6 @@ def copy_to_host_async(x):
     return x
 
 
-__all__ = ["clear_caches", "closure_convert", "copy_to_host_async", "custom_gradient",
-           "ensure_compile_time_eval", "linear_transpose", "typeof"]
+__all__ = ["make_array_from_callback", "make_array_from_process_local_data",
+           "make_array_from_single_device_arrays", "clear_caches", "closure_convert", "copy_to_host_async", "custom_gradient",
+           "ensure_compile_time_eval", "fwd_and_bwd", "linear_transpose", "typeof"]

@@ -17,13 +17,31 @@ from .. import passes as _passes
 from .. import sharding as fs
 from ..core import monitoring
 from ..core.arguments import abstractify, leaf_paths
-from ..core.config import config, on_change, on_x64_change
+from ..core.config import config, disable_jit, on_change, on_x64_change
 from ..core.graph_utils import has_side_effects
-from ..core.ir import EVAL, Graph, ShapeDtypeStruct, Tracer, _trace_var, on_rule_change
+from ..core.ir import (
+    EVAL,
+    Graph,
+    ShapeDtypeStruct,
+    Tracer,
+    _trace_var,
+    on_rule_change,
+    reset_current,
+    set_current,
+    subgraphs,
+)
 from ..core.pytree import broadcast_prefix, key_paths, set_on_register, tree_flatten, tree_unflatten
 from ..core.tracing import trace_pytree
 from ..device import seam as _backend
-from ..device.array import Array, adopt_foreign, check_device
+from ..device.array import (
+    PYTHON_PATH_OPTIONS,
+    Array,
+    adopt_foreign,
+    check_device,
+    check_execution,
+    nonfinite,
+    python_path_only,
+)
 from ..lax._convert import as_operand
 from ..lax._sharding import with_sharding_constraint
 from . import cache_misses
@@ -240,7 +258,10 @@ class Jitted:
         graph, out_td = _trace_flat(self.fun, static, avals, td)
         if record:  # a PipelineResult: the graph and what each pass did
             return self.passes.run(graph), out_td
-        return self.passes(graph), out_td
+        graph = self.passes(graph)
+        if config.enable_checks:
+            _typecheck(graph)
+        return graph, out_td
 
     def __call__(self, *args, **kwargs):
         """The Python path (``jit`` hands out the C++ callable where it can serve)."""
@@ -289,8 +310,15 @@ class Jitted:
         dyn, static, leaves, td, sig = self._signature(args, kwargs)
         compiled, in_avals, out_avals, out_td, effects = \
             self._entry(dyn, static, leaves, td, sig)
+        name = getattr(self.fun, "__name__", "fun")
+        check_execution(f"jit({name})")
         bufs = compiled(arg_buffers(compiled, leaves, in_avals, self.device))
-        outs = tree_unflatten(out_td, [Array(b, a) for b, a in zip(bufs, out_avals, strict=True)])
+        outs = [Array(b, a) for b, a in zip(bufs, out_avals, strict=True)]
+        if python_path_only():
+            if config.debug_nans or config.debug_infs:
+                _debug_rerun(self.fun, name, outs, args, kwargs)
+            return tree_unflatten(out_td, outs), None, False
+        outs = tree_unflatten(out_td, outs)
         fast = None
         be = _backend.get()
         # The C++ path converts numpy and Python scalar arguments by JAX's x64 setting (ours
@@ -305,7 +333,8 @@ class Jitted:
 
     def _entry(self, dyn, static, leaves, td, sig):
         ins = self._in_shardings(dyn, leaves, td, sig)
-        key = (config.enable_x64, config.numpy_rank_promotion, config.numpy_dtype_promotion, td, tuple(sig), tuple(static.items()), ins,
+        key = (config.enable_x64, config.numpy_rank_promotion, config.numpy_dtype_promotion,
+               config.default_matmul_precision, config.enable_checks, td, tuple(sig), tuple(static.items()), ins,
                fs.get_mesh() if self.out_shardings is not None else None)
         entry = self._cache.get(key)
         if entry is None:
@@ -390,6 +419,41 @@ class Jitted:
 _log = logging.getLogger(__name__)
 
 
+def _typecheck(graph) -> None:
+    """``enable_checks``: the graph and its sub-graphs type-check (JaxprTypeError)."""
+    graph.typecheck()
+    for e in graph.nested:
+        for sub in subgraphs(e):
+            _typecheck(sub)
+
+
+def _debug_rerun(fun, name, outs, args, kwargs) -> None:
+    """debug_nans / debug_infs found a nan or inf among a jitted function's outputs: run it
+    again operation by operation (as without jit), so the first operation making one raises
+    FloatingPointError; JAX's error naming the function if none does."""
+    bad = nonfinite(outs)
+    if bad is None:
+        return
+    _log.warning("Invalid %s value encountered in the output of a jax.jit function. Calling "
+                 "the de-optimized version.", bad)
+    token = set_current(EVAL)
+    try:
+        with disable_jit():
+            fun(*args, **kwargs)
+    finally:
+        reset_current(token)
+    raise FloatingPointError(
+        f"('jit({name})', '{bad}'). Because jax_config.debug_nans.value and/or "
+        "config.jax_debug_infs is set, the de-optimized function (i.e., the function as if "
+        "the `jit` decorator were removed) was called in an attempt to get a more precise "
+        "error message. However, the de-optimized function did not produce invalid values "
+        "during its execution. This behavior can result from `jit` optimizations causing the "
+        "invalid value to be produced. It may also arise from having nan/inf literals as "
+        "inputs or outputs, like `jax.jit(lambda ...: jax.numpy.nan)(...)`. \n\nIt may be "
+        "possible to avoid the invalid value by removing the `jit` decorator, at the cost of "
+        "losing optimizations.")
+
+
 def _describe(fun) -> str:
     code = getattr(fun, "__code__", None)
     where = f" at {code.co_filename}:{code.co_firstlineno}" if code is not None else ""
@@ -423,7 +487,8 @@ def _forget_signatures() -> None:
 
 
 on_x64_change(_forget_signatures)
-for _option in ("disable_jit", "numpy_rank_promotion", "numpy_dtype_promotion"):
+for _option in ("disable_jit", "numpy_rank_promotion", "numpy_dtype_promotion",
+                "default_matmul_precision", "enable_checks", *PYTHON_PATH_OPTIONS):
     on_change(_option, _forget_signatures)  # (calls must reach our path: its key has them)
 
 def cache_stats() -> dict:

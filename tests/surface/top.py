@@ -45,6 +45,16 @@ ELSEWHERE = {
        for n in ["dtypes", "dlpack", "typing", "version", "stages", "Device", "Shard", "float0",
                  "process_indices", "host_count", "host_id", "host_ids",
                  "print_environment_info", "copy_to_host_async", "custom_derivatives"]},
+    **{n: _T + "test_debug_nans_infs_and_no_execution_as_jax"
+       for n in ["debug_nans", "debug_infs", "no_execution"]},
+    **{n: _T + "test_transfer_guards_as_jax"
+       for n in ["transfer_guard", "transfer_guard_host_to_device",
+                 "transfer_guard_device_to_host", "transfer_guard_device_to_device"]},
+    **{n: _T + "test_default_matmul_precision_and_enable_checks"
+       for n in ["default_matmul_precision", "enable_checks"]},
+    **{n: _T + "test_make_array_from_pieces_and_fwd_and_bwd"
+       for n in ["make_array_from_callback", "make_array_from_single_device_arrays",
+                 "make_array_from_process_local_data", "fwd_and_bwd"]},
     **{n: _T + "test_typeof_compile_time_eval_linear_transpose_closures_custom_gradient"
        for n in ["typeof", "ensure_compile_time_eval", "linear_transpose", "closure_convert",
                  "custom_gradient"]},
