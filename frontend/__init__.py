@@ -97,12 +97,14 @@ _LAZY = {
     "numpy_dtype_promotion": "frontend.core.config:numpy_dtype_promotion",
     "monitoring": "frontend.monitoring",
     **{n: f"frontend.transforms.extras:{n}" for n in [
-        "fwd_and_bwd", "make_array_from_callback", "make_array_from_single_device_arrays",
+        "fwd_and_bwd", "live_arrays", "reshard", "make_array_from_callback", "make_array_from_single_device_arrays",
         "make_array_from_process_local_data"]},
     **{n: f"frontend.core.config:{n}" for n in [
         "debug_nans", "debug_infs", "enable_checks", "no_execution", "default_matmul_precision",
         "transfer_guard", "transfer_guard_host_to_device", "transfer_guard_device_to_host",
-        "transfer_guard_device_to_device"]},
+        "transfer_guard_device_to_device", "default_device", "check_tracer_leaks",
+        "checking_leaks", "legacy_prng_key", "default_prng_impl", "threefry_partitionable",
+        "make_user_context"]},
     "copy_to_host_async": "frontend.transforms.extras:copy_to_host_async",
     "print_environment_info": "frontend.version:print_environment_info",
     "Device": "frontend.device.queries:Device",

@@ -280,7 +280,7 @@ def test_debug_nans_infs_and_no_execution_as_jax():
             with pytest.raises(FloatingPointError, match=r"invalid value \(nan\) encountered in log"):
                 np_.log(neg)
             with pytest.raises(FloatingPointError, match=r"invalid value \(nan\) encountered in log"):
-                mod.jit(lambda x: np_.log(x) + 1)(neg)  # (found again without jit)
+                mod.jit(lambda x: np_.log(x) + 1)(neg)  # (found again without jit)  # noqa: B023
             np_.log(-neg)
         with mod.debug_infs(True):
             with pytest.raises(FloatingPointError, match=r"\('jit\(<lambda>\)', 'inf'\)\. Because "
@@ -299,8 +299,8 @@ def test_transfer_guards_as_jax(caplog):
     for mod, np_ in [(fe, fnp), (jax, jnp)]:
         a = np_.ones(3)
         with mod.transfer_guard("disallow"):
-            for f in [lambda: mod.jit(lambda v: v + 1)(x), lambda: mod.jit(lambda v: v + 1)(1.0),
-                      lambda: np_.sin(x), lambda: np_.asarray(x), lambda: a + x]:
+            for f in [lambda: mod.jit(lambda v: v + 1)(x), lambda: mod.jit(lambda v: v + 1)(1.0),  # noqa: B023
+                      lambda: np_.sin(x), lambda: np_.asarray(x), lambda: a + x]:  # noqa: B023
                 with pytest.raises(mod.errors.JaxRuntimeError, match=r"INVALID_ARGUMENT: "
                                    r"Disallowed host-to-device transfer: aval=ShapedArray\("
                                    r"float32\[(3|)\](, weak_type=True|)\), dst_sharding="
@@ -376,3 +376,55 @@ def test_make_array_from_pieces_and_fwd_and_bwd():
         assert bwd._cache_size() == 1  # (residuals passed in: one compiled backward pass)
     fwd, _ = fe.fwd_and_bwd(lambda a: (a * 2, {"aux": a}), 0, has_aux=True, jitted=False)
     assert len(fwd(x)) == 3
+
+
+def test_leaks_prng_options_default_device_user_context_live_arrays_reshard():
+    for mod in (fe, jax):
+        leak = []
+        with mod.checking_leaks(), pytest.raises(Exception, match=r"Leaked trace \w+\. Leaked "
+                                                                   r"tracer\(s\):"):
+            mod.jit(lambda x: leak.append(x) or x)(1.0)  # noqa: B023
+        with mod.check_tracer_leaks(True):
+            assert float(mod.jit(lambda x: x * 2)(1.0)) == 2.0
+        for lvl in ("warn", "error"):
+            with mod.legacy_prng_key(lvl):
+                key = mod.random.PRNGKey(0)  # (making one is fine)
+                if lvl == "warn":
+                    with pytest.warns(UserWarning, match="Legacy uint32 key array passed"):
+                        mod.random.normal(key)
+                else:
+                    with pytest.raises(ValueError, match=r"Please create keys using "
+                                                         r"jax\.random\.key\(\)"):
+                        mod.random.split(key)
+                mod.random.normal(mod.random.key(0))
+        assert (mod.default_prng_impl.value, mod.threefry_partitionable.value) == (
+            "threefry2x32", True)
+    with pytest.raises(NotImplementedError, match="threefry2x32 only"), \
+            fe.default_prng_impl("rbg"):
+        pass
+    with pytest.raises(NotImplementedError, match="partitionable"), \
+            fe.threefry_partitionable(False):
+        pass
+    for mod, np_ in [(fe, fnp), (jax, jnp)]:
+        d = mod.devices()[0]
+        with mod.default_device(d):
+            outs = [mod.jit(lambda x: x + 1)(np.ones(2, np.float32)), np_.ones(2),
+                    mod.device_put(np.ones(2))]
+        with mod.default_device("cpu"):
+            outs.append(mod.jit(lambda x: x + 1)(np.ones(2, np.float32)))
+        assert all(o.devices() == {d} for o in outs)
+        ctx = mod.make_user_context(0)
+        f = mod.jit(lambda x: x * ctx.value)  # noqa: B023
+        with ctx(3):
+            assert float(f(1.0)) == 3.0
+        assert float(f(1.0)) == 0.0  # (traced again for each value)
+        a = np_.arange(3.0)
+        assert any(x is a for x in mod.live_arrays())
+    from frontend.sharding import NamedSharding, PartitionSpec
+    s = NamedSharding(fe.make_mesh((1,), ("x",)), PartitionSpec("x"))
+    js = jax.sharding.NamedSharding(jax.make_mesh((1,), ("x",)), jax.P("x"))
+    assert_same(fe.reshard(np.arange(4.0), s), jax.reshard(np.arange(4.0), js))
+    assert fe.reshard({"a": np.arange(4.0)}, s)["a"].sharding == s
+    with fe.set_mesh(s.mesh):
+        assert_same(fe.jit(lambda x: fe.reshard(x * 2, PartitionSpec("x")))(np.arange(4.0)),
+                    np.arange(4.0, dtype=np.float32) * 2)

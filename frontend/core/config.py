@@ -39,6 +39,17 @@ def _enum(*values: str) -> Callable[[Any], str]:
     return parse
 
 
+def _only(option: str, supported: Any, others: tuple, why: str) -> Callable[[Any], Any]:
+    """The parser of an option of which vmaplab implements one of JAX's values."""
+    def parse(v: Any) -> Any:
+        if v == supported:
+            return v
+        if v in others:
+            raise NotImplementedError(f"{option}={v!r} is not supported by vmaplab: {why}")
+        raise ValueError(f"new value for {option} must be {supported!r}, got {v!r}")
+    return parse
+
+
 def _optional_enum(*values: str) -> Callable[[Any], str | None]:
     parse = _enum(*values)
     return lambda v: None if v is None else parse(v)
@@ -66,6 +77,14 @@ _SIMPLE: dict[str, tuple[Callable[[Any], Any], Any]] = {
         "default", "high", "highest", "bfloat16", "tensorfloat32", "float32"), None),
     **{f"transfer_guard_{k}": (_optional_enum(*_GUARD_LEVELS), None)
        for k in ("host_to_device", "device_to_host", "device_to_device")},
+    "default_device": (lambda v: v, None),  # (a Device, a platform name or None)
+    "check_tracer_leaks": (bool, False),
+    "legacy_prng_key": (_enum("allow", "warn", "error"), "allow"),
+    "default_prng_impl": (_only("jax_default_prng_impl", "threefry2x32", ("rbg", "unsafe_rbg"),
+                                "its PRNG is threefry2x32 only"), "threefry2x32"),
+    "threefry_partitionable": (_only("jax_threefry_partitionable", True, (False,),
+                                     "it implements the partitionable threefry key derivation "
+                                     "(JAX's default) only"), True),
 }
 
 
@@ -121,10 +140,9 @@ class _Config:
                     _CACHE_OPTIONS[key][2])
         elif key in _SIMPLE:
             new = _SIMPLE[key][0](value)
-            if new != getattr(self, key):
+            if new is not getattr(self, key) and new != getattr(self, key):
                 setattr(self, key, new)
-                for fn in _listeners.get(key, ()):
-                    fn()
+                _changed(key)
         elif key == "explain_cache_misses":
             self.explain_cache_misses = bool(value)
         elif key == "embedded_constants_max_bytes":
@@ -161,6 +179,11 @@ _x64_listeners: list[Callable[[], object]] = []
 
 
 _listeners: dict[str, list[Callable[[], object]]] = {}
+
+
+def _changed(name: str) -> None:
+    for fn in _listeners.get(name, ()):
+        fn()
 
 
 def on_change(name: str, fn: Callable[[], object]) -> None:
@@ -225,6 +248,51 @@ default_matmul_precision = State("jax_default_matmul_precision")
 transfer_guard_host_to_device = State("jax_transfer_guard_host_to_device")
 transfer_guard_device_to_host = State("jax_transfer_guard_device_to_host")
 transfer_guard_device_to_device = State("jax_transfer_guard_device_to_device")
+default_device = State("jax_default_device")
+check_tracer_leaks = State("jax_check_tracer_leaks")
+legacy_prng_key = State("jax_legacy_prng_key")
+default_prng_impl = State("jax_default_prng_impl")
+threefry_partitionable = State("jax_threefry_partitionable")
+
+
+def checking_leaks():
+    """``check_tracer_leaks(True)`` for a with-block (``jax.checking_leaks``)."""
+    return check_tracer_leaks(True)
+
+
+_user_contexts: list[Any] = []
+
+
+class _UserContext:
+    """A value that is part of every jit cache key (``make_user_context``)."""
+
+    def __init__(self, default_value: Any) -> None:
+        self.value = default_value
+
+    @contextlib.contextmanager
+    def __call__(self, new_val: Any):
+        hash(new_val)  # (a key of jit's cache: it must hash)
+        old, self.value = self.value, new_val
+        try:
+            _changed("user_context")
+            yield
+        finally:
+            self.value = old
+            _changed("user_context")
+
+
+def make_user_context(default_value: Any = None) -> _UserContext:
+    """A context whose value jit's caches see, as ``jax.make_user_context``: under
+    ``with ctx(value):`` a jitted function is traced and compiled again for each value
+    (so code may read ``ctx.value`` while tracing)."""
+    ctx = _UserContext(default_value)
+    _user_contexts.append(ctx)
+    return ctx
+
+
+def user_context_key() -> tuple:
+    """The values of every user context (a part of jit's cache key)."""
+    return tuple(c.value for c in _user_contexts) if _user_contexts else ()
 
 
 @contextlib.contextmanager

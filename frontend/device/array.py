@@ -308,6 +308,8 @@ def device_put(x, device=None, *, weak_type=None, may_alias=None) -> Array:
     """
     check_device(device, "device_put")
     be = _backend.get()
+    if device is None and config.default_device is not None and not isinstance(x, Array):
+        device = default_device()
     copy = may_alias is False
     if isinstance(x, Array) and device is None and not copy:
         return x
@@ -353,7 +355,7 @@ def host_const(x: np.ndarray, weak: bool = False):
 def _eager_const(x: np.ndarray, weak: bool) -> Array:
     if config.transfer_guard_host_to_device not in (None, "allow"):
         guard_transfer("host_to_device", Aval(x.shape, x.dtype, weak), None, explicit=False)
-    return Array(_backend.get().to_device(x), Aval(x.shape, x.dtype, weak))
+    return Array(_backend.get().to_device(x, default_device()), Aval(x.shape, x.dtype, weak))
 
 
 def to_buffer(x, aval: Aval | None = None, device=None):
@@ -364,6 +366,8 @@ def to_buffer(x, aval: Aval | None = None, device=None):
         x, aval = x.val, x.aval
     if aval is None:
         aval = aval_of(x)
+    if device is None and config.default_device is not None:
+        device = default_device()
     if config.transfer_guard_host_to_device not in (None, "allow"):
         guard_transfer("host_to_device", aval, device, explicit=False)
     if isinstance(x, np.ndarray) and x.dtype == aval.dtype:
@@ -407,16 +411,24 @@ def _guard_device_to_host(x: Array) -> None:
         guard_transfer("device_to_host", x.aval, "host", explicit=False)
 
 
+def default_device():
+    """The device of ``default_device`` (a Device, or the first of a platform), or None."""
+    d = config.default_device
+    return _backend.get().devices(d)[0] if isinstance(d, str) else d
+
+
 def python_path_only() -> bool:
     """Whether an option is on that every execution must see (debug_nans, debug_infs,
-    no_execution, a transfer guard): the C++ call path, which skips Python, is not used."""
-    return config.debug_nans or config.debug_infs or config.no_execution or any(
+    no_execution, a transfer guard, a default device): the C++ call path, which skips
+    Python, is not used."""
+    return config.debug_nans or config.debug_infs or config.no_execution or \
+        config.default_device is not None or any(
         getattr(config, f"transfer_guard_{k}") not in (None, "allow")
         for k in ("host_to_device", "device_to_host", "device_to_device"))
 
 
 # the options python_path_only reads: when one changes, the C++ caches are dropped
-PYTHON_PATH_OPTIONS = ("debug_nans", "debug_infs", "no_execution",
+PYTHON_PATH_OPTIONS = ("debug_nans", "debug_infs", "no_execution", "default_device",
                        "transfer_guard_host_to_device", "transfer_guard_device_to_host",
                        "transfer_guard_device_to_device")
 
@@ -555,5 +567,5 @@ set_eager_apply(eager_apply, _eager_const)
 on_x64_change(_forget_eager_programs)
 on_rule_change(_forget_eager_programs)
 for _option in ("numpy_rank_promotion", "numpy_dtype_promotion", "default_matmul_precision",
-                *PYTHON_PATH_OPTIONS):  # (they shape the graphs, or the checks of a call)
+                "legacy_prng_key", *PYTHON_PATH_OPTIONS):  # (they shape the graphs, or the checks of a call)
     on_change(_option, _forget_eager_programs)

@@ -25,12 +25,13 @@ from ..core.ir import (
     reset_current,
     set_current,
 )
-from ..core.pytree import register_node, tree_flatten, tree_unflatten
+from ..core.pytree import broadcast_prefix, register_node, tree_flatten, tree_unflatten
 from ..core.tracing import trace_pytree
 from ..device.array import Array, device_put
 from ..device.queries import process_count
 from ..interpreters.ad_util import UndefinedPrimal, Zero
 from ..interpreters.transpose import backward_pass
+from ..lax._sharding import with_sharding_constraint
 from ..primitives.shape import instantiate_zeros
 from .custom_derivatives import custom_vjp
 from .grad import _argnums_partial, vjp
@@ -288,6 +289,27 @@ def make_array_from_process_local_data(sharding, local_data, global_shape=None) 
     return device_put(local, fs.resolve(sharding, "make_array_from_process_local_data"))
 
 
+def reshard(xs, out_shardings):
+    """``xs`` (a pytree) laid out as ``out_shardings`` (a Sharding or PartitionSpec, or a
+    pytree prefix of them), as ``jax.reshard``: arrays are moved (``device_put``), traced
+    values constrained (``lax.with_sharding_constraint``)."""
+    leaves, td = tree_flatten(xs)
+    specs = broadcast_prefix(out_shardings, td, "reshard out_shardings",
+                             is_leaf=lambda p: isinstance(p, fs.PartitionSpec))
+    out = [with_sharding_constraint(x, s) if isinstance(x, Tracer) else device_put(x, s)
+           for x, s in zip(leaves, specs, strict=True)]
+    return tree_unflatten(td, out)
+
+
+def live_arrays(platform=None) -> list:
+    """The Arrays alive in this process (on ``platform``'s devices, default: all), as
+    ``jax.live_arrays``; found through the garbage collector's objects (slow: for
+    debugging)."""
+    import gc
+    return [a for a in gc.get_objects() if type(a) is Array and (
+        platform is None or any(d.platform == platform for d in a.devices()))]
+
+
 def clear_caches() -> None:
     """Forget every compiled program of this process (jitted signatures, eager operations),
     as ``jax.clear_caches``: the next calls trace and compile again."""
@@ -308,6 +330,6 @@ def copy_to_host_async(x):
     return x
 
 
-__all__ = ["make_array_from_callback", "make_array_from_process_local_data",
+__all__ = ["live_arrays", "reshard", "make_array_from_callback", "make_array_from_process_local_data",
            "make_array_from_single_device_arrays", "clear_caches", "closure_convert", "copy_to_host_async", "custom_gradient",
            "ensure_compile_time_eval", "fwd_and_bwd", "linear_transpose", "typeof"]

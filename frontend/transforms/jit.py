@@ -5,6 +5,7 @@ stages (Lowered, Compiled) are in frontend.transforms.stages."""
 from __future__ import annotations
 
 import functools
+import gc
 import inspect
 import logging
 import threading
@@ -17,7 +18,7 @@ from .. import passes as _passes
 from .. import sharding as fs
 from ..core import monitoring
 from ..core.arguments import abstractify, leaf_paths
-from ..core.config import config, disable_jit, on_change, on_x64_change
+from ..core.config import config, disable_jit, on_change, on_x64_change, user_context_key
 from ..core.graph_utils import has_side_effects
 from ..core.ir import (
     EVAL,
@@ -39,6 +40,7 @@ from ..device.array import (
     adopt_foreign,
     check_device,
     check_execution,
+    default_device,
     nonfinite,
     python_path_only,
 )
@@ -255,7 +257,10 @@ class Jitted:
             except TypeError:
                 paths = paths or leaf_paths(self.fun, dyn, td)
                 abstractify(x, paths[i] if i < len(paths) else f"leaf {i}", self.fun)
-        graph, out_td = _trace_flat(self.fun, static, avals, td)
+        if config.check_tracer_leaks:
+            graph, out_td = _check_leaks(self.fun, lambda: _trace_flat(self.fun, static, avals, td))
+        else:
+            graph, out_td = _trace_flat(self.fun, static, avals, td)
         if record:  # a PipelineResult: the graph and what each pass did
             return self.passes.run(graph), out_td
         graph = self.passes(graph)
@@ -312,7 +317,8 @@ class Jitted:
             self._entry(dyn, static, leaves, td, sig)
         name = getattr(self.fun, "__name__", "fun")
         check_execution(f"jit({name})")
-        bufs = compiled(arg_buffers(compiled, leaves, in_avals, self.device))
+        bufs = compiled(arg_buffers(compiled, leaves, in_avals, self.device
+                                    if self.device is not None else default_device()))
         outs = [Array(b, a) for b, a in zip(bufs, out_avals, strict=True)]
         if python_path_only():
             if config.debug_nans or config.debug_infs:
@@ -334,7 +340,8 @@ class Jitted:
     def _entry(self, dyn, static, leaves, td, sig):
         ins = self._in_shardings(dyn, leaves, td, sig)
         key = (config.enable_x64, config.numpy_rank_promotion, config.numpy_dtype_promotion,
-               config.default_matmul_precision, config.enable_checks, td, tuple(sig), tuple(static.items()), ins,
+               config.default_matmul_precision, config.enable_checks, config.default_device,
+               config.legacy_prng_key, user_context_key(), td, tuple(sig), tuple(static.items()), ins,
                fs.get_mesh() if self.out_shardings is not None else None)
         entry = self._cache.get(key)
         if entry is None:
@@ -351,7 +358,9 @@ class Jitted:
                     graph, out_td = self._specialize(dyn, static, leaves, td)
                     t1 = time.perf_counter()
                     outs = self._out_shardings(out_td, graph.out_avals)
-                    compiled = _backend.get().compile_graph(graph, self.device, None, ins, outs)
+                    dev = self.device if self.device is not None or ins is not None \
+                        else default_device()
+                    compiled = _backend.get().compile_graph(graph, dev, None, ins, outs)
                     _compiled(self.fun, graph, t1 - t0, time.perf_counter() - t1)
                     entry = self._cache[key] = (compiled, graph.in_avals, graph.out_avals,
                                                 out_td, has_side_effects(graph))
@@ -427,6 +436,26 @@ def _typecheck(graph) -> None:
             _typecheck(sub)
 
 
+def _live_tracers() -> list:
+    gc.collect()
+    return [o for o in gc.get_objects() if isinstance(o, Tracer)]
+
+
+def _check_leaks(fun, trace):
+    """``check_tracer_leaks``: trace, then raise JAX's error if a tracer made while tracing
+    is still referenced (kept in a global, a closure, a list outside the function)."""
+    before = {id(o) for o in _live_tracers()}
+    out = trace()
+    current = _trace_var.get()
+    leaked = [t for t in _live_tracers() if id(t) not in before
+              and not t._trace.is_ancestor_of(current)]
+    if leaked:
+        raise Exception(f"Leaked trace {type(leaked[0]._trace).__name__}. Leaked tracer(s):\n\n"
+                        + "\n".join(repr(t) for t in leaked) + "\nThe error occurred while "
+                        f"tracing the function {_describe(fun)} for jit.")
+    return out
+
+
 def _debug_rerun(fun, name, outs, args, kwargs) -> None:
     """debug_nans / debug_infs found a nan or inf among a jitted function's outputs: run it
     again operation by operation (as without jit), so the first operation making one raises
@@ -488,7 +517,8 @@ def _forget_signatures() -> None:
 
 on_x64_change(_forget_signatures)
 for _option in ("disable_jit", "numpy_rank_promotion", "numpy_dtype_promotion",
-                "default_matmul_precision", "enable_checks", *PYTHON_PATH_OPTIONS):
+                "default_matmul_precision", "enable_checks", "legacy_prng_key", "user_context",
+                *PYTHON_PATH_OPTIONS):
     on_change(_option, _forget_signatures)  # (calls must reach our path: its key has them)
 
 def cache_stats() -> dict:
