@@ -40,7 +40,7 @@ __all__ = [
     "dispatcher", "clear_dispatchers", "jax_x64_enabled", "dispatch_in_trace", "fastpath_data",
     "register_arrays", "register_pytree_node",
     # testbed: MLIR, artifacts, FFI
-    "compiler_ir", "run_mlir_pipeline", "check_compilable", "apply_patterns", "MLIR_PASSES",
+    "compiler_ir", "hlo_text", "run_mlir_pipeline", "check_compilable", "apply_patterns", "MLIR_PASSES",
     "serialize_artifact", "deserialize_artifact", "check_stablehlo_version", "exported_callee", "exported_for_platform",
     "read_jax_export", "write_jax_export", "stablehlo_versions", "register_ffi_target",
     "ffi_include_dir", "mlir_builder_modules", "build_mlir_function",
@@ -195,6 +195,7 @@ def check_custom_calls(text: str, what: str) -> None:
 
 # ----------------------------------------------------------------------------- testbed
 compiler_ir = runtime.mlir.compiler_ir
+hlo_text = runtime.mlir.hlo_text
 run_mlir_pipeline = runtime.mlir.run_pipeline
 check_compilable = runtime.mlir.check_compilable
 apply_patterns = runtime.mlir.apply_patterns

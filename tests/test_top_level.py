@@ -428,3 +428,38 @@ def test_leaks_prng_options_default_device_user_context_live_arrays_reshard():
     with fe.set_mesh(s.mesh):
         assert_same(fe.jit(lambda x: fe.reshard(x * 2, PartitionSpec("x")))(np.arange(4.0)),
                     np.arange(4.0, dtype=np.float32) * 2)
+
+
+def test_equations_read_as_jaxs_and_lowered_hlo():
+    """Sub-graph params by JAX's names, precision printed as JAX's, as_text("hlo"),
+    eval_shape of a jitted function with a static argument."""
+    def f(lax_, ck):
+        def g(a):
+            w = lax_.while_loop(lambda c: c < 3, lambda c: c + 1, a)
+            s = lax_.scan(lambda c, x: (c + x, c), a, np.ones(3, np.float32))
+            return w, s, ck(lambda t: t * 2)(a)
+        return g
+    ours = fe.make_jaxpr(f(fe.lax, fe.checkpoint))(1.0)
+    theirs = jax.make_jaxpr(f(jax.lax, jax.checkpoint))(1.0)
+    for e, je in zip(ours.eqns, theirs.jaxpr.eqns, strict=True):
+        for k in ("jaxpr", "cond_jaxpr", "body_jaxpr"):
+            assert (k in e.params) == (k in je.params), (e.primitive, k)
+            if k in je.params:  # (a ClosedJaxpr or a Jaxpr: both have eqns)
+                assert [q.primitive.name for q in e.params[k].eqns] == \
+                    [q.primitive.name for q in je.params[k].eqns], (e.primitive, k)
+                assert e.params.get(k) is e.params[k]
+    assert ours.jaxpr is ours and len(ours.jaxpr.eqns) == len(theirs.jaxpr.eqns)
+    x = np.ones((2, 2), np.float32)
+    dot = [m.make_jaxpr(lambda a, m=m: m.lax.dot(a, a, precision=m.lax.Precision.HIGHEST))(x).eqns[0]
+           for m in (fe, jax)]
+    assert repr(dot[0].params["precision"]) == repr(dot[1].params["precision"]) == \
+        "(Precision.HIGHEST, Precision.HIGHEST)"
+    assert "precision=(Precision.HIGHEST, Precision.HIGHEST)" in str(
+        fe.make_jaxpr(lambda a: fe.lax.dot(a, a, precision="highest"))(x))
+    hlo = [m.jit(lambda a: a * 2 + 1).lower(np.ones(3, np.float32)).as_text("hlo") for m in (fe, jax)]
+    ops = [sorted(re.findall(r"= \S+ (\w+)\(", h)) for h in hlo]
+    assert hlo[0].startswith("HloModule ") and "ENTRY" in hlo[0] and ops[0] == ops[1]
+    for m in (fe, jax):
+        j = m.jit(lambda a, n: a * n, static_argnums=1)
+        assert m.eval_shape(j, np.ones(3, np.float32), 3).shape == (3,)
+        assert m.eval_shape(j, m.ShapeDtypeStruct((2,), np.float32), 2).dtype == np.float32

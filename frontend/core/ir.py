@@ -265,6 +265,30 @@ def _literal_str(val: Any, aval: Aval) -> str:
     return repr(float(val)) if not dtypes.is_complex(aval.dtype) else repr(complex(val))
 
 
+class Params(dict):
+    """The params of an equation whose primitive names a param otherwise than JAX does:
+    also readable by JAX's name (``eqn.params["jaxpr"]`` is a scan's ``body``), as
+    ``Primitive.param_aliases`` says."""
+
+    __slots__ = ("_aliases",)
+
+    def __init__(self, params: dict[str, Any], aliases: dict[str, str]) -> None:
+        super().__init__(params)
+        self._aliases = aliases
+
+    def __missing__(self, key: str) -> Any:
+        real = self._aliases.get(key)
+        if real is None:
+            raise KeyError(key)
+        return self[real]
+
+    def __contains__(self, key: object) -> bool:
+        return dict.__contains__(self, key) or key in self._aliases
+
+    def get(self, key: str, default: Any = None) -> Any:
+        return self[key] if key in self else default
+
+
 class Eqn:
     """One primitive application: ``outs = prim[params](*inputs)``. Not mutated after
     construction (passes build new equations, passing ``loc`` on). ``loc``: where the user's
@@ -277,7 +301,8 @@ class Eqn:
                  outs: tuple[Var, ...], loc: tuple[Any, int] | None = None) -> None:
         self.prim = prim
         self.inputs = inputs  # of Var | Literal
-        self.params = params
+        aliases = prim.param_aliases
+        self.params = params if aliases is None else Params(params, aliases)
         self.outs = outs  # of Var
         self.loc = loc
 
@@ -405,6 +430,11 @@ class Graph:
     @property
     def in_avals(self) -> tuple[Aval, ...]:
         return tuple(v.aval for v in self.invars)
+
+    @property
+    def jaxpr(self) -> Graph:
+        """The graph itself (JAX's ``ClosedJaxpr.jaxpr``: ours holds its constants too)."""
+        return self
 
     # Facts the passes ask of every graph, found once per graph (a Graph is not mutated):
     @functools.cached_property
@@ -579,6 +609,9 @@ class Primitive:
         b:f32[3] = rms_norm[eps=1e-06] a
       in (b,) }
     """
+
+    # {JAX's param name: ours} for the params named otherwise than JAX's (sub-graphs)
+    param_aliases: dict[str, str] | None = None
 
     def __init__(self, name: str, *, multiple_results: bool = False) -> None:
         self.name = name

@@ -13,13 +13,24 @@ from ..primitives.linalg import dot_general_p
 from ._convert import as_operand
 
 
-class Precision(enum.Enum):
+class Precision(str, enum.Enum):
     """lax.Precision: how precisely dots and convolutions compute (StableHLO's precision
     config): DEFAULT (fastest), HIGH, HIGHEST (full float32). Strings work too:
-    'bfloat16'/'fastest', 'tensorfloat32', 'float32'/'highest'."""
-    DEFAULT = 0
-    HIGH = 1
-    HIGHEST = 2
+    'bfloat16'/'fastest', 'tensorfloat32', 'float32'/'highest'. The members are the
+    StableHLO names (``Precision.HIGHEST == "HIGHEST"``), the values of dot_general's and
+    conv's ``precision`` parameter, printed as JAX prints them (``Precision.HIGHEST``)."""
+    DEFAULT = "DEFAULT"
+    HIGH = "HIGH"
+    HIGHEST = "HIGHEST"
+
+    def __repr__(self) -> str:
+        return f"Precision.{self.name}"
+
+    def __str__(self) -> str:
+        return self.name
+
+    def __format__(self, spec: str) -> str:
+        return format(self.name, spec)
 
 
 # the type names JAX's signatures use
@@ -34,7 +45,7 @@ _PRECISIONS = {"DEFAULT": "DEFAULT", "BFLOAT16": "DEFAULT", "FASTEST": "DEFAULT"
 
 def canonicalize_precision(precision):
     """None, a string ('highest', 'float32', ...), an enum with a ``name`` (lax.Precision) or
-    a pair of those -> None or a pair of StableHLO precision names (hashable). None is
+    a pair of those -> None or a pair of Precision members (StableHLO's names, hashable). None is
     ``default_matmul_precision`` where that option is set."""
     if precision is None:
         precision = config.default_matmul_precision  # (None unless set)
@@ -44,7 +55,7 @@ def canonicalize_precision(precision):
     def one(p):
         name = p if isinstance(p, str) else getattr(p, "name", None)
         if isinstance(name, str) and name.upper() in _PRECISIONS:
-            return _PRECISIONS[name.upper()]
+            return Precision(_PRECISIONS[name.upper()])
         raise ValueError(f"Precision argument must be None, a string in "
                          f"{sorted(k.lower() for k in _PRECISIONS)}, a lax.Precision value or "
                          f"a tuple of two of these; got {precision!r}.")

@@ -37,6 +37,7 @@ from ..primitives.shape import instantiate_zeros, moveaxis
 # checkpoint(*args; call, prevent_cse, policy): call(*args), recomputed rather than stored
 # by reverse mode, but for the values ``policy`` saves (None: none).
 checkpoint_p = Primitive("checkpoint", multiple_results=True)
+checkpoint_p.param_aliases = {"jaxpr": "call"}  # (JAX's remat2 param)
 checkpoint_p.def_abstract_eval(lambda *avals, call, prevent_cse, policy: list(call.out_avals))
 
 

@@ -622,6 +622,9 @@ def eval_shape(fun, *args, **kwargs):
     >>> fe.eval_shape(lambda x: x.sum(0), fe.ShapeDtypeStruct((3, 4), np.float32))
     ShapeDtypeStruct(shape=(4,), dtype=float32)
     """
+    j = jitted_of(fun)
+    if j is not None:  # (its static arguments stay static, as JAX's)
+        return j.eval_shape(*args, **kwargs)
     leaves, td = tree_flatten((args, kwargs))
     avals = []
     for i, x in enumerate(leaves):

@@ -104,7 +104,11 @@ class Lowered:
     def as_text(self, dialect: str | None = None, *, debug_info: bool = False) -> str:
         """The module's text; ``debug_info=True`` adds each op's location (``loc(#locK)``,
         defined after the module: the primitive, the equation id and the Python line that
-        made it; docs/testbed.md, "Source locations"), as JAX's ``as_text(debug_info=True)``."""
+        made it; docs/testbed.md, "Source locations"), as JAX's ``as_text(debug_info=True)``.
+        ``dialect="hlo"``: XLA's HLO of the module before optimization (JAX's form; the
+        optimized one is ``compile().as_text()``)."""
+        if dialect == "hlo":
+            return _backend.get().hlo_text(self.as_text(debug_info=debug_info))
         _check_dialect(dialect or "stablehlo", "as_text")
         if debug_info and not self._foreign:
             return _backend.get().lower(self.graph, *self._shardings, debug_info=True)
@@ -164,8 +168,9 @@ class Lowered:
 
 def _check_dialect(dialect, what):
     if dialect != "stablehlo":
-        raise ValueError(f"{what}: unknown dialect {dialect!r}; 'stablehlo' is supported (XLA's "
-                         "optimized HLO is Lowered.compile().as_text())")
+        raise ValueError(f"{what}: unknown dialect {dialect!r}; 'stablehlo' is supported "
+                         "(as_text also takes 'hlo'; XLA's optimized HLO is "
+                         "Lowered.compile().as_text())")
 
 
 class Compiled:
