@@ -108,15 +108,16 @@ def lowering_platform(device=None) -> str:
 
 
 def lower(graph: Graph, in_shardings=None, out_shardings=None, platforms=None,
-          debug_info: bool = False) -> str:
+          debug_info: bool = False, aliases: tuple = ()) -> str:
     """The module of ``graph`` for ``platforms`` (JAX's names; default: the default
-    device's platform). Lowering never needs the platforms' devices or plugins."""
+    device's platform). Lowering never needs the platforms' devices or plugins.
+    ``aliases``: (argument, result) pairs of donated arguments (see lower_graph)."""
     idx = const_args(graph)
     meshes, consts, ins, outs, _ = placement(graph, idx, in_shardings, out_shardings, None)
     return lower_graph(graph, const_args=idx, in_shardings=ins, out_shardings=outs,
                        const_shardings=consts,
                        platforms=tuple(platforms) if platforms else (lowering_platform(),),
-                       debug_info=debug_info)
+                       debug_info=debug_info, aliases=aliases)
 
 
 def explore_page(fn, args, kwargs, **options):
@@ -142,11 +143,12 @@ def lower_self_contained(graph: Graph, platforms=None) -> str:
 
 
 def compile_graph(graph: Graph, device=None, text: str | None = None, in_shardings=None,
-                  out_shardings=None):
+                  out_shardings=None, aliases: tuple = ()):
     """Compile ``graph`` (``text``: its module from ``lower``, when already lowered) for
     ``device`` (an XLA device, or "interpreter"), or for the devices of the mesh its
     shardings name (``in_shardings`` / ``out_shardings``: one Sharding or None per argument
-    / result, and those of its equations). Returns an executables.Executable."""
+    / result, and those of its equations); ``aliases``: (argument, result) pairs of donated
+    arguments (one device only). Returns an executables.Executable."""
     idx = const_args(graph) if graph.consts else ()
     meshes, consts, ins, outs, device = placement(graph, idx, in_shardings, out_shardings,
                                                   device)
@@ -154,7 +156,8 @@ def compile_graph(graph: Graph, device=None, text: str | None = None, in_shardin
         text = lower_graph(graph, const_args=idx, in_shardings=ins, out_shardings=outs,
                            const_shardings=consts, platforms=(lowering_platform(
                                None if meshes is not None else device),),
-                           debug_info=not isinstance(device, str))
+                           debug_info=not isinstance(device, str),
+                           aliases=aliases if meshes is None else ())
     if meshes is not None:
         return ShardedCompiled(graph, text, meshes, idx, consts + (ins or (None,) * len(
             graph.invars)), outs)

@@ -2,6 +2,7 @@
 policies, donation, config context managers, the small modules (errors, dtypes, ...), each
 compared with JAX."""
 import re
+import warnings
 
 import jax
 import jax.ad_checkpoint
@@ -463,3 +464,44 @@ def test_equations_read_as_jaxs_and_lowered_hlo():
         j = m.jit(lambda a, n: a * n, static_argnums=1)
         assert m.eval_shape(j, np.ones(3, np.float32), 3).shape == (3,)
         assert m.eval_shape(j, m.ShapeDtypeStruct((2,), np.float32), 2).dtype == np.float32
+
+
+def _main_args(text):
+    return re.findall(r"%arg\d+: tensor<[^>]*>(?: \{([^}]*)\})?", text.split("->")[0])
+
+
+def test_donation_aliases_deletes_and_warns_as_jax():
+    """donate_argnums/argnames: the module's aliasing attributes are JAX's; the donated Array
+    whose buffer a result took is deleted (JAX's error on use), the other one is kept with
+    JAX's warning."""
+    fns = {m: m.jit(lambda a, b: (a + 1, b.sum()), donate_argnums=(0, 1)) for m in (fe, jax)}
+    arrays = {fe: (fnp.ones(3), fnp.ones(4)), jax: (jnp.ones(3), jnp.ones(4))}
+    texts = []
+    for m, f in fns.items():
+        with pytest.warns(UserWarning, match=re.escape(
+                "Some donated buffers were not usable: float32[4].\nSee an explanation at "
+                "https://docs.jax.dev/en/latest/faq.html#buffer-donation.")):
+            texts.append(_main_args(f.lower(*arrays[m]).as_text()))
+    assert texts[0] == texts[1] == ["tf.aliasing_output = 0 : i32", ""]
+    for m, f in fns.items():
+        x, y = arrays[m]
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            out = f(x, y)
+        assert_same(out[0], np.full(3, 2, np.float32))
+        assert (x.is_deleted(), y.is_deleted()) == (True, False)
+        for use in [lambda x=x: x + 1, lambda x=x: np.asarray(x),
+                    lambda x=x, m=m: m.jit(lambda a: a * 2)(x)]:
+            with pytest.raises(RuntimeError, match=re.escape(
+                    "Array has been deleted with shape=float32[3].")):
+                use()
+    for m, np_ in [(fe, fnp), (jax, jnp)]:
+        g = m.jit(lambda a, n: a * n, static_argnums=1, donate_argnames="a")
+        z, z2 = np_.ones(2), np_.ones(2)
+        assert_same(g(a=z, n=3), np.full(2, 3, np.float32)) and z.is_deleted()
+        assert_same(g(z2, 2), np.full(2, 2, np.float32))
+        assert z.is_deleted() and z2.is_deleted()
+        assert_same(g(np.ones(2, np.float32), 2), np.full(2, 2, np.float32))  # (host data)
+    k = fnp.ones(2)
+    k.delete()
+    assert k.is_deleted()

@@ -24,6 +24,32 @@ from ..core.ir import (
 from . import seam as _backend
 
 
+class _Deleted:
+    """The buffer of an Array that was deleted or donated: no device buffer, so the C++
+    call path hands such an argument to Python, which raises JAX's error."""
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return "<deleted>"
+
+
+DELETED = _Deleted()
+
+
+def deleted_error(x) -> RuntimeError:
+    """JAX's error for a deleted (or donated) array used again."""
+    return RuntimeError(f"Array has been deleted with shape="
+                        f"{x.aval.dtype.name}[{','.join(map(str, x.aval.shape))}].")
+
+
+def mark_donated(x) -> None:
+    """``x`` (an argument donated to a program) lost its buffer to the program's output: the
+    Array is deleted from now on (as JAX deletes a donated array)."""
+    if isinstance(x, Array) and x._buf is not DELETED and x._buf.is_deleted():
+        x._buf, x._host = DELETED, None
+
+
 class Array:
     """An array on an XLA device. Operations on it outside ``jit`` run on the device, one
     cached single-primitive executable each.
@@ -50,6 +76,8 @@ class Array:
     weak_type = property(lambda self: self.aval.weak_type)
 
     def _value(self) -> np.ndarray:
+        if self._buf is DELETED:
+            raise deleted_error(self)
         if self._host is None:
             if config.transfer_guard_device_to_host not in (None, "allow"):
                 _guard_device_to_host(self)
@@ -113,8 +141,20 @@ class Array:
         return self.sharding.is_fully_replicated
 
     def block_until_ready(self):
+        if self._buf is DELETED:
+            raise deleted_error(self)
         self._buf.block_until_ready()
         return self
+
+    def is_deleted(self) -> bool:
+        """Whether the array was deleted (``delete()``) or donated to a jitted function."""
+        return self._buf is DELETED or self._buf.is_deleted()
+
+    def delete(self) -> None:
+        """Free the device buffer now; using the array afterwards raises JAX's error."""
+        if self._buf is not DELETED:
+            self._buf.delete()
+            self._buf, self._host = DELETED, None
 
     def item(self, *args):
         return self._value().item(*args)
@@ -361,6 +401,8 @@ def _eager_const(x: np.ndarray, weak: bool) -> Array:
 def to_buffer(x, aval: Aval | None = None, device=None):
     """The device buffer for an argument: an Array's own, or a transfer of a host value."""
     if isinstance(x, Array):
+        if x._buf is DELETED:
+            raise deleted_error(x)
         return x._buf
     if isinstance(x, Literal):
         x, aval = x.val, x.aval
@@ -487,6 +529,9 @@ def eager_fn(name: str, key, build, multiple_results: bool = False):
     def run(*arrays):
         """The Python path: compile (once per signature) and run; give the executable to
         the C++ path."""
+        for a in arrays:
+            if a._buf is DELETED:
+                raise deleted_error(a)
         avals = tuple(a.aval for a in arrays)
         shs = be.arg_shardings([a._buf for a in arrays])  # None unless some are sharded
         k = (key, avals) if shs is None else (key, avals, shs)

@@ -10,6 +10,7 @@ import inspect
 import logging
 import threading
 import time
+import warnings
 import weakref
 
 import numpy as np
@@ -35,12 +36,15 @@ from ..core.pytree import broadcast_prefix, key_paths, set_on_register, tree_fla
 from ..core.tracing import trace_pytree
 from ..device import seam as _backend
 from ..device.array import (
+    DELETED,
     PYTHON_PATH_OPTIONS,
     Array,
     adopt_foreign,
     check_device,
     check_execution,
     default_device,
+    deleted_error,
+    mark_donated,
     nonfinite,
     python_path_only,
 )
@@ -81,9 +85,10 @@ def _check_hashable(static: dict) -> None:
                              f"of type {type(v).__name__}") from None
 
 
-def _static_args(fun, argnums: tuple, argnames: tuple) -> tuple:
+def _static_args(fun, argnums: tuple, argnames: tuple, kind: str = "static") -> tuple:
     """(static_argnums, static_argnames), each completed from the other by ``fun``'s
-    signature (a static positional parameter is static when passed by keyword too)."""
+    signature (a static positional parameter is static when passed by keyword too); also
+    for ``kind="donate"`` (donate_argnums, donate_argnames)."""
     if not argnums and not argnames:
         return (), ()  # (no signature to read: most jitted functions have no static argument)
     try:
@@ -99,11 +104,11 @@ def _static_args(fun, argnums: tuple, argnames: tuple) -> tuple:
              {n for n in argnames if kinds.get(n) is inspect.Parameter.POSITIONAL_ONLY})):
         if invalid:
             raise ValueError(f"Jitted function has invalid argnames {invalid} in "
-                             f"static_argnames. {why}")
+                             f"{kind}_argnames. {why}")
     if not any(p.kind is p.VAR_POSITIONAL for p in params):
         for i in argnums:
             if not -len(pos) <= i < len(pos):
-                raise ValueError(f"Jitted function has static_argnums={argnums}, but only "
+                raise ValueError(f"Jitted function has {kind}_argnums={argnums}, but only "
                                  f"accepts {len(pos)} positional arguments.")
     names = list(argnames)
     for i in argnums:
@@ -158,7 +163,7 @@ class Jitted:
     """``jit(f)``: traces once per input signature and reuses the compiled executable."""
 
     def __init__(self, fun, static_argnums=(), device=None, passes=None, in_shardings=None,
-                 out_shardings=None, static_argnames=()):
+                 out_shardings=None, static_argnames=(), donate_argnums=(), donate_argnames=()):
         if not callable(fun):
             raise TypeError(f"jit expects a callable, got {type(fun).__name__}")
         check_device(device, "jit", shardings=False)
@@ -176,6 +181,12 @@ class Jitted:
             static_argnames = (static_argnames,)
         self.static_argnums, self.static_argnames = _static_args(
             fun, tuple(static_argnums), tuple(static_argnames))
+        if isinstance(donate_argnums, int):
+            donate_argnums = (donate_argnums,)
+        if isinstance(donate_argnames, str):
+            donate_argnames = (donate_argnames,)
+        self.donate_argnums, self.donate_argnames = _static_args(
+            fun, tuple(donate_argnums), tuple(donate_argnames), "donate")
         self.device = device
         self._cache: dict = {}
         _live_jits.add(self)
@@ -201,6 +212,8 @@ class Jitted:
         leaves = adopt_foreign(leaves)
         sig = []
         for x in leaves:
+            if type(x) is Array and x._buf is DELETED:
+                raise deleted_error(x)
             try:
                 sig.append(abstractify(x, "", self.fun))
             except TypeError:
@@ -292,8 +305,9 @@ class Jitted:
         only the Python path can: negative static argnums, a named non-XLA device (the
         interpreter)."""
         be = _backend.get()
-        if any(i < 0 for i in self.static_argnums) or isinstance(self.device, str):
-            return None
+        if any(i < 0 for i in self.static_argnums) or isinstance(self.device, str) \
+                or self.donate_argnums or self.donate_argnames:
+            return None  # (donated arrays are marked deleted by our path)
         be.register_arrays()
         _flush_nodes(be)
         return be.dispatcher(getattr(self.fun, "__name__", "fun"), self.fun, self._cache_miss,
@@ -313,13 +327,17 @@ class Jitted:
         if config.disable_jit:
             return self.fun(*args, **kwargs), None, False
         dyn, static, leaves, td, sig = self._signature(args, kwargs)
+        donated = self._donated(args, td)
         compiled, in_avals, out_avals, out_td, effects = \
-            self._entry(dyn, static, leaves, td, sig)
+            self._entry(dyn, static, leaves, td, sig, donated)
         name = getattr(self.fun, "__name__", "fun")
         check_execution(f"jit({name})")
         bufs = compiled(arg_buffers(compiled, leaves, in_avals, self.device
                                     if self.device is not None else default_device()))
         outs = [Array(b, a) for b, a in zip(bufs, out_avals, strict=True)]
+        for x, d in zip(leaves, donated, strict=False):
+            if d:
+                mark_donated(x)
         if python_path_only():
             if config.debug_nans or config.debug_infs:
                 _debug_rerun(self.fun, name, outs, args, kwargs)
@@ -337,11 +355,27 @@ class Jitted:
             fast = be.fastpath_data(compiled, len(leaves), outs, out_avals)
         return outs, fast, False
 
-    def _entry(self, dyn, static, leaves, td, sig):
+    def _donated(self, args, td) -> tuple:
+        """Per leaf of the dynamic arguments (treedef ``td``): whether it is donated."""
+        if not self.donate_argnums and not self.donate_argnames:
+            return ()
+        n = len(args)
+        static = {i % n for i in self.static_argnums if -n <= i < n}
+        donate = {i % n for i in self.donate_argnums if -n <= i < n}
+        mask: list = []
+        pos = [i for i in range(n) if i not in static]
+        for i, sub in zip(pos, td.children[0].children, strict=True):
+            mask += [i in donate] * sub.num_leaves
+        kw = td.children[1]
+        for k, sub in zip(kw.meta or (), kw.children, strict=True):
+            mask += [k in self.donate_argnames] * sub.num_leaves
+        return tuple(mask)
+
+    def _entry(self, dyn, static, leaves, td, sig, donated=()):
         ins = self._in_shardings(dyn, leaves, td, sig)
         key = (config.enable_x64, config.numpy_rank_promotion, config.numpy_dtype_promotion,
                config.default_matmul_precision, config.enable_checks, config.default_device,
-               config.legacy_prng_key, user_context_key(), td, tuple(sig), tuple(static.items()), ins,
+               config.legacy_prng_key, user_context_key(), donated, td, tuple(sig), tuple(static.items()), ins,
                fs.get_mesh() if self.out_shardings is not None else None)
         entry = self._cache.get(key)
         if entry is None:
@@ -360,7 +394,8 @@ class Jitted:
                     outs = self._out_shardings(out_td, graph.out_avals)
                     dev = self.device if self.device is not None or ins is not None \
                         else default_device()
-                    compiled = _backend.get().compile_graph(graph, dev, None, ins, outs)
+                    compiled = _backend.get().compile_graph(graph, dev, None, ins, outs,
+                                                            _aliases(graph, donated))
                     _compiled(self.fun, graph, t1 - t0, time.perf_counter() - t1)
                     entry = self._cache[key] = (compiled, graph.in_avals, graph.out_avals,
                                                 out_td, has_side_effects(graph))
@@ -373,13 +408,15 @@ class Jitted:
         ins = self._in_shardings(dyn, leaves, td, sig)
         res, out_td = self._specialize(dyn, static, leaves, td, record=True)
         outs = self._out_shardings(out_td, res.graph.out_avals)
-        return Traced(res.graph, out_td, self.device, td, res.stats, (ins, outs))
+        return Traced(res.graph, out_td, self.device, td, res.stats, (ins, outs),
+                      _aliases(res.graph, self._donated(args, td)))
 
     def lower(self, *args, **kwargs) -> Lowered:
         t = self.trace(*args, **kwargs)
         ins, outs = t._shardings
-        return Lowered(t.jaxpr, _backend.get().lower(t.jaxpr, ins, outs), t.out_tree,
-                       self.device, t.in_tree, t._pass_stats, shardings=(ins, outs))
+        return Lowered(t.jaxpr, _backend.get().lower(t.jaxpr, ins, outs, aliases=t._aliases),
+                       t.out_tree, self.device, t.in_tree, t._pass_stats,
+                       shardings=(ins, outs), aliases=t._aliases)
 
     def make_graph(self, *args, **kwargs) -> Graph:
         dyn, static, leaves, td, _ = self._signature(args, kwargs)
@@ -426,6 +463,28 @@ class Jitted:
 
 
 _log = logging.getLogger(__name__)
+
+
+def _aliases(graph, donated) -> tuple:
+    """(argument, result) pairs: each donated argument's buffer may become the first result
+    not yet taken of its shape and dtype (JAX's rule); JAX's warning for the others."""
+    pairs, unused, taken = [], [], set()
+    for i, d in enumerate(donated):
+        if not d:
+            continue
+        a = graph.in_avals[i]
+        j = next((j for j, o in enumerate(graph.out_avals) if j not in taken
+                  and (o.shape, o.dtype) == (a.shape, a.dtype)), None)
+        if j is None:
+            unused.append(f"{a.dtype.name}[{','.join(map(str, a.shape))}]")
+        else:
+            taken.add(j)
+            pairs.append((i, j))
+    if unused:
+        warnings.warn(f"Some donated buffers were not usable: {', '.join(unused)}.\nSee an "
+                      "explanation at https://docs.jax.dev/en/latest/faq.html#buffer-donation.",
+                      stacklevel=4)
+    return tuple(pairs)
 
 
 def _typecheck(graph) -> None:
@@ -549,7 +608,7 @@ on_rule_change(_forget_programs)
 
 
 def jit(fun=None, *, static_argnums=(), static_argnames=(), device=None, passes=None,
-        in_shardings=None, out_shardings=None):
+        in_shardings=None, out_shardings=None, donate_argnums=(), donate_argnames=()):
     """Compile ``fun`` once per input signature (shapes, dtypes, weak types, shardings, static
     args, pytree structure). ``passes`` (beyond JAX): the graph passes run after tracing, a
     ``frontend.passes.Pipeline`` or a sequence of passes or their names (default:
@@ -561,6 +620,11 @@ def jit(fun=None, *, static_argnums=(), static_argnames=(), device=None, passes=
     A program with shardings is compiled for the devices of their mesh by XLA's SPMD
     partitioner (Shardy) and runs one partition per device.
 
+    ``donate_argnums`` / ``donate_argnames`` (JAX's): arguments whose buffers the program
+    may reuse for results of the same shape and dtype (``tf.aliasing_output`` in the module,
+    on one device); a donated Array whose buffer was taken is deleted after the call (using
+    it raises JAX's error), and JAX's warning names the donations no result could take.
+
     >>> import numpy as np
     >>> import frontend as fe
     >>> f = fe.jit(lambda x: x * 2 + 1)
@@ -570,9 +634,10 @@ def jit(fun=None, *, static_argnums=(), static_argnames=(), device=None, passes=
     if fun is None:
         return functools.partial(jit, static_argnums=static_argnums,
                                  static_argnames=static_argnames, device=device, passes=passes,
-                                 in_shardings=in_shardings, out_shardings=out_shardings)
+                                 in_shardings=in_shardings, out_shardings=out_shardings,
+                                 donate_argnums=donate_argnums, donate_argnames=donate_argnames)
     return Jitted(fun, static_argnums, device, passes, in_shardings, out_shardings,
-                  static_argnames).public()
+                  static_argnames, donate_argnums, donate_argnames).public()
 
 
 def make_graph(fun, static_argnums=(), *, passes=None):

@@ -31,7 +31,9 @@ class Traced:
     True
     """
 
-    def __init__(self, graph: Graph, out_td, device, in_tree, pass_stats, shardings):
+    def __init__(self, graph: Graph, out_td, device, in_tree, pass_stats, shardings,
+                 aliases=()):
+        self._aliases = aliases  # (argument, result) pairs of donated arguments
         self.jaxpr = graph
         self.out_tree = out_td
         self.in_tree = in_tree
@@ -55,9 +57,10 @@ class Traced:
         the index of the running one in that tuple first (JAX's convention)."""
         platforms = check_platforms(lowering_platforms, "lower")
         ins, outs = self._shardings
-        text = _backend.get().lower(self.jaxpr, ins, outs, platforms)
+        text = _backend.get().lower(self.jaxpr, ins, outs, platforms, aliases=self._aliases)
         return Lowered(self.jaxpr, text, self.out_tree, self._device, self.in_tree,
-                       self._pass_stats, shardings=self._shardings, platforms=platforms)
+                       self._pass_stats, shardings=self._shardings, platforms=platforms,
+                       aliases=self._aliases)
 
 
 def check_platforms(platforms, what: str) -> tuple | None:
@@ -87,8 +90,9 @@ class Lowered:
     platforms the module is for (None: the running one)."""
 
     def __init__(self, graph: Graph, text: str, out_td, device, in_tree=None, pass_stats=(),
-                 foreign: bool = False, shardings=(None, None), platforms=None):
+                 foreign: bool = False, shardings=(None, None), platforms=None, aliases=()):
         self.platforms = platforms
+        self._aliases = aliases  # (argument, result) pairs of donated arguments
         self.graph = graph
         self._shardings = shardings  # (in_shardings, out_shardings) it was lowered with
         self._text = text
@@ -111,7 +115,8 @@ class Lowered:
             return _backend.get().hlo_text(self.as_text(debug_info=debug_info))
         _check_dialect(dialect or "stablehlo", "as_text")
         if debug_info and not self._foreign:
-            return _backend.get().lower(self.graph, *self._shardings, debug_info=True)
+            return _backend.get().lower(self.graph, *self._shardings, debug_info=True,
+                                        aliases=self._aliases)
         return self._text
 
     def compiler_ir(self, dialect: str = "stablehlo"):
@@ -161,7 +166,8 @@ class Lowered:
         ins, outs = self._shardings
         if not self._foreign:
             text = None  # lowered again, for this device's platform, with locations
-        return Compiled(be.compile_graph(self.graph, self.device, text, ins, outs),
+        return Compiled(be.compile_graph(self.graph, self.device, text, ins, outs,
+                                         self._aliases),
                         self.in_tree, self.graph.in_avals, self.out_tree, self.graph.out_avals,
                         self.device)
 

@@ -534,7 +534,7 @@ class ModuleCtx:
 
 def lower_graph(g: Graph, name: str = "main", const_args: tuple = (), in_shardings=None,
                 out_shardings=None, const_shardings=None, platforms: tuple = ("cpu",),
-                debug_info: bool = False) -> str:
+                debug_info: bool = False, aliases: tuple = ()) -> str:
     """The StableHLO module of a graph: ``func.func public @main``. Constants are written as
     ``stablehlo.constant``, except those whose indices are in ``const_args``: they lead the
     arguments of @main (in that order) and the caller passes them at run time.
@@ -544,7 +544,8 @@ def lower_graph(g: Graph, name: str = "main", const_args: tuple = (), in_shardin
     in its equations) declares its mesh and has one partition per device. ``platforms``:
     the platforms the module is for; for several, @main's first argument is the index of
     the running one in ``platforms`` (JAX's convention) and rules that differ per platform
-    become a ``stablehlo.case`` on it.
+    become a ``stablehlo.case`` on it. ``aliases``: (argument, result) index pairs of donated
+    arguments whose buffer the result may take (``tf.aliasing_output``, as JAX writes it).
 
     ``debug_info``: every op an equation emitted ends with ``loc(#locK)``, and the module
     is followed by ``#locK = loc("<primitive>:<equation id>"("<function>"("<file>":line:
@@ -563,9 +564,10 @@ def lower_graph(g: Graph, name: str = "main", const_args: tuple = (), in_shardin
     k = len(hoisted)
     ins = list(const_shardings or [None] * k) + list(in_shardings or [None] * len(g.invars))
     outs_sh = list(out_shardings or [None] * len(g.outvars))
+    alias_of = {k + i: j for i, j in aliases}
     args = ", ".join(([PLATFORM_INDEX_ARG] if lead else []) + [
-        f"{n}: {tensor_type(v.aval)}{_sdy_attr(mod, s, v.aval)}"
-        for n, v, s in zip(arg_names, params, ins, strict=True)])
+        f"{n}: {tensor_type(v.aval)}{_sdy_attr(mod, s, v.aval, alias_of.get(a))}"
+        for a, (n, v, s) in enumerate(zip(arg_names, params, ins, strict=True))])
     const_names = dict(zip(const_args, arg_names[:k], strict=True))
     for i, (v, c) in enumerate(zip(g.constvars, g.consts, strict=True)):
         if i not in const_names:
@@ -592,9 +594,11 @@ def lower_graph(g: Graph, name: str = "main", const_args: tuple = (), in_shardin
 PLATFORM_INDEX_ARG = '%arg0: tensor<i32> {jax.global_constant = "_platform_index"}'
 
 
-def _sdy_attr(mod: ModuleCtx, sharding, aval: Aval) -> str:
-    """`` {sdy.sharding = ...}`` for an argument or result with a sharding."""
-    if sharding is None:
-        return ""
-    attr = shardy.sharding_attr(mod.mesh_ref(sharding.mesh), sharding.dims(aval.ndim))
-    return f" {{sdy.sharding = {attr}}}"
+def _sdy_attr(mod: ModuleCtx, sharding, aval: Aval, alias: int | None = None) -> str:
+    """`` {sdy.sharding = ...}`` for an argument or result with a sharding; for a donated
+    argument also ``tf.aliasing_output = <result index>``."""
+    attrs = [] if alias is None else [f"tf.aliasing_output = {alias} : i32"]
+    if sharding is not None:
+        attr = shardy.sharding_attr(mod.mesh_ref(sharding.mesh), sharding.dims(aval.ndim))
+        attrs.insert(0, f"sdy.sharding = {attr}")
+    return f" {{{', '.join(attrs)}}}" if attrs else ""
