@@ -82,6 +82,7 @@ _LAZY = {
     "custom_jvp": "frontend.transforms.custom_derivatives:custom_jvp",
     "custom_vjp": "frontend.transforms.custom_derivatives:custom_vjp",
     "shard_map": "frontend.transforms.shard_map:shard_map",
+    "pmap": "frontend.transforms.pmap:pmap",
     "typeof": "frontend.transforms.extras:typeof",
     "ensure_compile_time_eval": "frontend.transforms.extras:ensure_compile_time_eval",
     "linear_transpose": "frontend.transforms.extras:linear_transpose",

@@ -505,3 +505,43 @@ def test_donation_aliases_deletes_and_warns_as_jax():
     k = fnp.ones(2)
     k.delete()
     assert k.is_deleted()
+
+
+_PMAP_4 = r"""
+import numpy as np, jax, jax.numpy as jnp
+import frontend as fe, frontend.numpy as fnp
+assert len(fe.devices()) == 4
+x = np.arange(12.0, dtype=np.float32).reshape(4, 3)
+for mod, np_ in [(fe, fnp), (jax, jnp)]:
+    f = mod.pmap(lambda v, s: mod.lax.psum(v, "i") * s + mod.lax.axis_index("i"),
+                 axis_name="i", in_axes=(0, None))
+    out = np.asarray(f(x, np.float32(2)))
+    g = mod.pmap(lambda v: np_.sin(v).sum(), in_axes=1, out_axes=0)
+    print(repr(out.tolist()), repr(np.asarray(g(x.T)).round(5).tolist()))
+"""
+
+
+def test_pmap_over_devices_as_jax():
+    """pmap is a shard_map over a 1-D mesh (JAX 0.10's own construction): the same results
+    and errors as jax.pmap on one device (four: the slow test below)."""
+    for mod in (fe, jax):
+        f = mod.pmap(lambda v, mod=mod: mod.lax.psum(v, "i") * 2, axis_name="i")
+        assert_same(f(np.ones((1, 3), np.float32)), np.full((1, 3), 2, np.float32))
+        assert_same(mod.pmap(lambda v, n: v * n, static_broadcasted_argnums=1)(
+            np.ones((1, 2), np.float32), 3), np.full((1, 2), 3, np.float32))
+        with pytest.raises(ValueError, match="cannot select an axis to squeeze out"):
+            mod.pmap(lambda v: v)(np.ones((2, 3)))  # (more slices than devices)
+
+
+@pytest.mark.slow
+def test_pmap_on_four_devices_as_jax():
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+    env = dict(os.environ, XLA_FLAGS="--xla_force_host_platform_device_count=4",
+               PYTHONPATH=str(Path(__file__).parents[1]))
+    r = subprocess.run([sys.executable, "-c", _PMAP_4], capture_output=True, text=True, env=env)
+    assert r.returncode == 0, r.stderr[-2000:]
+    ours, theirs = r.stdout.strip().splitlines()
+    assert ours == theirs

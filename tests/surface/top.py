@@ -56,6 +56,7 @@ ELSEWHERE = {
        for n in ["check_tracer_leaks", "checking_leaks", "legacy_prng_key", "default_prng_impl",
                  "threefry_partitionable", "default_device", "make_user_context", "live_arrays",
                  "reshard"]},
+    "pmap": _T + "test_pmap_over_devices_as_jax",
     **{n: _T + "test_typeof_compile_time_eval_linear_transpose_closures_custom_gradient"
        for n in ["typeof", "ensure_compile_time_eval", "linear_transpose", "closure_convert",
                  "custom_gradient"]},
@@ -87,9 +88,6 @@ ABSENT = {
           "could not reach the StableHLO locations and HLO op_name metadata, which is this "
           "function's purpose (one that ignored its names would be a stub)"
        for n in ["named_call", "named_scope"]},
-    "pmap": "not implemented: map over devices with frontend.shard_map on a 1-D mesh "
-            "(make_mesh((n,), ('i',))), which is how JAX itself now implements pmap; pmap's "
-            "own per-device axis semantics (devices=, axis_size checks) are not reproduced",
     "smap": "single-axis shard_map over JAX's explicit-sharding types (sharding in avals); "
             "vmaplab's avals carry no sharding, so its shard_map covers only the manual form",
     "auto_pcast": "inserts pvary to match varying-manual-axes (vma) types of JAX's "
