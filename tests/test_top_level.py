@@ -35,11 +35,17 @@ def _residuals(saved):
     return [(a.shape, a.dtype, re.sub(r" from /.*$", "", w)) for a, w in saved]
 
 
+_SLOW = pytest.mark.slow
+
+
 @pytest.mark.parametrize(("policy", "args", "sins"), [
-    ("nothing_saveable", (), 4), ("everything_saveable", (), 2), ("dots_saveable", (), 4),
-    ("dots_with_no_batch_dims_saveable", (), 4), ("save_only_these_names", ("h",), 2),
-    ("save_any_names_but_these", ("h",), 4), ("save_anything_except_these_names", ("h",), 2),
-    ("offload_dot_with_no_batch_dims", ("device", "pinned_host"), 4)])
+    ("dots_saveable", (), 4), ("save_only_these_names", ("h",), 2),
+    pytest.param("nothing_saveable", (), 4, marks=_SLOW),
+    pytest.param("everything_saveable", (), 2, marks=_SLOW),
+    pytest.param("dots_with_no_batch_dims_saveable", (), 4, marks=_SLOW),
+    pytest.param("save_any_names_but_these", ("h",), 4, marks=_SLOW),
+    pytest.param("save_anything_except_these_names", ("h",), 2, marks=_SLOW),
+    pytest.param("offload_dot_with_no_batch_dims", ("device", "pinned_host"), 4, marks=_SLOW)])
 def test_checkpoint_policies_save_what_jax_saves(policy, args, sins):
     """The residuals reverse mode keeps are JAX's for each policy; the backward pass
     recomputes sin exactly where the policy does not save it (2 forward + 2 recomputed);
@@ -61,6 +67,7 @@ def test_checkpoint_policies_save_what_jax_saves(policy, args, sins):
                                atol=1e-6)
 
 
+@pytest.mark.slow
 def test_checkpoint_policy_under_vmap_and_second_order():
     """A policy holds under vmap of grad and grad of grad (values as JAX's); names are
     identities outside checkpoint; both-policies saves the union; a bad policy is refused."""
