@@ -97,6 +97,7 @@ _LAZY = {
     "numpy_rank_promotion": "frontend.core.config:numpy_rank_promotion",
     "numpy_dtype_promotion": "frontend.core.config:numpy_dtype_promotion",
     "monitoring": "frontend.monitoring",
+    "profiler": "frontend.profiler",
     **{n: f"frontend.transforms.extras:{n}" for n in [
         "fwd_and_bwd", "live_arrays", "reshard", "make_array_from_callback", "make_array_from_single_device_arrays",
         "make_array_from_process_local_data"]},

@@ -29,7 +29,7 @@ __all__ = [
     # buffers and devices
     "to_host", "to_device", "is_buffer", "adopt", "from_dlpack", "as_jax_array", "devices",
     "buffer_devices", "dlpack", "dlpack_device", "Device", "JaxRuntimeError",
-    "jaxlib_version",
+    "jaxlib_version", "profiler",
     "is_device", "sharding_of", "shards", "reshard", "arg_shardings",
     "process_index", "process_count", "local_devices", "initialize_distributed",
     "shutdown_distributed",
@@ -56,6 +56,7 @@ is_buffer = runtime.is_device_buffer
 Device = runtime.Device
 JaxRuntimeError = runtime.JaxRuntimeError
 jaxlib_version = runtime.jaxlib_version
+profiler = runtime.profiler  # (jaxlib's profiler: sessions, TraceMe, server, memory profile)
 adopt = runtime.adopt  # a jax.Array's buffer as an operand (no copy), or None
 from_dlpack = runtime.from_dlpack
 buffer_devices = runtime.xla.buffer_devices

@@ -270,7 +270,7 @@ PUBLIC_MODULES = [
     "frontend.passes", "frontend.debug", "frontend.experimental", "frontend.ragged",
     "frontend.ad_checkpoint", "frontend.custom_derivatives", "frontend.dlpack",
     "frontend.dtypes", "frontend.errors", "frontend.monitoring", "frontend.stages",
-    "frontend.typing", "frontend.version",
+    "frontend.typing", "frontend.version", "frontend.profiler",
 ]
 # imported by name only (not attributes of ``import frontend``): the optional kernels, the command
 OPT_IN_MODULES = ["frontend.kernels", "lowering.cli"]

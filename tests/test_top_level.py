@@ -552,3 +552,26 @@ def test_pmap_on_four_devices_as_jax():
     assert r.returncode == 0, r.stderr[-2000:]
     ours, theirs = r.stdout.strip().splitlines()
     assert ours == theirs
+
+
+def test_profiler_traces_and_memory_profile_as_jax(tmp_path):
+    """A trace written where TensorBoard reads it (the same files as JAX's), annotations,
+    JAX's errors for a second start and a stop without start, the memory profile."""
+    files = []
+    for m in (fe, jax):
+        d = tmp_path / m.__name__
+        m.profiler.start_trace(d)
+        try:
+            with pytest.raises(RuntimeError, match="Profile has already been started"):
+                m.profiler.start_trace(d)
+            with m.profiler.TraceAnnotation("label"), \
+                    m.profiler.StepTraceAnnotation("train", step_num=1):
+                m.jit(lambda x: x * 2)(np.ones(3, np.float32)).block_until_ready()
+            assert m.profiler.annotate_function(lambda: 7)() == 7
+        finally:
+            m.profiler.stop_trace()
+        with pytest.raises(RuntimeError, match="No profile started"):
+            m.profiler.stop_trace()
+        files.append(sorted(p.name.split(".", 1)[1] for p in d.glob("plugins/profile/*/*")))
+        assert m.profiler.device_memory_profile()[:2] == b"\x1f\x8b"  # (gzip)
+    assert files[0] == files[1] and "xplane.pb" in files[0]

@@ -16,6 +16,7 @@ from . import (  # noqa: E402, F401
     interpreter,  # device="interpreter"
     mlir,
     native,  # vmaplab's C++ kernel library
+    profiler,  # jaxlib's profiler (frontend.profiler)
     spmd,  # several devices and processes: sharded buffers, SPMD compiles
 )
 from .mlir import parse_module, verify  # noqa: E402, F401

@@ -57,6 +57,7 @@ ELSEWHERE = {
                  "threefry_partitionable", "default_device", "make_user_context", "live_arrays",
                  "reshard"]},
     "pmap": _T + "test_pmap_over_devices_as_jax",
+    "profiler": _T + "test_profiler_traces_and_memory_profile_as_jax",
     **{n: _T + "test_typeof_compile_time_eval_linear_transpose_closures_custom_gradient"
        for n in ["typeof", "ensure_compile_time_eval", "linear_transpose", "closure_convert",
                  "custom_gradient"]},
@@ -94,8 +95,6 @@ ABSENT = {
                   "check_vma shard_map; vmaplab's check_vma=True does not type values by vma",
     "remove_size_one_mesh_axis_from_type": "edits the sharding and vma carried in JAX's "
                                            "ShapedArray; vmaplab's avals carry neither",
-    "profiler": "not wrapped: JAX's profiler drives jaxlib's profiler server (Perfetto / "
-                "TensorBoard traces, device memory profiles), which vmaplab does not expose",
     "debug_key_reuse": "vmaplab does not track PRNG key uses (JAX's checker is an effect "
                        "analysis of its typed keys), so the option could not be honoured",
     "enable_custom_prng": "a transient, deprecated JAX flag making PRNGKey return typed keys; "
