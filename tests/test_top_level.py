@@ -575,3 +575,17 @@ def test_profiler_traces_and_memory_profile_as_jax(tmp_path):
         files.append(sorted(p.name.split(".", 1)[1] for p in d.glob("plugins/profile/*/*")))
         assert m.profiler.device_memory_profile()[:2] == b"\x1f\x8b"  # (gzip)
     assert files[0] == files[1] and "xplane.pb" in files[0]
+
+
+def test_allow_f16_reductions_as_jax():
+    x = np.ones(3, np.float16)
+    for m, np_ in [(fe, fnp), (jax, jnp)]:
+        with m.allow_f16_reductions(False):
+            for f in [lambda v, m=m: m.lax.reduce_sum(v, (0,)),
+                      lambda v, m=m: m.jit(lambda y: m.lax.reduce_sum(y, (0,)))(v)]:
+                with pytest.raises(ValueError, match=re.escape(
+                        "reduce_sum on operand f16[3] is not allowed when "
+                        "jax_allow_f16_reductions=False.")):
+                    f(x)
+            assert_same(np_.sum(x), np.float16(3))  # (numpy's sum adds in float32)
+        assert_same(m.lax.reduce_sum(x, (0,)), np.float16(3))

@@ -79,6 +79,7 @@ _SIMPLE: dict[str, tuple[Callable[[Any], Any], Any]] = {
        for k in ("host_to_device", "device_to_host", "device_to_device")},
     "default_device": (lambda v: v, None),  # (a Device, a platform name or None)
     "check_tracer_leaks": (bool, False),
+    "allow_f16_reductions": (bool, True),
     "legacy_prng_key": (_enum("allow", "warn", "error"), "allow"),
     "default_prng_impl": (_only("jax_default_prng_impl", "threefry2x32", ("rbg", "unsafe_rbg"),
                                 "its PRNG is threefry2x32 only"), "threefry2x32"),
@@ -253,6 +254,7 @@ check_tracer_leaks = State("jax_check_tracer_leaks")
 legacy_prng_key = State("jax_legacy_prng_key")
 default_prng_impl = State("jax_default_prng_impl")
 threefry_partitionable = State("jax_threefry_partitionable")
+allow_f16_reductions = State("jax_allow_f16_reductions")
 
 
 def checking_leaks():

@@ -612,5 +612,5 @@ set_eager_apply(eager_apply, _eager_const)
 on_x64_change(_forget_eager_programs)
 on_rule_change(_forget_eager_programs)
 for _option in ("numpy_rank_promotion", "numpy_dtype_promotion", "default_matmul_precision",
-                "legacy_prng_key", *PYTHON_PATH_OPTIONS):  # (they shape the graphs, or the checks of a call)
-    on_change(_option, _forget_eager_programs)
+                "legacy_prng_key", "allow_f16_reductions", *PYTHON_PATH_OPTIONS):
+    on_change(_option, _forget_eager_programs)  # (they shape the graphs, or check the calls)

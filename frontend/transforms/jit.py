@@ -375,7 +375,8 @@ class Jitted:
         ins = self._in_shardings(dyn, leaves, td, sig)
         key = (config.enable_x64, config.numpy_rank_promotion, config.numpy_dtype_promotion,
                config.default_matmul_precision, config.enable_checks, config.default_device,
-               config.legacy_prng_key, user_context_key(), donated, td, tuple(sig), tuple(static.items()), ins,
+               config.legacy_prng_key, config.allow_f16_reductions, user_context_key(), donated,
+               td, tuple(sig), tuple(static.items()), ins,
                fs.get_mesh() if self.out_shardings is not None else None)
         entry = self._cache.get(key)
         if entry is None:
@@ -577,6 +578,7 @@ def _forget_signatures() -> None:
 on_x64_change(_forget_signatures)
 for _option in ("disable_jit", "numpy_rank_promotion", "numpy_dtype_promotion",
                 "default_matmul_precision", "enable_checks", "legacy_prng_key", "user_context",
+                "allow_f16_reductions",
                 *PYTHON_PATH_OPTIONS):
     on_change(_option, _forget_signatures)  # (calls must reach our path: its key has them)
 
