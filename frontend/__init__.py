@@ -99,7 +99,7 @@ _LAZY = {
     "monitoring": "frontend.monitoring",
     "profiler": "frontend.profiler",
     **{n: f"frontend.transforms.extras:{n}" for n in [
-        "fwd_and_bwd", "live_arrays", "reshard", "make_array_from_callback", "make_array_from_single_device_arrays",
+        "fwd_and_bwd", "named_call", "named_scope", "live_arrays", "reshard", "make_array_from_callback", "make_array_from_single_device_arrays",
         "make_array_from_process_local_data"]},
     **{n: f"frontend.core.config:{n}" for n in [
         "debug_nans", "debug_infs", "enable_checks", "no_execution", "default_matmul_precision",

@@ -30,7 +30,6 @@ LINEAR = {
     "real", "imag", "conj", "complex", "reduce_precision", "conv_general_dilated", "fft",
     "reduce_window_sum", "triangular_solve", "optimization_barrier",
     "tridiagonal_solve",
-    "name",  # (checkpoint_name's tag)
 }
 
 

@@ -139,6 +139,7 @@ TABLE.update({
     "custom_jvp_call": [(lambda x: _softplus(x), (f32(3),))],
     "custom_vjp_call": [(lambda x: _clip_grad(x), (f32(3),))],
     "checkpoint": [(lambda x: fe.checkpoint(lambda y: fnp.sin(y) * y)(x), (f32(3),))],
+    "name": [(lambda x: fe.ad_checkpoint.checkpoint_name(fnp.sin(x), "h") * 2, (f32(3),))],
     # a function exported (frontend.export) and called: its module becomes a private function
     "call_exported": [(lambda x, y: _EXPORTED.call(x, y), (f32(3), f32(3)))],
 })

@@ -67,6 +67,19 @@ def test_checkpoint_policies_save_what_jax_saves(policy, args, sins):
                                atol=1e-6)
 
 
+def test_checkpoint_name_under_transformations():
+    """checkpoint_name is the identity under vmap and jvp, and has no transpose rule
+    (linear_transpose of it raises, as JAX's)."""
+    x = np.arange(3.0, dtype=np.float32)
+    fs = [lambda v, m=m: m.checkpoint_name(v * 2, "a") for m in (ad_checkpoint, jax.ad_checkpoint)]
+    assert_same(fe.vmap(fs[0])(x), jax.vmap(fs[1])(x))
+    assert_same(fe.jvp(fs[0], (x,), (x,)), jax.jvp(fs[1], (x,), (x,)))
+    for m, f in zip((fe, jax), fs, strict=True):
+        with pytest.raises(NotImplementedError, match=r"Transpose rule \(for reverse-mode "
+                                                      r"differentiation\) for 'name' not"):
+            m.linear_transpose(f, x)(x)
+
+
 @pytest.mark.slow
 def test_checkpoint_policy_under_vmap_and_second_order():
     """A policy holds under vmap of grad and grad of grad (values as JAX's); names are
@@ -589,3 +602,34 @@ def test_allow_f16_reductions_as_jax():
                     f(x)
             assert_same(np_.sum(x), np.float16(3))  # (numpy's sum adds in float32)
         assert_same(m.lax.reduce_sum(x, (0,)), np.float16(3))
+
+
+def _scopes(hlo_text):
+    """{primitive: named scope} from the op_name metadata of XLA's HLO."""
+    out = {}
+    for name in re.findall(r'op_name="([^"]+)"', hlo_text):
+        name = re.sub(r"^jit\([^)]*\)/", "", name)
+        if "/" in name:
+            scope, prim = name.rsplit("/", 1)
+            out[prim.split(":")[0]] = scope
+    return out
+
+
+def test_named_scope_and_named_call_reach_xla_metadata_as_jax():
+    def f(mod, np_):
+        def g(x):
+            with mod.named_scope("blk"):
+                y = np_.sin(x)
+                with mod.named_scope("inner"):
+                    y = y + 1
+            return mod.named_call(lambda z: z * 2, name="dbl")(y)
+        return g
+    x = np.ones(3, np.float32)
+    got = [_scopes(m.jit(f(m, np_)).lower(x).compile().as_text())
+           for m, np_ in [(fe, fnp), (jax, jnp)]]
+    assert got[0] == got[1] == {"sin": "blk", "add": "blk/inner", "mul": "dbl"}
+    assert 'loc("blk/sin:0"' in fe.jit(f(fe, fnp)).lower(x).as_text(debug_info=True)
+    assert_same(fe.jit(f(fe, fnp))(x), jax.jit(f(jax, jnp))(x))
+    with pytest.raises(TypeError, match="named_scope name argument must be a string"):
+        with fe.named_scope(3):
+            pass

@@ -355,10 +355,15 @@ def register_exclusion(path: str) -> None:
     source_info.cache_clear()
 
 
+# the names of the enclosing ``named_scope``s, joined by "/" ("" outside any)
+name_stack: contextvars.ContextVar[str] = contextvars.ContextVar("name_stack", default="")
+
+
 def user_frame() -> tuple[Any, int] | None:
     """``(code, bytecode offset)`` of the innermost frame outside frontend/ and lowering/
-    (JAX's traceback filtering): the user's line that is making an equation. Cheap: a walk
-    of frame objects, with one dict hit per frame; the line is found only when asked for."""
+    (JAX's traceback filtering): the user's line that is making an equation, plus the
+    ``named_scope`` names around it as a third item when there are some. Cheap: a walk of
+    frame objects, with one dict hit per frame; the line is found only when asked for."""
     loc = _rebinding_loc.get()
     if loc is not None:
         return loc
@@ -370,9 +375,15 @@ def user_frame() -> tuple[Any, int] | None:
         if i is None:
             i = internal[c] = c.co_filename.startswith(_INTERNAL_DIRS)
         if not i:
-            return (c, f.f_lasti)
+            scope = name_stack.get()
+            return (c, f.f_lasti, scope) if scope else (c, f.f_lasti)
         f = f.f_back
     return None
+
+
+def loc_scope(loc: tuple | None) -> str:
+    """The ``named_scope`` names an equation was made under ("a/b"; "" for none)."""
+    return loc[2] if loc is not None and len(loc) > 2 else ""
 
 
 @functools.lru_cache(maxsize=8192)
@@ -381,7 +392,7 @@ def source_info(loc: tuple[Any, int] | None) -> tuple[str, int, int, int, str] |
     counted from 0, as Python's and JAX's locations); None for None."""
     if loc is None:
         return None
-    code, lasti = loc
+    code, lasti = loc[0], loc[1]
     pos = next(itertools.islice(code.co_positions(), lasti // 2, None), None)
     line, _, col, end = pos if pos is not None else (None, None, None, None)
     if line is None:

@@ -166,7 +166,8 @@ name_p.def_abstract_eval(lambda aval, *, name: aval)
 name_p.def_batching(lambda args, dims, *, name: (name_p.bind(args[0], name=name), dims[0]))
 name_p.def_jvp(lambda primals, tangents, *, name: (name_p.bind(primals[0], name=name),
                                                    tangents[0]))  # (the tangent: unnamed)
-name_p.def_transpose(lambda ct, x, *, name: [ct])
+# (no transpose rule, as JAX's: the jvp rule leaves tangents unnamed, so reverse mode never
+# meets one; linear_transpose of a name raises as JAX's does)
 
 
 def checkpoint_name(x, name):

@@ -22,6 +22,7 @@ from ..core.ir import (
     _trace_var,
     aval_of,
     eval_graph,
+    name_stack,
     reset_current,
     set_current,
 )
@@ -88,6 +89,36 @@ def ensure_compile_time_eval():
         yield
     finally:
         reset_current(token)
+
+
+# ----------------------------------------------------------------------------- names
+
+
+@contextlib.contextmanager
+def named_scope(name: str):
+    """Operations made inside carry ``name`` (nested scopes: "outer/inner") into the
+    StableHLO locations (``Lowered.as_text(debug_info=True)``) and XLA's ``op_name``
+    metadata, as ``jax.named_scope``."""
+    if not isinstance(name, str):
+        raise TypeError("named_scope name argument must be a string.")
+    outer = name_stack.get()
+    token = name_stack.set(f"{outer}/{name}" if outer else name)
+    try:
+        yield
+    finally:
+        name_stack.reset(token)
+
+
+def named_call(fun, *, name: str | None = None):
+    """``fun`` whose operations are made under ``named_scope(name)`` (default: its name),
+    as ``jax.named_call``."""
+    scope = name if name is not None else getattr(fun, "__name__", "fun")
+
+    @functools.wraps(fun)
+    def call(*args, **kwargs):
+        with named_scope(scope):
+            return fun(*args, **kwargs)
+    return call
 
 
 # ----------------------------------------------------------------------------- linear_transpose
@@ -330,6 +361,6 @@ def copy_to_host_async(x):
     return x
 
 
-__all__ = ["live_arrays", "reshard", "make_array_from_callback", "make_array_from_process_local_data",
+__all__ = ["named_call", "named_scope", "live_arrays", "reshard", "make_array_from_callback", "make_array_from_process_local_data",
            "make_array_from_single_device_arrays", "clear_caches", "closure_convert", "copy_to_host_async", "custom_gradient",
            "ensure_compile_time_eval", "fwd_and_bwd", "linear_transpose", "typeof"]

@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 
 from frontend.core import dtypes
-from frontend.core.ir import Aval, Graph, Literal, Var, param_graphs, source_info
+from frontend.core.ir import Aval, Graph, Literal, Var, loc_scope, param_graphs, source_info
 from frontend.core.tracing import trace_graph
 
 from . import shardy
@@ -325,7 +325,11 @@ def _where(e) -> str:
 
 def _loc_text(name: str, loc) -> str:
     """``loc("name"("function"("file":line:col to :end)))``: a named location (the op's
-    name in XLA's metadata) around the user's frame."""
+    name in XLA's metadata, after the ``named_scope`` names: "scope/sin:0") around the
+    user's frame."""
+    scope = loc_scope(loc)
+    if scope:
+        name = f"{scope}/{name}"
     info = source_info(loc)
     if info is None:
         return f'loc("{name}")'

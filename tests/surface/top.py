@@ -58,6 +58,8 @@ ELSEWHERE = {
                  "threefry_partitionable", "default_device", "make_user_context", "live_arrays",
                  "reshard"]},
     "pmap": _T + "test_pmap_over_devices_as_jax",
+    **{n: _T + "test_named_scope_and_named_call_reach_xla_metadata_as_jax"
+       for n in ["named_scope", "named_call"]},
     "allow_f16_reductions": _T + "test_allow_f16_reductions_as_jax",
     "profiler": _T + "test_profiler_traces_and_memory_profile_as_jax",
     **{n: _T + "test_typeof_compile_time_eval_linear_transpose_closures_custom_gradient"
@@ -87,10 +89,6 @@ ABSENT = {
            "lowering/runtime and hands out none of its objects as API",
     "image": "not implemented: jax.image's resampling kernels (resize, scale_and_translate) "
              "are used by none of issue 26's programs; they are left for a later issue",
-    **{n: "vmaplab's equations carry a source location but no name stack, so a scope name "
-          "could not reach the StableHLO locations and HLO op_name metadata, which is this "
-          "function's purpose (one that ignored its names would be a stub)"
-       for n in ["named_call", "named_scope"]},
     "smap": "single-axis shard_map over JAX's explicit-sharding types (sharding in avals); "
             "vmaplab's avals carry no sharding, so its shard_map covers only the manual form",
     "auto_pcast": "inserts pvary to match varying-manual-axes (vma) types of JAX's "
