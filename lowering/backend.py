@@ -28,7 +28,8 @@ from .placement import arg_shardings, placement, to_device
 __all__ = [
     # buffers and devices
     "to_host", "to_device", "is_buffer", "adopt", "from_dlpack", "as_jax_array", "devices",
-    "buffer_devices", "dlpack", "dlpack_device",
+    "buffer_devices", "dlpack", "dlpack_device", "Device", "JaxRuntimeError",
+    "jaxlib_version", "profiler",
     "is_device", "sharding_of", "shards", "reshard", "arg_shardings",
     "process_index", "process_count", "local_devices", "initialize_distributed",
     "shutdown_distributed",
@@ -39,7 +40,7 @@ __all__ = [
     "dispatcher", "clear_dispatchers", "jax_x64_enabled", "dispatch_in_trace", "fastpath_data",
     "register_arrays", "register_pytree_node",
     # testbed: MLIR, artifacts, FFI
-    "compiler_ir", "run_mlir_pipeline", "check_compilable", "apply_patterns", "MLIR_PASSES",
+    "compiler_ir", "hlo_text", "run_mlir_pipeline", "check_compilable", "apply_patterns", "MLIR_PASSES",
     "serialize_artifact", "deserialize_artifact", "check_stablehlo_version", "exported_callee", "exported_for_platform",
     "refine_exported", "exported_main_dims",
     "read_jax_export", "write_jax_export", "stablehlo_versions", "register_ffi_target",
@@ -53,6 +54,10 @@ __all__ = [
 # ----------------------------------------------------------------------------- buffers, devices
 to_host = runtime.to_host
 is_buffer = runtime.is_device_buffer
+Device = runtime.Device
+JaxRuntimeError = runtime.JaxRuntimeError
+jaxlib_version = runtime.jaxlib_version
+profiler = runtime.profiler  # (jaxlib's profiler: sessions, TraceMe, server, memory profile)
 adopt = runtime.adopt  # a jax.Array's buffer as an operand (no copy), or None
 from_dlpack = runtime.from_dlpack
 buffer_devices = runtime.xla.buffer_devices
@@ -105,15 +110,16 @@ def lowering_platform(device=None) -> str:
 
 
 def lower(graph: Graph, in_shardings=None, out_shardings=None, platforms=None,
-          debug_info: bool = False) -> str:
+          debug_info: bool = False, aliases: tuple = ()) -> str:
     """The module of ``graph`` for ``platforms`` (JAX's names; default: the default
-    device's platform). Lowering never needs the platforms' devices or plugins."""
+    device's platform). Lowering never needs the platforms' devices or plugins.
+    ``aliases``: (argument, result) pairs of donated arguments (see lower_graph)."""
     idx = const_args(graph)
     meshes, consts, ins, outs, _ = placement(graph, idx, in_shardings, out_shardings, None)
     return lower_graph(graph, const_args=idx, in_shardings=ins, out_shardings=outs,
                        const_shardings=consts,
                        platforms=tuple(platforms) if platforms else (lowering_platform(),),
-                       debug_info=debug_info)
+                       debug_info=debug_info, aliases=aliases)
 
 
 def explore_page(fn, args, kwargs, **options):
@@ -139,11 +145,12 @@ def lower_self_contained(graph: Graph, platforms=None) -> str:
 
 
 def compile_graph(graph: Graph, device=None, text: str | None = None, in_shardings=None,
-                  out_shardings=None):
+                  out_shardings=None, aliases: tuple = ()):
     """Compile ``graph`` (``text``: its module from ``lower``, when already lowered) for
     ``device`` (an XLA device, or "interpreter"), or for the devices of the mesh its
     shardings name (``in_shardings`` / ``out_shardings``: one Sharding or None per argument
-    / result, and those of its equations). Returns an executables.Executable."""
+    / result, and those of its equations); ``aliases``: (argument, result) pairs of donated
+    arguments (one device only). Returns an executables.Executable."""
     idx = const_args(graph) if graph.consts else ()
     meshes, consts, ins, outs, device = placement(graph, idx, in_shardings, out_shardings,
                                                   device)
@@ -151,7 +158,8 @@ def compile_graph(graph: Graph, device=None, text: str | None = None, in_shardin
         text = lower_graph(graph, const_args=idx, in_shardings=ins, out_shardings=outs,
                            const_shardings=consts, platforms=(lowering_platform(
                                None if meshes is not None else device),),
-                           debug_info=not isinstance(device, str))
+                           debug_info=not isinstance(device, str),
+                           aliases=aliases if meshes is None else ())
     if meshes is not None:
         return ShardedCompiled(graph, text, meshes, idx, consts + (ins or (None,) * len(
             graph.invars)), outs)
@@ -192,6 +200,7 @@ def check_custom_calls(text: str, what: str) -> None:
 
 # ----------------------------------------------------------------------------- testbed
 compiler_ir = runtime.mlir.compiler_ir
+hlo_text = runtime.mlir.hlo_text
 run_mlir_pipeline = runtime.mlir.run_pipeline
 check_compilable = runtime.mlir.check_compilable
 apply_patterns = runtime.mlir.apply_patterns

@@ -279,8 +279,8 @@ PROGRAM_CASES = [
      r"segment_ids of shape \(2,\) must match.*\(3, 4\)"),
     ("segment-traced-num", lambda: _jit(lambda d, s: fe.ops.segment_sum(d, s), X, I), TypeError,
      r"num_segments"),
-    ("missing-jax-name", lambda: fe.checkpoint_policies, AttributeError,
-     r"jax\.checkpoint_policies exists in JAX, but vmaplab does not have it yet"),
+    ("missing-jax-name", lambda: fe.image, AttributeError,
+     r"jax\.image exists in JAX, but vmaplab does not have it yet"),
 ]
 CASES += PROGRAM_CASES
 

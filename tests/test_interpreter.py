@@ -168,6 +168,7 @@ TABLE.update({
     "checkpoint": [(lambda x: fe.checkpoint(lambda y: fnp.sin(y) * y)(x), (f32(3),))],
     "custom_linear_solve": [(lambda x: lax.custom_linear_solve(
         lambda a: 2.0 * a, x, lambda mv, b: b / 2.0, symmetric=True), (f32(3),))],
+    "name": [(lambda x: fe.ad_checkpoint.checkpoint_name(fnp.sin(x), "h") * 2, (f32(3),))],
     # a function exported (frontend.export) and called: its module becomes a private function
     "call_exported": [(lambda x, y: _EXPORTED.call(x, y), (f32(3), f32(3)))],
 })

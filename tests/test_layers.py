@@ -277,6 +277,9 @@ PUBLIC_MODULES = [
     "frontend.tree_util", "frontend.extend", "frontend.export", "frontend.ffi",
     "frontend.sharding", "frontend.custom_batching", "frontend.distributed", "frontend.ops",
     "frontend.passes", "frontend.debug", "frontend.experimental", "frontend.ragged",
+    "frontend.ad_checkpoint", "frontend.custom_derivatives", "frontend.dlpack",
+    "frontend.dtypes", "frontend.errors", "frontend.monitoring", "frontend.stages",
+    "frontend.typing", "frontend.version", "frontend.profiler",
 ]
 # imported by name only (not attributes of ``import frontend``): the optional kernels, the command
 OPT_IN_MODULES = ["frontend.kernels", "lowering.cli"]

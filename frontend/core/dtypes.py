@@ -162,23 +162,30 @@ _NODE_OF: dict[np.dtype, str] = {bool_: "b1", int8: "i8", int16: "i16", int32: "
 _DTYPE_OF = {v: k for k, v in _NODE_OF.items()}
 
 
-def _upper_sets() -> dict[str, frozenset[str]]:
+def _upper_sets(edges: dict[str, list[str]] = _EDGES) -> dict[str, frozenset[str]]:
     ups: dict[str, frozenset[str]] = {}
 
     def walk(n: str) -> frozenset[str]:
         if n not in ups:
             s = {n}
-            for m in _EDGES[n]:
+            for m in edges[n]:
                 s |= walk(m)
             ups[n] = frozenset(s)
         return ups[n]
 
-    for n in _EDGES:
+    for n in edges:
         walk(n)
     return ups
 
 
 _UP = _upper_sets()
+
+# numpy_dtype_promotion="strict": only weak types promote (JAX's strict lattice)
+_STRICT_EDGES: dict[str, list[str]] = {
+    **{n: [] for n in _EDGES},
+    "i*": ["f*", "u8", "u16", "u32", "u64", "i8", "i16", "i32", "i64", *_SMALL_INTS],
+    "f*": ["c*", "bf16", "f16", "f32", "f64", *_SMALL_FLOATS], "c*": ["c64", "c128"]}
+_UP_STRICT = _upper_sets(_STRICT_EDGES)
 
 
 def _node(dtype: Any, weak: bool) -> str:
@@ -206,9 +213,10 @@ _WEAK_NAMES = {"i*": "<class 'int'>", "f*": "<class 'float'>", "c*": "<class 'co
 
 
 @functools.lru_cache(maxsize=4096)
-def _join(nodes: tuple[str, ...]) -> str | None:
-    """The least upper bound of lattice nodes (None: there is none)."""
-    common = frozenset.intersection(*(_UP[n] for n in nodes))
+def _join(nodes: tuple[str, ...], strict: bool = False) -> str | None:
+    """The least upper bound of lattice nodes (None: there is none); ``strict``: in the
+    lattice of numpy_dtype_promotion="strict", where only weak types promote."""
+    common = frozenset.intersection(*((_UP_STRICT if strict else _UP)[n] for n in nodes))
     # the element of `common` that every other element is above
     for c in common:
         if all(o in _UP[c] for o in common):
@@ -244,8 +252,20 @@ def _no_promotion(nodes: list[str]) -> TypePromotionError:
 
 
 def promote(*typed: tuple[Any, bool]) -> tuple[np.dtype, bool]:
-    """(dtype, weak) pairs -> the (dtype, weak) JAX's numpy gives their combination."""
-    n = join_nodes([_node(d, w) for d, w in typed])
+    """(dtype, weak) pairs -> the (dtype, weak) JAX's numpy gives their combination
+    (TypePromotionError where there is none, or under numpy_dtype_promotion="strict")."""
+    nodes = [_node(d, w) for d, w in typed]
+    if config.numpy_dtype_promotion == "strict" and len(set(nodes)) > 1:
+        n = _join(tuple(sorted(set(nodes))), True)
+        if n is None:
+            names = tuple(_WEAK_NAMES.get(m) or _DTYPE_OF[m].name
+                          for m in dict.fromkeys(nodes))
+            raise TypePromotionError(
+                f"Input dtypes {names} have no available implicit dtype promotion path when "
+                f"jax_numpy_dtype_promotion=strict. Try explicitly casting inputs to the "
+                f"desired output type, or set jax_numpy_dtype_promotion=standard.")
+    else:
+        n = join_nodes(nodes)
     if n == "i*":
         return default_int(), True
     if n == "f*":

@@ -270,6 +270,30 @@ def _literal_str(val: Any, aval: Aval) -> str:
     return repr(float(val)) if not dtypes.is_complex(aval.dtype) else repr(complex(val))
 
 
+class Params(dict):
+    """The params of an equation whose primitive names a param otherwise than JAX does:
+    also readable by JAX's name (``eqn.params["jaxpr"]`` is a scan's ``body``), as
+    ``Primitive.param_aliases`` says."""
+
+    __slots__ = ("_aliases",)
+
+    def __init__(self, params: dict[str, Any], aliases: dict[str, str]) -> None:
+        super().__init__(params)
+        self._aliases = aliases
+
+    def __missing__(self, key: str) -> Any:
+        real = self._aliases.get(key)
+        if real is None:
+            raise KeyError(key)
+        return self[real]
+
+    def __contains__(self, key: object) -> bool:
+        return dict.__contains__(self, key) or key in self._aliases
+
+    def get(self, key: str, default: Any = None) -> Any:
+        return self[key] if key in self else default
+
+
 class Eqn:
     """One primitive application: ``outs = prim[params](*inputs)``. Not mutated after
     construction (passes build new equations, passing ``loc`` on). ``loc``: where the user's
@@ -282,7 +306,8 @@ class Eqn:
                  outs: tuple[Var, ...], loc: tuple[Any, int] | None = None) -> None:
         self.prim = prim
         self.inputs = inputs  # of Var | Literal
-        self.params = params
+        aliases = prim.param_aliases
+        self.params = params if aliases is None else Params(params, aliases)
         self.outs = outs  # of Var
         self.loc = loc
 
@@ -335,10 +360,15 @@ def register_exclusion(path: str) -> None:
     source_info.cache_clear()
 
 
+# the names of the enclosing ``named_scope``s, joined by "/" ("" outside any)
+name_stack: contextvars.ContextVar[str] = contextvars.ContextVar("name_stack", default="")
+
+
 def user_frame() -> tuple[Any, int] | None:
     """``(code, bytecode offset)`` of the innermost frame outside frontend/ and lowering/
-    (JAX's traceback filtering): the user's line that is making an equation. Cheap: a walk
-    of frame objects, with one dict hit per frame; the line is found only when asked for."""
+    (JAX's traceback filtering): the user's line that is making an equation, plus the
+    ``named_scope`` names around it as a third item when there are some. Cheap: a walk of
+    frame objects, with one dict hit per frame; the line is found only when asked for."""
     loc = _rebinding_loc.get()
     if loc is not None:
         return loc
@@ -350,9 +380,15 @@ def user_frame() -> tuple[Any, int] | None:
         if i is None:
             i = internal[c] = c.co_filename.startswith(_INTERNAL_DIRS)
         if not i:
-            return (c, f.f_lasti)
+            scope = name_stack.get()
+            return (c, f.f_lasti, scope) if scope else (c, f.f_lasti)
         f = f.f_back
     return None
+
+
+def loc_scope(loc: tuple | None) -> str:
+    """The ``named_scope`` names an equation was made under ("a/b"; "" for none)."""
+    return loc[2] if loc is not None and len(loc) > 2 else ""
 
 
 @functools.lru_cache(maxsize=8192)
@@ -361,7 +397,7 @@ def source_info(loc: tuple[Any, int] | None) -> tuple[str, int, int, int, str] |
     counted from 0, as Python's and JAX's locations); None for None."""
     if loc is None:
         return None
-    code, lasti = loc
+    code, lasti = loc[0], loc[1]
     pos = next(itertools.islice(code.co_positions(), lasti // 2, None), None)
     line, _, col, end = pos if pos is not None else (None, None, None, None)
     if line is None:
@@ -411,6 +447,11 @@ class Graph:
     def in_avals(self) -> tuple[Aval, ...]:
         return tuple(v.aval for v in self.invars)
 
+    @property
+    def jaxpr(self) -> Graph:
+        """The graph itself (JAX's ``ClosedJaxpr.jaxpr``: ours holds its constants too)."""
+        return self
+
     # Facts the passes ask of every graph, found once per graph (a Graph is not mutated):
     @functools.cached_property
     def nested(self) -> tuple[Eqn, ...]:
@@ -437,7 +478,8 @@ class Graph:
     __repr__ = __str__
 
     def typecheck(self) -> Graph:
-        """Re-run abstract evaluation on every equation; raise TypeError on a mismatch."""
+        """Re-run abstract evaluation on every equation; raise JaxprTypeError (a TypeError)
+        on a mismatch."""
         typecheck(self)
         return self
 
@@ -500,24 +542,28 @@ def pp_graph(g: Graph, indent: int = 0, source_info: bool = False) -> str:
     return "\n".join(lines)
 
 
+class JaxprTypeError(TypeError):
+    """A graph that does not type-check (JAX's ``JaxprTypeError``)."""
+
+
 def typecheck(g: Graph) -> None:
     env = set(map(id, g.invars)) | set(map(id, g.constvars))
     for v, c in zip(g.constvars, g.consts, strict=True):
         if aval_of(c).shape != v.aval.shape:
-            raise TypeError(f"constant of shape {np.shape(c)} bound to {v.aval}")
+            raise JaxprTypeError(f"constant of shape {np.shape(c)} bound to {v.aval}")
     for e in g.eqns:
         for x in e.inputs:
             if isinstance(x, Var) and id(x) not in env:
-                raise TypeError(f"{e.prim.name}: input {x} used before it is defined")
+                raise JaxprTypeError(f"{e.prim.name}: input {x} used before it is defined")
         outs = e.prim.abstract_eval(*(x.aval for x in e.inputs), **e.params)
         outs = outs if e.prim.multiple_results else (outs,)
         got = tuple(v.aval for v in e.outs)
         if tuple(a.strip_weak() for a in outs) != tuple(a.strip_weak() for a in got):
-            raise TypeError(f"{e.prim.name}: equation declares {got}, abstract eval gives {tuple(outs)}")
+            raise JaxprTypeError(f"{e.prim.name}: equation declares {got}, abstract eval gives {tuple(outs)}")
         env.update(map(id, e.outs))
     for o in g.outvars:
         if isinstance(o, Var) and id(o) not in env:
-            raise TypeError(f"graph output {o} is not defined")
+            raise JaxprTypeError(f"graph output {o} is not defined")
 
 
 # ----------------------------------------------------------------------------- primitives
@@ -579,6 +625,9 @@ class Primitive:
         b:f32[3] = rms_norm[eps=1e-06] a
       in (b,) }
     """
+
+    # {JAX's param name: ours} for the params named otherwise than JAX's (sub-graphs)
+    param_aliases: dict[str, str] | None = None
 
     def __init__(self, name: str, *, multiple_results: bool = False) -> None:
         self.name = name
@@ -784,7 +833,15 @@ def escaped_tracer_error(t: Tracer) -> Exception:
         "Return it as an output instead of keeping it in a global or closure.")
 
 
-class UnexpectedTracerError(TypeError):
+class JAXTypeError(TypeError):
+    """The base of JAX's TypeErrors about traced values (``frontend.errors``)."""
+
+
+class JAXIndexError(IndexError):
+    """The base of JAX's IndexErrors about traced values (``frontend.errors``)."""
+
+
+class UnexpectedTracerError(JAXTypeError):
     pass
 
 
@@ -845,7 +902,9 @@ class Tracer:
         return self.shape[0]
 
     def _concrete_error(self, what: str) -> ConcretizationTypeError:
-        return ConcretizationTypeError(
+        cls = {"bool()": TracerBoolConversionError, "__index__()": TracerIntegerConversionError,
+               "numpy.asarray()": TracerArrayConversionError}.get(what, ConcretizationTypeError)
+        return cls(
             f"Abstract tracer value encountered where concrete value is expected: {what} was "
             f"called on a traced {self.aval.str_short()} value. Inside jit, vmap and make_graph "
             "values are abstract (only shape and dtype are known) while the function is traced, "
@@ -882,8 +941,22 @@ class Tracer:
         raise TypeError("unhashable type: traced array")
 
 
-class ConcretizationTypeError(TypeError):
+class ConcretizationTypeError(JAXTypeError):
     pass
+
+
+class TracerBoolConversionError(ConcretizationTypeError):
+    """bool() of a traced value."""
+
+
+class TracerIntegerConversionError(ConcretizationTypeError):
+    """A traced value used as an index (``__index__``): JAX's class of this name, here
+    also a ConcretizationTypeError (as vmaplab raised before it had the class)."""
+
+
+class TracerArrayConversionError(ConcretizationTypeError):
+    """numpy.asarray() of a traced value: JAX's class of this name, here also a
+    ConcretizationTypeError (as vmaplab raised before it had the class)."""
 
 
 # ----------------------------------------------------------------------------- graph tracing

@@ -1,11 +1,13 @@
 """frontend.Array: a device buffer with numpy-style methods; eager primitive execution."""
 from __future__ import annotations
 
+import logging
+
 import numpy as np
 
 from .. import sharding as sh
 from ..core import dtypes
-from ..core.config import on_x64_change
+from ..core.config import config, on_change, on_x64_change
 from ..core.ir import (
     Aval,
     Eqn,
@@ -20,6 +22,32 @@ from ..core.ir import (
     set_eager_apply,
 )
 from . import seam as _backend
+
+
+class _Deleted:
+    """The buffer of an Array that was deleted or donated: no device buffer, so the C++
+    call path hands such an argument to Python, which raises JAX's error."""
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return "<deleted>"
+
+
+DELETED = _Deleted()
+
+
+def deleted_error(x) -> RuntimeError:
+    """JAX's error for a deleted (or donated) array used again."""
+    return RuntimeError(f"Array has been deleted with shape="
+                        f"{x.aval.dtype.name}[{','.join(map(str, x.aval.shape))}].")
+
+
+def mark_donated(x) -> None:
+    """``x`` (an argument donated to a program) lost its buffer to the program's output: the
+    Array is deleted from now on (as JAX deletes a donated array)."""
+    if isinstance(x, Array) and x._buf is not DELETED and x._buf.is_deleted():
+        x._buf, x._host = DELETED, None
 
 
 class Array:
@@ -48,7 +76,11 @@ class Array:
     weak_type = property(lambda self: self.aval.weak_type)
 
     def _value(self) -> np.ndarray:
+        if self._buf is DELETED:
+            raise deleted_error(self)
         if self._host is None:
+            if config.transfer_guard_device_to_host not in (None, "allow"):
+                _guard_device_to_host(self)
             self._host = _backend.get().to_host(self._buf)
         return self._host
 
@@ -109,8 +141,20 @@ class Array:
         return self.sharding.is_fully_replicated
 
     def block_until_ready(self):
+        if self._buf is DELETED:
+            raise deleted_error(self)
         self._buf.block_until_ready()
         return self
+
+    def is_deleted(self) -> bool:
+        """Whether the array was deleted (``delete()``) or donated to a jitted function."""
+        return self._buf is DELETED or self._buf.is_deleted()
+
+    def delete(self) -> None:
+        """Free the device buffer now; using the array afterwards raises JAX's error."""
+        if self._buf is not DELETED:
+            self._buf.delete()
+            self._buf, self._host = DELETED, None
 
     def item(self, *args):
         return self._value().item(*args)
@@ -304,6 +348,8 @@ def device_put(x, device=None, *, weak_type=None, may_alias=None) -> Array:
     """
     check_device(device, "device_put")
     be = _backend.get()
+    if device is None and config.default_device is not None and not isinstance(x, Array):
+        device = default_device()
     copy = may_alias is False
     if isinstance(x, Array) and device is None and not copy:
         return x
@@ -315,6 +361,8 @@ def device_put(x, device=None, *, weak_type=None, may_alias=None) -> Array:
     aval = aval_of(x) if not isinstance(x, (list, tuple)) else aval_of(np.asarray(x))
     if weak_type is not None:
         aval = aval.update(weak_type=weak_type)
+    guard_transfer("device_to_device" if isinstance(x, Array) else "host_to_device", aval,
+                   device, explicit=True)
     if isinstance(device, (sh.Sharding, sh.PartitionSpec)):
         s = sh.resolve(device, "device_put")
         if isinstance(s, sh.SingleDeviceSharding):
@@ -345,20 +393,105 @@ def host_const(x: np.ndarray, weak: bool = False):
 
 
 def _eager_const(x: np.ndarray, weak: bool) -> Array:
-    return Array(_backend.get().to_device(x), Aval(x.shape, x.dtype, weak))
+    if config.transfer_guard_host_to_device not in (None, "allow"):
+        guard_transfer("host_to_device", Aval(x.shape, x.dtype, weak), None, explicit=False)
+    return Array(_backend.get().to_device(x, default_device()), Aval(x.shape, x.dtype, weak))
 
 
 def to_buffer(x, aval: Aval | None = None, device=None):
     """The device buffer for an argument: an Array's own, or a transfer of a host value."""
     if isinstance(x, Array):
+        if x._buf is DELETED:
+            raise deleted_error(x)
         return x._buf
     if isinstance(x, Literal):
         x, aval = x.val, x.aval
     if aval is None:
         aval = aval_of(x)
+    if device is None and config.default_device is not None:
+        device = default_device()
+    if config.transfer_guard_host_to_device not in (None, "allow"):
+        guard_transfer("host_to_device", aval, device, explicit=False)
     if isinstance(x, np.ndarray) and x.dtype == aval.dtype:
         return _backend.get().to_device(x, device)
     return _backend.get().to_device(np.asarray(x, aval.dtype), device)
+
+
+# ----------------------------------------------------------------------------- checks
+
+
+_log = logging.getLogger(__name__)
+
+
+def _shaped(aval: Aval) -> str:
+    weak = ", weak_type=True" if aval.weak_type else ""
+    return f"ShapedArray({aval.dtype.name}[{','.join(map(str, aval.shape))}]{weak})"
+
+
+def guard_transfer(kind: str, aval: Aval, dst, explicit: bool) -> None:
+    """The transfer guard of ``kind`` ("host_to_device", ...; JAX's options
+    ``transfer_guard_<kind>``): log or refuse this transfer, as its level says (implicit
+    transfers are guarded by "log"/"disallow", explicit ones, ``device_put``, only by
+    "log_explicit"/"disallow_explicit")."""
+    level = getattr(config, f"transfer_guard_{kind}")
+    if level in (None, "allow") or explicit and not level.endswith("_explicit"):
+        return
+    if dst is None or _backend.get().is_device(dst):
+        dst = (f"SingleDeviceSharding(device={dst or _backend.get().devices()[0]!r}, "
+               f"memory_kind=device)")
+    what = f"{kind.replace('_', '-')} transfer: aval={_shaped(aval)}, dst_sharding={dst}"
+    if level.startswith("log"):
+        _log.warning("%s", what)
+    else:
+        raise _backend.get().JaxRuntimeError(f"INVALID_ARGUMENT: Disallowed {what}")
+
+
+def _guard_device_to_host(x: Array) -> None:
+    # (a CPU device's buffers are host memory: reading them moves nothing, as with JAX)
+    devs = _backend.get().buffer_devices(x._buf)
+    if devs and devs[0].platform != "cpu":
+        guard_transfer("device_to_host", x.aval, "host", explicit=False)
+
+
+def default_device():
+    """The device of ``default_device`` (a Device, or the first of a platform), or None."""
+    d = config.default_device
+    return _backend.get().devices(d)[0] if isinstance(d, str) else d
+
+
+def python_path_only() -> bool:
+    """Whether an option is on that every execution must see (debug_nans, debug_infs,
+    no_execution, a transfer guard, a default device): the C++ call path, which skips
+    Python, is not used."""
+    return config.debug_nans or config.debug_infs or config.no_execution or \
+        config.default_device is not None or any(
+        getattr(config, f"transfer_guard_{k}") not in (None, "allow")
+        for k in ("host_to_device", "device_to_host", "device_to_device"))
+
+
+# the options python_path_only reads: when one changes, the C++ caches are dropped
+PYTHON_PATH_OPTIONS = ("debug_nans", "debug_infs", "no_execution", "default_device",
+                       "transfer_guard_host_to_device", "transfer_guard_device_to_host",
+                       "transfer_guard_device_to_device")
+
+
+def check_execution(name: str) -> None:
+    """``no_execution``: JAX's error instead of running ``name``."""
+    if config.no_execution:
+        raise RuntimeError(f"JAX tried to execute function {name}, but the no_execution "
+                           f"config option is set")
+
+
+def nonfinite(arrays) -> str | None:
+    """Under debug_nans / debug_infs: "nan" or "inf" when some of the arrays holds one."""
+    for a in arrays:
+        if isinstance(a, Array) and a.aval.dtype.kind in "fc":
+            v = np.asarray(a._value())
+            if config.debug_nans and np.isnan(v).any():
+                return "nan"
+            if config.debug_infs and np.isinf(v).any():
+                return "inf"
+    return None
 
 
 # ----------------------------------------------------------------------------- eager apply
@@ -396,6 +529,9 @@ def eager_fn(name: str, key, build, multiple_results: bool = False):
     def run(*arrays):
         """The Python path: compile (once per signature) and run; give the executable to
         the C++ path."""
+        for a in arrays:
+            if a._buf is DELETED:
+                raise deleted_error(a)
         avals = tuple(a.aval for a in arrays)
         shs = be.arg_shardings([a._buf for a in arrays])  # None unless some are sharded
         k = (key, avals) if shs is None else (key, avals, shs)
@@ -404,8 +540,16 @@ def eager_fn(name: str, key, build, multiple_results: bool = False):
             g = build(avals)
             hit = _eager_cache[k] = (be.compile_graph(g, in_shardings=shs), g.out_avals)
         compiled, out_avals = hit
+        if config.no_execution:
+            check_execution(f"jit({name})")
         outs = [Array(b, av) for b, av in zip(compiled([a._buf for a in arrays]), out_avals, strict=True)]
         out = outs if multiple_results else outs[0]
+        if python_path_only():
+            if config.debug_nans or config.debug_infs:
+                bad = nonfinite(outs)
+                if bad is not None:
+                    raise FloatingPointError(f"invalid value ({bad}) encountered in {name}")
+            return out, None, False
         return out, be.fastpath_data(compiled, len(arrays), out, out_avals), False
 
     be.register_arrays()
@@ -458,8 +602,8 @@ def eager_apply(prim, args, params):
 
 
 def _forget_eager_programs() -> None:
-    """x64 flipped (graphs built under the other setting may differ: default dtypes), or a
-    primitive's rule was replaced (programs built with the old one are stale)."""
+    """x64 or a numpy promotion option changed (graphs built under the other setting may
+    differ: default dtypes, promotion errors), or a primitive's rule was replaced (programs built with the old one are stale)."""
     _eager_cache.clear()
     eager_fns.clear()
 
@@ -467,3 +611,6 @@ def _forget_eager_programs() -> None:
 set_eager_apply(eager_apply, _eager_const)
 on_x64_change(_forget_eager_programs)
 on_rule_change(_forget_eager_programs)
+for _option in ("numpy_rank_promotion", "numpy_dtype_promotion", "default_matmul_precision",
+                "legacy_prng_key", "allow_f16_reductions", *PYTHON_PATH_OPTIONS):
+    on_change(_option, _forget_eager_programs)  # (they shape the graphs, or check the calls)

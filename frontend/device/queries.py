@@ -3,6 +3,8 @@
 ``block_until_ready``)."""
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 
 from ..core.pytree import tree_flatten, tree_map
@@ -59,3 +61,37 @@ def local_device_count(backend=None) -> int:
 def default_backend() -> str:
     """The platform name of the default backend ('cpu' here), as jax.default_backend."""
     return devices()[0].platform
+
+
+def process_indices() -> list[int]:
+    """The indices of the processes (``jax.process_indices``): ``range(process_count())``."""
+    return list(range(process_count()))
+
+
+def _renamed(old: str, new: str) -> None:
+    warnings.warn(f"jax.{old} has been renamed to jax.{new}. This alias will eventually be "
+                  "removed; please update your code.", UserWarning, stacklevel=3)
+
+
+def host_count() -> int:
+    """``process_count()`` (JAX's older name; warns as JAX's does)."""
+    _renamed("host_count", "process_count")
+    return process_count()
+
+
+def host_id() -> int:
+    """``process_index()`` (JAX's older name; warns as JAX's does)."""
+    _renamed("host_id", "process_index")
+    return process_index()
+
+
+def host_ids() -> list[int]:
+    """``process_indices()`` (JAX's older name; warns as JAX's does)."""
+    _renamed("host_ids", "process_indices")
+    return process_indices()
+
+
+def __getattr__(name):
+    if name == "Device":  # jaxlib's device class (the backend is loaded to name it)
+        return _backend.get().Device
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -7,19 +7,31 @@ from collections.abc import Sequence
 import numpy as np
 
 from ..core import dtypes
+from ..core.config import config
 from ..core.ir import aval_of
 from ..primitives.dot_algorithms import DotAlgorithm, DotAlgorithmPreset, is_algorithm
 from ..primitives.linalg import dot_general_p
 from ._convert import as_operand
 
 
-class Precision(enum.Enum):
+class Precision(str, enum.Enum):
     """lax.Precision: how precisely dots and convolutions compute (StableHLO's precision
     config): DEFAULT (fastest), HIGH, HIGHEST (full float32). Strings work too:
-    'bfloat16'/'fastest', 'tensorfloat32', 'float32'/'highest'."""
-    DEFAULT = 0
-    HIGH = 1
-    HIGHEST = 2
+    'bfloat16'/'fastest', 'tensorfloat32', 'float32'/'highest'. The members are the
+    StableHLO names (``Precision.HIGHEST == "HIGHEST"``), the values of dot_general's and
+    conv's ``precision`` parameter, printed as JAX prints them (``Precision.HIGHEST``)."""
+    DEFAULT = "DEFAULT"
+    HIGH = "HIGH"
+    HIGHEST = "HIGHEST"
+
+    def __repr__(self) -> str:
+        return f"Precision.{self.name}"
+
+    def __str__(self) -> str:
+        return self.name
+
+    def __format__(self, spec: str) -> str:
+        return format(self.name, spec)
 
 
 # the type names JAX's signatures use
@@ -35,10 +47,13 @@ _PRECISIONS = {"DEFAULT": "DEFAULT", "BFLOAT16": "DEFAULT", "FASTEST": "DEFAULT"
 
 def canonicalize_precision(precision):
     """None, a string ('highest', 'float32', ...), an enum with a ``name`` (lax.Precision) or
-    a pair of those -> None or a pair of StableHLO precision names (hashable); a
-    DotAlgorithm, a DotAlgorithmPreset or a preset's name -> that algorithm."""
+    a pair of those -> None or a pair of Precision members (StableHLO's names, hashable); a
+    DotAlgorithm, a DotAlgorithmPreset or a preset's name -> that algorithm. None is
+    ``default_matmul_precision`` where that option is set."""
     if precision is None:
-        return None
+        precision = config.default_matmul_precision  # (None unless set)
+        if precision is None:
+            return None
     if is_algorithm(precision):
         return precision
     if isinstance(precision, str) and precision.upper() not in _PRECISIONS \
@@ -48,7 +63,7 @@ def canonicalize_precision(precision):
     def one(p):
         name = p if isinstance(p, str) else getattr(p, "name", None)
         if isinstance(name, str) and name.upper() in _PRECISIONS:
-            return _PRECISIONS[name.upper()]
+            return Precision(_PRECISIONS[name.upper()])
         raise ValueError(f"Precision argument must be None, a string in "
                          f"{sorted(k.lower() for k in _PRECISIONS)}, a lax.Precision value or "
                          f"a tuple of two of these; got {precision!r}.")

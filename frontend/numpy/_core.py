@@ -7,6 +7,7 @@ import numpy as np
 
 from .. import lax
 from ..core import dtypes
+from ..core.config import config
 from ..core.ir import Literal, Tracer, aval_of, literal
 from ..core.shape_poly import DimExpr
 from ..device.array import Array, device_put, from_foreign, host_const
@@ -222,9 +223,27 @@ def promote_args(name: str, *args, broadcast: bool = True):
            for a in args]
     if broadcast:
         shapes = [aval_of(a).shape for a in out]
+        if config.numpy_rank_promotion != "allow":
+            _check_rank_promotion(name, shapes)
         shp = broadcast_shapes(name, *shapes)
         out = [a if aval_of(a).shape in ((), shp) else broadcast_to_shape(a, shp) for a in out]
     return out
+
+
+def _check_rank_promotion(name: str, shapes: list) -> None:
+    """``numpy_rank_promotion``: "raise" or "warn" when operands of different nonzero ranks
+    are broadcast together, with JAX's words."""
+    if len({len(s) for s in shapes if s}) < 2:
+        return
+    shp = " ".join(map(str, shapes))
+    url = "https://docs.jax.dev/en/latest/rank_promotion_warning.html"
+    if config.numpy_rank_promotion == "raise":
+        raise ValueError(f"Operands could not be broadcast together for {name} on shapes {shp} "
+                         f"and with the config option jax_numpy_rank_promotion='raise'. For "
+                         f"more information, see {url}.")
+    warnings.warn(f"Following NumPy automatic rank promotion for {name} on shapes {shp}. Set "
+                  f"the jax_numpy_rank_promotion config option to 'allow' to disable this "
+                  f"warning; for more information, see {url}.", stacklevel=4)
 
 
 def _promote_pair_fast(x, y, broadcast: bool = True):

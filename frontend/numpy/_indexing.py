@@ -14,7 +14,7 @@ import numpy as np
 
 from .. import lax
 from ..core import dtypes
-from ..core.ir import Tracer, aval_of, literal
+from ..core.ir import JAXIndexError, Tracer, aval_of, literal
 from ..core.shape_poly import DimExpr
 from ..device.array import Array
 from ..interpreters.ragged import axis_length, is_ragged
@@ -28,7 +28,7 @@ from ._shape import broadcast_shapes
 __all__ = ["take", "take_along_axis", "NonConcreteBooleanIndexError"]
 
 
-class NonConcreteBooleanIndexError(IndexError):
+class NonConcreteBooleanIndexError(JAXIndexError):
     """A boolean mask index whose value is not known while tracing."""
 
     def __init__(self, aval):

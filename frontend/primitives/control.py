@@ -431,6 +431,7 @@ def _passthrough(body: Graph, nconsts: int) -> list:
 # while(*cond_consts, *body_consts, *carry; cond_graph, body_graph, cond_nconsts,
 # body_nconsts): carry = body(body_consts, carry) while cond(cond_consts, carry).
 while_p = Primitive("while", multiple_results=True)
+while_p.param_aliases = {"cond_jaxpr": "cond_graph", "body_jaxpr": "body_graph"}  # (JAX's names)
 
 
 @while_p.def_abstract_eval
@@ -629,6 +630,7 @@ def _while_transpose(cts, *args, **params):
 # index of the leading axis of xs (last to first when reverse), (carry, y) = body(consts,
 # carry, x); results: the final carry, then the ys stacked on a new leading axis.
 scan_p = Primitive("scan", multiple_results=True)
+scan_p.param_aliases = {"jaxpr": "body"}  # (JAX's name)
 
 
 @scan_p.def_abstract_eval

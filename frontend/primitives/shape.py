@@ -11,6 +11,7 @@ import math
 import numpy as np
 
 from ..core import dtypes
+from ..core.config import config
 from ..core.ir import Aval, Primitive, aval_of, literal
 from ..interpreters import batching
 from ..interpreters.ad_util import Zero, tangent_aval
@@ -324,6 +325,16 @@ def reduction(name: str, kind: str) -> Primitive:
 
 reduce_sum_p = reduction("reduce_sum", NUMBER_KIND)
 reduce_sum_p.def_jvp(linear_jvp(reduce_sum_p))
+_reduce_sum_eval = reduce_sum_p.abstract_eval_rule
+
+
+@reduce_sum_p.def_abstract_eval
+def _reduce_sum_abstract_eval(x, *, axes):
+    # allow_f16_reductions=False (JAX's option): no sums in half precision
+    if not config.allow_f16_reductions and x.dtype in (dtypes.float16, dtypes.bfloat16):
+        raise ValueError(f"reduce_sum on operand {x.str_short()} is not allowed when "
+                         "jax_allow_f16_reductions=False.")
+    return _reduce_sum_eval(x, axes=axes)
 
 
 @reduce_sum_p.def_transpose

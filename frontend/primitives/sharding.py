@@ -162,6 +162,7 @@ sharding_constraint_p.def_transpose(
 
 
 shard_map_p = Primitive("shard_map", multiple_results=True)
+shard_map_p.param_aliases = {"jaxpr": "body"}  # (JAX's name)
 
 
 @shard_map_p.def_abstract_eval

@@ -8,11 +8,13 @@ is ordinary traced code, so keys vmap and jit like any array."""
 from __future__ import annotations
 
 import math
+import warnings
 
 import numpy as np
 
 from .. import lax
 from ..core import dtypes
+from ..core.config import config
 from ..core.ir import Tracer, aval_of, literal
 from ..core.pytree import register_node
 from ..device.array import Array
@@ -206,6 +208,13 @@ def check_key(name: str, key, allow_batched: bool = False):
     """(raw key data, whether the key was typed) of a key argument, with JAX's errors."""
     typed = isinstance(key, KeyArray)
     data = key._data if typed else key
+    if not typed and config.legacy_prng_key != "allow":
+        msg = ("Legacy uint32 key array passed as key to jax.random function. Please create "
+               "keys using jax.random.key(). If use of a raw key array was intended, set "
+               'jax_legacy_prng_key="allow".')
+        if config.legacy_prng_key == "error":
+            raise ValueError(msg)
+        warnings.warn(msg, stacklevel=3)
     if not typed:
         if not hasattr(data, "shape") or not hasattr(data, "dtype"):
             raise TypeError("JAX encountered invalid PRNG key data: expected key_data to have "

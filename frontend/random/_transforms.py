@@ -11,6 +11,7 @@ import numpy as np
 from .. import lax
 from .. import numpy as fnp
 from ..core import dtypes
+from ..core.dtypes import TypePromotionError
 from ..core.ir import aval_of
 from ..device.fusion import eager_jit
 from ..lax._convert import convert
@@ -32,10 +33,6 @@ from ._samplers import (
 )
 
 # ----------------------------------------------------------------------------- arguments
-
-
-# a parameter whose dtype does not cast safely to the sampler's: JAX's TypePromotionError
-TypePromotionError = dtypes.TypePromotionError
 
 
 def param_shape(name: str, shape, *params) -> tuple:

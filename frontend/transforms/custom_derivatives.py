@@ -195,6 +195,7 @@ def _batched_rules(params, names, size, arg_dims, n_out) -> dict:
 # custom_jvp_call(*consts, *args; call, num_consts, jvp, out_avals): call(*consts, *args);
 # ``jvp(primals, tangents) -> (outs, tangent_outs)`` on flat lists of the args.
 custom_jvp_call_p = Primitive("custom_jvp_call", multiple_results=True)
+custom_jvp_call_p.param_aliases = {"call_jaxpr": "call"}  # (JAX's name)
 custom_jvp_call_p.def_abstract_eval(lambda *avals, call, **params: list(call.out_avals))
 custom_jvp_call_p.def_batching(_batch_call(custom_jvp_call_p, ("jvp",)))
 custom_jvp_call_p.def_transpose(_call_transpose(custom_jvp_call_p))
@@ -298,6 +299,7 @@ def _add_trees(a, b):
 # call(*consts, *args); ``fwd(primals) -> (outs, residuals)`` and ``bwd(residuals,
 # cotangents) -> cotangents of the args`` on flat lists.
 custom_vjp_call_p = Primitive("custom_vjp_call", multiple_results=True)
+custom_vjp_call_p.param_aliases = {"call_jaxpr": "call"}  # (JAX's name)
 custom_vjp_call_p.def_abstract_eval(lambda *avals, call, **params: list(call.out_avals))
 custom_vjp_call_p.def_batching(_batch_call(custom_vjp_call_p, ("fwd", "bwd")))
 custom_vjp_call_p.def_transpose(_call_transpose(custom_vjp_call_p))

@@ -5,22 +5,49 @@ stages (Lowered, Compiled) are in frontend.transforms.stages."""
 from __future__ import annotations
 
 import functools
+import gc
 import inspect
+import logging
 import threading
+import time
+import warnings
 import weakref
 
 import numpy as np
 
 from .. import passes as _passes
 from .. import sharding as fs
+from ..core import monitoring
 from ..core.arguments import abstractify, leaf_paths
-from ..core.config import config, on_x64_change
+from ..core.config import config, disable_jit, on_change, on_x64_change, user_context_key
 from ..core.graph_utils import has_side_effects
-from ..core.ir import EVAL, Graph, ShapeDtypeStruct, Tracer, _trace_var, on_rule_change
+from ..core.ir import (
+    EVAL,
+    Graph,
+    ShapeDtypeStruct,
+    Tracer,
+    _trace_var,
+    on_rule_change,
+    reset_current,
+    set_current,
+    subgraphs,
+)
 from ..core.pytree import broadcast_prefix, key_paths, set_on_register, tree_flatten, tree_unflatten
 from ..core.tracing import trace_pytree
 from ..device import seam as _backend
-from ..device.array import Array, adopt_foreign, check_device
+from ..device.array import (
+    DELETED,
+    PYTHON_PATH_OPTIONS,
+    Array,
+    adopt_foreign,
+    check_device,
+    check_execution,
+    default_device,
+    deleted_error,
+    mark_donated,
+    nonfinite,
+    python_path_only,
+)
 from ..lax._convert import as_operand
 from ..lax._sharding import with_sharding_constraint
 from . import cache_misses
@@ -58,9 +85,10 @@ def _check_hashable(static: dict) -> None:
                              f"of type {type(v).__name__}") from None
 
 
-def _static_args(fun, argnums: tuple, argnames: tuple) -> tuple:
+def _static_args(fun, argnums: tuple, argnames: tuple, kind: str = "static") -> tuple:
     """(static_argnums, static_argnames), each completed from the other by ``fun``'s
-    signature (a static positional parameter is static when passed by keyword too)."""
+    signature (a static positional parameter is static when passed by keyword too); also
+    for ``kind="donate"`` (donate_argnums, donate_argnames)."""
     if not argnums and not argnames:
         return (), ()  # (no signature to read: most jitted functions have no static argument)
     try:
@@ -76,11 +104,11 @@ def _static_args(fun, argnums: tuple, argnames: tuple) -> tuple:
              {n for n in argnames if kinds.get(n) is inspect.Parameter.POSITIONAL_ONLY})):
         if invalid:
             raise ValueError(f"Jitted function has invalid argnames {invalid} in "
-                             f"static_argnames. {why}")
+                             f"{kind}_argnames. {why}")
     if not any(p.kind is p.VAR_POSITIONAL for p in params):
         for i in argnums:
             if not -len(pos) <= i < len(pos):
-                raise ValueError(f"Jitted function has static_argnums={argnums}, but only "
+                raise ValueError(f"Jitted function has {kind}_argnums={argnums}, but only "
                                  f"accepts {len(pos)} positional arguments.")
     names = list(argnames)
     for i in argnums:
@@ -135,7 +163,7 @@ class Jitted:
     """``jit(f)``: traces once per input signature and reuses the compiled executable."""
 
     def __init__(self, fun, static_argnums=(), device=None, passes=None, in_shardings=None,
-                 out_shardings=None, static_argnames=()):
+                 out_shardings=None, static_argnames=(), donate_argnums=(), donate_argnames=()):
         if not callable(fun):
             raise TypeError(f"jit expects a callable, got {type(fun).__name__}")
         check_device(device, "jit", shardings=False)
@@ -153,6 +181,12 @@ class Jitted:
             static_argnames = (static_argnames,)
         self.static_argnums, self.static_argnames = _static_args(
             fun, tuple(static_argnums), tuple(static_argnames))
+        if isinstance(donate_argnums, int):
+            donate_argnums = (donate_argnums,)
+        if isinstance(donate_argnames, str):
+            donate_argnames = (donate_argnames,)
+        self.donate_argnums, self.donate_argnames = _static_args(
+            fun, tuple(donate_argnums), tuple(donate_argnames), "donate")
         self.device = device
         self._cache: dict = {}
         _live_jits.add(self)
@@ -178,6 +212,8 @@ class Jitted:
         leaves = adopt_foreign(leaves)
         sig = []
         for x in leaves:
+            if type(x) is Array and x._buf is DELETED:
+                raise deleted_error(x)
             try:
                 sig.append(abstractify(x, "", self.fun))
             except TypeError:
@@ -234,10 +270,16 @@ class Jitted:
             except TypeError:
                 paths = paths or leaf_paths(self.fun, dyn, td)
                 abstractify(x, paths[i] if i < len(paths) else f"leaf {i}", self.fun)
-        graph, out_td = _trace_flat(self.fun, static, avals, td)
+        if config.check_tracer_leaks:
+            graph, out_td = _check_leaks(self.fun, lambda: _trace_flat(self.fun, static, avals, td))
+        else:
+            graph, out_td = _trace_flat(self.fun, static, avals, td)
         if record:  # a PipelineResult: the graph and what each pass did
             return self.passes.run(graph), out_td
-        return self.passes(graph), out_td
+        graph = self.passes(graph)
+        if config.enable_checks:
+            _typecheck(graph)
+        return graph, out_td
 
     def __call__(self, *args, **kwargs):
         """The Python path (``jit`` hands out the C++ callable where it can serve)."""
@@ -263,8 +305,9 @@ class Jitted:
         only the Python path can: negative static argnums, a named non-XLA device (the
         interpreter)."""
         be = _backend.get()
-        if any(i < 0 for i in self.static_argnums) or isinstance(self.device, str):
-            return None
+        if any(i < 0 for i in self.static_argnums) or isinstance(self.device, str) \
+                or self.donate_argnums or self.donate_argnames:
+            return None  # (donated arrays are marked deleted by our path)
         be.register_arrays()
         _flush_nodes(be)
         return be.dispatcher(getattr(self.fun, "__name__", "fun"), self.fun, self._cache_miss,
@@ -281,11 +324,25 @@ class Jitted:
         """(outputs, what the C++ path keeps for this signature or None, False)."""
         if _trace_var.get() is not EVAL:
             return self._inline(args, kwargs), None, False
+        if config.disable_jit:
+            return self.fun(*args, **kwargs), None, False
         dyn, static, leaves, td, sig = self._signature(args, kwargs)
+        donated = self._donated(args, td)
         compiled, in_avals, out_avals, out_td, effects = \
-            self._entry(dyn, static, leaves, td, sig)
-        bufs = compiled(arg_buffers(compiled, leaves, in_avals, self.device))
-        outs = tree_unflatten(out_td, [Array(b, a) for b, a in zip(bufs, out_avals, strict=True)])
+            self._entry(dyn, static, leaves, td, sig, donated)
+        name = getattr(self.fun, "__name__", "fun")
+        check_execution(f"jit({name})")
+        bufs = compiled(arg_buffers(compiled, leaves, in_avals, self.device
+                                    if self.device is not None else default_device()))
+        outs = [Array(b, a) for b, a in zip(bufs, out_avals, strict=True)]
+        for x, d in zip(leaves, donated, strict=False):
+            if d:
+                mark_donated(x)
+        if python_path_only():
+            if config.debug_nans or config.debug_infs:
+                _debug_rerun(self.fun, name, outs, args, kwargs)
+            return tree_unflatten(out_td, outs), None, False
+        outs = tree_unflatten(out_td, outs)
         fast = None
         be = _backend.get()
         # The C++ path converts numpy and Python scalar arguments by JAX's x64 setting (ours
@@ -298,9 +355,28 @@ class Jitted:
             fast = be.fastpath_data(compiled, len(leaves), outs, out_avals)
         return outs, fast, False
 
-    def _entry(self, dyn, static, leaves, td, sig):
+    def _donated(self, args, td) -> tuple:
+        """Per leaf of the dynamic arguments (treedef ``td``): whether it is donated."""
+        if not self.donate_argnums and not self.donate_argnames:
+            return ()
+        n = len(args)
+        static = {i % n for i in self.static_argnums if -n <= i < n}
+        donate = {i % n for i in self.donate_argnums if -n <= i < n}
+        mask: list = []
+        pos = [i for i in range(n) if i not in static]
+        for i, sub in zip(pos, td.children[0].children, strict=True):
+            mask += [i in donate] * sub.num_leaves
+        kw = td.children[1]
+        for k, sub in zip(kw.meta or (), kw.children, strict=True):
+            mask += [k in self.donate_argnames] * sub.num_leaves
+        return tuple(mask)
+
+    def _entry(self, dyn, static, leaves, td, sig, donated=()):
         ins = self._in_shardings(dyn, leaves, td, sig)
-        key = (config.enable_x64, td, tuple(sig), tuple(static.items()), ins,
+        key = (config.enable_x64, config.numpy_rank_promotion, config.numpy_dtype_promotion,
+               config.default_matmul_precision, config.enable_checks, config.default_device,
+               config.legacy_prng_key, config.allow_f16_reductions, user_context_key(), donated,
+               td, tuple(sig), tuple(static.items()), ins,
                fs.get_mesh() if self.out_shardings is not None else None)
         entry = self._cache.get(key)
         if entry is None:
@@ -309,10 +385,19 @@ class Jitted:
                 if entry is None:
                     if config.explain_cache_misses:
                         cache_misses.explain(self, key, self._cache, dyn, td)
+                    if config.no_tracing:
+                        raise RuntimeError(f"re-tracing function {_describe(self.fun)} for "
+                                           f"`jit`, but 'no_tracing' is set")
                     cache_misses.STATS["traces"] += 1
+                    t0 = time.perf_counter()
                     graph, out_td = self._specialize(dyn, static, leaves, td)
+                    t1 = time.perf_counter()
                     outs = self._out_shardings(out_td, graph.out_avals)
-                    compiled = _backend.get().compile_graph(graph, self.device, None, ins, outs)
+                    dev = self.device if self.device is not None or ins is not None \
+                        else default_device()
+                    compiled = _backend.get().compile_graph(graph, dev, None, ins, outs,
+                                                            _aliases(graph, donated))
+                    _compiled(self.fun, graph, t1 - t0, time.perf_counter() - t1)
                     entry = self._cache[key] = (compiled, graph.in_avals, graph.out_avals,
                                                 out_td, has_side_effects(graph))
         return entry
@@ -324,13 +409,15 @@ class Jitted:
         ins = self._in_shardings(dyn, leaves, td, sig)
         res, out_td = self._specialize(dyn, static, leaves, td, record=True)
         outs = self._out_shardings(out_td, res.graph.out_avals)
-        return Traced(res.graph, out_td, self.device, td, res.stats, (ins, outs))
+        return Traced(res.graph, out_td, self.device, td, res.stats, (ins, outs),
+                      _aliases(res.graph, self._donated(args, td)))
 
     def lower(self, *args, **kwargs) -> Lowered:
         t = self.trace(*args, **kwargs)
         ins, outs = t._shardings
-        return Lowered(t.jaxpr, _backend.get().lower(t.jaxpr, ins, outs), t.out_tree,
-                       self.device, t.in_tree, t._pass_stats, shardings=(ins, outs))
+        return Lowered(t.jaxpr, _backend.get().lower(t.jaxpr, ins, outs, aliases=t._aliases),
+                       t.out_tree, self.device, t.in_tree, t._pass_stats,
+                       shardings=(ins, outs), aliases=t._aliases)
 
     def make_graph(self, *args, **kwargs) -> Graph:
         dyn, static, leaves, td, _ = self._signature(args, kwargs)
@@ -376,6 +463,106 @@ class Jitted:
         return cpp
 
 
+_log = logging.getLogger(__name__)
+
+
+def _aliases(graph, donated) -> tuple:
+    """(argument, result) pairs: each donated argument's buffer may become the first result
+    not yet taken of its shape and dtype (JAX's rule); JAX's warning for the others."""
+    pairs, unused, taken = [], [], set()
+    for i, d in enumerate(donated):
+        if not d:
+            continue
+        a = graph.in_avals[i]
+        j = next((j for j, o in enumerate(graph.out_avals) if j not in taken
+                  and (o.shape, o.dtype) == (a.shape, a.dtype)), None)
+        if j is None:
+            unused.append(f"{a.dtype.name}[{','.join(map(str, a.shape))}]")
+        else:
+            taken.add(j)
+            pairs.append((i, j))
+    if unused:
+        warnings.warn(f"Some donated buffers were not usable: {', '.join(unused)}.\nSee an "
+                      "explanation at https://docs.jax.dev/en/latest/faq.html#buffer-donation.",
+                      stacklevel=4)
+    return tuple(pairs)
+
+
+def _typecheck(graph) -> None:
+    """``enable_checks``: the graph and its sub-graphs type-check (JaxprTypeError)."""
+    graph.typecheck()
+    for e in graph.nested:
+        for sub in subgraphs(e):
+            _typecheck(sub)
+
+
+def _live_tracers() -> list:
+    gc.collect()
+    return [o for o in gc.get_objects() if isinstance(o, Tracer)]
+
+
+def _check_leaks(fun, trace):
+    """``check_tracer_leaks``: trace, then raise JAX's error if a tracer made while tracing
+    is still referenced (kept in a global, a closure, a list outside the function)."""
+    before = {id(o) for o in _live_tracers()}
+    out = trace()
+    current = _trace_var.get()
+    leaked = [t for t in _live_tracers() if id(t) not in before
+              and not t._trace.is_ancestor_of(current)]
+    if leaked:
+        raise Exception(f"Leaked trace {type(leaked[0]._trace).__name__}. Leaked tracer(s):\n\n"
+                        + "\n".join(repr(t) for t in leaked) + "\nThe error occurred while "
+                        f"tracing the function {_describe(fun)} for jit.")
+    return out
+
+
+def _debug_rerun(fun, name, outs, args, kwargs) -> None:
+    """debug_nans / debug_infs found a nan or inf among a jitted function's outputs: run it
+    again operation by operation (as without jit), so the first operation making one raises
+    FloatingPointError; JAX's error naming the function if none does."""
+    bad = nonfinite(outs)
+    if bad is None:
+        return
+    _log.warning("Invalid %s value encountered in the output of a jax.jit function. Calling "
+                 "the de-optimized version.", bad)
+    token = set_current(EVAL)
+    try:
+        with disable_jit():
+            fun(*args, **kwargs)
+    finally:
+        reset_current(token)
+    raise FloatingPointError(
+        f"('jit({name})', '{bad}'). Because jax_config.debug_nans.value and/or "
+        "config.jax_debug_infs is set, the de-optimized function (i.e., the function as if "
+        "the `jit` decorator were removed) was called in an attempt to get a more precise "
+        "error message. However, the de-optimized function did not produce invalid values "
+        "during its execution. This behavior can result from `jit` optimizations causing the "
+        "invalid value to be produced. It may also arise from having nan/inf literals as "
+        "inputs or outputs, like `jax.jit(lambda ...: jax.numpy.nan)(...)`. \n\nIt may be "
+        "possible to avoid the invalid value by removing the `jit` decorator, at the cost of "
+        "losing optimizations.")
+
+
+def _describe(fun) -> str:
+    code = getattr(fun, "__code__", None)
+    where = f" at {code.co_filename}:{code.co_firstlineno}" if code is not None else ""
+    return f"{getattr(fun, '__name__', fun)}{where}"
+
+
+def _compiled(fun, graph, trace_secs: float, compile_secs: float) -> None:
+    """A signature was traced and compiled: JAX's log lines under ``log_compiles``, and the
+    durations ``frontend.monitoring`` reports."""
+    monitoring.record_event_duration_secs("/jax/core/compile/jaxpr_trace_duration", trace_secs)
+    monitoring.record_event_duration_secs("/jax/core/compile/backend_compile_duration",
+                                          compile_secs)
+    if config.log_compiles:
+        name = getattr(fun, "__name__", "fun")
+        _log.warning("Finished tracing %s for jit in %s sec", name, trace_secs)
+        _log.warning("Compiling jit(%s) with global shapes and types %s.", name,
+                     tuple(graph.in_avals))
+        _log.warning("Finished XLA compilation of jit(%s) in %s sec", name, compile_secs)
+
+
 def jitted_of(f) -> Jitted | None:
     """The Jitted behind a result of ``jit`` (None for anything else)."""
     return f if isinstance(f, Jitted) else getattr(f, "_jitted", None)
@@ -389,6 +576,11 @@ def _forget_signatures() -> None:
 
 
 on_x64_change(_forget_signatures)
+for _option in ("disable_jit", "numpy_rank_promotion", "numpy_dtype_promotion",
+                "default_matmul_precision", "enable_checks", "legacy_prng_key", "user_context",
+                "allow_f16_reductions",
+                *PYTHON_PATH_OPTIONS):
+    on_change(_option, _forget_signatures)  # (calls must reach our path: its key has them)
 
 def cache_stats() -> dict:
     """Counts of the caches of compiled programs, in this process: ``jit_traces`` (the
@@ -418,7 +610,7 @@ on_rule_change(_forget_programs)
 
 
 def jit(fun=None, *, static_argnums=(), static_argnames=(), device=None, passes=None,
-        in_shardings=None, out_shardings=None):
+        in_shardings=None, out_shardings=None, donate_argnums=(), donate_argnames=()):
     """Compile ``fun`` once per input signature (shapes, dtypes, weak types, shardings, static
     args, pytree structure). ``passes`` (beyond JAX): the graph passes run after tracing, a
     ``frontend.passes.Pipeline`` or a sequence of passes or their names (default:
@@ -430,6 +622,11 @@ def jit(fun=None, *, static_argnums=(), static_argnames=(), device=None, passes=
     A program with shardings is compiled for the devices of their mesh by XLA's SPMD
     partitioner (Shardy) and runs one partition per device.
 
+    ``donate_argnums`` / ``donate_argnames`` (JAX's): arguments whose buffers the program
+    may reuse for results of the same shape and dtype (``tf.aliasing_output`` in the module,
+    on one device); a donated Array whose buffer was taken is deleted after the call (using
+    it raises JAX's error), and JAX's warning names the donations no result could take.
+
     >>> import numpy as np
     >>> import frontend as fe
     >>> f = fe.jit(lambda x: x * 2 + 1)
@@ -439,9 +636,10 @@ def jit(fun=None, *, static_argnums=(), static_argnames=(), device=None, passes=
     if fun is None:
         return functools.partial(jit, static_argnums=static_argnums,
                                  static_argnames=static_argnames, device=device, passes=passes,
-                                 in_shardings=in_shardings, out_shardings=out_shardings)
+                                 in_shardings=in_shardings, out_shardings=out_shardings,
+                                 donate_argnums=donate_argnums, donate_argnames=donate_argnames)
     return Jitted(fun, static_argnums, device, passes, in_shardings, out_shardings,
-                  static_argnames).public()
+                  static_argnames, donate_argnums, donate_argnames).public()
 
 
 def make_graph(fun, static_argnums=(), *, passes=None):
@@ -491,6 +689,9 @@ def eval_shape(fun, *args, **kwargs):
     >>> fe.eval_shape(lambda x: x.sum(0), fe.ShapeDtypeStruct((3, 4), np.float32))
     ShapeDtypeStruct(shape=(4,), dtype=float32)
     """
+    j = jitted_of(fun)
+    if j is not None:  # (its static arguments stay static, as JAX's)
+        return j.eval_shape(*args, **kwargs)
     leaves, td = tree_flatten((args, kwargs))
     avals = []
     for i, x in enumerate(leaves):

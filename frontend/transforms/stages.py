@@ -31,7 +31,9 @@ class Traced:
     True
     """
 
-    def __init__(self, graph: Graph, out_td, device, in_tree, pass_stats, shardings):
+    def __init__(self, graph: Graph, out_td, device, in_tree, pass_stats, shardings,
+                 aliases=()):
+        self._aliases = aliases  # (argument, result) pairs of donated arguments
         self.jaxpr = graph
         self.out_tree = out_td
         self.in_tree = in_tree
@@ -55,9 +57,10 @@ class Traced:
         the index of the running one in that tuple first (JAX's convention)."""
         platforms = check_platforms(lowering_platforms, "lower")
         ins, outs = self._shardings
-        text = _backend.get().lower(self.jaxpr, ins, outs, platforms)
+        text = _backend.get().lower(self.jaxpr, ins, outs, platforms, aliases=self._aliases)
         return Lowered(self.jaxpr, text, self.out_tree, self._device, self.in_tree,
-                       self._pass_stats, shardings=self._shardings, platforms=platforms)
+                       self._pass_stats, shardings=self._shardings, platforms=platforms,
+                       aliases=self._aliases)
 
 
 def check_platforms(platforms, what: str) -> tuple | None:
@@ -87,8 +90,9 @@ class Lowered:
     platforms the module is for (None: the running one)."""
 
     def __init__(self, graph: Graph, text: str, out_td, device, in_tree=None, pass_stats=(),
-                 foreign: bool = False, shardings=(None, None), platforms=None):
+                 foreign: bool = False, shardings=(None, None), platforms=None, aliases=()):
         self.platforms = platforms
+        self._aliases = aliases  # (argument, result) pairs of donated arguments
         self.graph = graph
         self._shardings = shardings  # (in_shardings, out_shardings) it was lowered with
         self._text = text
@@ -104,10 +108,15 @@ class Lowered:
     def as_text(self, dialect: str | None = None, *, debug_info: bool = False) -> str:
         """The module's text; ``debug_info=True`` adds each op's location (``loc(#locK)``,
         defined after the module: the primitive, the equation id and the Python line that
-        made it; docs/testbed.md, "Source locations"), as JAX's ``as_text(debug_info=True)``."""
+        made it; docs/testbed.md, "Source locations"), as JAX's ``as_text(debug_info=True)``.
+        ``dialect="hlo"``: XLA's HLO of the module before optimization (JAX's form; the
+        optimized one is ``compile().as_text()``)."""
+        if dialect == "hlo":
+            return _backend.get().hlo_text(self.as_text(debug_info=debug_info))
         _check_dialect(dialect or "stablehlo", "as_text")
         if debug_info and not self._foreign:
-            return _backend.get().lower(self.graph, *self._shardings, debug_info=True)
+            return _backend.get().lower(self.graph, *self._shardings, debug_info=True,
+                                        aliases=self._aliases)
         return self._text
 
     def compiler_ir(self, dialect: str = "stablehlo"):
@@ -157,15 +166,17 @@ class Lowered:
         ins, outs = self._shardings
         if not self._foreign:
             text = None  # lowered again, for this device's platform, with locations
-        return Compiled(be.compile_graph(self.graph, self.device, text, ins, outs),
+        return Compiled(be.compile_graph(self.graph, self.device, text, ins, outs,
+                                         self._aliases),
                         self.in_tree, self.graph.in_avals, self.out_tree, self.graph.out_avals,
                         self.device)
 
 
 def _check_dialect(dialect, what):
     if dialect != "stablehlo":
-        raise ValueError(f"{what}: unknown dialect {dialect!r}; 'stablehlo' is supported (XLA's "
-                         "optimized HLO is Lowered.compile().as_text())")
+        raise ValueError(f"{what}: unknown dialect {dialect!r}; 'stablehlo' is supported "
+                         "(as_text also takes 'hlo'; XLA's optimized HLO is "
+                         "Lowered.compile().as_text())")
 
 
 class Compiled:

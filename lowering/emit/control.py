@@ -14,7 +14,7 @@ from frontend.custom_batching import custom_vmap_call_p
 from frontend.primitives.barrier import optimization_barrier_p
 from frontend.primitives.control import cond_p, platform_branch, platform_index_p, scan_p, while_p
 from frontend.primitives.linear_solve import linear_solve_p
-from frontend.transforms.checkpoint import checkpoint_p
+from frontend.transforms.checkpoint import checkpoint_p, name_p
 from frontend.transforms.custom_derivatives import custom_jvp_call_p, custom_lin_p, custom_vjp_call_p
 
 from .module import tensor_type
@@ -144,7 +144,7 @@ def _linear_solve(ctx, *names, solve, **params):
 
 
 @checkpoint_p.def_lowering
-def _checkpoint(ctx, *names, call, prevent_cse):
+def _checkpoint(ctx, *names, call, prevent_cse, policy):
     # the body inlined; with prevent_cse its operands pass an optimization barrier, so XLA
     # does not merge a recomputation with the values it replaces
     names = list(names)
@@ -153,6 +153,11 @@ def _checkpoint(ctx, *names, call, prevent_cse):
         names = ctx.op_results(f"stablehlo.optimization_barrier {', '.join(names)} : {types}",
                                len(names))
     return ctx.lower_body(call, names)
+
+
+@name_p.def_lowering
+def _name(ctx, x, *, name):
+    return x  # (a name only matters to checkpoint's policies)
 
 
 @custom_lin_p.def_lowering

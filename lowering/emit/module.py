@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 
 from frontend.core import dtypes
-from frontend.core.ir import Aval, Graph, Literal, Var, param_graphs, source_info
+from frontend.core.ir import Aval, Graph, Literal, Var, loc_scope, param_graphs, source_info
 from frontend.core.tracing import trace_graph
 
 from . import dims as _dims
@@ -335,7 +335,11 @@ def _where(e) -> str:
 
 def _loc_text(name: str, loc) -> str:
     """``loc("name"("function"("file":line:col to :end)))``: a named location (the op's
-    name in XLA's metadata) around the user's frame."""
+    name in XLA's metadata, after the ``named_scope`` names: "scope/sin:0") around the
+    user's frame."""
+    scope = loc_scope(loc)
+    if scope:
+        name = f"{scope}/{name}"
     info = source_info(loc)
     if info is None:
         return f'loc("{name}")'
@@ -544,7 +548,7 @@ class ModuleCtx:
 
 def lower_graph(g: Graph, name: str = "main", const_args: tuple = (), in_shardings=None,
                 out_shardings=None, const_shardings=None, platforms: tuple = ("cpu",),
-                debug_info: bool = False) -> str:
+                debug_info: bool = False, aliases: tuple = ()) -> str:
     """The StableHLO module of a graph: ``func.func public @main``. Constants are written as
     ``stablehlo.constant``, except those whose indices are in ``const_args``: they lead the
     arguments of @main (in that order) and the caller passes them at run time.
@@ -554,7 +558,8 @@ def lower_graph(g: Graph, name: str = "main", const_args: tuple = (), in_shardin
     in its equations) declares its mesh and has one partition per device. ``platforms``:
     the platforms the module is for; for several, @main's first argument is the index of
     the running one in ``platforms`` (JAX's convention) and rules that differ per platform
-    become a ``stablehlo.case`` on it.
+    become a ``stablehlo.case`` on it. ``aliases``: (argument, result) index pairs of donated
+    arguments whose buffer the result may take (``tf.aliasing_output``, as JAX writes it).
 
     ``debug_info``: every op an equation emitted ends with ``loc(#locK)``, and the module
     is followed by ``#locK = loc("<primitive>:<equation id>"("<function>"("<file>":line:
@@ -573,9 +578,10 @@ def lower_graph(g: Graph, name: str = "main", const_args: tuple = (), in_shardin
     k = len(hoisted)
     ins = list(const_shardings or [None] * k) + list(in_shardings or [None] * len(g.invars))
     outs_sh = list(out_shardings or [None] * len(g.outvars))
+    alias_of = {k + i: j for i, j in aliases}
     args = ", ".join(([PLATFORM_INDEX_ARG] if lead else []) + [
-        f"{n}: {tensor_type(v.aval)}{_sdy_attr(mod, s, v.aval)}"
-        for n, v, s in zip(arg_names, params, ins, strict=True)])
+        f"{n}: {tensor_type(v.aval)}{_sdy_attr(mod, s, v.aval, alias_of.get(a))}"
+        for a, (n, v, s) in enumerate(zip(arg_names, params, ins, strict=True))])
     const_names = dict(zip(const_args, arg_names[:k], strict=True))
     in_avals, in_types = [v.aval for v in g.invars], [tensor_type(v.aval) for v in g.invars]
     f.dim_sources = _dims.dim_sources(arg_names[k:], in_avals, in_types)
@@ -608,9 +614,11 @@ def lower_graph(g: Graph, name: str = "main", const_args: tuple = (), in_shardin
 PLATFORM_INDEX_ARG = '%arg0: tensor<i32> {jax.global_constant = "_platform_index"}'
 
 
-def _sdy_attr(mod: ModuleCtx, sharding, aval: Aval) -> str:
-    """`` {sdy.sharding = ...}`` for an argument or result with a sharding."""
-    if sharding is None:
-        return ""
-    attr = shardy.sharding_attr(mod.mesh_ref(sharding.mesh), sharding.dims(aval.ndim))
-    return f" {{sdy.sharding = {attr}}}"
+def _sdy_attr(mod: ModuleCtx, sharding, aval: Aval, alias: int | None = None) -> str:
+    """`` {sdy.sharding = ...}`` for an argument or result with a sharding; for a donated
+    argument also ``tf.aliasing_output = <result index>``."""
+    attrs = [] if alias is None else [f"tf.aliasing_output = {alias} : i32"]
+    if sharding is not None:
+        attr = shardy.sharding_attr(mod.mesh_ref(sharding.mesh), sharding.dims(aval.ndim))
+        attrs.insert(0, f"sdy.sharding = {attr}")
+    return f" {{{', '.join(attrs)}}}" if attrs else ""

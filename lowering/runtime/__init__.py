@@ -16,12 +16,15 @@ from . import (  # noqa: E402, F401
     interpreter,  # device="interpreter"
     mlir,
     native,  # vmaplab's C++ kernel library
+    profiler,  # jaxlib's profiler (frontend.profiler)
     spmd,  # several devices and processes: sharded buffers, SPMD compiles
 )
 from .mlir import parse_module, verify  # noqa: E402, F401
 from .spmd import to_host  # noqa: E402, F401
 from .xla import (  # noqa: E402, F401
+    Device,
     Executable,
+    JaxRuntimeError,
     adopt,
     backend,
     compile_text,
@@ -31,5 +34,6 @@ from .xla import (  # noqa: E402, F401
     from_dlpack,
     is_device,
     is_device_buffer,
+    jaxlib_version,
     to_device,
 )

@@ -169,6 +169,14 @@ def compiler_ir(text: str):
     return parse_module(text)
 
 
+def hlo_text(text: str) -> str:
+    """The HLO text of a StableHLO module (XLA's import of it, before any optimization), as
+    JAX's ``Lowered.as_text(dialect="hlo")``."""
+    from jaxlib import _jax
+    return _jax.mlir.mlir_module_to_xla_computation(text, use_tuple_args=False,
+                                                    return_tuple=False).as_hlo_text()
+
+
 def foreign_ops(text: str) -> list:
     """Names of the ops in a module that XLA's compiler does not take (e.g. linalg)."""
     from jaxlib.mlir import ir

@@ -508,6 +508,15 @@ def as_jax_array(buf):
     return buf
 
 
+def jaxlib_version() -> str:
+    import jaxlib
+    return jaxlib.__version__
+
+
+Device = _xc.Device  # (jaxlib's device class: what devices() lists)
+JaxRuntimeError = _jax.JaxRuntimeError  # (what a failed compile or execution raises)
+
+
 def is_device(x) -> bool:
     """Whether ``x`` is an XLA device (an element of ``devices()``)."""
     return isinstance(x, _xc.Device)
