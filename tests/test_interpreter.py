@@ -261,6 +261,10 @@ INTERPRETER_LACKS: dict = {
     **{n: "XLA's own generator: the bits are XLA's implementation, not the interpreter's "
           "(tests/test_lax_extra.py compares them with JAX's)"
        for n in ("rng_bit_generator", "rng_uniform")},
+    **{n: "a LAPACK kernel (gees, gehrd): a custom call only XLA can run "
+          "(tests/test_scipy_linalg_more.py compares it with JAX)" for n in ("schur", "hessenberg")},
+    "dim_as_value": "exists only in shape-polymorphic modules (a symbolic dimension as a "
+                    "value); they run refined to concrete shapes (tests/test_shape_poly.py)",
     "callback": "calls Python on the host through XLA's callback custom call, which only XLA "
                 "can run (tests/test_callbacks.py compares it with JAX)",
     "fft": "the interpreter aborts the process on stablehlo.fft (jaxlib 0.10.2), so the "

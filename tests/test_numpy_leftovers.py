@@ -185,7 +185,7 @@ def test_out_sharding_of_the_creation_functions_matches_jax():
                  "lib.full(3, 1.5, out_sharding=s)"):
         o = eval(expr, {"lib": fnp, "np": np, "s": ours})
         assert_same(o, eval(expr, {"lib": jnp, "np": np, "s": theirs}), expr)
-        assert o.sharding.mesh is ours.mesh and o.sharding.spec[0] == "x", expr
+        assert o.sharding.mesh == ours.mesh and o.sharding.spec[0] == "x", expr
     for expr, s in (("lib.zeros(4, out_sharding=s, device=d)", "named"),
                     ("lib.zeros(4, out_sharding=s)", "spec")):
         for lib, sh, dev, spec in ((jnp, theirs, jax.devices()[0], jax.P("x")),
