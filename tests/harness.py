@@ -201,6 +201,16 @@ def check_vmap(f, example_args, *, f_jax=None, makers=None, variants=None, size=
         assert_same(got, ref, "nested vmap")
 
 
+def light_variants(args):
+    """Batch axis at the front and at the end of every operand, and (several operands) the
+    first one unbatched."""
+    n = len(args)
+    out = [(0,) * n, tuple(np.ndim(a) for a in args)]
+    if n > 1:
+        out.append((None,) + (-1,) * (n - 1))
+    return out
+
+
 def zero_batch_variants(f, example_args, graph=None):
     """vmap(f) over a batch of size 0, every operand batched and (with several operands) each
     one alone: a list of (batched function, arguments, expected [(shape, dtype)] of the

@@ -309,11 +309,16 @@ _SPACE_KWARGS = [{}, {"retstep": True}, {"endpoint": False, "retstep": True}, {"
                  {"dtype": np.int32, "retstep": True}, {"dtype": np.float16}]
 
 
-@pytest.mark.parametrize("fn", ["linspace", "logspace", "geomspace"])
-def test_spaces_broadcast_array_end_points_vs_jax(fn):
+@pytest.mark.parametrize("fn,full", [(fn, False) for fn in ("linspace", "logspace", "geomspace")]
+                         + [pytest.param(fn, True, marks=pytest.mark.slow)
+                            for fn in ("linspace", "logspace", "geomspace")])
+def test_spaces_broadcast_array_end_points_vs_jax(fn, full):
     """Array end points of different shapes broadcast ((2,) and (3, 2) give (4, 3, 2), not
-    (4, 2)), with axis=, endpoint=False, retstep (linspace), num 0 and 1 and dtype=."""
-    for (start, stop), kw in itertools.product(_SPACE_ENDS, _SPACE_KWARGS):
+    (4, 2)), with axis=, endpoint=False, retstep (linspace), num 0 and 1 and dtype=: each
+    keyword set with end points in turn (every end point used); -m slow: every pair."""
+    pairs = (itertools.product(_SPACE_ENDS, _SPACE_KWARGS) if full else
+             [(_SPACE_ENDS[i % len(_SPACE_ENDS)], kw) for i, kw in enumerate(_SPACE_KWARGS)])
+    for (start, stop), kw in pairs:
         if fn != "linspace":
             kw = {k: v for k, v in kw.items() if k != "retstep"}
         kw = {"num": 4, **kw}

@@ -8,7 +8,7 @@ import jax.lax as jlax
 import jax.numpy as jnp
 import numpy as np
 import pytest
-from harness import check_vmap, check_vs_jax, project_primitives, rand, stablehlo
+from harness import check_vmap, check_vs_jax, light_variants, project_primitives, rand, stablehlo
 
 import frontend as fe
 import frontend.lax as lax
@@ -95,16 +95,6 @@ LAX_CASES = [
 # unbatched in turn, nested, and jax.vmap); wrappers and variants a lighter one
 FULL_VMAP = {"broadcast_in_dim", "broadcast_in_dim_size1", "reshape", "transpose", "squeeze",
              "slice_strided", "pad", "pad_negative", "concatenate", "iota_plus", "rev"}
-
-
-def light_variants(args):
-    """Batch axis at the front and at the end of every operand, and (several operands) the
-    first one unbatched."""
-    n = len(args)
-    out = [(0,) * n, tuple(np.ndim(a) for a in args)]
-    if n > 1:
-        out.append((None,) + (-1,) * (n - 1))
-    return out
 
 
 def light_vmap(f, args):
