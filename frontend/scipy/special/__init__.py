@@ -14,14 +14,14 @@ import operator
 
 import numpy as np
 
-from .. import lax
-from ..core import dtypes
-from ..core.ir import aval_of
-from ..lax._convert import convert
-from ..lax._ops import stop_gradient
-from ..numpy import _reductions as red
-from ..numpy._core import asarray, canonical_axes, check_arraylike, promote_dtypes_inexact
-from ..numpy._elementwise import (
+from ... import lax
+from ...core import dtypes
+from ...core.ir import aval_of
+from ...lax._convert import convert
+from ...lax._ops import stop_gradient
+from ...numpy import _reductions as red
+from ...numpy._core import asarray, canonical_axes, check_arraylike, promote_dtypes_inexact
+from ...numpy._elementwise import (
     absolute,
     add,
     exp,
@@ -32,10 +32,11 @@ from ..numpy._elementwise import (
     subtract,
     true_divide,
 )
-from ..numpy._numeric import isfinite, real
-from ..numpy._shape import expand_dims
-from ..numpy._sorting import where as _where
-from ..transforms.custom_derivatives import custom_jvp
+from ...numpy._numeric import isfinite, real
+from ...numpy._shape import expand_dims
+from ...numpy._sorting import where as _where
+from ...transforms.custom_derivatives import custom_jvp
+from ._base import _inexact, _strong
 
 __all__ = ["erf", "erfc", "erfinv", "gammaln", "digamma", "polygamma", "zeta", "gammainc",
            "gammaincc", "betainc", "i0e", "i1e", "i0", "i1", "logsumexp", "expit", "logit",
@@ -176,22 +177,10 @@ def logsumexp(a, axis=None, b=None, keepdims: bool = False, return_sign: bool = 
 # ---- more of JAX's scipy.special, over the functions above and jax.numpy's --------------
 
 
-def _inexact(name, *args):
-    check_arraylike(name, *args)
-    # (Python scalars as weakly typed arrays first: the results take operators)
-    return promote_dtypes_inexact(name, *[asarray(a) if isinstance(a, (int, float)) else a
-                                          for a in args])
-
-
 def ndtr(x):
     """The standard normal CDF, ``erfc(-x / sqrt(2)) / 2``."""
     (x,) = _inexact("ndtr", x)
     return _strong(0.5 * lax.erfc(x * -np.sqrt(0.5).astype(np.float32).item()))
-
-
-def _strong(x):
-    """``x`` not weakly typed (JAX's results built from typed constants are not)."""
-    return lax.convert_element_type(x, aval_of(x).dtype)
 
 
 def ndtri(p):
@@ -372,6 +361,11 @@ __all__ += ["comb", "bernoulli", "ndtr", "ndtri", "log_ndtr", "entr", "multigamm
             "softmax", "log_softmax"]
 
 
+from ._errors import dawsn, erfcx, fresnel, wofz  # noqa: E402
+
+__all__ += ["dawsn", "erfcx", "fresnel", "wofz"]
+
+
 def __getattr__(name):
-    from ..core import jax_names
+    from ...core import jax_names
     raise jax_names.missing(__name__, name)
