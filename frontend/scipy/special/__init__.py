@@ -36,7 +36,7 @@ from ...numpy._numeric import isfinite, real
 from ...numpy._shape import expand_dims
 from ...numpy._sorting import where as _where
 from ...transforms.custom_derivatives import custom_jvp
-from ._base import _inexact, _strong
+from ._base import _inexact, _strong, bernoulli_numbers
 
 __all__ = ["erf", "erfc", "erfinv", "gammaln", "digamma", "polygamma", "zeta", "gammainc",
            "gammaincc", "betainc", "i0e", "i1e", "i0", "i1", "logsumexp", "expit", "logit",
@@ -341,18 +341,10 @@ def comb(N, k, *, repetition: bool = False):
 
 def bernoulli(n: int):
     """The Bernoulli numbers B_0 .. B_n (B_1 = -1/2) as a float32 array (``n`` static)."""
-    from fractions import Fraction
     n = operator.index(n)
     if n < 0:
         raise ValueError("n must be a non-negative integer.")
-    out, row = [], []
-    for m in range(n + 1):  # the Akiyama-Tanigawa algorithm gives B_m (with B_1 = +1/2)
-        row.append(Fraction(1, m + 1))
-        for j in range(m, 0, -1):
-            row[j - 1] = j * (row[j - 1] - row[j])
-        out.append(row[0])
-    if n >= 1:
-        out[1] = -out[1]
+    out = bernoulli_numbers(n)
     return asarray(np.array([float(b) for b in out], np.float32))
 
 
@@ -362,8 +354,11 @@ __all__ += ["comb", "bernoulli", "ndtr", "ndtri", "log_ndtr", "entr", "multigamm
 
 
 from ._errors import dawsn, erfcx, fresnel, wofz  # noqa: E402
+from ._expint import exp1, expi, expn, sici, spence  # noqa: E402
+from ._hyper import hyp1f1, hyp2f1, owens_t  # noqa: E402
 
-__all__ += ["dawsn", "erfcx", "fresnel", "wofz"]
+__all__ += ["dawsn", "erfcx", "fresnel", "wofz", "exp1", "expi", "expn", "sici", "spence",
+            "hyp1f1", "hyp2f1", "owens_t"]
 
 
 def __getattr__(name):

@@ -61,3 +61,18 @@ def series(n, body, init, x):
     def step(i, carry):
         return body(lax.convert_element_type(i, d), carry)
     return lax.fori_loop(1, n + 1, step, init)
+
+
+def bernoulli_numbers(n: int) -> list:
+    """The Bernoulli numbers B_0 .. B_n as Fractions (B_1 = -1/2), by the Akiyama-Tanigawa
+    algorithm (which gives B_1 = +1/2; the sign is flipped)."""
+    from fractions import Fraction
+    out, row = [], []
+    for m in range(n + 1):
+        row.append(Fraction(1, m + 1))
+        for j in range(m, 0, -1):
+            row[j - 1] = j * (row[j - 1] - row[j])
+        out.append(row[0])
+    if n >= 1:
+        out[1] = -out[1]
+    return out
