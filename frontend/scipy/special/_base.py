@@ -27,7 +27,10 @@ def real_inexact(name, *args):
     out = _inexact(name, *args)
     if dtypes.is_complex(aval_of(out[0]).dtype):
         raise ValueError(f"{name} does not support complex-valued inputs.")
-    return out
+    if len(out) > 1:  # (one shape: the series loops carry it)
+        from ...numpy import broadcast_arrays
+        out = broadcast_arrays(*out)
+    return list(out)
 
 
 def in_float32(fn, *args):
