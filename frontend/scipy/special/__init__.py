@@ -25,7 +25,6 @@ from ...numpy._elementwise import (
     absolute,
     add,
     exp,
-    isnan,
     log,
     log1p,
     multiply,
@@ -36,7 +35,7 @@ from ...numpy._numeric import isfinite, real
 from ...numpy._shape import expand_dims
 from ...numpy._sorting import where as _where
 from ...transforms.custom_derivatives import custom_jvp
-from ._base import _inexact, _strong, bernoulli_numbers
+from ._base import _inexact, _strong, bernoulli_numbers, gamma, gammasgn
 
 __all__ = ["erf", "erfc", "erfinv", "gammaln", "digamma", "polygamma", "zeta", "gammainc",
            "gammaincc", "betainc", "i0e", "i1e", "i0", "i1", "logsumexp", "expit", "logit",
@@ -231,20 +230,6 @@ def multigammaln(a, d):
     out = d * (d - 1) / 4 * np.log(np.pi).item()
     return out + red.sum(lax.lgamma(expand_dims(a, -1) - 0.5 * np.arange(d, dtype=np.float32)
                                     .astype(aval_of(a).dtype)), axis=-1)
-
-
-def gammasgn(x):
-    """The sign of the gamma function (+1 for x > 0, alternating between the poles below)."""
-    (x,) = _inexact("gammasgn", x)
-    fl = lax.floor(x)
-    neg_odd = (x < 0) & (x != fl) & (lax.rem(fl, convert(2, aval_of(fl).dtype, False)) != 0)
-    return _strong(_where(isnan(x), x, _where(neg_odd, -1.0, 1.0)))
-
-
-def gamma(x):
-    """The gamma function, ``gammasgn(x) * exp(gammaln(x))``."""
-    (x,) = _inexact("gamma", x)
-    return gammasgn(x) * exp(lax.lgamma(x))
 
 
 def betaln(a, b):

@@ -7,7 +7,10 @@ import numpy as np
 from ... import lax
 from ...core import dtypes
 from ...core.ir import aval_of
+from ...lax._convert import convert
 from ...numpy._core import asarray, check_arraylike, promote_dtypes_inexact
+from ...numpy._elementwise import exp, isnan
+from ...numpy._sorting import where as _where
 
 
 def _inexact(name, *args):
@@ -79,3 +82,17 @@ def bernoulli_numbers(n: int) -> list:
     if n >= 1:
         out[1] = -out[1]
     return out
+
+
+def gammasgn(x):
+    """The sign of the gamma function (+1 for x > 0, alternating between the poles below)."""
+    (x,) = _inexact("gammasgn", x)
+    fl = lax.floor(x)
+    neg_odd = (x < 0) & (x != fl) & (lax.rem(fl, convert(2, aval_of(fl).dtype, False)) != 0)
+    return _strong(_where(isnan(x), x, _where(neg_odd, -1.0, 1.0)))
+
+
+def gamma(x):
+    """The gamma function, ``gammasgn(x) * exp(gammaln(x))``."""
+    (x,) = _inexact("gamma", x)
+    return gammasgn(x) * exp(lax.lgamma(x))

@@ -17,15 +17,10 @@ from ... import lax
 from ...core.ir import aval_of
 from ...numpy import _reductions as red
 from ...numpy._sorting import where
-from ._base import _strong, in_float32, real_inexact, series
+from ._base import _strong, gamma, in_float32, real_inexact, series
 
 _TERMS_1F1 = 300
 _TERMS_2F1 = 500
-
-
-def _gamma(x):
-    from . import gamma
-    return gamma(x)
 
 
 def _m_series(a, b, x):
@@ -46,7 +41,7 @@ def _m_asymptotic(a, b, y, shift):
         return total + term, term
     one = y * 0 + 1.0
     s = series(60, body, (one, one), y)[0]
-    return _gamma(b) / _gamma(a) * lax.exp(y + shift) * lax.pow(y, a - b) * s
+    return gamma(b) / gamma(a) * lax.exp(y + shift) * lax.pow(y, a - b) * s
 
 
 def _hyp1f1_real(a, b, x):
@@ -93,9 +88,9 @@ def _f_unit(a, b, c, x):
     # A&S 15.3.6: the connection to 1 - x
     w = where(hi, 1.0 - x, 0.05)
     ds = where(hi, d, 0.5)
-    g_c = _gamma(c)
-    t1 = g_c * _gamma(ds) / (_gamma(c - a) * _gamma(c - b)) * _f_series(a, b, 1.0 - ds, w, 60)
-    t2 = (g_c * _gamma(-ds) / (_gamma(a) * _gamma(b)) * lax.pow(w, ds)
+    g_c = gamma(c)
+    t1 = g_c * gamma(ds) / (gamma(c - a) * gamma(c - b)) * _f_series(a, b, 1.0 - ds, w, 60)
+    t2 = (g_c * gamma(-ds) / (gamma(a) * gamma(b)) * lax.pow(w, ds)
           * _f_series(c - a, c - b, ds + 1.0, w, 60))
     return where(hi, t1 + t2, low)
 
@@ -110,8 +105,8 @@ def _hyp2f1_real(a, b, c, x):
     xu = where(terminating | (xu >= 1.0), 0.5, xu)
     gen = _f_unit(a, bb, c, xu) * where(neg, lax.pow(1.0 - where(neg, x, 0.0), -a), 1.0)
     d = c - a - b
-    gauss = where(d > 0, _gamma(c) * _gamma(where(d > 0, d, 1.0))
-                  / (_gamma(c - a) * _gamma(c - b)), np.inf)
+    gauss = where(d > 0, gamma(c) * gamma(where(d > 0, d, 1.0))
+                  / (gamma(c - a) * gamma(c - b)), np.inf)
     out = where(x == 1, gauss, where(x > 1, np.nan, gen))
     return where(terminating, poly, out)
 
