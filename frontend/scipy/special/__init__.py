@@ -14,28 +14,28 @@ import operator
 
 import numpy as np
 
-from .. import lax
-from ..core import dtypes
-from ..core.ir import aval_of
-from ..lax._convert import convert
-from ..lax._ops import stop_gradient
-from ..numpy import _reductions as red
-from ..numpy._core import asarray, canonical_axes, check_arraylike, promote_dtypes_inexact
-from ..numpy._elementwise import (
+from ... import lax
+from ...core import dtypes
+from ...core.ir import aval_of
+from ...lax._convert import convert
+from ...lax._ops import stop_gradient
+from ...numpy import _reductions as red
+from ...numpy._core import asarray, canonical_axes, check_arraylike, promote_dtypes_inexact
+from ...numpy._elementwise import (
     absolute,
     add,
     exp,
-    isnan,
     log,
     log1p,
     multiply,
     subtract,
     true_divide,
 )
-from ..numpy._numeric import isfinite, real
-from ..numpy._shape import expand_dims
-from ..numpy._sorting import where as _where
-from ..transforms.custom_derivatives import custom_jvp
+from ...numpy._numeric import isfinite, real
+from ...numpy._shape import expand_dims
+from ...numpy._sorting import where as _where
+from ...transforms.custom_derivatives import custom_jvp
+from ._base import _inexact, _strong, bernoulli_numbers, gamma, gammasgn
 
 __all__ = ["erf", "erfc", "erfinv", "gammaln", "digamma", "polygamma", "zeta", "gammainc",
            "gammaincc", "betainc", "i0e", "i1e", "i0", "i1", "logsumexp", "expit", "logit",
@@ -176,22 +176,10 @@ def logsumexp(a, axis=None, b=None, keepdims: bool = False, return_sign: bool = 
 # ---- more of JAX's scipy.special, over the functions above and jax.numpy's --------------
 
 
-def _inexact(name, *args):
-    check_arraylike(name, *args)
-    # (Python scalars as weakly typed arrays first: the results take operators)
-    return promote_dtypes_inexact(name, *[asarray(a) if isinstance(a, (int, float)) else a
-                                          for a in args])
-
-
 def ndtr(x):
     """The standard normal CDF, ``erfc(-x / sqrt(2)) / 2``."""
     (x,) = _inexact("ndtr", x)
     return _strong(0.5 * lax.erfc(x * -np.sqrt(0.5).astype(np.float32).item()))
-
-
-def _strong(x):
-    """``x`` not weakly typed (JAX's results built from typed constants are not)."""
-    return lax.convert_element_type(x, aval_of(x).dtype)
 
 
 def ndtri(p):
@@ -242,20 +230,6 @@ def multigammaln(a, d):
     out = d * (d - 1) / 4 * np.log(np.pi).item()
     return out + red.sum(lax.lgamma(expand_dims(a, -1) - 0.5 * np.arange(d, dtype=np.float32)
                                     .astype(aval_of(a).dtype)), axis=-1)
-
-
-def gammasgn(x):
-    """The sign of the gamma function (+1 for x > 0, alternating between the poles below)."""
-    (x,) = _inexact("gammasgn", x)
-    fl = lax.floor(x)
-    neg_odd = (x < 0) & (x != fl) & (lax.rem(fl, convert(2, aval_of(fl).dtype, False)) != 0)
-    return _strong(_where(isnan(x), x, _where(neg_odd, -1.0, 1.0)))
-
-
-def gamma(x):
-    """The gamma function, ``gammasgn(x) * exp(gammaln(x))``."""
-    (x,) = _inexact("gamma", x)
-    return gammasgn(x) * exp(lax.lgamma(x))
 
 
 def betaln(a, b):
@@ -352,18 +326,10 @@ def comb(N, k, *, repetition: bool = False):
 
 def bernoulli(n: int):
     """The Bernoulli numbers B_0 .. B_n (B_1 = -1/2) as a float32 array (``n`` static)."""
-    from fractions import Fraction
     n = operator.index(n)
     if n < 0:
         raise ValueError("n must be a non-negative integer.")
-    out, row = [], []
-    for m in range(n + 1):  # the Akiyama-Tanigawa algorithm gives B_m (with B_1 = +1/2)
-        row.append(Fraction(1, m + 1))
-        for j in range(m, 0, -1):
-            row[j - 1] = j * (row[j - 1] - row[j])
-        out.append(row[0])
-    if n >= 1:
-        out[1] = -out[1]
+    out = bernoulli_numbers(n)
     return asarray(np.array([float(b) for b in out], np.float32))
 
 
@@ -372,6 +338,14 @@ __all__ += ["comb", "bernoulli", "ndtr", "ndtri", "log_ndtr", "entr", "multigamm
             "softmax", "log_softmax"]
 
 
+from ._errors import dawsn, erfcx, fresnel, wofz  # noqa: E402
+from ._expint import exp1, expi, expn, sici, spence  # noqa: E402
+from ._hyper import bessel_jn, hyp1f1, hyp2f1, owens_t  # noqa: E402
+
+__all__ += ["dawsn", "erfcx", "fresnel", "wofz", "exp1", "expi", "expn", "sici", "spence",
+            "hyp1f1", "hyp2f1", "owens_t", "bessel_jn"]
+
+
 def __getattr__(name):
-    from ..core import jax_names
+    from ...core import jax_names
     raise jax_names.missing(__name__, name)
