@@ -54,6 +54,11 @@ EXPRS = [
     "lib.amin(xi, axis=0, where=xi > 3, initial=100)", "lib.prod(x, where=x > 8, initial=2.0)",
     "lib.roll(x, np.int32(2))", "lib.roll(x, 1, axis=np.int32(1))", "lib.zeros(np.int32(3))",
     "lib.reshape(x, np.int32(12))", "lib.sum(x, axis=np.int32(1))", "lib.eye(np.int32(3))",
+    "lib.roll(x, np.array(2))", "lib.roll(x, np.array([1, 2]), axis=np.array([0, 1]))",
+    "lib.roll(x, 1, axis=np.array(1))", "lib.zeros(np.array(3))", "lib.ones((np.array(2), 3))",
+    "lib.repeat(x, np.int32([2, 0, 1]), axis=0, total_repeat_length=4)",
+    "lib.repeat(x, 2, axis=1, total_repeat_length=5)",
+    "lib.repeat(np.ones((0, 2)), np.int32([]), axis=0, total_repeat_length=3)",
     "lib.nanvar(XN, axis=1, mean=np.float32([[1], [5], [9]]))",
     "lib.nanstd(XN, 1, None, None, 1, True, None, np.float32([[1], [5], [9]]))",
     "lib.ravel_multi_index((np.int8([1, 2]), np.int8([0, 3])), (3, 4))",
@@ -87,6 +92,30 @@ def test_checklist_errors_match_jax(expr, error):
         _run(jnp, expr)
     with pytest.raises(error, match=re.escape(str(theirs.value)[:30])):
         _run(fnp, expr)
+
+
+def test_traced_repeats_with_a_total_length_match_jax():
+    """repeat with traced repeats needs total_repeat_length (JAX's ConcretizationTypeError
+    otherwise); positions past the sum repeat the last element, as JAX's."""
+    for reps, axis, total in (([2, 0, 1], 0, 4), ([1, 2, 3, 0], 1, 5), (2, 1, 3), ([0, 0, 1], 0, 2)):
+        def f(lib, axis=axis, total=total):
+            return lambda x, r: lib.repeat(x, r, axis=axis, total_repeat_length=total)
+        r = np.int32(reps)
+        assert_same(fe.jit(f(fnp))(X, r), jax.jit(f(jnp))(X, r), f"repeat {reps} {axis} {total}")
+    with pytest.raises(fe.errors.ConcretizationTypeError, match="total_repeat_length"):
+        fe.jit(lambda r: fnp.repeat(X, r, axis=0))(np.int32([1, 2, 0]))
+    with pytest.raises(jax.errors.ConcretizationTypeError, match="total_repeat_length"):
+        jax.jit(lambda r: jnp.repeat(X, r, axis=0))(np.int32([1, 2, 0]))
+
+
+def test_lax_mul_out_dtype_matches_jax():
+    for a, b, dt in ((np.int8([100, -7]), np.int8([3, 50]), np.int32),
+                     (np.float32([1.5, -2.5]), np.float32([3, 2]), np.int32),
+                     (np.int32([7]), np.int32([3]), np.float32), (X, X, None)):
+        def f(lax, dt=dt):
+            return lambda a, b: lax.mul(a, b, out_dtype=dt)
+        assert_same(f(fe.lax)(a, b), f(jax.lax)(a, b), f"mul out_dtype={dt}")
+        assert_same(fe.jit(f(fe.lax))(a, b), jax.jit(f(jax.lax))(a, b), f"jit mul out_dtype={dt}")
 
 
 def test_checklist_under_jit_matches_jax():

@@ -11,7 +11,7 @@ from ..core.ir import aval_of
 from ..core.pytree import tree_map
 from ..primitives import bits
 from ..primitives import elementwise as ew
-from ._convert import SCALAR_LIKE, convert, lax_operands
+from ._convert import SCALAR_LIKE, convert, convert_element_type, lax_operands
 
 # type -> isinstance(value, SCALAR_LIKE), filled as types are met: the common call (numpy's,
 # once per traced operation: no Python scalar) costs one dict lookup per operand, not a
@@ -70,7 +70,15 @@ not_ = bitwise_not = _wrap(ew.not_p, "not_", 1)
 
 add = _wrap(ew.add_p, "add", 2)
 sub = _wrap(ew.sub_p, "sub", 2)
-mul = _wrap(ew.mul_p, "mul", 2)
+_mul = _wrap(ew.mul_p, "mul", 2)
+
+
+def mul(x, y, *, out_dtype=None):
+    """lax.mul: the elementwise ``mul`` primitive; ``out_dtype`` (JAX 0.10's keyword) computes
+    the product in that dtype, both operands converted to it first."""
+    if out_dtype is None:
+        return _mul(x, y)
+    return _mul(convert_element_type(x, out_dtype), convert_element_type(y, out_dtype))
 div = _wrap(ew.div_p, "div", 2)
 rem = _wrap(ew.rem_p, "rem", 2)
 

@@ -10,14 +10,14 @@ import numpy as np
 from .. import lax
 from ..core import dtypes
 from ..core.ir import Tracer, aval_of
-from ..core.shape_poly import DimExpr, is_symbolic_shape, max_dim
+from ..core.shape_poly import is_symbolic_shape, max_dim
 from ..device.array import Array
 from ..lax._convert import convert
 from ._core import _SCALARS, asarray, astype, canonical_axis, check_arraylike
 from ._core import placed as _placed
 from ._elementwise import copy as _copy
 from ._elementwise import multiply, power
-from ._shape import broadcast_shapes, broadcast_to, moveaxis, reshape
+from ._shape import _shape_arg, broadcast_shapes, broadcast_to, moveaxis, reshape
 
 
 def array(object, dtype=None, *args, copy=True, order="K", ndmin=0, device=None,  # noqa: A002
@@ -51,13 +51,7 @@ def array(object, dtype=None, *args, copy=True, order="K", ndmin=0, device=None,
 
 
 def _shape(shape) -> tuple:
-    if isinstance(shape, (int, np.integer, DimExpr)):
-        shape = (shape,)
-    try:
-        out = tuple(s if type(s) is DimExpr else operator.index(s) for s in shape)
-    except TypeError:
-        raise TypeError(f"Shapes must be 1D sequences of concrete values of integer type, got "
-                        f"{shape!r}.") from None
+    out = _shape_arg(shape)
     if any(s < 0 for s in out):
         raise TypeError(f"broadcast_in_dim shape must have every element be nonnegative, got "
                         f"{out}.")

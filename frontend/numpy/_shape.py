@@ -31,10 +31,18 @@ def _arr(a):
     return a if isinstance(a, (Array, Tracer)) else asarray(a)
 
 
+def _one_or_many(v) -> tuple:
+    """An int-like (Python or numpy integer, symbolic dimension, 0-d array) or a sequence of
+    them, as a tuple (not yet converted)."""
+    if isinstance(v, (int, np.integer, DimExpr)) or (
+            isinstance(v, (np.ndarray, Array)) and v.ndim == 0):
+        return (v,)
+    return tuple(v)
+
+
 def _shape_arg(shape, name="shape") -> tuple:
-    if isinstance(shape, (int, np.integer)):
-        return (int(shape),)
     try:
+        shape = _one_or_many(shape)
         return tuple(s if type(s) is DimExpr else operator.index(s) for s in shape)
     except TypeError:
         raise TypeError(f"Shapes must be 1D sequences of concrete values of integer type, got "
@@ -458,9 +466,7 @@ def roll(a, shift, axis=None):
         return reshape(roll(ravel(a), shift, 0), a.shape)
     if isinstance(shift, Tracer) or (isinstance(shift, Array) and shift.ndim):
         return _roll_traced(a, shift, axis)
-    if isinstance(shift, Array):  # (a concrete 0-d shift)
-        shift = int(shift)
-    shifts = (shift,) if isinstance(shift, (int, np.integer)) else tuple(shift)
+    shifts = _one_or_many(shift)
     for s, ax in _shift_axis_pairs(shifts, axis, a.ndim):
         n = a.shape[ax]
         s = operator.index(s) % n if n else 0
@@ -474,7 +480,7 @@ def _shift_axis_pairs(shifts, axis, ndim):
     """(shift, axis) pairs of roll: one shift for many axes or many shifts for one axis
     repeat; otherwise the lengths must match."""
     shifts = list(shifts)
-    axes = [axis] if isinstance(axis, (int, np.integer)) else list(axis)
+    axes = [operator.index(ax) for ax in _one_or_many(axis)]
     if len(shifts) == 1 and len(axes) > 1:
         shifts = shifts * len(axes)
     if len(axes) == 1 and len(shifts) > 1:
@@ -534,7 +540,15 @@ def repeat(a, repeats, axis=None, *, total_repeat_length=None):
         axis = 0
     ax = canonical_axis(int(axis), a.ndim)
     if isinstance(repeats, Tracer):
-        raise NotImplementedError("repeat with traced repeats is not supported")
+        if total_repeat_length is None:
+            from ..core.ir import ConcretizationTypeError
+            raise ConcretizationTypeError(
+                f"Abstract tracer value encountered where concrete value is expected: traced "
+                f"array with shape {np.dtype(repeats.dtype).name}{list(repeats.shape)}\n"
+                "When jit-compiling jnp.repeat, the total number of repeats must be static. To "
+                "fix this, either specify a static value for `repeats`, or pass a static value "
+                "to `total_repeat_length`.")
+        return _repeat_to_length(a, repeats, ax, int(total_repeat_length))
     if isinstance(repeats, (tuple, list)):
         raise TypeError(f"repeat requires ndarray or scalar arguments, got {type(repeats)} at "
                         f"position 1.")
@@ -565,17 +579,31 @@ def repeat(a, repeats, axis=None, *, total_repeat_length=None):
             out = _ps.slice_in_dim(a, 0, 0, 1, ax)
         else:
             out = _ps.concatenate(pieces, ax)
-    if total_repeat_length is not None:
-        m = out.shape[ax]
-        t = int(total_repeat_length)
-        if t <= m:
-            out = _ps.slice_in_dim(out, 0, t, 1, ax)
-        else:  # pad with copies of the last element, as JAX's numpy does
-            last = _ps.slice_in_dim(out, m - 1, m, 1, ax)
-            s = list(last.shape)
-            s[ax] = t - m
-            out = _ps.concatenate([out, broadcast_to_shape(last, tuple(s))], ax)
+    if total_repeat_length is not None and out.shape[ax] != int(total_repeat_length):
+        return _repeat_to_length(a, reps, ax, int(total_repeat_length))
     return out
+
+
+def _repeat_to_length(a, repeats, ax: int, total: int):
+    """repeat with ``total`` output positions along ``ax`` (JAX's total_repeat_length): the
+    element of position p is the first one whose running count of repeats passes p; positions
+    past the sum repeat the last element of ``a``. ``repeats`` may be traced."""
+    n = a.shape[ax]
+    if n == 0:  # (nothing to repeat: JAX's result stays empty whatever the total)
+        return a
+    if total == 0:
+        return _ps.slice_in_dim(a, 0, 0, 1, ax)
+    reps = convert(asarray(repeats), np.int32)
+    if reps.ndim == 0 or reps.shape == (1,):
+        reps = lax.broadcast_in_dim(_ps.reshape(reps, ()), (n,), ())
+    elif reps.shape != (n,):
+        raise ValueError(f"repeats shape {reps.shape} does not match the length {n} of axis {ax}")
+    ends = lax.cumsum(reps, axis=0)
+    pos = lax.broadcasted_iota(np.int32, (total, n), 0)
+    passed = lax.le(lax.broadcast_in_dim(ends, (total, n), (1,)), pos)
+    idx = lax.min(lax.reduce_sum(convert(passed, np.int32), (1,)), np.int32(n - 1))
+    out = lax.index_take(a, (idx,), (ax,))  # (the taken axis comes first)
+    return _ps.transpose(out, tuple(range(1, ax + 1)) + (0,) + tuple(range(ax + 1, a.ndim)))
 
 
 # ----------------------------------------------------------------------------- split
