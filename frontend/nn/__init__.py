@@ -10,8 +10,10 @@ from ..core import jax_names as _jax_names
 from . import initializers  # noqa: F401
 from ._functions import *  # noqa: F401,F403
 from ._functions import __all__ as _names
+from ._scaled import *  # noqa: F401,F403
+from ._scaled import __all__ as _scaled_names
 
-__all__ = ["initializers", *_names]
+__all__ = ["initializers", *_names, *_scaled_names]
 
 
 def __getattr__(name):
