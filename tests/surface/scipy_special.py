@@ -15,6 +15,12 @@ NEG = np.float32([-2.5, -1.5, -0.5, 0.5, 1.5, 3.0])
 PQ = np.float32([0.0, 0.0, 0.3, 0.5, -0.1])
 QP = np.float32([0.0, 0.4, 0.0, 0.2, 0.3])
 I = np.array([0, 1, 3, 5], np.int32)
+SN, SM = np.int32([0, 1, 2, 3, 3, 2]), np.int32([0, -1, 2, -3, 1, 3])  # (|m| > n reads 0)
+TH = np.float32([0.0, 0.5, 1.0, 2.0, 3.0, np.pi])
+PH = np.float32([0.3, 1.0, 2.0, 4.0, 6.0, 0.0])
+BN = R.integers(0, 25, 64).astype(np.int32)
+BM = (R.integers(0, 25, 64) % (BN + 1) * R.choice([-1, 1], 64)).astype(np.int32)
+BTH, BPH = R.uniform(0, np.pi, 64).astype(np.float32), R.uniform(0, 7, 64).astype(np.float32)
 
 CASES = {
     **{n: [c(X)] for n in ["erf", "erfc", "expit", "i0e", "i1e", "i0", "i1", "ndtr"]},
@@ -44,7 +50,12 @@ CASES = {
     "hyp2f1": [c(A, B, A + B + 0.5, P * 0.9), c(A, B, B + 1.25, -P * 0.5)],
     "owens_t": [c(X, B - 2), c(A, P)],
     "bessel_jn": [c(A + 4, v=3), c(X * 6, v=1, n_iter=60)],
+    "sph_harm_y": [c(SN, SM, TH, PH, n_max=3), c(SN, SM, TH, PH, _jit=False),
+                   c(SN, SM, TH, PH, n_max=2), c(SN, SM, 0.5, PH, n_max=3),
+                   c(SN, SM, TH[:2], PH, n_max=3), c(BN, BM, BTH, BPH, n_max=24),
+                   c(SN, SM, TH, PH, diff_n=1, _raises=NotImplementedError),
+                   c(np.array(3), np.array(1), 0.5, 0.2, _raises=TypeError),
+                   c(SN, np.float32(SM), TH, PH, n_max=3, _raises=TypeError)],
 }
 ELSEWHERE = {}
-TODO = "not implemented yet (issue 26)"
-ABSENT = {"sph_harm_y": TODO}
+ABSENT = {}

@@ -341,9 +341,10 @@ __all__ += ["comb", "bernoulli", "ndtr", "ndtri", "log_ndtr", "entr", "multigamm
 from ._errors import dawsn, erfcx, fresnel, wofz  # noqa: E402
 from ._expint import exp1, expi, expn, sici, spence  # noqa: E402
 from ._hyper import bessel_jn, hyp1f1, hyp2f1, owens_t  # noqa: E402
+from ._sph import sph_harm_y  # noqa: E402
 
 __all__ += ["dawsn", "erfcx", "fresnel", "wofz", "exp1", "expi", "expn", "sici", "spence",
-            "hyp1f1", "hyp2f1", "owens_t", "bessel_jn"]
+            "hyp1f1", "hyp2f1", "owens_t", "bessel_jn", "sph_harm_y"]
 
 
 def __getattr__(name):
