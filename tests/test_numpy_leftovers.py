@@ -99,7 +99,7 @@ def test_traced_repeats_with_a_total_length_match_jax():
     otherwise); positions past the sum repeat the last element, as JAX's."""
     for reps, axis, total in (([2, 0, 1], 0, 4), ([1, 2, 3, 0], 1, 5), (2, 1, 3), ([0, 0, 1], 0, 2)):
         def f(lib, axis=axis, total=total):
-            return lambda x, r: lib.repeat(x, r, axis=axis, total_repeat_length=total)
+            return lambda x, counts: lib.repeat(x, counts, axis=axis, total_repeat_length=total)
         r = np.int32(reps)
         assert_same(fe.jit(f(fnp))(X, r), jax.jit(f(jnp))(X, r), f"repeat {reps} {axis} {total}")
     with pytest.raises(fe.errors.ConcretizationTypeError, match="total_repeat_length"):
@@ -113,7 +113,7 @@ def test_lax_mul_out_dtype_matches_jax():
                      (np.float32([1.5, -2.5]), np.float32([3, 2]), np.int32),
                      (np.int32([7]), np.int32([3]), np.float32), (X, X, None)):
         def f(lax, dt=dt):
-            return lambda a, b: lax.mul(a, b, out_dtype=dt)
+            return lambda p, q: lax.mul(p, q, out_dtype=dt)
         assert_same(f(fe.lax)(a, b), f(jax.lax)(a, b), f"mul out_dtype={dt}")
         assert_same(fe.jit(f(fe.lax))(a, b), jax.jit(f(jax.lax))(a, b), f"jit mul out_dtype={dt}")
 
