@@ -60,9 +60,12 @@ def test_cache_miss_names_static_arguments_and_trees(caplog, explain):
     h = fe.jit(lambda t: t[0])
     h((np.ones(2, np.float32),))
     h([np.ones(2, np.float32)])
+    with fe.numpy_rank_promotion("raise"):  # (an option in the cache key)
+        h((np.ones(2, np.float32),))
     mine = _messages(caplog, "frontend")
     assert "different static arguments:\n  * at argument 1, now 3 and before 2" in mine[1]
     assert "different input pytree:" in mine[3]
+    assert "different value of numpy_rank_promotion:\n  * now raise and before allow" in mine[4]
 
 
 def test_no_explanations_unless_asked(caplog):

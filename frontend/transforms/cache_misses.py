@@ -43,9 +43,10 @@ def explain(jitted, key: tuple, seen, dyn, td) -> None:
     old = min(seen, key=diffs)
     lines += [f"  for {_name(fun)} defined at {_defined_at(fun)}",
               "  all previously seen cache keys differ. For the closest previous key:"]
-    x64, tree, sig, static, ins, mesh = key
-    if old[0] != x64:
-        lines += ["  different value of enable_x64:", f"  * now {x64} and before {old[0]}"]
+    options, tree, sig, static, ins, mesh = key
+    for name, now, before in zip(CONFIG_NAMES, options, old[0], strict=True):
+        if now != before:
+            lines += [f"  different value of {name}:", f"  * now {now} and before {before}"]
     if old[1] != tree:
         lines += ["  different input pytree:", f"  * now {tree} and before {old[1]}"]
     elif old[2] != sig:
@@ -63,6 +64,12 @@ def explain(jitted, key: tuple, seen, dyn, td) -> None:
     if old[4] != ins or old[5] != mesh:
         lines.append("  different input shardings or mesh")
     logger.warning("\n".join(lines))
+
+
+# the options a jit cache key holds first (frontend/transforms/jit.py, JitFunction._entry)
+CONFIG_NAMES = ("enable_x64", "numpy_rank_promotion", "numpy_dtype_promotion",
+                "default_matmul_precision", "enable_checks", "default_device", "legacy_prng_key",
+                "allow_f16_reductions", "user_context", "donated arguments")
 
 
 def _aval(a) -> str:

@@ -373,9 +373,10 @@ class Jitted:
 
     def _entry(self, dyn, static, leaves, td, sig, donated=()):
         ins = self._in_shardings(dyn, leaves, td, sig)
-        key = (config.enable_x64, config.numpy_rank_promotion, config.numpy_dtype_promotion,
-               config.default_matmul_precision, config.enable_checks, config.default_device,
-               config.legacy_prng_key, config.allow_f16_reductions, user_context_key(), donated,
+        # (the options' order is cache_misses.CONFIG_NAMES')
+        key = ((config.enable_x64, config.numpy_rank_promotion, config.numpy_dtype_promotion,
+                config.default_matmul_precision, config.enable_checks, config.default_device,
+                config.legacy_prng_key, config.allow_f16_reductions, user_context_key(), donated),
                td, tuple(sig), tuple(static.items()), ins,
                fs.get_mesh() if self.out_shardings is not None else None)
         entry = self._cache.get(key)
