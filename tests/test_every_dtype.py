@@ -27,6 +27,7 @@ from frontend.primitives import sort as so
 from frontend.primitives import special as sp
 from frontend.primitives.derived import DERIVED
 from frontend.random._gamma import random_gamma_p
+from frontend.transforms.checkpoint import name_p
 
 DTYPES32 = [np.bool_, np.int8, np.int16, np.int32, np.uint8, np.uint16, np.uint32,
             np.float16, ml_dtypes.bfloat16, np.float32, np.complex64]
@@ -45,7 +46,10 @@ I32 = np.int32
 # rng_bit_generator draw XLA's own bits (tests/test_lax_extra.py compares them with JAX's)
 EXEMPT = {"ffi_call", "call_exported", "custom_lin", "sharding_constraint", "shard_map",
           "callback", "platform_index", "eig", "tridiagonal_solve", "lu_pivots_to_permutation",
-          "rng_uniform", "rng_bit_generator"}
+          "rng_uniform", "rng_bit_generator", "schur", "hessenberg", "dim_as_value"}
+# (schur and hessenberg, LAPACK's gees/gehrd, are compared with JAX over float and complex
+# dtypes by tests/test_scipy_linalg_more.py; dim_as_value has no operand: it exists only in
+# shape-polymorphic modules, tests/test_shape_poly.py)
 # primitives derived from lax functions (frontend/primitives/derived.py) lower to their
 # implementation, whose primitives have rows here (tests/test_lax_extra.py compares them)
 EXEMPT |= {p.name for p in DERIVED}
@@ -206,6 +210,7 @@ def samples(T, group):
                                    transpose_a=False, conjugate_a=False, unit_diagonal=False),
          [X(T, (3, 3)), X(T, (3, 2))]),
         ("qr", _bind(dc.qr_p, full_matrices=False), [X(T, (3, 2))]),
+        ("name", _bind(name_p, name="h"), [X(T)]),
         ("random_gamma", _bind(random_gamma_p, log_space=False), [np.array([0, 7], np.uint32), X(T)]),
         ("fft", _bind(ft.fft_p, fft_type=ft.FftType.FFT, fft_lengths=(3,)), [X(T)]),
         ("fft-rfft", _bind(ft.fft_p, fft_type=ft.FftType.RFFT, fft_lengths=(3,)), [X(T)]),

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import contextlib
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 
@@ -112,6 +112,26 @@ class _Config:
     compilation_cache_dir: str | None
     compilation_cache_max_size: int
     persistent_cache_min_compile_time_secs: float
+    # (set from _SIMPLE in __init__)
+    disable_jit: bool
+    log_compiles: bool
+    no_tracing: bool
+    numpy_rank_promotion: str
+    numpy_dtype_promotion: str
+    debug_nans: bool
+    debug_infs: bool
+    enable_checks: bool
+    no_execution: bool
+    default_matmul_precision: str | None
+    transfer_guard_host_to_device: str | None
+    transfer_guard_device_to_host: str | None
+    transfer_guard_device_to_device: str | None
+    default_device: Any
+    check_tracer_leaks: bool
+    allow_f16_reductions: bool
+    legacy_prng_key: str
+    default_prng_impl: str
+    threefry_partitionable: bool
 
     def __init__(self) -> None:
         self.enable_x64 = False
@@ -209,7 +229,7 @@ class State:
         return getattr(config, self._key)
 
     @contextlib.contextmanager
-    def __call__(self, new_val: Any = True):
+    def __call__(self, new_val: Any = True) -> Iterator[None]:
         old = self.value
         config.update(self._key, new_val)
         try:
@@ -257,7 +277,7 @@ threefry_partitionable = State("jax_threefry_partitionable")
 allow_f16_reductions = State("jax_allow_f16_reductions")
 
 
-def checking_leaks():
+def checking_leaks() -> contextlib.AbstractContextManager[None]:
     """``check_tracer_leaks(True)`` for a with-block (``jax.checking_leaks``)."""
     return check_tracer_leaks(True)
 
@@ -272,7 +292,7 @@ class _UserContext:
         self.value = default_value
 
     @contextlib.contextmanager
-    def __call__(self, new_val: Any):
+    def __call__(self, new_val: Any) -> Iterator[None]:
         hash(new_val)  # (a key of jit's cache: it must hash)
         old, self.value = self.value, new_val
         try:
@@ -298,7 +318,7 @@ def user_context_key() -> tuple:
 
 
 @contextlib.contextmanager
-def transfer_guard(new_val: str):
+def transfer_guard(new_val: str) -> Iterator[None]:
     """The three transfer guards at once (``jax.transfer_guard``): "allow", "log"
     (implicit transfers are logged), "disallow" (implicit transfers raise), "log_explicit",
     "disallow_explicit" (explicit ones, ``device_put``, too)."""
@@ -309,7 +329,7 @@ def transfer_guard(new_val: str):
         yield
 
 
-def disable_jit(disable: bool = True):
+def disable_jit(disable: bool = True) -> contextlib.AbstractContextManager[None]:
     """A context manager under which ``jit`` calls the function itself instead of compiling
     it (values are concrete inside, ``print`` shows them), as ``jax.disable_jit``; also the
     option ``config.update("jax_disable_jit", True)``."""

@@ -364,7 +364,7 @@ def register_exclusion(path: str) -> None:
 name_stack: contextvars.ContextVar[str] = contextvars.ContextVar("name_stack", default="")
 
 
-def user_frame() -> tuple[Any, int] | None:
+def user_frame() -> tuple[Any, ...] | None:
     """``(code, bytecode offset)`` of the innermost frame outside frontend/ and lowering/
     (JAX's traceback filtering): the user's line that is making an equation, plus the
     ``named_scope`` names around it as a third item when there are some. Cheap: a walk of

@@ -253,7 +253,7 @@ def register_node(cls: type, flatten: FlattenFn | None, unflatten: UnflattenFn,
         if with_keys is None:
             raise TypeError(f"register_pytree_node: {cls.__name__} needs a flatten function")
 
-        def flatten(x, _with_keys=with_keys):
+        def flatten(x: Any, _with_keys: Any = with_keys) -> tuple[list[Any], Any]:
             pairs, aux = _with_keys(x)
             return [child for _, child in pairs], aux
     _REGISTRY[cls] = _Node(cls, flatten, unflatten, names, with_keys)
