@@ -177,7 +177,13 @@ UFUNC_EXPRS = ["call", "u.reduce(a)", "u.reduce(a, axis=1, keepdims=True)", "u.r
                "u.at(a, np.int32([0, 0, 2]), a[1], inplace=False)", "(u.identity, u.nin, u.nout)"]
 
 
-@pytest.mark.parametrize("name", UFUNC_NAMES)
+# the default run: one ufunc of each kind (arithmetic, bitwise, logical, log-sum, unary);
+# -m slow: all of them
+UFUNC_DEFAULT = {"add", "bitwise_and", "logical_or", "logaddexp", "negative"}
+
+
+@pytest.mark.parametrize("name", [n if n in UFUNC_DEFAULT else pytest.param(n, marks=pytest.mark.slow)
+                                  for n in UFUNC_NAMES])
 def test_ufunc_objects_of_the_library_match_jax(name):
     """jnp.add etc. are ufuncs; (JAX's own errors where it fails on valid input are not
     compared: its generic ``at`` with a broadcast operand, ``logaddexp.reduce(initial=)``)."""
