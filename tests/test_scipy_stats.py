@@ -4,7 +4,7 @@ import jax
 import jax.scipy.stats as jst
 import numpy as np
 import pytest
-from harness import assert_same
+from harness import GroupedJit, assert_same
 
 import frontend as fe
 import frontend.scipy.stats as fst
@@ -78,18 +78,31 @@ def _params():
         yield pytest.param(m, f, a, id=f"{m}.{f}[{i}]", marks=[] if first else [pytest.mark.slow])
 
 
-@pytest.mark.parametrize(("mod", "fn", "args"), list(_params()))
-def test_distribution_functions_vs_jax(mod, fn, args):
+def _row_fn(module, mod, fn, args):
+    """The row's function of its array arguments, and those arrays."""
     pos = [i for i, a in enumerate(args) if isinstance(a, np.ndarray) and a.ndim]
 
-    def run(module, jit):
-        def f(*arrays):
-            full = list(args)
-            for i, a in zip(pos, arrays, strict=True):
-                full[i] = a
-            return _call(module, mod, fn, full)
-        return jit(f)(*[args[i] for i in pos])
-    assert_same(run(fst, fe.jit), run(jst, jax.jit), f"{mod}.{fn}")
+    def f(*arrays):
+        full = list(args)
+        for i, a in zip(pos, arrays, strict=True):
+            full[i] = a
+        return _call(module, mod, fn, full)
+    return f, [args[i] for i in pos]
+
+
+# the default run's rows, compiled a group at a time (harness.GroupedJit)
+GROUPED = GroupedJit({p.id: (_row_fn(fst, *p.values)[0], *_row_fn(jst, *p.values))
+                      for p in _params() if not p.marks})
+
+
+@pytest.mark.parametrize(("mod", "fn", "args"), list(_params()))
+def test_distribution_functions_vs_jax(mod, fn, args, request):
+    key = request.node.callspec.id
+    res = GROUPED.result(key) if key in GROUPED else None
+    if res is None:
+        (f_ours, arrays), (f_jax, _) = _row_fn(fst, mod, fn, args), _row_fn(jst, mod, fn, args)
+        res = (fe.jit(f_ours)(*arrays), jax.jit(f_jax)(*arrays))
+    assert_same(*res, f"{mod}.{fn}")
 
 
 def test_eagerly_and_with_python_scalars():

@@ -9,7 +9,7 @@ import jax
 import numpy as np
 import pytest
 import surface
-from harness import assert_same
+from harness import GroupedJit, assert_same
 from surface.common import Side, public_names
 
 import frontend as fe
@@ -70,81 +70,42 @@ def _array_positions(args):
     return [i for i, a in enumerate(args) if isinstance(a, np.ndarray)]
 
 
-def _call(module, name, case, jit_fn):
-    mod_fn = getattr(module, name)
+def _row_fn(name, case, module):
+    """The row's function of its array arguments (the rest of its arguments bound), and
+    those arrays."""
     args = [a.pick(module) if isinstance(a, Side) else a for a in case.args]
     kwargs = {k: v.pick(module) if isinstance(v, Side) else v for k, v in case.kwargs.items()}
-    if not (case.jit and jit_fn):
-        return mod_fn(*args, **kwargs)
     pos = _array_positions(args)
 
     def f(*arrays):
         args_ = list(args)
         for i, a in zip(pos, arrays, strict=True):
             args_[i] = a
-        return mod_fn(*args_, **kwargs)
-    return jit_fn(f)(*[args[i] for i in pos])
+        return getattr(module, name)(*args_, **kwargs)
+    return f, [args[i] for i in pos]
 
 
-# The default run compiles each name's first case under jit on both sides; to spend less of
-# the suite's time in XLA's per-program overhead, those rows are traced GROUP at a time into
-# one program per side (independent outputs, each row compared on its own). A group that
-# fails to trace or compile on either side falls back to compiling its rows one by one, so a
-# failing row reports its own error.
-GROUP = 24
+def _call(module, name, case, jit_fn):
+    f, arrays = _row_fn(name, case, module)
+    return (jit_fn(f) if case.jit and jit_fn else f)(*arrays)
 
 
-def _groupable(case) -> bool:
-    return bool(case.jit and case.raises is None and case.compare is None
-                and _array_positions(case.args))
-
-
-def _group_members() -> dict:
-    """{(table key, name): (group, index in it)} for the default run's groupable rows."""
-    out = {}
+def _grouped_rows() -> dict:
+    """The default run's rows (each name's first case under jit), for GroupedJit."""
+    rows = {}
     for key in sorted(TABLES):
-        names = [n for n, cases in sorted(TABLES[key].CASES.items()) if _groupable(cases[0])]
-        for j in range(0, len(names), GROUP):
-            for k, n in enumerate(names[j:j + GROUP]):
-                out[(key, n)] = ((key, j), k)
-    return out
+        table = TABLES[key]
+        jax_mod, ours = _modules(table)
+        for name, cases in sorted(table.CASES.items()):
+            case = cases[0]
+            if case.jit and case.raises is None and case.compare is None \
+                    and _array_positions(case.args):
+                mine, arrays = _row_fn(name, case, ours)
+                rows[(key, name)] = (mine, _row_fn(name, case, jax_mod)[0], arrays)
+    return rows
 
 
-MEMBERS = _group_members()
-_GROUP_RESULTS: dict = {}
-
-
-def _call_group(members, pick_module, jit_fn):
-    """Every member row's first case, in one jitted function of all their array arguments."""
-    rows = []
-    for key, name in members:
-        module = pick_module(TABLES[key])
-        case = TABLES[key].CASES[name][0]
-        args = [a.pick(module) if isinstance(a, Side) else a for a in case.args]
-        kwargs = {k: v.pick(module) if isinstance(v, Side) else v for k, v in case.kwargs.items()}
-        rows.append((getattr(module, name), args, kwargs, _array_positions(args)))
-
-    def f(*arrays_per_row):
-        outs = []
-        for (fn, args, kwargs, pos), arrays in zip(rows, arrays_per_row, strict=True):
-            args_ = list(args)
-            for i, a in zip(pos, arrays, strict=True):
-                args_[i] = a
-            outs.append(fn(*args_, **kwargs))
-        return outs
-    return jit_fn(f)(*[[args[i] for i in pos] for _, args, _, pos in rows])
-
-
-def _group_result(group):
-    if group not in _GROUP_RESULTS:
-        members = [m for m, (g, _) in MEMBERS.items() if g == group]
-        try:
-            theirs = _call_group(members, lambda t: _modules(t)[0], jax.jit)
-            mine = _call_group(members, lambda t: _modules(t)[1], fe.jit)
-            _GROUP_RESULTS[group] = (mine, theirs)
-        except Exception:  # (each row then runs alone and reports its own error)
-            _GROUP_RESULTS[group] = None
-    return _GROUP_RESULTS[group]
+GROUPED = GroupedJit(_grouped_rows())
 
 
 @pytest.mark.parametrize(("key", "name", "i"), list(_rows()))
@@ -153,11 +114,10 @@ def test_matches_jax(key, name, i, request):
     jax_mod, ours = _modules(table)
     case = table.CASES[name][i]
     slow = request.config.getoption("-m") == "slow"
-    if not slow and i == 0 and (key, name) in MEMBERS:
-        group, k = MEMBERS[(key, name)]
-        res = _group_result(group)
+    if not slow and i == 0 and (key, name) in GROUPED:
+        res = GROUPED.result((key, name))
         if res is not None:
-            assert_same(res[0][k], res[1][k], f"{table.OURS}.{name} case 0 under jit (grouped)")
+            assert_same(*res, f"{table.OURS}.{name} case 0 under jit (with its group)")
             return
     modes = [None, (fe.jit, jax.jit)] if case.jit and _array_positions(case.args) else [None]
     if len(modes) == 2 and not slow:
