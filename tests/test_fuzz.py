@@ -34,8 +34,8 @@ try:
 except Exception:  # pragma: no cover
     CONTROL = False
 
-N_DEFAULT = int(os.environ.get("VMAPLAB_FUZZ_N", 40))
-N_WORKER = int(os.environ.get("VMAPLAB_FUZZ_WORKER_N", 50))
+N_DEFAULT = int(os.environ.get("VMAPLAB_FUZZ_N", 25))
+N_WORKER = int(os.environ.get("VMAPLAB_FUZZ_WORKER_N", 30))
 N_SLOW = int(os.environ.get("VMAPLAB_FUZZ_SLOW_N", 2500))
 N_AD_SLOW = int(os.environ.get("VMAPLAB_FUZZ_AD_SLOW_N", 1400))  # per worker: two in parallel
 AD_SHARE = 0.25
