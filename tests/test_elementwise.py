@@ -69,8 +69,7 @@ def test_numpy_vs_jax(case):
 
 # every in_axes variant, nested: a few unary and binary functions of each dtype family (one
 # batching rule serves every elementwise primitive); the others: the light variants
-FULL_VMAP = {"negative", "exp", "add", "power", "remainder", "bitwise_and", "logical_and",
-             "equal", "where", "clip"}
+FULL_VMAP = {"exp", "power", "bitwise_and", "equal", "where"}
 
 
 @pytest.mark.parametrize("case", UNARY_NP[:18] + BINARY_NP[:22] + OTHER_NP, ids=_id)

@@ -308,3 +308,55 @@ def test_dot_algorithms_as_jax():
         texts = [jit(lambda a, b, p=p, m=m: m.dot(a, b, precision=p)).trace(x, x.T).lower(
             lowering_platforms=("cuda",)).as_text() for m, jit in ((lax, fe.jit), (jl, jax.jit))]
         assert _dot_lines(texts[0]) == _dot_lines(texts[1]), p
+
+
+@pytest.mark.parametrize("name,args,params", _BINDS, ids=[b[0] for b in _BINDS])
+def test_lax_primitives_batch_and_differentiate_as_jax(name, args, params):
+    """Each ``lax.*_p`` under vmap (every array operand batched) and grad (w.r.t. its float
+    operands: jvp, and the transpose of the linear ones) equals JAX's; primitives with
+    integer or boolean results get their jvp rule called directly (zero tangents)."""
+    axes = [0 if isinstance(a, np.ndarray) and a.ndim else None for a in args]
+    batched = [np.stack([a, a]) if ax == 0 else a for a, ax in zip(args, axes, strict=True)]
+
+    def vmapped(m, vmap):
+        return vmap(lambda *a: _bind(m, name, a, params), in_axes=axes)(*batched)
+    assert_same(vmapped(lax, fe.vmap), vmapped(jl, jax.vmap), f"vmap {name}")
+    floats = [i for i, a in enumerate(args) if np.asarray(a).dtype.kind == "f"]
+    if name == "clamp_p":  # (JAX's clamp_p jvp fails for rank-0 bounds: a select of two shapes)
+        floats = [1]
+    out = _bind(lax, name, args, params)
+    if all(np.asarray(o).dtype.kind == "f" for o in jax.tree_util.tree_leaves(out)):
+        def loss(m, np_):
+            def f(*fl):
+                full = list(args)
+                for i, x in zip(floats, fl, strict=True):
+                    full[i] = x
+                return sum(np_.sum(o ** 2) for o in jax.tree_util.tree_leaves(_bind(m, name, full, params)))
+            return f
+        argnums = tuple(range(len(floats)))
+        got = fe.grad(loss(lax, fnp), argnums)(*[args[i] for i in floats])
+        assert_same(got, jax.grad(loss(jl, jnp), argnums)(*[args[i] for i in floats]), f"grad {name}")
+    else:
+        from frontend.interpreters.ad_util import Zero
+        p = getattr(lax, name)
+        zeros = tuple(Zero(fe.ShapedArray(np.shape(a), np.asarray(a).dtype)) for a in args)
+        p.jvp_rule(tuple(args), zeros, **{k: v(lax) if callable(v) else v for k, v in params.items()})
+
+
+def test_xla_rng_rules_run():
+    """rng_uniform under vmap (JAX's NotImplementedError: it has no batching rule) and the jvp rules
+    of both XLA generators (their results are not differentiable: zero tangents)."""
+    from frontend.interpreters.ad_util import Zero
+    for m, vmap in ((lax, fe.vmap), (jl, jax.vmap)):  # (JAX has no batching rule for it either)
+        with pytest.raises(NotImplementedError, match="rng_uniform"):
+            vmap(lambda lo, m=m: m.rng_uniform(lo, np.float32(5), (3,)))(np.float32([0, 4]))
+    for p, args, params in ((lax.rng_uniform_p, (np.float32(0), np.float32(1)), {"shape": (2,)}),
+                            (lax.rng_bit_generator_p, (np.uint32([1, 2, 3, 4]),),
+                             {"shape": (2,), "dtype": np.dtype(np.uint32),
+                              "algorithm": lax.RandomAlgorithm.RNG_DEFAULT})):
+        zeros = tuple(Zero(fe.ShapedArray(np.shape(a), np.asarray(a).dtype)) for a in args)
+        if p is lax.rng_uniform_p:  # (as JAX's: not differentiable)
+            with pytest.raises(NotImplementedError, match="rng_uniform"):
+                p.jvp_rule(args, zeros, **params)
+        else:
+            p.jvp_rule(args, zeros, **params)

@@ -56,7 +56,8 @@ def test_wofz_and_edges():
         fs.dawsn(np.complex64(1))
 
 
-@pytest.mark.parametrize("name", ["erfcx", "dawsn", "expi", "exp1", "spence", "hyp1f1"])
+@pytest.mark.parametrize("name", ["erfcx", "hyp1f1"] + [  # (the rest with -m slow)
+    pytest.param(n, marks=pytest.mark.slow) for n in ("dawsn", "expi", "exp1", "spence")])
 def test_grad_matches_jax(name):
     x = np.float32([0.3, 0.9, 2.5])  # (JAX 0.10: spence's grad at 1.7 is NaN)
     extra = {"hyp1f1": (np.float32(1.5), np.float32(2.5))}.get(name, ())
