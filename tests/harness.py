@@ -114,7 +114,7 @@ class GroupedJit:
     None when the row's group failed to trace, compile or run on either side: the caller then
     runs that row alone, which reports the row's own error."""
 
-    def __init__(self, rows: dict, size: int = 48):
+    def __init__(self, rows: dict, size: int = 64):
         self._rows = rows
         keys = list(rows)
         self._where = {k: (i // size, i % size) for i, k in enumerate(keys)}

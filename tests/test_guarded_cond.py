@@ -116,7 +116,9 @@ def _batch(name, which):
 
 
 @pytest.mark.parametrize("name", list(PROGRAMS))
-def test_values_equal_jax_and_the_loop(name, mode):
+def test_values_equal_jax_and_the_loop(name, mode, request):
+    if mode == "guarded" and request.config.getoption("-m") != "slow":
+        pytest.skip("forced guarded mode: -m slow (auto mode guards these programs' branches)")
     ours, theirs = PROGRAMS[name](*OURS), PROGRAMS[name](*JAX)
     mine, jaxs = fe.jit(fe.vmap(ours)), jax.jit(jax.vmap(theirs))  # one compile per program
     for which in BATCHES:

@@ -336,6 +336,12 @@ def test_lax_primitives_batch_and_differentiate_as_jax(name, args, params):
         argnums = tuple(range(len(floats)))
         got = fe.grad(loss(lax, fnp), argnums)(*[args[i] for i in floats])
         assert_same(got, jax.grad(loss(jl, jnp), argnums)(*[args[i] for i in floats]), f"grad {name}")
+        if getattr(lax, name).transpose_rule is not None:  # (a linear primitive: its transpose)
+            def linear(m, i=floats[0]):
+                return lambda x: _bind(m, name, args[:i] + (x,) + args[i + 1:], params)
+            ct = jax.tree_util.tree_map(np.ones_like, out)
+            assert_same(fe.linear_transpose(linear(lax), args[floats[0]])(ct),
+                        jax.linear_transpose(linear(jl), args[floats[0]])(ct), f"transpose {name}")
     else:
         from frontend.interpreters.ad_util import Zero
         p = getattr(lax, name)
